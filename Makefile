@@ -1,0 +1,46 @@
+# GPU MMU soft core: top-level build.
+#
+#   make demo      build everything, boot the SoC in Verilator, run the demo
+#   make test      the test suite (what CI runs)
+#   make deps      install tools and the pinned Python venv (idempotent)
+#
+# The user-facing targets run `deps` first and then re-enter make, so nothing
+# below is evaluated before the tools exist.
+
+.DEFAULT_GOAL := help
+ROOT   := $(abspath .)
+BUILD  := $(ROOT)/build
+VENV   := $(ROOT)/.venv
+PY     := $(VENV)/bin/python
+JOBS   ?= 2
+
+.PHONY: help deps demo test firmware sim lint defs check-defs unit clean sim-run
+
+help:
+	@echo "make demo | test | deps | firmware | sim | lint | unit | clean"
+
+deps:
+	@bash tools/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
+
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+clean:
+	rm -rf $(BUILD)
+
+# ------------------------------------------------------------ definitions
+DEFS_SRC := $(wildcard include/defs/*.toml)
+
+defs:
+	python3 tools/gendefs.py
+
+check-defs:
+	python3 tools/gendefs.py --check
+
+include tools/mk/firmware.mk
+include tools/mk/rtl.mk
+include tools/mk/unit.mk
+include tools/mk/tests.mk

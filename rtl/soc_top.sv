@@ -1,0 +1,219 @@
+// GPU MMU SoC top: VexRiscv, a Wishbone interconnect, on-chip RAM, platform
+// peripherals and the DDR port.
+//
+// The CPU's instruction and data buses share one Wishbone bus through an
+// arbiter; a decoder routes it by the memory map in gmmu_soc_pkg (generated
+// from include/defs/soc.toml). DDR is reached through both a cached and an
+// uncached alias, bridged to an AXI4 master: the interface a LiteDRAM or
+// Xilinx MIG controller offers on a board, and the DDR model in simulation.
+module soc_top
+  import gmmu_soc_pkg::*;
+#(
+  parameter int unsigned RamWords  = RAM_SIZE / 4,
+  parameter string       RamInit   = ""
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Straps: a boot-mode word for the firmware and the DDR size in MiB
+  input  logic [31:0] boot_arg_i,
+  input  logic [15:0] ddr_size_mb_i,
+
+  // Console byte stream
+  output logic        console_valid_o,
+  output logic [7:0]  console_data_o,
+  input  logic        console_ready_i,
+
+  // Simulation exit request (unused on boards)
+  output logic        exit_valid_o,
+  output logic [31:0] exit_code_o,
+
+  // DDR: AXI4 master
+  output logic        ddr_awvalid_o,
+  input  logic        ddr_awready_i,
+  output logic [3:0]  ddr_awid_o,
+  output logic [31:0] ddr_awaddr_o,
+  output logic [7:0]  ddr_awlen_o,
+  output logic [2:0]  ddr_awsize_o,
+  output logic [1:0]  ddr_awburst_o,
+  output logic        ddr_wvalid_o,
+  input  logic        ddr_wready_i,
+  output logic [63:0] ddr_wdata_o,
+  output logic [7:0]  ddr_wstrb_o,
+  output logic        ddr_wlast_o,
+  input  logic        ddr_bvalid_i,
+  output logic        ddr_bready_o,
+  input  logic [3:0]  ddr_bid_i,
+  input  logic [1:0]  ddr_bresp_i,
+  output logic        ddr_arvalid_o,
+  input  logic        ddr_arready_i,
+  output logic [3:0]  ddr_arid_o,
+  output logic [31:0] ddr_araddr_o,
+  output logic [7:0]  ddr_arlen_o,
+  output logic [2:0]  ddr_arsize_o,
+  output logic [1:0]  ddr_arburst_o,
+  input  logic        ddr_rvalid_i,
+  output logic        ddr_rready_o,
+  input  logic [3:0]  ddr_rid_i,
+  input  logic [63:0] ddr_rdata_i,
+  input  logic [1:0]  ddr_rresp_i,
+  input  logic        ddr_rlast_i
+);
+
+  // ------------------------------------------------------------------ CPU
+  logic        ibus_cyc, ibus_stb, ibus_ack, ibus_we, ibus_err;
+  logic [29:0] ibus_adr;
+  logic [31:0] ibus_dat_r, ibus_dat_w;
+  logic [3:0]  ibus_sel;
+  logic [2:0]  ibus_cti;
+  logic [1:0]  ibus_bte;
+  logic        dbus_cyc, dbus_stb, dbus_ack, dbus_we, dbus_err;
+  logic [29:0] dbus_adr;
+  logic [31:0] dbus_dat_r, dbus_dat_w;
+  logic [3:0]  dbus_sel;
+  logic [2:0]  dbus_cti;
+  logic [1:0]  dbus_bte;
+  logic        timer_irq;
+  logic [31:0] ext_irq;
+
+  assign ext_irq = '0;  // mailbox and MMU lines join here (IRQ_* in gmmu_soc_pkg)
+
+  VexRiscv u_cpu (
+    .externalResetVector    (RAM_BASE),
+    .timerInterrupt         (timer_irq),
+    .softwareInterrupt      (1'b0),
+    .externalInterruptArray (ext_irq),
+    .iBusWishbone_CYC       (ibus_cyc),
+    .iBusWishbone_STB       (ibus_stb),
+    .iBusWishbone_ACK       (ibus_ack),
+    .iBusWishbone_WE        (ibus_we),
+    .iBusWishbone_ADR       (ibus_adr),
+    .iBusWishbone_DAT_MISO  (ibus_dat_r),
+    .iBusWishbone_DAT_MOSI  (ibus_dat_w),
+    .iBusWishbone_SEL       (ibus_sel),
+    .iBusWishbone_ERR       (ibus_err),
+    .iBusWishbone_CTI       (ibus_cti),
+    .iBusWishbone_BTE       (ibus_bte),
+    .dBusWishbone_CYC       (dbus_cyc),
+    .dBusWishbone_STB       (dbus_stb),
+    .dBusWishbone_ACK       (dbus_ack),
+    .dBusWishbone_WE        (dbus_we),
+    .dBusWishbone_ADR       (dbus_adr),
+    .dBusWishbone_DAT_MISO  (dbus_dat_r),
+    .dBusWishbone_DAT_MOSI  (dbus_dat_w),
+    .dBusWishbone_SEL       (dbus_sel),
+    .dBusWishbone_ERR       (dbus_err),
+    .dBusWishbone_CTI       (dbus_cti),
+    .dBusWishbone_BTE       (dbus_bte),
+    .clk                    (clk_i),
+    .reset                  (!rst_ni)
+  );
+
+  // Both caches use linear bursts only; BTE carries no information.
+  logic unused_bte;
+  assign unused_bte = ^{ibus_bte, dbus_bte};
+
+  // ------------------------------------------------------- interconnect
+  logic        bus_cyc, bus_stb, bus_we, bus_ack, bus_err;
+  logic [29:0] bus_adr;
+  logic [31:0] bus_dat_w, bus_dat_r;
+  logic [3:0]  bus_sel;
+  logic [2:0]  bus_cti;
+
+  wb_arbiter u_arbiter (
+    .clk_i, .rst_ni,
+    .m0_cyc_i (dbus_cyc), .m0_stb_i (dbus_stb), .m0_we_i (dbus_we), .m0_adr_i (dbus_adr),
+    .m0_dat_i (dbus_dat_w), .m0_sel_i (dbus_sel), .m0_cti_i (dbus_cti),
+    .m0_ack_o (dbus_ack), .m0_err_o (dbus_err), .m0_dat_o (dbus_dat_r),
+    .m1_cyc_i (ibus_cyc), .m1_stb_i (ibus_stb), .m1_we_i (ibus_we), .m1_adr_i (ibus_adr),
+    .m1_dat_i (ibus_dat_w), .m1_sel_i (ibus_sel), .m1_cti_i (ibus_cti),
+    .m1_ack_o (ibus_ack), .m1_err_o (ibus_err), .m1_dat_o (ibus_dat_r),
+    .s_cyc_o (bus_cyc), .s_stb_o (bus_stb), .s_we_o (bus_we), .s_adr_o (bus_adr),
+    .s_dat_o (bus_dat_w), .s_sel_o (bus_sel), .s_cti_o (bus_cti),
+    .s_ack_i (bus_ack), .s_err_i (bus_err), .s_dat_i (bus_dat_r)
+  );
+
+  // Slave order: the DDR bridge takes both DDR aliases.
+  localparam int unsigned NSlaves = 6;
+  localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
+                          SDdrCached = 4, SDdr = 5;
+  localparam logic [32*NSlaves-1:0] SlaveBase = {
+    DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
+  localparam logic [32*NSlaves-1:0] SlaveMask = {
+    ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1),
+    ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
+
+  logic [NSlaves-1:0]    slv_stb, slv_ack, slv_err;
+  logic [32*NSlaves-1:0] slv_dat;
+
+  wb_decoder #(.NSlaves(NSlaves), .SlaveBase(SlaveBase), .SlaveMask(SlaveMask)) u_decoder (
+    .clk_i, .rst_ni,
+    .m_cyc_i (bus_cyc), .m_stb_i (bus_stb), .m_adr_i (bus_adr),
+    .m_ack_o (bus_ack), .m_err_o (bus_err), .m_dat_o (bus_dat_r),
+    .s_stb_o (slv_stb), .s_ack_i (slv_ack), .s_err_i (slv_err), .s_dat_i (slv_dat)
+  );
+
+  wb_ram #(.Words(RamWords), .InitFile(RamInit)) u_ram (
+    .clk_i, .rst_ni,
+    .cyc_i (bus_cyc), .stb_i (slv_stb[SRam]), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .sel_i (bus_sel), .cti_i (bus_cti),
+    .ack_o (slv_ack[SRam]), .err_o (slv_err[SRam]), .dat_o (slv_dat[32*SRam +: 32])
+  );
+
+  wb_sysctl u_sysctl (
+    .clk_i, .rst_ni,
+    .cyc_i (bus_cyc), .stb_i (slv_stb[SSysctl]), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .ack_o (slv_ack[SSysctl]), .dat_o (slv_dat[32*SSysctl +: 32]),
+    .boot_arg_i, .ddr_size_mb_i, .exit_valid_o, .exit_code_o
+  );
+  assign slv_err[SSysctl] = 1'b0;
+
+  wb_console u_console (
+    .clk_i, .rst_ni,
+    .cyc_i (bus_cyc), .stb_i (slv_stb[SConsole]), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .ack_o (slv_ack[SConsole]), .dat_o (slv_dat[32*SConsole +: 32]),
+    .tx_valid_o (console_valid_o), .tx_data_o (console_data_o), .tx_ready_i (console_ready_i)
+  );
+  assign slv_err[SConsole] = 1'b0;
+
+  wb_timer u_timer (
+    .clk_i, .rst_ni,
+    .cyc_i (bus_cyc), .stb_i (slv_stb[STimer]), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .ack_o (slv_ack[STimer]), .dat_o (slv_dat[32*STimer +: 32]),
+    .irq_o (timer_irq)
+  );
+  assign slv_err[STimer] = 1'b0;
+
+  // Both DDR aliases share one bridge; the decoder tells them apart only for
+  // routing, the bridge sees the 1 GiB offset.
+  logic ddr_stb;
+  assign ddr_stb = slv_stb[SDdrCached] | slv_stb[SDdr];
+
+  logic        ddr_ack, ddr_err;
+  logic [31:0] ddr_dat;
+
+  wb_to_axi4 u_ddr_bridge (
+    .clk_i, .rst_ni,
+    .cyc_i (bus_cyc), .stb_i (ddr_stb), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .sel_i (bus_sel), .cti_i (bus_cti),
+    .ack_o (ddr_ack), .err_o (ddr_err), .dat_o (ddr_dat),
+    .awvalid_o (ddr_awvalid_o), .awready_i (ddr_awready_i), .awid_o (ddr_awid_o),
+    .awaddr_o (ddr_awaddr_o), .awlen_o (ddr_awlen_o), .awsize_o (ddr_awsize_o),
+    .awburst_o (ddr_awburst_o), .wvalid_o (ddr_wvalid_o), .wready_i (ddr_wready_i),
+    .wdata_o (ddr_wdata_o), .wstrb_o (ddr_wstrb_o), .wlast_o (ddr_wlast_o),
+    .bvalid_i (ddr_bvalid_i), .bready_o (ddr_bready_o), .bid_i (ddr_bid_i),
+    .bresp_i (ddr_bresp_i), .arvalid_o (ddr_arvalid_o), .arready_i (ddr_arready_i),
+    .arid_o (ddr_arid_o), .araddr_o (ddr_araddr_o), .arlen_o (ddr_arlen_o),
+    .arsize_o (ddr_arsize_o), .arburst_o (ddr_arburst_o), .rvalid_i (ddr_rvalid_i),
+    .rready_o (ddr_rready_o), .rid_i (ddr_rid_i), .rdata_i (ddr_rdata_i),
+    .rresp_i (ddr_rresp_i), .rlast_i (ddr_rlast_i)
+  );
+
+  assign slv_ack[SDdrCached] = ddr_ack;
+  assign slv_err[SDdrCached] = ddr_err;
+  assign slv_dat[32*SDdrCached +: 32] = ddr_dat;
+  assign slv_ack[SDdr] = ddr_ack;
+  assign slv_err[SDdr] = ddr_err;
+  assign slv_dat[32*SDdr +: 32] = ddr_dat;
+
+endmodule : soc_top

@@ -1,0 +1,101 @@
+// Wishbone arbiter: two masters share one bus.
+//
+// Round-robin between the masters. A grant is held for as long as the granted
+// master keeps CYC high, so bursts and read-modify-write sequences are never
+// split. Arbitration is combinational on an idle bus (no added latency);
+// the grant is registered while a cycle is in progress.
+module wb_arbiter (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Master 0 (higher priority on a tie at reset)
+  input  logic        m0_cyc_i,
+  input  logic        m0_stb_i,
+  input  logic        m0_we_i,
+  input  logic [29:0] m0_adr_i,
+  input  logic [31:0] m0_dat_i,
+  input  logic [3:0]  m0_sel_i,
+  input  logic [2:0]  m0_cti_i,
+  output logic        m0_ack_o,
+  output logic        m0_err_o,
+  output logic [31:0] m0_dat_o,
+
+  // Master 1
+  input  logic        m1_cyc_i,
+  input  logic        m1_stb_i,
+  input  logic        m1_we_i,
+  input  logic [29:0] m1_adr_i,
+  input  logic [31:0] m1_dat_i,
+  input  logic [3:0]  m1_sel_i,
+  input  logic [2:0]  m1_cti_i,
+  output logic        m1_ack_o,
+  output logic        m1_err_o,
+  output logic [31:0] m1_dat_o,
+
+  // Shared bus
+  output logic        s_cyc_o,
+  output logic        s_stb_o,
+  output logic        s_we_o,
+  output logic [29:0] s_adr_o,
+  output logic [31:0] s_dat_o,
+  output logic [3:0]  s_sel_o,
+  output logic [2:0]  s_cti_o,
+  input  logic        s_ack_i,
+  input  logic        s_err_i,
+  input  logic [31:0] s_dat_i
+);
+
+  logic busy_q, busy_d;       // a granted cycle is in progress
+  logic owner_q, owner_d;     // which master owns the bus while busy
+  logic last_q, last_d;       // master granted last, for round-robin
+  logic sel;                  // master currently driving the bus
+
+  always_comb begin
+    busy_d  = busy_q;
+    owner_d = owner_q;
+    last_d  = last_q;
+    if (busy_q) begin
+      sel = owner_q;
+    end else if (m0_cyc_i && m1_cyc_i) begin
+      sel = ~last_q;          // both want it: the one not served last wins
+    end else begin
+      sel = m1_cyc_i;
+    end
+    // The grant sticks until the owner drops CYC.
+    if (sel ? m1_cyc_i : m0_cyc_i) begin
+      busy_d  = 1'b1;
+      owner_d = sel;
+      last_d  = sel;
+    end else begin
+      busy_d  = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q  <= 1'b0;
+      owner_q <= 1'b0;
+      last_q  <= 1'b1;
+    end else begin
+      busy_q  <= busy_d;
+      owner_q <= owner_d;
+      last_q  <= last_d;
+    end
+  end
+
+  assign s_cyc_o = sel ? m1_cyc_i : m0_cyc_i;
+  assign s_stb_o = sel ? m1_stb_i : m0_stb_i;
+  assign s_we_o  = sel ? m1_we_i  : m0_we_i;
+  assign s_adr_o = sel ? m1_adr_i : m0_adr_i;
+  assign s_dat_o = sel ? m1_dat_i : m0_dat_i;
+  assign s_sel_o = sel ? m1_sel_i : m0_sel_i;
+  assign s_cti_o = sel ? m1_cti_i : m0_cti_i;
+
+  assign m0_ack_o = ~sel & s_ack_i;
+  assign m0_err_o = ~sel & s_err_i;
+  assign m1_ack_o =  sel & s_ack_i;
+  assign m1_err_o =  sel & s_err_i;
+  assign m0_dat_o = s_dat_i;
+  assign m1_dat_o = s_dat_i;
+
+endmodule : wb_arbiter

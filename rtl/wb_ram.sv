@@ -1,0 +1,76 @@
+// On-chip RAM for the firmware, a Wishbone slave.
+//
+// Synchronous block RAM: a read is answered one cycle after the request
+// (ACK with data). Incrementing bursts (CTI = 3'b010) are pipelined: while a
+// beat is acknowledged the next word is already read, so a cache-line refill
+// streams one word per cycle after the first.
+// The image is loaded at start: in simulation from the harness through DPI
+// (it has parsed the firmware ELF), in synthesis from InitFile ($readmemh).
+module wb_ram #(
+  parameter int unsigned Words    = 32768,
+  parameter string       InitFile = ""
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        cyc_i,
+  input  logic        stb_i,
+  input  logic        we_i,
+  input  logic [29:0] adr_i,
+  input  logic [31:0] dat_i,
+  input  logic [3:0]  sel_i,
+  input  logic [2:0]  cti_i,
+  output logic        ack_o,
+  output logic        err_o,
+  output logic [31:0] dat_o
+);
+
+  localparam int unsigned AW = $clog2(Words);
+  localparam logic [2:0] CtiIncr = 3'b010;
+
+  logic [31:0]   mem [Words];
+  logic          ack_q, ack_d;
+  logic [AW-1:0] rd_idx;
+  logic          burst_next;   // the master promised the next sequential word
+
+  // The decoder matched the upper address bits already.
+  logic unused_adr;
+  assign unused_adr = ^adr_i[29:AW];
+
+`ifdef VERILATOR
+  // The harness has parsed the firmware ELF; InitFile is for synthesis.
+  /* verilator lint_off UNUSEDPARAM */
+  localparam string UnusedInit = InitFile;
+  /* verilator lint_on UNUSEDPARAM */
+  import "DPI-C" function int unsigned gmmu_sim_ram_init_word(input int unsigned index);
+  initial begin
+    for (int unsigned i = 0; i < Words; i++) mem[i] = gmmu_sim_ram_init_word(i);
+  end
+`else
+  initial begin
+    if (InitFile != "") $readmemh(InitFile, mem);
+  end
+`endif
+
+  assign burst_next = ack_q && !we_i && (cti_i == CtiIncr);
+  assign rd_idx     = burst_next ? adr_i[AW-1:0] + 1'b1 : adr_i[AW-1:0];
+  // Ack a new request after one cycle; keep acking back to back in a burst.
+  assign ack_d      = cyc_i && stb_i && (!ack_q || burst_next);
+
+  always_ff @(posedge clk_i) begin
+    dat_o <= mem[rd_idx];
+    if (cyc_i && stb_i && we_i && !ack_q) begin
+      for (int unsigned b = 0; b < 4; b++) begin
+        if (sel_i[b]) mem[adr_i[AW-1:0]][8*b +: 8] <= dat_i[8*b +: 8];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ack_q <= 1'b0;
+    else         ack_q <= ack_d;
+  end
+
+  assign ack_o = ack_q;
+  assign err_o = 1'b0;
+
+endmodule : wb_ram

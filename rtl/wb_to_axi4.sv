@@ -1,0 +1,210 @@
+// Wishbone (32-bit, CPU side) to AXI4 master (64-bit, DDR side) bridge.
+//
+// Reads: a single read becomes a one-beat AXI read; an incrementing Wishbone
+// burst (CTI = 3'b010, a cache-line refill) becomes one AXI INCR burst from
+// the requested word to the end of its CPU cache line, so a 32-byte refill is
+// four 64-bit beats. Each 64-bit beat serves two Wishbone words. If the
+// master ends a burst early, the remaining beats are drained before the next
+// request. Writes are single beats with byte strobes; the Wishbone ACK waits
+// for the AXI write response, so a bus error reaches the CPU as ERR.
+// Latency: one cycle to issue, the memory's latency, then one Wishbone word
+// every second cycle. One transaction is outstanding at a time.
+module wb_to_axi4
+  import gmmu_soc_pkg::*;
+#(
+  parameter int unsigned AddrWidth = 30,   // DDR offset bits (1 GiB window)
+  parameter logic [3:0]  AxiId     = 4'd0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Wishbone slave
+  input  logic        cyc_i,
+  input  logic        stb_i,
+  input  logic        we_i,
+  input  logic [29:0] adr_i,
+  input  logic [31:0] dat_i,
+  input  logic [3:0]  sel_i,
+  input  logic [2:0]  cti_i,
+  output logic        ack_o,
+  output logic        err_o,
+  output logic [31:0] dat_o,
+
+  // AXI4 master
+  output logic        awvalid_o,
+  input  logic        awready_i,
+  output logic [3:0]  awid_o,
+  output logic [31:0] awaddr_o,
+  output logic [7:0]  awlen_o,
+  output logic [2:0]  awsize_o,
+  output logic [1:0]  awburst_o,
+  output logic        wvalid_o,
+  input  logic        wready_i,
+  output logic [63:0] wdata_o,
+  output logic [7:0]  wstrb_o,
+  output logic        wlast_o,
+  input  logic        bvalid_i,
+  output logic        bready_o,
+  input  logic [3:0]  bid_i,
+  input  logic [1:0]  bresp_i,
+  output logic        arvalid_o,
+  input  logic        arready_i,
+  output logic [3:0]  arid_o,
+  output logic [31:0] araddr_o,
+  output logic [7:0]  arlen_o,
+  output logic [2:0]  arsize_o,
+  output logic [1:0]  arburst_o,
+  input  logic        rvalid_i,
+  output logic        rready_o,
+  input  logic [3:0]  rid_i,
+  input  logic [63:0] rdata_i,
+  input  logic [1:0]  rresp_i,
+  input  logic        rlast_i
+);
+
+  localparam logic [2:0] CtiIncr   = 3'b010;
+  localparam logic [1:0] BurstIncr = 2'b01;
+  localparam int unsigned LineBeats = CPU_LINE_BYTES / DDR_AXI_DATA_BYTES;
+  localparam int unsigned BeatBits  = $clog2(LineBeats);
+
+  typedef enum logic [2:0] {
+    StIdle, StReadAddr, StRead, StDrain, StWrite, StWriteResp
+  } state_e;
+
+  state_e      state_q, state_d;
+  logic        ack_q, err_q;
+  logic [31:0] dat_q;
+
+  logic [31:0] beat_addr;            // 8-byte aligned byte address of the request
+  logic [31:0] rbuf_addr_q;          // address of the beat held in rbuf
+  logic [31:0] next_beat_addr_q;     // address of the next beat to arrive
+  logic [63:0] rbuf_q;
+  logic        rbuf_valid_q, rbuf_err_q, rbuf_last_q;
+  logic        aw_done_q, w_done_q;
+  logic [7:0]  arlen_q;
+  logic        serve;                // answer the pending Wishbone read now
+  logic        request;
+
+  assign request   = cyc_i && stb_i && !ack_q && !err_q;
+  assign beat_addr = {{(32 - AddrWidth){1'b0}}, adr_i[AddrWidth-3:1], 3'b000};
+  assign serve     = (state_q == StRead) && request && !we_i && rbuf_valid_q &&
+                     (beat_addr == rbuf_addr_q);
+
+  // A burst read runs to the end of the cache line holding the first word.
+  function automatic logic [7:0] burst_len(input logic [BeatBits-1:0] beat_in_line,
+                                           input logic [2:0] cti);
+    return (cti == CtiIncr) ? 8'(LineBeats - 1 - 32'(beat_in_line)) : 8'd0;
+  endfunction
+
+  always_comb begin
+    state_d = state_q;
+    unique case (state_q)
+      StIdle: begin
+        if (request) state_d = we_i ? StWrite : StReadAddr;
+      end
+      StReadAddr: if (arready_i) state_d = StRead;
+      StRead: begin
+        // Finished when the master ends its burst, or left for another
+        // address; drain whatever the memory still owes.
+        if (serve && cti_i != CtiIncr) begin
+          state_d = (rbuf_last_q) ? StIdle : StDrain;
+        end else if (serve && adr_i[0] && rbuf_last_q) begin
+          state_d = StIdle;
+        end else if (!cyc_i || (request && (we_i || (rbuf_valid_q && beat_addr != rbuf_addr_q)))) begin
+          state_d = (rbuf_valid_q && rbuf_last_q) ? StIdle : StDrain;
+        end
+      end
+      StDrain: if (rvalid_i && rlast_i) state_d = StIdle;
+      StWrite: if ((aw_done_q || awready_i) && (w_done_q || wready_i)) state_d = StWriteResp;
+      StWriteResp: if (bvalid_i) state_d = StIdle;
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q          <= StIdle;
+      ack_q            <= 1'b0;
+      err_q            <= 1'b0;
+      dat_q            <= '0;
+      rbuf_q           <= '0;
+      rbuf_valid_q     <= 1'b0;
+      rbuf_err_q       <= 1'b0;
+      rbuf_last_q      <= 1'b0;
+      rbuf_addr_q      <= '0;
+      next_beat_addr_q <= '0;
+      aw_done_q        <= 1'b0;
+      w_done_q         <= 1'b0;
+      arlen_q          <= '0;
+    end else begin
+      state_q <= state_d;
+      ack_q   <= 1'b0;
+      err_q   <= 1'b0;
+
+      if (state_q == StIdle && request) begin
+        next_beat_addr_q <= beat_addr;
+        arlen_q          <= burst_len(adr_i[BeatBits:1], cti_i);
+        aw_done_q        <= 1'b0;
+        w_done_q         <= 1'b0;
+        rbuf_valid_q     <= 1'b0;
+      end
+
+      // Read data: a one-beat buffer in front of the Wishbone side.
+      if (rvalid_i && rready_o && state_q == StRead) begin
+        rbuf_q           <= rdata_i;
+        rbuf_err_q       <= (rresp_i != 2'b00);
+        rbuf_last_q      <= rlast_i;
+        rbuf_addr_q      <= next_beat_addr_q;
+        rbuf_valid_q     <= 1'b1;
+        next_beat_addr_q <= next_beat_addr_q + 32'd8;
+      end
+      if (serve) begin
+        ack_q <= !rbuf_err_q;
+        err_q <= rbuf_err_q;
+        dat_q <= adr_i[0] ? rbuf_q[63:32] : rbuf_q[31:0];
+        // The upper word, or a lone word, uses the beat up.
+        if (adr_i[0] || cti_i != CtiIncr) rbuf_valid_q <= 1'b0;
+      end
+      if (state_d == StDrain || state_d == StIdle) rbuf_valid_q <= 1'b0;
+
+      if (state_q == StWrite) begin
+        if (awready_i) aw_done_q <= 1'b1;
+        if (wready_i)  w_done_q  <= 1'b1;
+      end
+      if (state_q == StWriteResp && bvalid_i) begin
+        ack_q <= (bresp_i == 2'b00);
+        err_q <= (bresp_i != 2'b00);
+      end
+    end
+  end
+
+  assign ack_o = ack_q;
+  assign err_o = err_q;
+  assign dat_o = dat_q;
+
+  assign arvalid_o = (state_q == StReadAddr);
+  assign arid_o    = AxiId;
+  assign araddr_o  = next_beat_addr_q;
+  assign arlen_o   = arlen_q;
+  assign arsize_o  = 3'd3;
+  assign arburst_o = BurstIncr;
+  assign rready_o  = (state_q == StDrain) || (state_q == StRead && !rbuf_valid_q);
+
+  assign awvalid_o = (state_q == StWrite) && !aw_done_q;
+  assign awid_o    = AxiId;
+  assign awaddr_o  = next_beat_addr_q;
+  assign awlen_o   = 8'd0;
+  assign awsize_o  = 3'd3;
+  assign awburst_o = BurstIncr;
+  assign wvalid_o  = (state_q == StWrite) && !w_done_q;
+  assign wdata_o   = {dat_i, dat_i};
+  assign wstrb_o   = adr_i[0] ? {sel_i, 4'b0000} : {4'b0000, sel_i};
+  assign wlast_o   = 1'b1;
+  assign bready_o  = (state_q == StWriteResp);
+
+  // Single-ID master: the response ids carry no information here. The top
+  // address bits only chose the cached or uncached alias.
+  logic unused_ids;
+  assign unused_ids = ^{bid_i, rid_i, adr_i[29:AddrWidth-2]};
+
+endmodule : wb_to_axi4

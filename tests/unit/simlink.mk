@@ -1,0 +1,5 @@
+# The simulated PCIe link (sim/pcie_link.c) against libgmmu's transports.
+UNIT_TESTS += simlink
+simlink_SRCS := tests/unit/test_simlink.c sim/pcie_link.c host/libgmmu/transport.c \
+                host/libgmmu/transport_sim.c host/libgmmu/transport_pci.c
+simlink_CFLAGS := -Ihost/libgmmu -Isim -pthread

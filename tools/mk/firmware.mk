@@ -1,0 +1,52 @@
+# Firmware: rv32im for VexRiscv, linked with picolibc (default) or newlib.
+#
+# Every image links the same runtime (reset and trap entry, HAL, libc
+# binding) plus its own sources. build/fw/<image>.elf
+
+LIBC       ?= picolibc
+FW_CROSS   ?= riscv64-unknown-elf-
+FW_CC      := $(FW_CROSS)gcc
+FW_BUILD   := $(BUILD)/fw-$(LIBC)
+FW_ARCH    := -march=rv32im -mabi=ilp32 -misa-spec=2.2
+FW_CFLAGS  := $(FW_ARCH) -std=c11 -Os -g -Wall -Wextra -Werror \
+              -ffunction-sections -fdata-sections -fno-common \
+              -Iinclude -Ifirmware/hal -Ifirmware/sys -Ifirmware/lib -Ifirmware/app -I$(FW_BUILD)
+# One RAM holds code and data, so its segment is RWX by design.
+FW_LDFLAGS := $(FW_ARCH) -T $(FW_BUILD)/soc.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
+
+ifeq ($(LIBC),picolibc)
+# The hosted crt0 calls exit(main()), so a return from main ends the run.
+FW_LIBC_FLAGS := --specs=picolibc.specs --crt0=hosted
+else
+$(error LIBC=$(LIBC) is not supported yet; use picolibc)
+endif
+
+FW_RUNTIME := firmware/hal/start.S firmware/hal/hal_soc.c firmware/sys/sys_$(LIBC).c
+FW_VERSION := $(shell cat firmware/VERSION)
+FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
+
+# Images: the firmware proper and boot-test images.
+FW_IMAGES        := gmmu test_trap
+gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c
+test_trap_FW_SRCS := firmware/tests/test_trap.c
+
+FW_ELFS := $(addprefix $(FW_BUILD)/,$(addsuffix .elf,$(FW_IMAGES)))
+
+firmware: $(FW_ELFS)
+
+$(FW_BUILD)/soc.ld: linker/soc.ld.S include/gmmu/soc.h
+	@mkdir -p $(@D)
+	$(FW_CC) -E -P -x assembler-with-cpp -D__ASSEMBLER__ -Iinclude $< -o $@
+
+$(FW_BUILD)/version.h: firmware/VERSION $(wildcard .git/HEAD .git/index)
+	@mkdir -p $(@D)
+	@printf '#define GMMU_FW_VERSION "%s"\n#define GMMU_FW_BUILD_ID "%s"\n' \
+	  '$(FW_VERSION)' '$(FW_BUILD_ID)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+FW_DEPS := tools/mk/firmware.mk $(FW_RUNTIME) $(wildcard firmware/*/*.h include/gmmu/*.h) $(FW_BUILD)/soc.ld $(FW_BUILD)/version.h
+
+.SECONDEXPANSION:
+$(FW_BUILD)/%.elf: $$(%_FW_SRCS) $(FW_DEPS)
+	$(FW_CC) $(FW_CFLAGS) $(FW_LIBC_FLAGS) $(FW_LDFLAGS) -Wl,-Map,$(@:.elf=.map) -o $@ $(FW_RUNTIME) $($*_FW_SRCS)
+	@$(FW_CROSS)size $@ | tail -1 | awk '{printf "  %s: text %d, data %d, bss %d bytes\n", "$*", $$1, $$2, $$3}'
