@@ -50,8 +50,9 @@ SECTIONS
         PROVIDE_HIDDEN(__fini_array_end = .);
     } >ram
 
-    .data : {
-        . = ALIGN(8);
+    /* Aligned on the section, not inside it, so __data_start is the section
+       start and crt0's copy from LOADADDR(.data) is an identity copy. */
+    .data : ALIGN(8) {
         __data_start = .;
         *(.data .data.*)
         . = ALIGN(8);

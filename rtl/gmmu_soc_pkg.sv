@@ -31,6 +31,8 @@ package gmmu_soc_pkg;
   localparam logic [31:0] DDR_SIZE = 32'h40000000;
   localparam int unsigned IRQ_MBOX_DOORBELL = 0;  // Host rang the mailbox doorbell
   localparam int unsigned IRQ_MMU_FAULT = 1;  // The MMU fault FIFO is not empty
+  localparam int unsigned IRQ_BUS_ERROR = 2;  // A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt
+  localparam int unsigned EXIT_BUS_ERROR = 512;  // Exit code when the firmware stops on a bus error
   localparam int unsigned SYSCTL_MAGIC = 1196248405;  // 'GMMU': read from SYSCTL.ID
   localparam int unsigned EXIT_TRAP_BASE = 256;  // Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared)
   localparam int unsigned DDR_AXI_DATA_BYTES = 8;  // Width of the DDR AXI4 data bus, in bytes
@@ -42,6 +44,11 @@ package gmmu_soc_pkg;
   localparam logic [15:0] SYSCTL_BOOT_ARG = 16'h0008;
   localparam logic [15:0] SYSCTL_DDR_SIZE_MB = 16'h000C;
   localparam logic [15:0] SYSCTL_SCRATCH = 16'h0010;
+  localparam logic [15:0] SYSCTL_BUSERR_ADDR = 16'h0014;
+  localparam logic [15:0] SYSCTL_BUSERR_STATUS = 16'h0018;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_PENDING_LSB = 0;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_WRITE_LSB = 1;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_COUNT_LSB = 8;
   // CONSOLE register offsets
   localparam logic [15:0] CONSOLE_TX = 16'h0000;
   localparam logic [15:0] CONSOLE_STATUS = 16'h0004;

@@ -76,7 +76,11 @@ module soc_top
   logic        timer_irq;
   logic [31:0] ext_irq;
 
-  assign ext_irq = '0;  // mailbox and MMU lines join here (IRQ_* in gmmu_soc_pkg)
+  logic buserr_irq;
+  always_comb begin
+    ext_irq = '0;  // mailbox and MMU lines join here (IRQ_* in gmmu_soc_pkg)
+    ext_irq[IRQ_BUS_ERROR] = buserr_irq;
+  end
 
   VexRiscv u_cpu (
     .externalResetVector    (RAM_BASE),
@@ -116,9 +120,18 @@ module soc_top
   // ------------------------------------------------------- interconnect
   logic        bus_cyc, bus_stb, bus_we, bus_ack, bus_err;
   logic [29:0] bus_adr;
-  logic [31:0] bus_dat_w, bus_dat_r;
+  logic [31:0] bus_dat_w, bus_dat_r, slave_dat_r;
   logic [3:0]  bus_sel;
   logic [2:0]  bus_cti;
+  logic        slave_ack, slave_err;
+
+  // VexRiscv's Wishbone adapters ignore ERR (the generated Verilog ties the
+  // response error to 0), so an ERR alone would leave the CPU waiting forever.
+  // An error therefore completes the access (reads return all ones, like a
+  // PCIe master abort) and is reported through SYSCTL.BUSERR_* and IRQ_BUS_ERROR.
+  assign bus_ack   = slave_ack | slave_err;
+  assign bus_err   = 1'b0;
+  assign bus_dat_r = slave_err ? '1 : slave_dat_r;
 
   wb_arbiter u_arbiter (
     .clk_i, .rst_ni,
@@ -149,7 +162,7 @@ module soc_top
   wb_decoder #(.NSlaves(NSlaves), .SlaveBase(SlaveBase), .SlaveMask(SlaveMask)) u_decoder (
     .clk_i, .rst_ni,
     .m_cyc_i (bus_cyc), .m_stb_i (bus_stb), .m_adr_i (bus_adr),
-    .m_ack_o (bus_ack), .m_err_o (bus_err), .m_dat_o (bus_dat_r),
+    .m_ack_o (slave_ack), .m_err_o (slave_err), .m_dat_o (slave_dat_r),
     .s_stb_o (slv_stb), .s_ack_i (slv_ack), .s_err_i (slv_err), .s_dat_i (slv_dat)
   );
 
@@ -164,7 +177,9 @@ module soc_top
     .clk_i, .rst_ni,
     .cyc_i (bus_cyc), .stb_i (slv_stb[SSysctl]), .we_i (bus_we), .adr_i (bus_adr),
     .dat_i (bus_dat_w), .ack_o (slv_ack[SSysctl]), .dat_o (slv_dat[32*SSysctl +: 32]),
-    .boot_arg_i, .ddr_size_mb_i, .exit_valid_o, .exit_code_o
+    .boot_arg_i, .ddr_size_mb_i, .exit_valid_o, .exit_code_o,
+    .bus_err_i (slave_err), .bus_err_we_i (bus_we), .bus_err_addr_i ({bus_adr, 2'b00}),
+    .buserr_irq_o (buserr_irq)
   );
   assign slv_err[SSysctl] = 1'b0;
 

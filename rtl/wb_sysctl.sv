@@ -3,6 +3,8 @@
 // Identity, a scratch word, and the DDR size and boot argument straps. A write
 // to EXIT raises exit_valid_o for one cycle with the code; the simulation
 // harness stops on it, and on a board it is left unconnected.
+// It also records CPU bus errors (bus_err_i pulses with the address) and
+// raises buserr_irq_o until firmware clears BUSERR_STATUS.PENDING.
 module wb_sysctl
   import gmmu_soc_pkg::*;
 (
@@ -18,17 +20,47 @@ module wb_sysctl
 
   input  logic [31:0] boot_arg_i,
   input  logic [15:0] ddr_size_mb_i,
+  input  logic        bus_err_i,
+  input  logic        bus_err_we_i,
+  input  logic [31:0] bus_err_addr_i,
+  output logic        buserr_irq_o,
   output logic        exit_valid_o,
   output logic [31:0] exit_code_o
 );
 
   logic        ack_q;
   logic [31:0] scratch_q;
+  logic        err_pending_q, err_write_q;
+  logic [31:0] err_addr_q;
+  logic [15:0] err_count_q;
+  logic        err_clear;
   logic [15:0] reg_off;
   logic        access;
 
   assign reg_off = {4'b0, adr_i[9:0], 2'b00};  // offset within the 4 KiB block
   assign access  = cyc_i && stb_i && !ack_q;
+  assign err_clear = access && we_i && (reg_off == SYSCTL_BUSERR_STATUS) &&
+                     dat_i[SYSCTL_BUSERR_STATUS_PENDING_LSB];
+
+  // The first error's address is kept until firmware clears it; a new error
+  // in the clearing cycle wins, so none goes unreported.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      err_pending_q <= 1'b0;
+      err_write_q   <= 1'b0;
+      err_addr_q    <= '0;
+      err_count_q   <= '0;
+    end else begin
+      if (err_clear) err_pending_q <= 1'b0;
+      if (bus_err_i && (!err_pending_q || err_clear)) begin
+        err_pending_q <= 1'b1;
+        err_write_q   <= bus_err_we_i;
+        err_addr_q    <= bus_err_addr_i;
+      end
+      if (bus_err_i && err_count_q != '1) err_count_q <= err_count_q + 16'd1;
+    end
+  end
+  assign buserr_irq_o = err_pending_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -48,6 +80,13 @@ module wb_sysctl
           SYSCTL_BOOT_ARG:    dat_o <= boot_arg_i;
           SYSCTL_DDR_SIZE_MB: dat_o <= {16'b0, ddr_size_mb_i};
           SYSCTL_SCRATCH:     dat_o <= scratch_q;
+          SYSCTL_BUSERR_ADDR: dat_o <= err_addr_q;
+          SYSCTL_BUSERR_STATUS: begin
+            dat_o <= '0;
+            dat_o[SYSCTL_BUSERR_STATUS_PENDING_LSB] <= err_pending_q;
+            dat_o[SYSCTL_BUSERR_STATUS_WRITE_LSB]   <= err_write_q;
+            dat_o[SYSCTL_BUSERR_STATUS_COUNT_LSB +: 16] <= err_count_q;
+          end
           default:            dat_o <= '0;
         endcase
       end

@@ -103,6 +103,25 @@ static const char *exception_name(uint32_t cause)
     return cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "unknown";
 }
 
+/* A bus error means a firmware bug or broken hardware; the access itself
+   completed with all ones, so stop before that value does damage. */
+static void on_bus_error(void *ctx)
+{
+    (void)ctx;
+    uint32_t status = hal_read32(GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_STATUS);
+    uint32_t addr = hal_read32(GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_ADDR);
+    printf("\nBUS ERROR: %s at 0x%08lx\n", (status & GMMU_SYSCTL_BUSERR_STATUS_WRITE) ? "write" : "read",
+           (unsigned long)addr);
+    hal_exit(GMMU_EXIT_BUS_ERROR);
+}
+
+/* Runs from the C library's init array, before main, in every image. */
+__attribute__((constructor)) static void hal_init(void)
+{
+    hal_irq_attach(GMMU_IRQ_BUS_ERROR, on_bus_error, NULL);
+    hal_irq_enable_global();
+}
+
 void hal_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval)
 {
     if (mcause & MCAUSE_INTERRUPT) {

@@ -40,6 +40,8 @@
 
 #define GMMU_IRQ_MBOX_DOORBELL 0 /* Host rang the mailbox doorbell */
 #define GMMU_IRQ_MMU_FAULT 1 /* The MMU fault FIFO is not empty */
+#define GMMU_IRQ_BUS_ERROR 2 /* A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt */
+#define GMMU_EXIT_BUS_ERROR GMMU_U(0x00000200) /* Exit code when the firmware stops on a bus error */
 #define GMMU_SYSCTL_MAGIC GMMU_U(0x474D4D55) /* 'GMMU': read from SYSCTL.ID */
 #define GMMU_EXIT_TRAP_BASE GMMU_U(0x00000100) /* Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared) */
 #define GMMU_DDR_AXI_DATA_BYTES GMMU_U(0x00000008) /* Width of the DDR AXI4 data bus, in bytes */
@@ -51,6 +53,14 @@
 #define GMMU_SYSCTL_BOOT_ARG GMMU_U(0x0008) /* ro: Word set by the harness (or board strap) to pick a boot mode */
 #define GMMU_SYSCTL_DDR_SIZE_MB GMMU_U(0x000C) /* ro: Size of the DDR behind the AXI4 port, in MiB (build parameter) */
 #define GMMU_SYSCTL_SCRATCH GMMU_U(0x0010) /* rw: Read/write scratch word for bus tests */
+#define GMMU_SYSCTL_BUSERR_ADDR GMMU_U(0x0014) /* ro: Byte address of the first CPU access that got a bus error since BUSERR_STATUS was cleared */
+#define GMMU_SYSCTL_BUSERR_STATUS GMMU_U(0x0018) /* rw1c: Bus errors of CPU accesses. The access itself completes (reads return all ones) */
+#define GMMU_SYSCTL_BUSERR_STATUS_PENDING GMMU_U(0x00000001) /* An error was recorded; drives IRQ BUS_ERROR. Write 1 to clear */
+#define GMMU_SYSCTL_BUSERR_STATUS_PENDING_LSB 0u
+#define GMMU_SYSCTL_BUSERR_STATUS_WRITE GMMU_U(0x00000002) /* The recorded access was a write */
+#define GMMU_SYSCTL_BUSERR_STATUS_WRITE_LSB 1u
+#define GMMU_SYSCTL_BUSERR_STATUS_COUNT GMMU_U(0x00FFFF00) /* Errors since reset (saturating) */
+#define GMMU_SYSCTL_BUSERR_STATUS_COUNT_LSB 8u
 
 /* CONSOLE registers: offsets from GMMU_CONSOLE_BASE. Console output */
 #define GMMU_CONSOLE_TX GMMU_U(0x0000) /* wo: Write a byte (bits 7:0) to the console */

@@ -26,9 +26,10 @@ FW_VERSION := $(shell cat firmware/VERSION)
 FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 
 # Images: the firmware proper and boot-test images.
-FW_IMAGES        := gmmu test_trap
+FW_IMAGES        := gmmu test_trap test_ddr_buserr
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c
 test_trap_FW_SRCS := firmware/tests/test_trap.c
+test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
 
 FW_ELFS := $(addprefix $(FW_BUILD)/,$(addsuffix .elf,$(FW_IMAGES)))
 

@@ -1,0 +1,37 @@
+# The test suite. `make test` runs tools/testrun.sh over TESTS; each test is
+# a target t-NAME whose exit status is its verdict.
+
+FW_ELF = $(FW_BUILD)/$(1).elf
+EXPECT := tests/sim/expect_run.sh
+
+TESTS := check-defs lint $(addprefix unit-,$(UNIT_TESTS)) boot trap ddr-bus-error
+
+test-run:
+	@bash tools/testrun.sh $(TESTS)
+
+t-check-defs: check-defs
+t-lint: lint
+
+$(addprefix t-unit-,$(UNIT_TESTS)): t-unit-%: $(BUILD)/unit/%
+	$<
+
+t-boot: $(SIM_BIN) $(call FW_ELF,gmmu)
+	$(EXPECT) --rc 0 --grep '^gmmu firmware [0-9.]+ \(build' --grep 'DDR self-test: PASS' \
+	  --grep 'firmware exit code 0' -- $(SIM_BIN) --max-cycles 5000000 $(call FW_ELF,gmmu)
+
+# The expected PC is the address of the illegal instruction's symbol.
+t-trap: $(SIM_BIN) $(call FW_ELF,test_trap)
+	pc=$$($(FW_CROSS)nm $(call FW_ELF,test_trap) | awk '/ illegal_insn_pc$$/ {print $$1}'); \
+	$(EXPECT) --rc 1 --grep "TRAP: mcause=0x00000002 \(illegal instruction\) mepc=0x$$pc" \
+	  --grep 'firmware exit code 258' -- $(SIM_BIN) --max-cycles 1000000 $(call FW_ELF,test_trap)
+
+# 16 MiB of DDR; the image loads at 16 MiB + 0x100.
+t-ddr-bus-error: $(SIM_BIN) $(call FW_ELF,test_ddr_buserr)
+	$(EXPECT) --rc 1 --grep 'BUS ERROR: read at 0xc1000100' --grep 'firmware exit code 512' \
+	  --grep -v 'no fault was taken' -- $(SIM_BIN) --ddr-size-mb 16 --max-cycles 1000000 $(call FW_ELF,test_ddr_buserr)
+
+# make demo (for now): boot the SoC and show the banner, the DDR self-test
+# and the cycle count.
+demo-run: $(SIM_BIN) $(call FW_ELF,gmmu)
+	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv + DDR model, $(LIBC))"
+	@$(SIM_BIN) $(call FW_ELF,gmmu)
