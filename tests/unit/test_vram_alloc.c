@@ -413,6 +413,34 @@ static void test_alignment_fallback(void **state)
 	seg_drop(&s);
 }
 
+static void test_alignment_fallback_counts(void **state)
+{
+	struct seg s;
+	struct vram_alloc *va = seg_init(&s, 8 * MiB);
+	static struct vram_block out[128];
+	size_t count, i, sizes[3] = { 0, 0, 0 };
+
+	(void)state;
+	/*
+	 * Pages 0 and 16 taken: three 2 MB blocks are free, and 30 whole
+	 * 64 KB blocks in the first 2 MB. Taking everything (2046 pages):
+	 * 3 x 2 MB, then 510 pages left but only 30 x 64 KB, then 30 pages.
+	 */
+	assert_int_equal(vram_alloc_reserve(va, 0, PAGE), VRAM_OK);
+	assert_int_equal(vram_alloc_reserve(va, 16 * PAGE, PAGE), VRAM_OK);
+	assert_int_equal(vram_alloc_pages_array(va, 2046 * PAGE, out, 128,
+						&count), VRAM_OK);
+	assert_int_equal(count, 63);
+	for (i = 0; i < count; i++)
+		sizes[out[i].size == 2 * MiB ? 0 :
+		      out[i].size == 64 * KiB ? 1 : 2]++;
+	assert_int_equal(sizes[0], 3);
+	assert_int_equal(sizes[1], 30);
+	assert_int_equal(sizes[2], 30);
+	assert_int_equal(stats_of(va).free_bytes, 0);
+	seg_drop(&s);
+}
+
 static void test_gigabyte_pieces(void **state)
 {
 	struct seg s;
@@ -1183,9 +1211,13 @@ static void random_reserve(struct random_run *r)
 {
 	struct model *m = &r->m;
 	uint32_t first = rng_below(m->pages);
-	uint32_t count = 1 + rng_below(rng_below(8) ? 32 : 1024);
+	uint32_t count = 1 + rng_below(rng_below(8) ? 8 : 1024);
 	int err;
 
+	/* Mostly start on a free page, or nearly every attempt is busy. */
+	if (rng_below(4))
+		while (first + 1 < m->pages && m->kind[first] != FREE_PAGE)
+			first++;
 	if (count > m->pages - first)
 		count = m->pages - first;
 	err = vram_alloc_reserve(r->va, first * PAGE, count * PAGE);
@@ -1347,6 +1379,7 @@ int main(void)
 		cmocka_unit_test(test_fragmentation),
 		cmocka_unit_test(test_alignment_preference),
 		cmocka_unit_test(test_alignment_fallback),
+		cmocka_unit_test(test_alignment_fallback_counts),
 		cmocka_unit_test(test_gigabyte_pieces),
 		cmocka_unit_test(test_array_full_changes_nothing),
 		cmocka_unit_test(test_contig_constraints_met),
