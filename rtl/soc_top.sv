@@ -28,6 +28,48 @@ module soc_top
   output logic        exit_valid_o,
   output logic [31:0] exit_code_o,
 
+  // PCIe BAR0 (mailbox): AXI4-Lite slave, as a PCIe-to-AXI bridge drives it
+  input  logic        bar0_awvalid_i,
+  output logic        bar0_awready_o,
+  input  logic [15:0] bar0_awaddr_i,
+  input  logic        bar0_wvalid_i,
+  output logic        bar0_wready_o,
+  input  logic [31:0] bar0_wdata_i,
+  input  logic [3:0]  bar0_wstrb_i,
+  output logic        bar0_bvalid_o,
+  input  logic        bar0_bready_i,
+  output logic [1:0]  bar0_bresp_o,
+  input  logic        bar0_arvalid_i,
+  output logic        bar0_arready_o,
+  input  logic [15:0] bar0_araddr_i,
+  output logic        bar0_rvalid_o,
+  input  logic        bar0_rready_i,
+  output logic [31:0] bar0_rdata_o,
+  output logic [1:0]  bar0_rresp_o,
+
+  // PCIe BAR1 (VRAM aperture, reserved: every access answers SLVERR)
+  input  logic        bar1_awvalid_i,
+  output logic        bar1_awready_o,
+  input  logic [23:0] bar1_awaddr_i,
+  input  logic        bar1_wvalid_i,
+  output logic        bar1_wready_o,
+  input  logic [31:0] bar1_wdata_i,
+  input  logic [3:0]  bar1_wstrb_i,
+  output logic        bar1_bvalid_o,
+  input  logic        bar1_bready_i,
+  output logic [1:0]  bar1_bresp_o,
+  input  logic        bar1_arvalid_i,
+  output logic        bar1_arready_o,
+  input  logic [23:0] bar1_araddr_i,
+  output logic        bar1_rvalid_o,
+  input  logic        bar1_rready_i,
+  output logic [31:0] bar1_rdata_o,
+  output logic [1:0]  bar1_rresp_o,
+
+  // Host interrupt: a level (INTx-like) and a pulse per new event (MSI)
+  output logic        host_irq_o,
+  output logic        host_msi_o,
+
   // DDR: AXI4 master
   output logic        ddr_awvalid_o,
   input  logic        ddr_awready_i,
@@ -76,10 +118,11 @@ module soc_top
   logic        timer_irq;
   logic [31:0] ext_irq;
 
-  logic buserr_irq;
+  logic buserr_irq, mbox_irq;
   always_comb begin
-    ext_irq = '0;  // mailbox and MMU lines join here (IRQ_* in gmmu_soc_pkg)
-    ext_irq[IRQ_BUS_ERROR] = buserr_irq;
+    ext_irq = '0;  // the MMU line joins here (IRQ_* in gmmu_soc_pkg)
+    ext_irq[IRQ_BUS_ERROR]     = buserr_irq;
+    ext_irq[IRQ_MBOX_DOORBELL] = mbox_irq;
   end
 
   VexRiscv u_cpu (
@@ -147,14 +190,14 @@ module soc_top
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
-  localparam int unsigned NSlaves = 6;
+  localparam int unsigned NSlaves = 7;
   localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
-                          SDdrCached = 4, SDdr = 5;
+                          SDdrCached = 4, SDdr = 5, SMbox = 6;
   localparam logic [32*NSlaves-1:0] SlaveBase = {
-    DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
+    MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
   localparam logic [32*NSlaves-1:0] SlaveMask = {
-    ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1),
-    ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
+    ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1),
+    ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
 
   logic [NSlaves-1:0]    slv_stb, slv_ack, slv_err;
   logic [32*NSlaves-1:0] slv_dat;
@@ -230,5 +273,59 @@ module soc_top
   assign slv_ack[SDdr] = ddr_ack;
   assign slv_err[SDdr] = ddr_err;
   assign slv_dat[32*SDdr +: 32] = ddr_dat;
+
+  // ------------------------------------------------------------ mailbox
+  logic        bar0_req, bar0_we, bar0_ack, bar0_err;
+  logic [15:0] bar0_addr;
+  logic [31:0] bar0_wdata, bar0_rdata;
+  logic [3:0]  bar0_wstrb;
+
+  axi4lite_to_reg #(.AddrWidth(16)) u_bar0 (
+    .clk_i, .rst_ni,
+    .awvalid_i (bar0_awvalid_i), .awready_o (bar0_awready_o), .awaddr_i (bar0_awaddr_i),
+    .wvalid_i (bar0_wvalid_i), .wready_o (bar0_wready_o), .wdata_i (bar0_wdata_i),
+    .wstrb_i (bar0_wstrb_i), .bvalid_o (bar0_bvalid_o), .bready_i (bar0_bready_i),
+    .bresp_o (bar0_bresp_o), .arvalid_i (bar0_arvalid_i), .arready_o (bar0_arready_o),
+    .araddr_i (bar0_araddr_i), .rvalid_o (bar0_rvalid_o), .rready_i (bar0_rready_i),
+    .rdata_o (bar0_rdata_o), .rresp_o (bar0_rresp_o),
+    .reg_req_o (bar0_req), .reg_we_o (bar0_we), .reg_addr_o (bar0_addr),
+    .reg_wdata_o (bar0_wdata), .reg_wstrb_o (bar0_wstrb), .reg_ack_i (bar0_ack),
+    .reg_err_i (bar0_err), .reg_rdata_i (bar0_rdata)
+  );
+
+  mbox u_mbox (
+    .clk_i, .rst_ni,
+    .host_req_i (bar0_req), .host_we_i (bar0_we), .host_addr_i (bar0_addr),
+    .host_wdata_i (bar0_wdata), .host_ack_o (bar0_ack), .host_err_o (bar0_err),
+    .host_rdata_o (bar0_rdata),
+    .cyc_i (bus_cyc), .stb_i (slv_stb[SMbox]), .we_i (bus_we), .adr_i (bus_adr),
+    .dat_i (bus_dat_w), .ack_o (slv_ack[SMbox]), .dat_o (slv_dat[32*SMbox +: 32]),
+    .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
+  );
+  assign slv_err[SMbox] = 1'b0;
+
+  // BAR1 is reserved for the VRAM aperture: until it lands, every access
+  // completes with SLVERR so a host never hangs on it.
+  logic        bar1_req, bar1_we;
+  logic [23:0] bar1_addr;
+  logic [31:0] bar1_wdata;
+  logic [3:0]  bar1_wstrb;
+
+  axi4lite_to_reg #(.AddrWidth(24)) u_bar1 (
+    .clk_i, .rst_ni,
+    .awvalid_i (bar1_awvalid_i), .awready_o (bar1_awready_o), .awaddr_i (bar1_awaddr_i),
+    .wvalid_i (bar1_wvalid_i), .wready_o (bar1_wready_o), .wdata_i (bar1_wdata_i),
+    .wstrb_i (bar1_wstrb_i), .bvalid_o (bar1_bvalid_o), .bready_i (bar1_bready_i),
+    .bresp_o (bar1_bresp_o), .arvalid_i (bar1_arvalid_i), .arready_o (bar1_arready_o),
+    .araddr_i (bar1_araddr_i), .rvalid_o (bar1_rvalid_o), .rready_i (bar1_rready_i),
+    .rdata_o (bar1_rdata_o), .rresp_o (bar1_rresp_o),
+    .reg_req_o (bar1_req), .reg_we_o (bar1_we), .reg_addr_o (bar1_addr),
+    .reg_wdata_o (bar1_wdata), .reg_wstrb_o (bar1_wstrb), .reg_ack_i (bar1_req),
+    .reg_err_i (1'b1), .reg_rdata_i ('1)
+  );
+
+  // The mailbox takes whole words (strobes unused); BAR1 has no target yet.
+  logic unused_bar;
+  assign unused_bar = ^{bar0_wstrb, bar1_we, bar1_addr, bar1_wdata, bar1_wstrb};
 
 endmodule : soc_top

@@ -2,8 +2,10 @@
 // to the C models (DDR, ELF loader) and runs the clock. All behaviour lives
 // in the RTL or in the C modules; this file only moves bits between them.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -13,28 +15,38 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "bar_master.h"
 #include "ddr_model.h"
 #include "elf_image.h"
+#include "gmmu/mailbox.h"
 #include "gmmu/soc.h"
+#include "pcie_link.h"
 
 namespace {
 
 struct Options {
     std::string elf;
     std::string trace;            // FST path, empty = no trace
-    uint64_t max_cycles = 200000000;
+    std::string socket;           // PCIe link socket, empty = no host link
+    uint64_t max_cycles = 200000000;  // 0 = no limit
+    unsigned bar_read_latency = 400;  // cycles: a PCIe read round trip
     unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
     unsigned ddr_size_mb = 256;
     uint32_t boot_arg = 0;
 };
 
 std::vector<uint8_t> g_ram_image(GMMU_RAM_SIZE);
+volatile std::sig_atomic_t g_stop = 0;
+
+void on_signal(int) { g_stop = 1; }
 
 void usage()
 {
     std::fprintf(stderr,
                  "usage: Vsoc_top [--max-cycles N] [--ddr-latency N] [--ddr-size-mb N]\n"
-                 "                [--boot-arg N] [--trace FILE.fst] FIRMWARE.elf\n"
+                 "                [--boot-arg N] [--trace FILE.fst] [--socket PATH]\n"
+                 "                [--bar-read-latency N] FIRMWARE.elf\n"
+                 "--max-cycles 0 runs until the firmware exits or SIGINT/SIGTERM.\n"
                  "TRACE=1 in the environment writes build/sim/trace.fst.\n");
     std::exit(2);
 }
@@ -50,6 +62,8 @@ Options parse(int argc, char **argv)
         else if (a == "--ddr-size-mb") o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (a == "--boot-arg") o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
         else if (a == "--trace") o.trace = next();
+        else if (a == "--socket") o.socket = next();
+        else if (a == "--bar-read-latency") o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (!a.empty() && a[0] == '+') continue;  // Verilator's own +args
         else if (a[0] == '-' || !o.elf.empty()) usage();
         else o.elf = a;
@@ -98,6 +112,48 @@ void sample_ddr_outputs(const Vsoc_top &top, axi4_pins &p)
     p.rready = top.ddr_rready_o;
 }
 
+void drive_bar_inputs(Vsoc_top &top, const axil_pins &b0, const axil_pins &b1)
+{
+    top.bar0_awvalid_i = b0.awvalid;
+    top.bar0_awaddr_i = b0.awaddr;
+    top.bar0_wvalid_i = b0.wvalid;
+    top.bar0_wdata_i = b0.wdata;
+    top.bar0_wstrb_i = b0.wstrb;
+    top.bar0_bready_i = b0.bready;
+    top.bar0_arvalid_i = b0.arvalid;
+    top.bar0_araddr_i = b0.araddr;
+    top.bar0_rready_i = b0.rready;
+    top.bar1_awvalid_i = b1.awvalid;
+    top.bar1_awaddr_i = b1.awaddr;
+    top.bar1_wvalid_i = b1.wvalid;
+    top.bar1_wdata_i = b1.wdata;
+    top.bar1_wstrb_i = b1.wstrb;
+    top.bar1_bready_i = b1.bready;
+    top.bar1_arvalid_i = b1.arvalid;
+    top.bar1_araddr_i = b1.araddr;
+    top.bar1_rready_i = b1.rready;
+}
+
+void sample_bar_outputs(const Vsoc_top &top, axil_pins &b0, axil_pins &b1)
+{
+    b0.awready = top.bar0_awready_o;
+    b0.wready = top.bar0_wready_o;
+    b0.bvalid = top.bar0_bvalid_o;
+    b0.bresp = top.bar0_bresp_o;
+    b0.arready = top.bar0_arready_o;
+    b0.rvalid = top.bar0_rvalid_o;
+    b0.rdata = top.bar0_rdata_o;
+    b0.rresp = top.bar0_rresp_o;
+    b1.awready = top.bar1_awready_o;
+    b1.wready = top.bar1_wready_o;
+    b1.bvalid = top.bar1_bvalid_o;
+    b1.bresp = top.bar1_bresp_o;
+    b1.arready = top.bar1_arready_o;
+    b1.rvalid = top.bar1_rvalid_o;
+    b1.rdata = top.bar1_rdata_o;
+    b1.rresp = top.bar1_rresp_o;
+}
+
 }  // namespace
 
 // Called by wb_ram's initial block: the RAM's start-up contents.
@@ -129,11 +185,28 @@ int main(int argc, char **argv)
         fst->open(opt.trace.c_str());
     }
 
+    pcie_link *link = nullptr;
+    bar_master *bars = nullptr;
+    if (!opt.socket.empty()) {
+        link = pcie_link_open(opt.socket.c_str(), GMMU_BAR0_BYTES, GMMU_BAR1_BYTES);
+        if (!link) {
+            std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.socket.c_str(), std::strerror(errno));
+            return 2;
+        }
+        bars = bar_master_create(link, opt.bar_read_latency);
+        std::printf("sim: PCIe link listening on %s (BAR read latency %u cycles)\n",
+                    opt.socket.c_str(), opt.bar_read_latency);
+        std::fflush(stdout);
+    }
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+
     ddr_model_config cfg{};
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
     cfg.read_latency = opt.ddr_latency;
     ddr_model *ddr = ddr_model_create(&cfg);
     axi4_pins pins{};
+    axil_pins bar0{}, bar1{};
 
     top->boot_arg_i = opt.boot_arg;
     top->ddr_size_mb_i = opt.ddr_size_mb;
@@ -144,17 +217,30 @@ int main(int argc, char **argv)
     auto wall_start = std::chrono::steady_clock::now();
     uint64_t cycle = 0;
     int exit_code = -1;
-    for (; cycle < opt.max_cycles && exit_code < 0; cycle++) {
+    for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !g_stop; cycle++) {
         if (cycle == 8) top->rst_ni = 1;
         top->clk_i = 0;
         ddr_model_drive(ddr, &pins);
         drive_ddr_inputs(*top, pins);
+        if (link) {
+            pcie_link_poll(link);
+            bar_master_drive(bars, &bar0, &bar1);
+            drive_bar_inputs(*top, bar0, bar1);
+        }
         top->eval();
         if (fst) fst->dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
-        if (top->console_valid_o) std::fputc(top->console_data_o, stdout);
+        if (top->console_valid_o) {
+            std::fputc(top->console_data_o, stdout);
+            if (top->console_data_o == '\n') std::fflush(stdout);
+        }
         if (top->exit_valid_o) exit_code = (int)top->exit_code_o;
         ddr_model_clock(ddr, &pins);
+        if (link) {
+            sample_bar_outputs(*top, bar0, bar1);
+            bar_master_clock(bars, &bar0, &bar1);
+            if (top->host_msi_o) pcie_link_raise_irq(link, 1u);
+        }
         top->clk_i = 1;
         top->eval();
         if (fst) fst->dump(2 * cycle + 1);
@@ -169,9 +255,22 @@ int main(int argc, char **argv)
                 (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
                 (unsigned long long)st.write_bursts, (unsigned long long)st.write_beats,
                 (unsigned long long)st.protocol_errors);
+    if (link) {
+        pcie_link_stats ls{};
+        pcie_link_get_stats(link, &ls);
+        std::printf("sim: link hosts %llu, requests %llu (bad frames %llu), irqs %llu\n",
+                    (unsigned long long)ls.connects, (unsigned long long)ls.requests,
+                    (unsigned long long)ls.bad_frames, (unsigned long long)ls.irqs_sent);
+        bar_master_destroy(bars);
+        pcie_link_close(link);
+    }
     if (fst) fst->close();
     top->final();
     ddr_model_destroy(ddr);
+    if (g_stop) {
+        std::printf("sim: stopped by signal\n");
+        return 0;
+    }
     if (exit_code < 0) {
         std::printf("sim: FAIL: cycle limit %llu reached without an exit code\n",
                     (unsigned long long)opt.max_cycles);

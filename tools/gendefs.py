@@ -71,7 +71,8 @@ def c_header(stem, d):
                 f"#define GMMU_PTE_{f['name']}_WIDTH {f['width']}u",
                 f"#define GMMU_PTE_{f['name']} GMMU_ULL({hexs(mask, 16)}) /* {f['desc']} */"]
     if d.get("enum") or d.get("struct"):
-        out.append("#ifndef __ASSEMBLER__")
+        out += ["#ifndef __ASSEMBLER__", "#ifdef __cplusplus", "#define GMMU_STATIC_ASSERT static_assert",
+                "#else", "#define GMMU_STATIC_ASSERT _Static_assert", "#endif"]
     for e in d.get("enum", []):
         out.append(f"enum gmmu_{e['name'].lower()} {{")
         for v in e["value"]:
@@ -111,7 +112,7 @@ def c_struct(s):
         out.append(f"    {ctype} {f['name']}{arr}; /* +{offset}: {f['desc']} */")
         offset += size * count
     out += ["};", f"#define GMMU_{s['name'].upper()}_BYTES {offset}u",
-            f"_Static_assert(sizeof(struct gmmu_{s['name']}) == {offset}, \"{s['name']} layout\");", ""]
+            f"GMMU_STATIC_ASSERT(sizeof(struct gmmu_{s['name']}) == {offset}, \"{s['name']} layout\");", ""]
     return out
 
 

@@ -32,9 +32,9 @@ static uint32_t words_for(uint32_t bits)
 }
 
 /*
- * Open-coded bit scans: rv32im has no count-zeros instruction, and the
- * builtins would pull in libgcc helpers the firmware may not link.
- * Both need x != 0.
+ * Open-coded bit scans: rv32im has no count-zeros instruction, so the
+ * builtins would become libgcc calls anyway; five steps keep the module
+ * free of toolchain helpers. Both need x != 0.
  */
 static unsigned int lowest_bit(uint32_t x)
 {

@@ -56,6 +56,11 @@
 #define GMMU_PTE_SEGMENT_WIDTH 5u
 #define GMMU_PTE_SEGMENT GMMU_ULL(0x01F0000000000000) /* Segment id: 0 = system memory (host), 1 = local VRAM (DDR) */
 #ifndef __ASSEMBLER__
+#ifdef __cplusplus
+#define GMMU_STATIC_ASSERT static_assert
+#else
+#define GMMU_STATIC_ASSERT _Static_assert
+#endif
 enum gmmu_fault {
     GMMU_FAULT_NONE = 0, /* No fault */
     GMMU_FAULT_INVALID = 1, /* An entry on the walk had VALID=0, or LARGE_PAGE where not allowed */

@@ -17,19 +17,35 @@ FW_LDFLAGS := $(FW_ARCH) -T $(FW_BUILD)/soc.ld -Wl,--gc-sections -Wl,--no-warn-r
 ifeq ($(LIBC),picolibc)
 # The hosted crt0 calls exit(main()), so a return from main ends the run.
 FW_LIBC_FLAGS := --specs=picolibc.specs --crt0=hosted
+else ifeq ($(LIBC),newlib)
+# Built on first use into a cache outside the tree (tools/build_newlib.sh).
+# The firmware brings its own crt0; gcc's default libs name libgloss, which
+# is not built, so the libraries are named here, after the objects.
+NEWLIB_PREFIX := $(shell bash tools/build_newlib.sh --prefix)
+ifeq ($(NEWLIB_PREFIX),)
+$(error cannot locate the newlib build: run make deps (newlib-source, gcc-riscv64-unknown-elf))
+endif
+FW_LIBC_FLAGS := -isystem $(NEWLIB_PREFIX)/include -nostdlib
+FW_LIBC_SRCS  := firmware/sys/crt0_newlib.S
+FW_LIBC_LIBS  := -L$(NEWLIB_PREFIX)/lib -Wl,--start-group -lc -lgcc -Wl,--end-group
+FW_LIBC_DEPS  := $(NEWLIB_PREFIX)/lib/libc.a
+
+$(FW_LIBC_DEPS):
+	@bash tools/build_newlib.sh
 else
-$(error LIBC=$(LIBC) is not supported yet; use picolibc)
+$(error LIBC=$(LIBC) is not supported; use picolibc or newlib)
 endif
 
-FW_RUNTIME := firmware/hal/start.S firmware/hal/hal_soc.c firmware/sys/sys_$(LIBC).c
+FW_RUNTIME := firmware/hal/start.S firmware/hal/hal_soc.c firmware/sys/sys_$(LIBC).c $(FW_LIBC_SRCS)
 FW_VERSION := $(shell cat firmware/VERSION)
 FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 
 # Images: the firmware proper and boot-test images.
-FW_IMAGES        := gmmu test_trap test_ddr_buserr
+FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
+test_heap_FW_SRCS := firmware/tests/test_heap.c
 
 FW_ELFS := $(addprefix $(FW_BUILD)/,$(addsuffix .elf,$(FW_IMAGES)))
 
@@ -45,9 +61,9 @@ $(FW_BUILD)/version.h: firmware/VERSION $(wildcard .git/HEAD .git/index)
 	  '$(FW_VERSION)' '$(FW_BUILD_ID)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
-FW_DEPS := tools/mk/firmware.mk $(FW_RUNTIME) $(wildcard firmware/*/*.h include/gmmu/*.h) $(FW_BUILD)/soc.ld $(FW_BUILD)/version.h
+FW_DEPS := tools/mk/firmware.mk $(FW_RUNTIME) $(FW_LIBC_DEPS) $(wildcard firmware/*/*.h include/gmmu/*.h) $(FW_BUILD)/soc.ld $(FW_BUILD)/version.h
 
 .SECONDEXPANSION:
 $(FW_BUILD)/%.elf: $$(%_FW_SRCS) $(FW_DEPS)
-	$(FW_CC) $(FW_CFLAGS) $(FW_LIBC_FLAGS) $(FW_LDFLAGS) -Wl,-Map,$(@:.elf=.map) -o $@ $(FW_RUNTIME) $($*_FW_SRCS)
+	$(FW_CC) $(FW_CFLAGS) $(FW_LIBC_FLAGS) $(FW_LDFLAGS) -Wl,-Map,$(@:.elf=.map) -o $@ $(FW_RUNTIME) $($*_FW_SRCS) $(FW_LIBC_LIBS)
 	@$(FW_CROSS)size $@ | tail -1 | awk '{printf "  %s: text %d, data %d, bss %d bytes\n", "$*", $$1, $$2, $$3}'

@@ -7,13 +7,17 @@ VEXRISCV_VARIANT ?= VexRiscv
 VEXRISCV_V = $(shell $(PY) tools/vexriscv_path.py $(VEXRISCV_VARIANT))
 
 # Packages first: modules import them.
-RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv
-RTL_SRCS := $(filter-out $(RTL_PKGS),$(wildcard rtl/*.sv))
+RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv rtl/gmmu_mbox_pkg.sv
+# The SoC's modules, listed rather than globbed so a module under development
+# in rtl/ does not enter the SoC build before it is instantiated.
+RTL_SRCS := rtl/soc_top.sv rtl/wb_arbiter.sv rtl/wb_decoder.sv rtl/wb_ram.sv \
+            rtl/wb_sysctl.sv rtl/wb_console.sv rtl/wb_timer.sv rtl/wb_to_axi4.sv \
+            rtl/axi4lite_to_reg.sv rtl/mbox.sv rtl/dp_ram.sv
 RTL_ALL  := rtl/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 
 SIM_DIR   := $(BUILD)/sim
 SIM_BIN   := $(SIM_DIR)/Vsoc_top
-SIM_CSRCS := sim/ddr_model.c sim/sparse_mem.c sim/elf_image.c
+SIM_CSRCS := sim/ddr_model.c sim/sparse_mem.c sim/elf_image.c sim/pcie_link.c sim/bar_master.c
 SIM_CXX   := sim/sim_main.cpp
 SIM_CLIB  := $(SIM_DIR)/libsimc.a
 SIM_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude -Isim

@@ -1,0 +1,298 @@
+// Host mailbox (mbox: "mailbox" is a SystemVerilog keyword): the BAR0
+// register block and its rings.
+//
+// Two ports see the same layout (gmmu_mbox_pkg, from include/defs/
+// mailbox.toml): the host port (a register request port, behind
+// axi4lite_to_reg for PCIe BAR0) and the CPU port (Wishbone). Each register
+// and each ring has one writer: the host owns DOORBELL, HOST_IRQ_STATUS/MASK,
+// CMD_HEAD, CPL_TAIL, EVT_TAIL and the command ring; the firmware owns the
+// rest. Writes from the wrong side are dropped, and host ones are counted in
+// HOST_WRITE_ERRORS, so a misbehaving host cannot corrupt firmware state.
+//
+// A host write to DOORBELL sets DEV_IRQ_STATUS.DOORBELL; dev_irq_o is
+// STATUS & MASK and interrupts the CPU. The firmware sets HOST_IRQ_STATUS
+// bits through HOST_IRQ_SET; host_irq_o is STATUS & MASK (a level, like
+// INTx) and msi_o pulses for one cycle whenever an unmasked bit newly rises
+// (MSI).
+// Timing: both ports answer one cycle after the request (registers and
+// block-RAM rings alike); a burst of host and CPU accesses can proceed in
+// parallel every other cycle.
+module mbox
+  import gmmu_mbox_pkg::*;
+  import gmmu_pte_pkg::*;
+(
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  // Host (BAR0) register port
+  input  logic        host_req_i,
+  input  logic        host_we_i,
+  input  logic [15:0] host_addr_i,
+  input  logic [31:0] host_wdata_i,
+  output logic        host_ack_o,
+  output logic        host_err_o,
+  output logic [31:0] host_rdata_o,
+
+  // CPU Wishbone slave
+  input  logic        cyc_i,
+  input  logic        stb_i,
+  input  logic        we_i,
+  input  logic [29:0] adr_i,
+  input  logic [31:0] dat_i,
+  output logic        ack_o,
+  output logic [31:0] dat_o,
+
+  output logic        dev_irq_o,
+  output logic        host_irq_o,
+  output logic        msi_o
+);
+
+  localparam int unsigned CmdWords = CMD_SLOTS * SLOT_BYTES / 4;
+  localparam int unsigned CplWords = CPL_SLOTS * SLOT_BYTES / 4;
+  localparam int unsigned EvtWords = EVT_SLOTS * SLOT_BYTES / 4;
+  localparam logic [15:0] CmdBase = 16'(CMD_RING);
+  localparam logic [15:0] CplBase = 16'(CPL_RING);
+  localparam logic [15:0] EvtBase = 16'(EVT_RING);
+  localparam logic [15:0] CmdEnd  = 16'(CMD_RING + CMD_SLOTS * SLOT_BYTES);
+  localparam logic [15:0] CplEnd  = 16'(CPL_RING + CPL_SLOTS * SLOT_BYTES);
+  localparam logic [15:0] EvtEnd  = 16'(EVT_RING + EVT_SLOTS * SLOT_BYTES);
+
+  localparam logic [31:0] CapsFlags = {23'b0,
+      CAP_ALLOW_NON_ALIGNED_LARGE_PAGE_ADDRESS[0], CAP_DUAL_PTE_SUPPORTED[0],
+      CAP_LARGE_PAGE_SUPPORTED[0], CAP_PAGE_TABLE_UPDATE_REQUIRE_ADDRESS_SPACE_IDLE[0],
+      CAP_CACHE_COHERENT_MEMORY_SUPPORTED[0], CAP_EXPLICIT_PAGE_TABLE_INVALIDATION[0],
+      CAP_ZERO_IN_PTE_SUPPORTED[0], CAP_NO_EXECUTE_MEMORY_SUPPORTED[0],
+      CAP_READ_ONLY_MEMORY_SUPPORTED[0]};
+  localparam logic [31:0] Geometry = {16'(CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES),
+      4'b0, 4'(CAP_PAGE_TABLE_LEVEL_COUNT), 8'(CAP_VIRTUAL_ADDRESS_BIT_COUNT)};
+  localparam logic [31:0] Rings = {8'($clog2(SLOT_BYTES)), 8'($clog2(EVT_SLOTS)),
+      8'($clog2(CPL_SLOTS)), 8'($clog2(CMD_SLOTS))};
+
+  // ------------------------------------------------------------ registers
+  logic [31:0] fw_version_q, fw_build_q, fw_state_q, heartbeat_q, next_seq_q;
+  logic [31:0] cpl_fence_q, evt_dropped_q;
+  logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
+  logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
+  logic [31:0] host_write_errors_q;
+  logic [31:0] host_status_d;
+
+  logic        host_access, cpu_access, host_ack_q, cpu_ack_q;
+  logic [15:0] cpu_addr;
+  logic        host_wr, cpu_wr;
+
+  assign host_access = host_req_i && !host_ack_q;
+  assign cpu_access  = cyc_i && stb_i && !cpu_ack_q;
+  assign cpu_addr    = {adr_i[13:0], 2'b00};   // the 64 KiB block
+  assign host_wr     = host_access && host_we_i;
+  assign cpu_wr      = cpu_access && we_i;
+
+  function automatic logic in_range(input logic [15:0] a, input logic [15:0] lo,
+                                    input logic [15:0] hi);
+    return (a >= lo) && (a < hi);
+  endfunction
+
+  function automatic logic host_owned(input logic [15:0] a);
+    return a == MBOX_DOORBELL || a == MBOX_HOST_IRQ_STATUS || a == MBOX_HOST_IRQ_MASK ||
+           a == MBOX_CMD_HEAD || a == MBOX_CPL_TAIL || a == MBOX_EVT_TAIL ||
+           in_range(a, CmdBase, CmdEnd);
+  endfunction
+
+  logic host_wr_ok, cpu_wr_ok;
+  assign host_wr_ok = host_wr && host_owned(host_addr_i);
+  assign cpu_wr_ok  = cpu_wr && !host_owned(cpu_addr);
+
+  function automatic logic [31:0] reg_value(input logic [15:0] a);
+    unique case (a)
+      MBOX_IDENT_MAGIC:       return MBOX_MAGIC;
+      MBOX_IDENT_PROTO:       return PROTO_VERSION;
+      MBOX_IDENT_FW_VERSION:  return fw_version_q;
+      MBOX_IDENT_FW_BUILD:    return fw_build_q;
+      MBOX_IDENT_CAPS:        return CapsFlags;
+      MBOX_IDENT_GEOMETRY:    return Geometry;
+      MBOX_IDENT_RINGS:       return Rings;
+      MBOX_FW_STATE:          return fw_state_q;
+      MBOX_FW_HEARTBEAT:      return heartbeat_q;
+      MBOX_NEXT_SEQ:          return next_seq_q;
+      MBOX_CPL_FENCE:         return cpl_fence_q;
+      MBOX_EVT_DROPPED:       return evt_dropped_q;
+      MBOX_DEV_IRQ_STATUS:    return dev_status_q;
+      MBOX_DEV_IRQ_MASK:      return dev_mask_q;
+      MBOX_HOST_IRQ_STATUS:   return host_status_q;
+      MBOX_HOST_IRQ_MASK:     return host_mask_q;
+      MBOX_CMD_HEAD:          return cmd_head_q;
+      MBOX_CMD_TAIL:          return cmd_tail_q;
+      MBOX_CPL_HEAD:          return cpl_head_q;
+      MBOX_CPL_TAIL:          return cpl_tail_q;
+      MBOX_EVT_HEAD:          return evt_head_q;
+      MBOX_EVT_TAIL:          return evt_tail_q;
+      MBOX_HOST_WRITE_ERRORS: return host_write_errors_q;
+      default:                return '0;
+    endcase
+  endfunction
+
+  // Host-set, firmware-cleared and firmware-set, host-cleared status bits:
+  // a set in the same cycle as a clear wins, so no event is lost.
+  always_comb begin
+    host_status_d = host_status_q;
+    if (host_wr_ok && host_addr_i == MBOX_HOST_IRQ_STATUS) host_status_d &= ~host_wdata_i;
+    if (cpu_wr_ok && cpu_addr == MBOX_HOST_IRQ_SET)        host_status_d |= dat_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fw_version_q <= '0; fw_build_q <= '0; fw_state_q <= '0; heartbeat_q <= '0;
+      next_seq_q <= '0; cpl_fence_q <= '0; evt_dropped_q <= '0;
+      dev_status_q <= '0; dev_mask_q <= '0; host_status_q <= '0; host_mask_q <= '0;
+      cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
+      evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0;
+      msi_o <= 1'b0;
+    end else begin
+      host_status_q <= host_status_d;
+      msi_o <= |((host_status_d & host_mask_q) & ~(host_status_q & host_mask_q));
+
+      if (host_wr && !host_wr_ok) host_write_errors_q <= host_write_errors_q + 32'd1;
+      if (host_wr_ok) begin
+        unique case (host_addr_i)
+          MBOX_HOST_IRQ_MASK: host_mask_q <= host_wdata_i;
+          MBOX_CMD_HEAD:      cmd_head_q  <= host_wdata_i;
+          MBOX_CPL_TAIL:      cpl_tail_q  <= host_wdata_i;
+          MBOX_EVT_TAIL:      evt_tail_q  <= host_wdata_i;
+          default: ;
+        endcase
+      end
+
+      if (cpu_wr_ok) begin
+        unique case (cpu_addr)
+          MBOX_IDENT_FW_VERSION: fw_version_q  <= dat_i;
+          MBOX_IDENT_FW_BUILD:   fw_build_q    <= dat_i;
+          MBOX_FW_STATE:         fw_state_q    <= dat_i;
+          MBOX_FW_HEARTBEAT:     heartbeat_q   <= dat_i;
+          MBOX_NEXT_SEQ:         next_seq_q    <= dat_i;
+          MBOX_CPL_FENCE:        cpl_fence_q   <= dat_i;
+          MBOX_EVT_DROPPED:      evt_dropped_q <= dat_i;
+          MBOX_DEV_IRQ_MASK:     dev_mask_q    <= dat_i;
+          MBOX_CMD_TAIL:         cmd_tail_q    <= dat_i;
+          MBOX_CPL_HEAD:         cpl_head_q    <= dat_i;
+          MBOX_EVT_HEAD:         evt_head_q    <= dat_i;
+          default: ;
+        endcase
+      end
+
+      // DEV_IRQ_STATUS: the doorbell sets, the firmware's write-1 clears.
+      if (cpu_wr_ok && cpu_addr == MBOX_DEV_IRQ_STATUS) dev_status_q <= dev_status_q & ~dat_i;
+      if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
+        dev_status_q[MBOX_DEV_IRQ_STATUS_DOORBELL_LSB] <= 1'b1;
+      end
+    end
+  end
+
+  assign dev_irq_o  = |(dev_status_q & dev_mask_q);
+  assign host_irq_o = |(host_status_q & host_mask_q);
+
+  // ---------------------------------------------------------------- rings
+  // Command ring: written by the host (port A), read by the CPU (port B).
+  // Completion and event rings: written by the CPU (A), read by the host (B).
+  logic [31:0] cmd_a_rdata, cmd_b_rdata, cpl_a_rdata, cpl_b_rdata, evt_a_rdata, evt_b_rdata;
+  logic [15:0] host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off, host_cpl_off, host_evt_off;
+
+  assign host_cmd_off = host_addr_i - CmdBase;
+  assign cpu_cmd_off  = cpu_addr - CmdBase;
+  assign cpu_cpl_off  = cpu_addr - CplBase;
+  assign host_cpl_off = host_addr_i - CplBase;
+  assign cpu_evt_off  = cpu_addr - EvtBase;
+  assign host_evt_off = host_addr_i - EvtBase;
+
+  dp_ram #(.Words(CmdWords)) u_cmd_ring (
+    .clk_i,
+    .a_we_i    (host_wr_ok && in_range(host_addr_i, CmdBase, CmdEnd)),
+    .a_addr_i  (host_cmd_off[$clog2(CmdWords)+1:2]),
+    .a_wdata_i (host_wdata_i),
+    .a_rdata_o (cmd_a_rdata),
+    .b_addr_i  (cpu_cmd_off[$clog2(CmdWords)+1:2]),
+    .b_rdata_o (cmd_b_rdata)
+  );
+
+  dp_ram #(.Words(CplWords)) u_cpl_ring (
+    .clk_i,
+    .a_we_i    (cpu_wr_ok && in_range(cpu_addr, CplBase, CplEnd)),
+    .a_addr_i  (cpu_cpl_off[$clog2(CplWords)+1:2]),
+    .a_wdata_i (dat_i),
+    .a_rdata_o (cpl_a_rdata),
+    .b_addr_i  (host_cpl_off[$clog2(CplWords)+1:2]),
+    .b_rdata_o (cpl_b_rdata)
+  );
+
+  dp_ram #(.Words(EvtWords)) u_evt_ring (
+    .clk_i,
+    .a_we_i    (cpu_wr_ok && in_range(cpu_addr, EvtBase, EvtEnd)),
+    .a_addr_i  (cpu_evt_off[$clog2(EvtWords)+1:2]),
+    .a_wdata_i (dat_i),
+    .a_rdata_o (evt_a_rdata),
+    .b_addr_i  (host_evt_off[$clog2(EvtWords)+1:2]),
+    .b_rdata_o (evt_b_rdata)
+  );
+
+  // --------------------------------------------------------- read returns
+  // Registers are sampled with the request; ring words arrive from the RAM
+  // a cycle later, so remember which source each port reads.
+  typedef enum logic [1:0] { SrcReg, SrcCmd, SrcCpl, SrcEvt } src_e;
+  src_e        host_src_q, cpu_src_q;
+  logic [31:0] host_reg_q, cpu_reg_q;
+
+  function automatic src_e source_of(input logic [15:0] a);
+    if (in_range(a, CmdBase, CmdEnd)) return SrcCmd;
+    if (in_range(a, CplBase, CplEnd)) return SrcCpl;
+    if (in_range(a, EvtBase, EvtEnd)) return SrcEvt;
+    return SrcReg;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      host_ack_q <= 1'b0;
+      cpu_ack_q  <= 1'b0;
+      host_src_q <= SrcReg;
+      cpu_src_q  <= SrcReg;
+      host_reg_q <= '0;
+      cpu_reg_q  <= '0;
+    end else begin
+      host_ack_q <= host_access;
+      cpu_ack_q  <= cpu_access;
+      if (host_access) begin
+        host_src_q <= source_of(host_addr_i);
+        host_reg_q <= reg_value(host_addr_i);
+      end
+      if (cpu_access) begin
+        cpu_src_q <= source_of(cpu_addr);
+        cpu_reg_q <= reg_value(cpu_addr);
+      end
+    end
+  end
+
+  always_comb begin
+    unique case (host_src_q)
+      SrcCmd:  host_rdata_o = cmd_a_rdata;
+      SrcCpl:  host_rdata_o = cpl_b_rdata;
+      SrcEvt:  host_rdata_o = evt_b_rdata;
+      default: host_rdata_o = host_reg_q;
+    endcase
+    unique case (cpu_src_q)
+      SrcCmd:  dat_o = cmd_b_rdata;
+      SrcCpl:  dat_o = cpl_a_rdata;
+      SrcEvt:  dat_o = evt_a_rdata;
+      default: dat_o = cpu_reg_q;
+    endcase
+  end
+
+  assign host_ack_o = host_ack_q;
+  assign host_err_o = 1'b0;
+  assign ack_o      = cpu_ack_q;
+
+  // Only whole-word register access is defined; the upper CPU address bits
+  // were decoded already.
+  // Ring offsets beyond a ring's size select another ring or a register, and
+  // byte bits below a word are not used.
+  logic unused;
+  assign unused = ^{adr_i[29:14], host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off,
+                    host_cpl_off, host_evt_off};
+
+endmodule : mbox
