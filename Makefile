@@ -43,4 +43,6 @@ check-defs:
 include tools/mk/firmware.mk
 include tools/mk/rtl.mk
 include tools/mk/unit.mk
+include tools/mk/host.mk
 include tools/mk/tests.mk
+include tools/mk/libc.mk

@@ -7,8 +7,11 @@
  * simulator or the bitstream preloads with the whole image, so load and run
  * addresses are equal and start-up copies nothing. The symbols below serve
  * both C libraries: picolibc's crt0 (__data_*, __bss_*, __tls_base,
- * __stack) and newlib's (__bss_start, _end for sbrk); the firmware's own
- * heap bound is __heap_start..__heap_end.
+ * __stack), the firmware's newlib crt0 (firmware/sys/crt0_newlib.S:
+ * __global_pointer$, __bss_start, __bss_end) and newlib's conventional _end.
+ * Both libraries' sbrk serve malloc from __heap_start..__heap_end, which
+ * stops STACK_BYTES short of the top of RAM, so the heap never reaches the
+ * stack.
  */
 #include <gmmu/soc.h>
 
@@ -28,6 +31,9 @@ SECTIONS
         KEEP(*(.text.reset))            /* the reset vector is RAM_BASE */
         KEEP(*(.text.init.enter))
         KEEP(*(SORT_BY_NAME(.init) SORT_BY_NAME(.init.*)))
+        /* The command service path, contiguous so it never evicts itself
+           from the 4 KiB direct-mapped instruction cache. */
+        *(.text.hot .text.hot.*)
         *(.text.unlikely .text.unlikely.*)
         *(.text.startup .text.startup.*)
         *(.text .text.*)

@@ -66,6 +66,7 @@ package gmmu_pte_pkg;
   localparam int unsigned CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES = 256;
   localparam int unsigned CAP_PAGE_TABLE_LEVEL_COUNT = 4;
   localparam int unsigned CAP_SOURCE_PAGE_TABLE_VA_IN_TRANSFER = 0;
+  localparam logic [31:0] CAPS_FLAGS = 32'h000000DF;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_pte_pkg

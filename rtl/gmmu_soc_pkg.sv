@@ -32,6 +32,7 @@ package gmmu_soc_pkg;
   localparam int unsigned IRQ_MBOX_DOORBELL = 0;  // Host rang the mailbox doorbell
   localparam int unsigned IRQ_MMU_FAULT = 1;  // The MMU fault FIFO is not empty
   localparam int unsigned IRQ_BUS_ERROR = 2;  // A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt
+  localparam int unsigned BOOT_ARG_EXIT_AFTER_SELFTEST = 1;  // SYSCTL.BOOT_ARG bit: stop after the boot self-test instead of serving the host
   localparam int unsigned EXIT_BUS_ERROR = 512;  // Exit code when the firmware stops on a bus error
   localparam int unsigned SYSCTL_MAGIC = 1196248405;  // 'GMMU': read from SYSCTL.ID
   localparam int unsigned EXIT_TRAP_BASE = 256;  // Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared)
@@ -49,6 +50,8 @@ package gmmu_soc_pkg;
   localparam int unsigned SYSCTL_BUSERR_STATUS_PENDING_LSB = 0;
   localparam int unsigned SYSCTL_BUSERR_STATUS_WRITE_LSB = 1;
   localparam int unsigned SYSCTL_BUSERR_STATUS_COUNT_LSB = 8;
+  localparam logic [15:0] SYSCTL_PERF_IBUS_BUSY = 16'h0020;
+  localparam logic [15:0] SYSCTL_PERF_DBUS_BUSY = 16'h0024;
   // CONSOLE register offsets
   localparam logic [15:0] CONSOLE_TX = 16'h0000;
   localparam logic [15:0] CONSOLE_STATUS = 16'h0004;

@@ -42,6 +42,8 @@ module mbox
   output logic        ack_o,
   output logic [31:0] dat_o,
 
+  input  logic [31:0] cycle_i,     // the timer's cycle counter, for DOORBELL_CYCLE and CYCLE
+
   output logic        dev_irq_o,
   output logic        host_irq_o,
   output logic        msi_o
@@ -57,12 +59,6 @@ module mbox
   localparam logic [15:0] CplEnd  = 16'(CPL_RING + CPL_SLOTS * SLOT_BYTES);
   localparam logic [15:0] EvtEnd  = 16'(EVT_RING + EVT_SLOTS * SLOT_BYTES);
 
-  localparam logic [31:0] CapsFlags = {23'b0,
-      CAP_ALLOW_NON_ALIGNED_LARGE_PAGE_ADDRESS[0], CAP_DUAL_PTE_SUPPORTED[0],
-      CAP_LARGE_PAGE_SUPPORTED[0], CAP_PAGE_TABLE_UPDATE_REQUIRE_ADDRESS_SPACE_IDLE[0],
-      CAP_CACHE_COHERENT_MEMORY_SUPPORTED[0], CAP_EXPLICIT_PAGE_TABLE_INVALIDATION[0],
-      CAP_ZERO_IN_PTE_SUPPORTED[0], CAP_NO_EXECUTE_MEMORY_SUPPORTED[0],
-      CAP_READ_ONLY_MEMORY_SUPPORTED[0]};
   localparam logic [31:0] Geometry = {16'(CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES),
       4'b0, 4'(CAP_PAGE_TABLE_LEVEL_COUNT), 8'(CAP_VIRTUAL_ADDRESS_BIT_COUNT)};
   localparam logic [31:0] Rings = {8'($clog2(SLOT_BYTES)), 8'($clog2(EVT_SLOTS)),
@@ -73,7 +69,7 @@ module mbox
   logic [31:0] cpl_fence_q, evt_dropped_q;
   logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
   logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
-  logic [31:0] host_write_errors_q;
+  logic [31:0] host_write_errors_q, doorbell_cycle_q;
   logic [31:0] host_status_d;
 
   logic        host_access, cpu_access, host_ack_q, cpu_ack_q;
@@ -107,7 +103,7 @@ module mbox
       MBOX_IDENT_PROTO:       return PROTO_VERSION;
       MBOX_IDENT_FW_VERSION:  return fw_version_q;
       MBOX_IDENT_FW_BUILD:    return fw_build_q;
-      MBOX_IDENT_CAPS:        return CapsFlags;
+      MBOX_IDENT_CAPS:        return CAPS_FLAGS;
       MBOX_IDENT_GEOMETRY:    return Geometry;
       MBOX_IDENT_RINGS:       return Rings;
       MBOX_FW_STATE:          return fw_state_q;
@@ -126,6 +122,8 @@ module mbox
       MBOX_EVT_HEAD:          return evt_head_q;
       MBOX_EVT_TAIL:          return evt_tail_q;
       MBOX_HOST_WRITE_ERRORS: return host_write_errors_q;
+      MBOX_DOORBELL_CYCLE:    return doorbell_cycle_q;
+      MBOX_CYCLE:             return cycle_i;
       default:                return '0;
     endcase
   endfunction
@@ -144,7 +142,7 @@ module mbox
       next_seq_q <= '0; cpl_fence_q <= '0; evt_dropped_q <= '0;
       dev_status_q <= '0; dev_mask_q <= '0; host_status_q <= '0; host_mask_q <= '0;
       cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
-      evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0;
+      evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0; doorbell_cycle_q <= '0;
       msi_o <= 1'b0;
     end else begin
       host_status_q <= host_status_d;
@@ -182,6 +180,7 @@ module mbox
       if (cpu_wr_ok && cpu_addr == MBOX_DEV_IRQ_STATUS) dev_status_q <= dev_status_q & ~dat_i;
       if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
         dev_status_q[MBOX_DEV_IRQ_STATUS_DOORBELL_LSB] <= 1'b1;
+        doorbell_cycle_q <= cycle_i;
       end
     end
   end

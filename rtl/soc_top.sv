@@ -116,6 +116,7 @@ module soc_top
   logic [2:0]  dbus_cti;
   logic [1:0]  dbus_bte;
   logic        timer_irq;
+  logic [63:0] cycle;
   logic [31:0] ext_irq;
 
   logic buserr_irq, mbox_irq;
@@ -222,7 +223,7 @@ module soc_top
     .dat_i (bus_dat_w), .ack_o (slv_ack[SSysctl]), .dat_o (slv_dat[32*SSysctl +: 32]),
     .boot_arg_i, .ddr_size_mb_i, .exit_valid_o, .exit_code_o,
     .bus_err_i (slave_err), .bus_err_we_i (bus_we), .bus_err_addr_i ({bus_adr, 2'b00}),
-    .buserr_irq_o (buserr_irq)
+    .buserr_irq_o (buserr_irq), .ibus_busy_i (ibus_cyc), .dbus_busy_i (dbus_cyc)
   );
   assign slv_err[SSysctl] = 1'b0;
 
@@ -238,7 +239,7 @@ module soc_top
     .clk_i, .rst_ni,
     .cyc_i (bus_cyc), .stb_i (slv_stb[STimer]), .we_i (bus_we), .adr_i (bus_adr),
     .dat_i (bus_dat_w), .ack_o (slv_ack[STimer]), .dat_o (slv_dat[32*STimer +: 32]),
-    .irq_o (timer_irq)
+    .irq_o (timer_irq), .cycle_o (cycle)
   );
   assign slv_err[STimer] = 1'b0;
 
@@ -300,7 +301,7 @@ module soc_top
     .host_rdata_o (bar0_rdata),
     .cyc_i (bus_cyc), .stb_i (slv_stb[SMbox]), .we_i (bus_we), .adr_i (bus_adr),
     .dat_i (bus_dat_w), .ack_o (slv_ack[SMbox]), .dat_o (slv_dat[32*SMbox +: 32]),
-    .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
+    .cycle_i (cycle[31:0]), .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
   );
   assign slv_err[SMbox] = 1'b0;
 
@@ -326,6 +327,6 @@ module soc_top
 
   // The mailbox takes whole words (strobes unused); BAR1 has no target yet.
   logic unused_bar;
-  assign unused_bar = ^{bar0_wstrb, bar1_we, bar1_addr, bar1_wdata, bar1_wstrb};
+  assign unused_bar = ^{bar0_wstrb, bar1_we, bar1_addr, bar1_wdata, bar1_wstrb, cycle[63:32]};
 
 endmodule : soc_top

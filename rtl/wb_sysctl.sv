@@ -24,6 +24,8 @@ module wb_sysctl
   input  logic        bus_err_we_i,
   input  logic [31:0] bus_err_addr_i,
   output logic        buserr_irq_o,
+  input  logic        ibus_busy_i,
+  input  logic        dbus_busy_i,
   output logic        exit_valid_o,
   output logic [31:0] exit_code_o
 );
@@ -34,6 +36,7 @@ module wb_sysctl
   logic [31:0] err_addr_q;
   logic [15:0] err_count_q;
   logic        err_clear;
+  logic [31:0] ibus_busy_q, dbus_busy_q;
   logic [15:0] reg_off;
   logic        access;
 
@@ -62,6 +65,17 @@ module wb_sysctl
   end
   assign buserr_irq_o = err_pending_q;
 
+  // Bus-occupancy counters for firmware profiling.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ibus_busy_q <= '0;
+      dbus_busy_q <= '0;
+    end else begin
+      ibus_busy_q <= ibus_busy_q + 32'(ibus_busy_i);
+      dbus_busy_q <= dbus_busy_q + 32'(dbus_busy_i);
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ack_q        <= 1'b0;
@@ -81,6 +95,8 @@ module wb_sysctl
           SYSCTL_DDR_SIZE_MB: dat_o <= {16'b0, ddr_size_mb_i};
           SYSCTL_SCRATCH:     dat_o <= scratch_q;
           SYSCTL_BUSERR_ADDR: dat_o <= err_addr_q;
+          SYSCTL_PERF_IBUS_BUSY: dat_o <= ibus_busy_q;
+          SYSCTL_PERF_DBUS_BUSY: dat_o <= dbus_busy_q;
           SYSCTL_BUSERR_STATUS: begin
             dat_o <= '0;
             dat_o[SYSCTL_BUSERR_STATUS_PENDING_LSB] <= err_pending_q;

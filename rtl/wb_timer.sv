@@ -17,7 +17,8 @@ module wb_timer
   output logic        ack_o,
   output logic [31:0] dat_o,
 
-  output logic        irq_o
+  output logic        irq_o,
+  output logic [63:0] cycle_o
 );
 
   logic        ack_q;
@@ -54,7 +55,8 @@ module wb_timer
     end
   end
 
-  assign ack_o = ack_q;
+  assign ack_o   = ack_q;
+  assign cycle_o = cycle_q;
 
   // Registers decode the low address bits only; the decoder checked the rest.
   logic unused_adr;

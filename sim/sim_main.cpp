@@ -7,11 +7,14 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "Vsoc_top.h"
+#include "Vsoc_top__Syms.h"
+#include "Vsoc_top_VexRiscv.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -28,6 +31,7 @@ struct Options {
     std::string elf;
     std::string trace;            // FST path, empty = no trace
     std::string socket;           // PCIe link socket, empty = no host link
+    std::string profile;          // PC histogram output, empty = none
     uint64_t max_cycles = 200000000;  // 0 = no limit
     unsigned bar_read_latency = 400;  // cycles: a PCIe read round trip
     unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
@@ -45,7 +49,8 @@ void usage()
     std::fprintf(stderr,
                  "usage: Vsoc_top [--max-cycles N] [--ddr-latency N] [--ddr-size-mb N]\n"
                  "                [--boot-arg N] [--trace FILE.fst] [--socket PATH]\n"
-                 "                [--bar-read-latency N] FIRMWARE.elf\n"
+                 "                [--bar-read-latency N] [--profile FILE] FIRMWARE.elf\n"
+                 "--profile writes cycles per PC of the CPU's last pipeline stage.\n"
                  "--max-cycles 0 runs until the firmware exits or SIGINT/SIGTERM.\n"
                  "TRACE=1 in the environment writes build/sim/trace.fst.\n");
     std::exit(2);
@@ -63,6 +68,7 @@ Options parse(int argc, char **argv)
         else if (a == "--boot-arg") o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
         else if (a == "--trace") o.trace = next();
         else if (a == "--socket") o.socket = next();
+        else if (a == "--profile") o.profile = next();
         else if (a == "--bar-read-latency") o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (!a.empty() && a[0] == '+') continue;  // Verilator's own +args
         else if (a[0] == '-' || !o.elf.empty()) usage();
@@ -154,6 +160,17 @@ void sample_bar_outputs(const Vsoc_top &top, axil_pins &b0, axil_pins &b1)
     b1.rresp = top.bar1_rresp_o;
 }
 
+// Cycles charged to each PC of VexRiscv's last pipeline stage (a stall or
+// bubble counts against the instruction in or before it), for finding where
+// firmware time goes. VexRiscv marks these signals public.
+void write_profile(const std::string &path, const std::map<uint32_t, uint64_t> &hist)
+{
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (!f) return;
+    for (const auto &kv : hist) std::fprintf(f, "%08x %llu\n", kv.first, (unsigned long long)kv.second);
+    std::fclose(f);
+}
+
 }  // namespace
 
 // Called by wb_ram's initial block: the RAM's start-up contents.
@@ -207,6 +224,9 @@ int main(int argc, char **argv)
     ddr_model *ddr = ddr_model_create(&cfg);
     axi4_pins pins{};
     axil_pins bar0{}, bar1{};
+    std::map<uint32_t, uint64_t> pc_hist;
+    uint32_t last_pc = 0;
+    const Vsoc_top_VexRiscv &cpu = top->rootp->vlSymsp->TOP__soc_top__u_cpu;
 
     top->boot_arg_i = opt.boot_arg;
     top->ddr_size_mb_i = opt.ddr_size_mb;
@@ -235,6 +255,11 @@ int main(int argc, char **argv)
             if (top->console_data_o == '\n') std::fflush(stdout);
         }
         if (top->exit_valid_o) exit_code = (int)top->exit_code_o;
+        if (!opt.profile.empty()) {
+            // A bubble in the last stage is charged to the instruction before it.
+            if (cpu.lastStageIsValid) last_pc = cpu.lastStagePc;
+            pc_hist[last_pc]++;
+        }
         ddr_model_clock(ddr, &pins);
         if (link) {
             sample_bar_outputs(*top, bar0, bar1);
@@ -264,6 +289,7 @@ int main(int argc, char **argv)
         bar_master_destroy(bars);
         pcie_link_close(link);
     }
+    if (!opt.profile.empty()) write_profile(opt.profile, pc_hist);
     if (fst) fst->close();
     top->final();
     ddr_model_destroy(ddr);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds newlib for the firmware (rv32im/ilp32, nano configuration) from
 # Debian's newlib-source tarball with the installed riscv64-unknown-elf-gcc.
-# Debian ships no RISC-V newlib, and a build takes minutes, so the result is
+# Debian ships no RISC-V newlib, and a build takes a minute or more, so it is
 # kept in a cache outside the work tree, keyed by a hash of every input (the
 # tarball, the compiler and assembler versions, this script with its flags):
 # a changed input gets a new directory, an unchanged one is reused.
@@ -9,8 +9,8 @@
 #   build_newlib.sh            build unless cached; prints the cache directory
 #   build_newlib.sh --prefix   only print the cache directory (no build)
 #
-# The cache directory holds include/ and lib/ (libc.a, libm.a). Nothing is
-# downloaded.
+# The cache directory holds include/ and lib/ (libc.a, libm.a, libg.a).
+# Nothing is downloaded.
 set -euo pipefail
 
 TARGET=riscv64-unknown-elf
@@ -75,6 +75,16 @@ show_progress() {
   done
 }
 
+# tar needs the xz program for a .tar.xz, which a minimal Debian may lack;
+# Python's tarfile (python3 is a project dependency) reads it by itself.
+unpack() {
+  if command -v xz >/dev/null; then
+    tar -xf "$1" -C "$2"
+  else
+    python3 -m tarfile -e "$1" "$2"
+  fi
+}
+
 run_logged() {
   local step=$1 log=$2; shift 2
   echo "newlib: $step"
@@ -88,9 +98,12 @@ build_into() {
   local tarball=$1 dest=$2 work=$3
   local log="$dest.log" top
   : >"$log"
-  echo "newlib: building $(basename "$tarball") for rv32im/ilp32 into $dest (takes minutes)"
+  echo "newlib: building $(basename "$tarball") for rv32im/ilp32 into $dest (about a minute on 2 cores)"
+  # Run from a firmware make, the parent's flags and variables would
+  # reach newlib's own makes.
+  unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
   mkdir -p "$work/src"
-  run_logged "unpacking" "$log" tar -xf "$tarball" -C "$work/src"
+  run_logged "unpacking" "$log" unpack "$tarball" "$work/src"
   top=$(find "$work/src" -mindepth 1 -maxdepth 1 -type d)
   mkdir -p "$work/build"
   (
@@ -126,10 +139,10 @@ main() {
     echo "newlib: using cached build at $dest"
     return
   fi
-  rm -rf "$dest.partial"
-  work=$(mktemp -d "$root/newlib-build.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
-  build_into "$tarball" "$dest" "$work"
+  rm -rf "$dest" "$dest.partial"
+  scratch=$(mktemp -d "$root/newlib-build.XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+  build_into "$tarball" "$dest" "$scratch"
 }
 
 main "$@"

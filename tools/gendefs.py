@@ -33,6 +33,17 @@ TARGETS = {
                                         "structs"]}},
 }
 
+# DXGK_GPUMMUCAPS bit-field order (seed 000): bit 0 first.
+CAPS_FLAG_BITS = ["ReadOnlyMemorySupported", "NoExecuteMemorySupported", "ZeroInPteSupported",
+                  "ExplicitPageTableInvalidation", "CacheCoherentMemorySupported",
+                  "PageTableUpdateRequireAddressSpaceIdle", "LargePageSupported",
+                  "DualPteSupported", "AllowNonAlignedLargePageAddress"]
+
+
+def caps_flags(caps):
+    return sum((caps[name] & 1) << bit for bit, name in enumerate(CAPS_FLAG_BITS))
+
+
 CTYPES = {"u8": ("uint8_t", 1), "u16": ("uint16_t", 2),
           "u32": ("uint32_t", 4), "u64": ("uint64_t", 8)}
 
@@ -74,10 +85,18 @@ def c_header(stem, d):
         out += ["#ifndef __ASSEMBLER__", "#ifdef __cplusplus", "#define GMMU_STATIC_ASSERT static_assert",
                 "#else", "#define GMMU_STATIC_ASSERT _Static_assert", "#endif"]
     for e in d.get("enum", []):
-        out.append(f"enum gmmu_{e['name'].lower()} {{")
+        lname = e['name'].lower()
+        out.append(f"enum gmmu_{lname} {{")
         for v in e["value"]:
             out.append(f"    GMMU_{e['name']}_{v['name']} = {v['value']}, /* {v['desc']} */")
         out += ["};", ""]
+        for what, key in (("name", "name"), ("desc", "desc")):
+            out.append(f"static inline const char *gmmu_{lname}_{what}(unsigned value)")
+            out += ["{", "    switch (value) {"]
+            for v in e["value"]:
+                text = v[key].replace('"', "'")
+                out.append(f"    case {v['value']}: return \"{text}\";")
+            out += ["    default: return 0;", "    }", "}", ""]
     for b in d.get("block", []):
         out.append(f"/* {b['name']} registers: offsets from GMMU_{b['region']}_BASE. {b['desc']} */")
         for r in b["reg"]:
@@ -91,6 +110,7 @@ def c_header(stem, d):
         out.append("/* DXGK_GPUMMUCAPS as this build reports it */")
         for k, v in caps.items():
             out.append(f"#define GMMU_CAP_{camel_to_upper(k)} GMMU_U({v})")
+        out.append(f"#define GMMU_CAPS_FLAGS {c_num(caps_flags(caps))} /* the bit-field union Value */")
         out.append("")
     for s in d.get("struct", []):
         out += c_struct(s)
@@ -157,6 +177,7 @@ def sv_package(stem, pkg, d):
     for caps in d.get("caps", []):
         for k, v in caps.items():
             out.append(f"  localparam int unsigned CAP_{camel_to_upper(k)} = {v};")
+        out.append(f"  localparam logic [31:0] CAPS_FLAGS = 32'h{caps_flags(caps):08X};")
     for s in d.get("struct", []):
         out.append(f"  localparam int unsigned {s['name'].upper()}_BYTES = {struct_size(s)};")
     out += ["", "  /* verilator lint_on UNUSEDPARAM */", f"endpackage : {pkg}", ""]

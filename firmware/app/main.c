@@ -1,17 +1,19 @@
-/* GPU MMU firmware: boot, self-test, then serve the host. */
+/* GPU MMU firmware: boot, self-test, then serve the host's mailbox. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "commands.h"
 #include "ddr_selftest.h"
 #include "hal.h"
+#include "mbox_hw.h"
 #include "version.h"
 
-int main(void)
-{
-    uint64_t boot_cycles = hal_cycles();
-    printf("\ngmmu firmware %s (build %s), VexRiscv rv32im\n", GMMU_FW_VERSION, GMMU_FW_BUILD_ID);
-    printf("DDR: %lu MiB behind AXI4\n", (unsigned long)(hal_ddr_size() >> 20));
+#define HEARTBEAT_EVERY 1024u /* idle polls (a few cycles each) per heartbeat */
 
+static struct mbox_service service;
+
+static bool run_selftest(void)
+{
     struct ddr_selftest_result st;
     uint64_t t0 = hal_cycles();
     ddr_selftest_run(&st);
@@ -21,11 +23,59 @@ int main(void)
                (unsigned long)st.errors, (unsigned long)st.words_checked,
                (unsigned long)st.first_bad_offset, (unsigned long)st.first_bad_expected,
                (unsigned long)st.first_bad_actual);
-        return 2;
+        return false;
     }
     printf("DDR self-test: PASS, %lu words checked in %lu cycles\n",
            (unsigned long)st.words_checked, (unsigned long)(t1 - t0));
-    printf("boot: %lu cycles to main, %lu cycles total\n", (unsigned long)boot_cycles,
-           (unsigned long)hal_cycles());
-    return 0;
+    return true;
+}
+
+static void set_state(uint32_t state, uint32_t code)
+{
+    mbox_hw_write(GMMU_MBOX_FW_STATE, state | code << GMMU_MBOX_FW_STATE_CODE_LSB);
+    mbox_hw_write(GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_STATE);
+}
+
+/* Waits for the doorbell, then drains the command ring. The loop polls
+   DEV_IRQ_STATUS rather than taking the doorbell interrupt: this VexRiscv
+   implements wfi as a no-op (wfiGenAsNop), so a trap would only add its
+   entry and exit cost (about 100 cycles) to every command, and its pending
+   CSR 0xFC0 shows only lines that are enabled, which would trap. The
+   interrupt line stays wired (DEV_IRQ_MASK) for cores that can sleep. */
+MBOX_HOT static _Noreturn void serve_forever(void)
+{
+    uint32_t heartbeat = 0;
+    for (uint32_t idle = 0;; idle++) {
+        bool rung = mbox_hw_read(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
+        if (!rung && !service.cpl_pending) {
+            if (idle % HEARTBEAT_EVERY == 0)
+                mbox_hw_write(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
+            hal_wait_for_interrupt();
+            continue;
+        }
+        mbox_hw_write(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
+        service.stats.doorbells++;
+        uint32_t rung_at = mbox_hw_read(GMMU_MBOX_DOORBELL_CYCLE);
+        if (mbox_service_poll(&service))
+            service.stats.last_cmd_cycles = hal_cycles32() - rung_at;
+    }
+}
+
+int main(void)
+{
+    printf("\ngmmu firmware %s (build %s), VexRiscv rv32im\n", GMMU_FW_VERSION, GMMU_FW_BUILD_ID);
+    printf("DDR: %lu MiB behind AXI4\n", (unsigned long)(hal_ddr_size() >> 20));
+    mbox_hw_write(GMMU_MBOX_IDENT_FW_VERSION, GMMU_FW_VERSION_CODE);
+    mbox_hw_write(GMMU_MBOX_IDENT_FW_BUILD, GMMU_FW_BUILD_CODE);
+
+    bool ok = run_selftest();
+    printf("boot: %lu cycles\n", (unsigned long)hal_cycles());
+    if (hal_boot_arg() & GMMU_BOOT_ARG_EXIT_AFTER_SELFTEST)
+        return ok ? 0 : 2;
+
+    mbox_service_init(&service, commands, command_count, &service);
+    mbox_hw_write(GMMU_MBOX_DEV_IRQ_MASK, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
+    set_state(ok ? GMMU_FW_STATE_READY : GMMU_FW_STATE_FAILED, ok ? 0 : 1);
+    printf("mailbox: %s, serving the host\n", ok ? "ready" : "FAILED (DDR self-test)");
+    serve_forever();
 }

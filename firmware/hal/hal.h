@@ -28,6 +28,12 @@ void hal_console_putc(char c);
 /* Timer */
 uint64_t hal_cycles(void);
 
+/* Low 32 bits of the cycle counter: one bus read, for short intervals. */
+static inline uint32_t hal_cycles32(void)
+{
+    return hal_read32(GMMU_TIMER_BASE + GMMU_TIMER_CYCLE_LO);
+}
+
 /* Platform */
 uint32_t hal_boot_arg(void);
 uint64_t hal_ddr_size(void);

@@ -37,12 +37,54 @@ enum gmmu_fw_state {
     GMMU_FW_STATE_FAILED = 2, /* Firmware stopped; FW_STATE.CODE says why */
 };
 
+static inline const char *gmmu_fw_state_name(unsigned value)
+{
+    switch (value) {
+    case 0: return "BOOTING";
+    case 1: return "READY";
+    case 2: return "FAILED";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_fw_state_desc(unsigned value)
+{
+    switch (value) {
+    case 0: return "Firmware has not finished initialising";
+    case 1: return "The service loop is running";
+    case 2: return "Firmware stopped; FW_STATE.CODE says why";
+    default: return 0;
+    }
+}
+
 enum gmmu_op {
     GMMU_OP_PING = 1, /* Echo the payload */
     GMMU_OP_GET_INFO = 2, /* Firmware and device information (info) */
     GMMU_OP_GET_CAPS = 3, /* Every DXGK_GPUMMUCAPS field (caps) */
     GMMU_OP_GET_STATS = 4, /* Service counters (stats) */
 };
+
+static inline const char *gmmu_op_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "PING";
+    case 2: return "GET_INFO";
+    case 3: return "GET_CAPS";
+    case 4: return "GET_STATS";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_op_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Echo the payload";
+    case 2: return "Firmware and device information (info)";
+    case 3: return "Every DXGK_GPUMMUCAPS field (caps)";
+    case 4: return "Service counters (stats)";
+    default: return 0;
+    }
+}
 
 enum gmmu_status {
     GMMU_STATUS_OK = 0, /* Success */
@@ -59,9 +101,63 @@ enum gmmu_status {
     GMMU_STATUS_INTERNAL = 255, /* Firmware invariant broken (a bug); the command had no effect */
 };
 
+static inline const char *gmmu_status_name(unsigned value)
+{
+    switch (value) {
+    case 0: return "OK";
+    case 1: return "UNSUPPORTED_OPCODE";
+    case 2: return "MALFORMED_LENGTH";
+    case 3: return "BAD_SEQUENCE";
+    case 4: return "BAD_HANDLE";
+    case 5: return "OUT_OF_RANGE";
+    case 6: return "NO_MEMORY";
+    case 7: return "BUSY";
+    case 8: return "INVALID_ARGUMENT";
+    case 9: return "UNALIGNED";
+    case 10: return "OVERLAP";
+    case 255: return "INTERNAL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_status_desc(unsigned value)
+{
+    switch (value) {
+    case 0: return "Success";
+    case 1: return "Unknown opcode";
+    case 2: return "Length below the header size, beyond the ring, beyond what the host published, or wrong for the opcode";
+    case 3: return "Sequence number is not NEXT_SEQ; the command was not run";
+    case 4: return "Unknown allocation or address-space handle";
+    case 5: return "VA or size outside the address space or allocation";
+    case 6: return "VRAM, tables or handles exhausted; nothing changed";
+    case 7: return "Resource in use; retry later";
+    case 8: return "A field has a value the opcode does not accept (flags, reserved fields)";
+    case 9: return "VA, offset or size not aligned as required";
+    case 10: return "The range overlaps an existing mapping or reservation";
+    case 255: return "Firmware invariant broken (a bug); the command had no effect";
+    default: return 0;
+    }
+}
+
 enum gmmu_evt {
     GMMU_EVT_FAULT = 1, /* An MMU translation fault (payload: fault record) */
 };
+
+static inline const char *gmmu_evt_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "FAULT";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_evt_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "An MMU translation fault (payload: fault record)";
+    default: return 0;
+    }
+}
 
 /* MBOX registers: offsets from GMMU_MBOX_BASE. PCIe BAR0. Offsets are the same from the host (BAR0) and the firmware (MBOX_BASE) */
 #define GMMU_MBOX_IDENT_MAGIC GMMU_U(0x0000) /* ro: Reads MBOX_MAGIC */
@@ -115,6 +211,8 @@ enum gmmu_evt {
 #define GMMU_MBOX_EVT_HEAD GMMU_U(0x0070) /* fw: Event ring producer index */
 #define GMMU_MBOX_EVT_TAIL GMMU_U(0x0074) /* host: Event ring consumer index */
 #define GMMU_MBOX_HOST_WRITE_ERRORS GMMU_U(0x0080) /* ro: Host writes the hardware refused (firmware-owned registers, completion or event ring, read-only words) */
+#define GMMU_MBOX_DOORBELL_CYCLE GMMU_U(0x0084) /* ro: Low 32 bits of the cycle counter (TIMER.CYCLE_LO) when the doorbell was last written, for latency measurement */
+#define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 
 /* Header of every command, completion and event message */
 struct gmmu_msg_hdr {

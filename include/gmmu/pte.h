@@ -71,11 +71,59 @@ enum gmmu_fault {
     GMMU_FAULT_VA_RANGE = 6, /* VA has bits set above VA_BITS */
 };
 
+static inline const char *gmmu_fault_name(unsigned value)
+{
+    switch (value) {
+    case 0: return "NONE";
+    case 1: return "INVALID";
+    case 2: return "READ_ONLY";
+    case 3: return "NO_EXECUTE";
+    case 4: return "BUS_ERROR";
+    case 5: return "ASID_INVALID";
+    case 6: return "VA_RANGE";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_fault_desc(unsigned value)
+{
+    switch (value) {
+    case 0: return "No fault";
+    case 1: return "An entry on the walk had VALID=0, or LARGE_PAGE where not allowed";
+    case 2: return "Write to a ReadOnly page";
+    case 3: return "Execute access to a NoExecute page";
+    case 4: return "The memory read of a table entry returned an error";
+    case 5: return "The address space id is out of range or its table entry is not valid";
+    case 6: return "VA has bits set above VA_BITS";
+    default: return 0;
+    }
+}
+
 enum gmmu_access {
     GMMU_ACCESS_READ = 0, /* Data read */
     GMMU_ACCESS_WRITE = 1, /* Data write */
     GMMU_ACCESS_EXECUTE = 2, /* Command or shader fetch */
 };
+
+static inline const char *gmmu_access_name(unsigned value)
+{
+    switch (value) {
+    case 0: return "READ";
+    case 1: return "WRITE";
+    case 2: return "EXECUTE";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_access_desc(unsigned value)
+{
+    switch (value) {
+    case 0: return "Data read";
+    case 1: return "Data write";
+    case 2: return "Command or shader fetch";
+    default: return 0;
+    }
+}
 
 /* DXGK_GPUMMUCAPS as this build reports it */
 #define GMMU_CAP_READ_ONLY_MEMORY_SUPPORTED GMMU_U(1)
@@ -92,6 +140,7 @@ enum gmmu_access {
 #define GMMU_CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES GMMU_U(256)
 #define GMMU_CAP_PAGE_TABLE_LEVEL_COUNT GMMU_U(4)
 #define GMMU_CAP_SOURCE_PAGE_TABLE_VA_IN_TRANSFER GMMU_U(0)
+#define GMMU_CAPS_FLAGS GMMU_U(0x000000DF) /* the bit-field union Value */
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_PTE_H */

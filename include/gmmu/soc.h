@@ -41,6 +41,7 @@
 #define GMMU_IRQ_MBOX_DOORBELL 0 /* Host rang the mailbox doorbell */
 #define GMMU_IRQ_MMU_FAULT 1 /* The MMU fault FIFO is not empty */
 #define GMMU_IRQ_BUS_ERROR 2 /* A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt */
+#define GMMU_BOOT_ARG_EXIT_AFTER_SELFTEST GMMU_U(0x00000001) /* SYSCTL.BOOT_ARG bit: stop after the boot self-test instead of serving the host */
 #define GMMU_EXIT_BUS_ERROR GMMU_U(0x00000200) /* Exit code when the firmware stops on a bus error */
 #define GMMU_SYSCTL_MAGIC GMMU_U(0x474D4D55) /* 'GMMU': read from SYSCTL.ID */
 #define GMMU_EXIT_TRAP_BASE GMMU_U(0x00000100) /* Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared) */
@@ -61,6 +62,8 @@
 #define GMMU_SYSCTL_BUSERR_STATUS_WRITE_LSB 1u
 #define GMMU_SYSCTL_BUSERR_STATUS_COUNT GMMU_U(0x00FFFF00) /* Errors since reset (saturating) */
 #define GMMU_SYSCTL_BUSERR_STATUS_COUNT_LSB 8u
+#define GMMU_SYSCTL_PERF_IBUS_BUSY GMMU_U(0x0020) /* ro: Cycles the CPU instruction bus held CYC (instruction-cache refills), free-running */
+#define GMMU_SYSCTL_PERF_DBUS_BUSY GMMU_U(0x0024) /* ro: Cycles the CPU data bus held CYC (loads, stores, data-cache refills), free-running */
 
 /* CONSOLE registers: offsets from GMMU_CONSOLE_BASE. Console output */
 #define GMMU_CONSOLE_TX GMMU_U(0x0000) /* wo: Write a byte (bits 7:0) to the console */

@@ -1,15 +1,16 @@
 # Firmware: rv32im for VexRiscv, linked with picolibc (default) or newlib.
 #
 # Every image links the same runtime (reset and trap entry, HAL, libc
-# binding) plus its own sources. build/fw/<image>.elf
+# binding) plus its own sources. build/fw-$(LIBC)/<image>.elf
 
 LIBC       ?= picolibc
 FW_CROSS   ?= riscv64-unknown-elf-
 FW_CC      := $(FW_CROSS)gcc
 FW_BUILD   := $(BUILD)/fw-$(LIBC)
 FW_ARCH    := -march=rv32im -mabi=ilp32 -misa-spec=2.2
-FW_CFLAGS  := $(FW_ARCH) -std=c11 -Os -g -Wall -Wextra -Werror \
+FW_CFLAGS  := $(FW_ARCH) -std=c11 -O2 -g -Wall -Wextra -Werror \
               -ffunction-sections -fdata-sections -fno-common \
+              -fno-tree-loop-distribute-patterns \
               -Iinclude -Ifirmware/hal -Ifirmware/sys -Ifirmware/lib -Ifirmware/app -I$(FW_BUILD)
 # One RAM holds code and data, so its segment is RWX by design.
 FW_LDFLAGS := $(FW_ARCH) -T $(FW_BUILD)/soc.ld -Wl,--gc-sections -Wl,--no-warn-rwx-segments
@@ -42,7 +43,8 @@ FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000
 
 # Images: the firmware proper and boot-test images.
 FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap
-gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c
+gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c firmware/app/commands.c \
+                    firmware/app/mbox_hw.c firmware/lib/mbox_service.c
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
 test_heap_FW_SRCS := firmware/tests/test_heap.c
@@ -55,10 +57,10 @@ $(FW_BUILD)/soc.ld: linker/soc.ld.S include/gmmu/soc.h
 	@mkdir -p $(@D)
 	$(FW_CC) -E -P -x assembler-with-cpp -D__ASSEMBLER__ -Iinclude $< -o $@
 
-$(FW_BUILD)/version.h: firmware/VERSION $(wildcard .git/HEAD .git/index)
+$(FW_BUILD)/version.h: firmware/VERSION tools/mk/firmware.mk $(wildcard .git/HEAD .git/index)
 	@mkdir -p $(@D)
-	@printf '#define GMMU_FW_VERSION "%s"\n#define GMMU_FW_BUILD_ID "%s"\n' \
-	  '$(FW_VERSION)' '$(FW_BUILD_ID)' > $@.tmp
+	@printf '#define GMMU_FW_VERSION "%s"\n#define GMMU_FW_BUILD_ID "%s"\n#define GMMU_FW_VERSION_CODE 0x%02x%02x%02xu\n#define GMMU_FW_BUILD_CODE 0x%su\n' \
+	  '$(FW_VERSION)' '$(FW_BUILD_ID)' $(subst ., ,$(FW_VERSION)) '$(FW_BUILD_ID)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 FW_DEPS := tools/mk/firmware.mk $(FW_RUNTIME) $(FW_LIBC_DEPS) $(wildcard firmware/*/*.h include/gmmu/*.h) $(FW_BUILD)/soc.ld $(FW_BUILD)/version.h

@@ -17,7 +17,7 @@ $(addprefix t-unit-,$(UNIT_TESTS)): t-unit-%: $(BUILD)/unit/%
 
 t-boot: $(SIM_BIN) $(call FW_ELF,gmmu)
 	$(EXPECT) --rc 0 --grep '^gmmu firmware [0-9.]+ \(build' --grep 'DDR self-test: PASS' \
-	  --grep 'firmware exit code 0' -- $(SIM_BIN) --max-cycles 5000000 $(call FW_ELF,gmmu)
+	  --grep 'firmware exit code 0' -- $(SIM_BIN) --boot-arg 1 --max-cycles 5000000 $(call FW_ELF,gmmu)
 
 # The expected PC is the address of the illegal instruction's symbol.
 t-trap: $(SIM_BIN) $(call FW_ELF,test_trap)
@@ -34,4 +34,4 @@ t-ddr-bus-error: $(SIM_BIN) $(call FW_ELF,test_ddr_buserr)
 # and the cycle count.
 demo-run: $(SIM_BIN) $(call FW_ELF,gmmu)
 	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv + DDR model, $(LIBC))"
-	@$(SIM_BIN) $(call FW_ELF,gmmu)
+	@$(SIM_BIN) --boot-arg 1 $(call FW_ELF,gmmu)

@@ -1,0 +1,221 @@
+#include "mbox_service.h"
+
+#include <string.h>
+
+#define SLOT_WORDS (GMMU_SLOT_BYTES / 4u)
+#define HDR_WORDS (GMMU_MSG_HDR_BYTES / 4u)
+
+static inline uint32_t rd(const struct mbox_service *svc, uint32_t offset)
+{
+    (void)svc;
+    return mbox_io_read32(offset);
+}
+
+static inline void wr(const struct mbox_service *svc, uint32_t offset, uint32_t value)
+{
+    (void)svc;
+    mbox_io_write32(offset, value);
+}
+
+MBOX_HOT static uint32_t slots_for(uint32_t bytes)
+{
+    return (bytes + GMMU_SLOT_BYTES - 1u) / GMMU_SLOT_BYTES;
+}
+
+/* Ring sizes are powers of two, so wrapping is a mask, never a division
+   (this core's divider takes 33 cycles). */
+_Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a power of two");
+_Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
+
+/* Copies `count` words of the message at free-running slot `slot`, from
+   word `first` on; the ring may wrap. */
+MBOX_HOT static void ring_read(const struct mbox_service *svc, uint32_t ring, uint32_t slots,
+                               uint32_t slot, uint32_t first, uint32_t *dst, uint32_t count)
+{
+    uint32_t ring_words = slots * SLOT_WORDS;
+    uint32_t start = (slot * SLOT_WORDS + first) & (ring_words - 1u);
+    for (uint32_t i = 0; i < count; i++)
+        dst[i] = rd(svc, ring + ((start + i) & (ring_words - 1u)) * 4u);
+}
+
+MBOX_HOT static void ring_write(const struct mbox_service *svc, uint32_t ring, uint32_t slots,
+                                uint32_t slot, const uint32_t *src, uint32_t count)
+{
+    uint32_t ring_words = slots * SLOT_WORDS;
+    uint32_t start = (slot * SLOT_WORDS) & (ring_words - 1u);
+    for (uint32_t i = 0; i < count; i++)
+        wr(svc, ring + ((start + i) & (ring_words - 1u)) * 4u, src[i]);
+}
+
+void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,
+                       size_t command_count, void *handler_ctx)
+{
+    memset(svc, 0, sizeof *svc);
+    svc->commands = commands;
+    svc->command_count = command_count;
+    svc->handler_ctx = handler_ctx;
+    /* Resume where the rings stand: the firmware may restart under a host. */
+    svc->cmd_tail = rd(svc, GMMU_MBOX_CMD_TAIL);
+    svc->cpl_head = rd(svc, GMMU_MBOX_CPL_HEAD);
+    svc->cpl_tail = rd(svc, GMMU_MBOX_CPL_TAIL);
+    svc->next_seq = rd(svc, GMMU_MBOX_NEXT_SEQ);
+    svc->cpl_fence = rd(svc, GMMU_MBOX_CPL_FENCE);
+}
+
+MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
+{
+    return rd(svc, GMMU_MBOX_CMD_HEAD) != svc->cmd_tail;
+}
+
+MBOX_HOT static const struct mbox_command *find_command(const struct mbox_service *svc, uint16_t opcode)
+{
+    for (size_t i = 0; i < svc->command_count; i++)
+        if (svc->commands[i].opcode == opcode)
+            return &svc->commands[i];
+    return NULL;
+}
+
+/* Copies the message at cmd_tail into svc->msg. Returns the slots it takes,
+   or 0 if its length is impossible. */
+MBOX_HOT static uint32_t fetch_message(struct mbox_service *svc, uint32_t published)
+{
+    ring_read(svc, GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, 0, svc->msg, HDR_WORDS);
+    uint32_t length = svc->msg[0] >> 16;
+    uint32_t slots = slots_for(length);
+    if (length < GMMU_MSG_HDR_BYTES || length > GMMU_MSG_MAX_BYTES || slots > published)
+        return 0;
+    uint32_t words = (length + 3u) / 4u;
+    if (words > HDR_WORDS)
+        ring_read(svc, GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, HDR_WORDS,
+                  svc->msg + HDR_WORDS, words - HDR_WORDS);
+    return slots;
+}
+
+MBOX_HOT static void count_error(struct gmmu_stats *st, uint32_t status)
+{
+    st->errors++;
+    st->malformed += status == GMMU_STATUS_MALFORMED_LENGTH;
+    st->bad_sequence += status == GMMU_STATUS_BAD_SEQUENCE;
+    st->unsupported += status == GMMU_STATUS_UNSUPPORTED_OPCODE;
+}
+
+/* Runs the fetched message; leaves the completion payload in svc->cpl after
+   the header and returns its status and payload length. */
+MBOX_HOT static uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr, uint32_t *resp_len)
+{
+    *resp_len = 0;
+    if (hdr->seq != svc->next_seq)
+        return GMMU_STATUS_BAD_SEQUENCE;
+    svc->next_seq++;
+    if (hdr->status != 0 || hdr->fence != 0)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    const struct mbox_command *cmd = find_command(svc, hdr->opcode);
+    if (!cmd)
+        return GMMU_STATUS_UNSUPPORTED_OPCODE;
+    const uint8_t *payload = (const uint8_t *)svc->msg + GMMU_MSG_HDR_BYTES;
+    uint8_t *resp = (uint8_t *)svc->cpl + GMMU_MSG_HDR_BYTES;
+    uint32_t cap = GMMU_CPL_SLOTS * GMMU_SLOT_BYTES - GMMU_MSG_HDR_BYTES;
+    if (cap > GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES)
+        cap = GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES;
+    uint32_t status = cmd->run(svc->handler_ctx, payload, hdr->length - GMMU_MSG_HDR_BYTES, resp,
+                               cap, resp_len);
+    if (*resp_len > cap)
+        *resp_len = 0, status = GMMU_STATUS_INTERNAL;
+    return status;
+}
+
+/* Builds the completion header in svc->cpl and marks it pending. */
+MBOX_HOT static void stage_completion(struct mbox_service *svc, uint32_t opcode, uint32_t seq,
+                             uint32_t status, uint32_t resp_len)
+{
+    struct gmmu_msg_hdr *hdr = (struct gmmu_msg_hdr *)svc->cpl;
+    hdr->opcode = (uint16_t)opcode;
+    hdr->length = (uint16_t)(GMMU_MSG_HDR_BYTES + resp_len);
+    hdr->seq = seq;
+    hdr->status = status;
+    hdr->fence = svc->cpl_fence;
+    svc->cpl_pending = true;
+}
+
+static inline uint32_t free_slots_at(const struct mbox_service *svc, uint32_t tail)
+{
+    uint32_t used = svc->cpl_head - tail;
+    return used > GMMU_CPL_SLOTS ? 0 : GMMU_CPL_SLOTS - used;
+}
+
+/* Free completion slots; the host's CPL_TAIL is read only when the last
+   value seen does not leave room, since every bus read costs ~10 cycles. */
+MBOX_HOT static uint32_t cpl_free_slots(struct mbox_service *svc, uint32_t needed)
+{
+    if (free_slots_at(svc, svc->cpl_tail) < needed)
+        svc->cpl_tail = rd(svc, GMMU_MBOX_CPL_TAIL);
+    return free_slots_at(svc, svc->cpl_tail);
+}
+
+/* Publishes the pending completion if the ring has room; a full ring (a slow
+   or vanished host) leaves it pending and the service stays responsive. */
+MBOX_HOT static bool flush_completion(struct mbox_service *svc)
+{
+    const struct gmmu_msg_hdr *hdr = (const struct gmmu_msg_hdr *)svc->cpl;
+    uint32_t length = hdr->length;
+    if (slots_for(length) > cpl_free_slots(svc, slots_for(length))) {
+        svc->stats.cpl_ring_full += !svc->cpl_waiting;
+        svc->cpl_waiting = true;
+        return false;
+    }
+    ring_write(svc, GMMU_CPL_RING, GMMU_CPL_SLOTS, svc->cpl_head, svc->cpl, (length + 3u) / 4u);
+    svc->cpl_head += slots_for(length);
+    /* Data before the pointer: the host reads CPL_HEAD, then the slots. */
+    wr(svc, GMMU_MBOX_CPL_HEAD, svc->cpl_head);
+    svc->cpl_pending = svc->cpl_waiting = false;
+    return true;
+}
+
+/* Consumes and runs the message at cmd_tail and stages its completion. */
+MBOX_HOT static void serve_one(struct mbox_service *svc, uint32_t published)
+{
+    uint32_t slots = fetch_message(svc, published);
+    const struct gmmu_msg_hdr hdr = {
+        .opcode = (uint16_t)svc->msg[0], .length = (uint16_t)(svc->msg[0] >> 16),
+        .seq = svc->msg[1], .status = svc->msg[2], .fence = svc->msg[3]};
+    uint32_t status, resp_len = 0;
+    if (slots == 0) {
+        slots = 1;
+        status = GMMU_STATUS_MALFORMED_LENGTH;
+    } else {
+        status = execute(svc, &hdr, &resp_len);
+    }
+    svc->cmd_tail += slots;
+    wr(svc, GMMU_MBOX_CMD_TAIL, svc->cmd_tail);
+    if (status != GMMU_STATUS_BAD_SEQUENCE && status != GMMU_STATUS_MALFORMED_LENGTH)
+        svc->cpl_fence = hdr.seq;
+    svc->stats.commands++;
+    if (status != GMMU_STATUS_OK)
+        count_error(&svc->stats, status);
+    stage_completion(svc, hdr.opcode, hdr.seq, status, resp_len);
+}
+
+MBOX_HOT unsigned mbox_service_poll(struct mbox_service *svc)
+{
+    unsigned served = 0;
+    if (svc->cpl_pending && !flush_completion(svc))
+        return 0;
+    uint32_t head = rd(svc, GMMU_MBOX_CMD_HEAD);
+    while (head != svc->cmd_tail) {
+        /* A head more than a ring ahead is the host's error: serve what a
+           ring can hold; the rest completes as malformed. */
+        uint32_t published = head - svc->cmd_tail;
+        if (published > GMMU_CMD_SLOTS)
+            published = GMMU_CMD_SLOTS;
+        serve_one(svc, published);
+        served++;
+        if (!flush_completion(svc))
+            break;
+    }
+    if (served) {
+        wr(svc, GMMU_MBOX_NEXT_SEQ, svc->next_seq);
+        wr(svc, GMMU_MBOX_CPL_FENCE, svc->cpl_fence);
+        wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_CPL);
+    }
+    return served;
+}

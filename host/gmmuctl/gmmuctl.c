@@ -1,0 +1,212 @@
+/*
+ * gmmuctl: command-line access to a GPU MMU device through libgmmu.
+ *
+ *   gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND
+ *   COMMAND: info | caps | ping [COUNT] | stats | ident
+ *
+ * Exit status: 0 success; 1..255 the device status of a failed command
+ * (GMMU_STATUS_*); 64 a usage error; 64 + N the host error -N
+ * (enum gmmu_host_error: 65 timeout, 66 device gone, 67 disconnected, ...).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libgmmu.h"
+
+#define EXIT_USAGE 64
+
+struct options {
+    const char *device;
+    const char *command;
+    const char *arg;
+    bool json;
+    int timeout_ms;
+};
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] info|caps|ping [COUNT]|stats|ident\n"
+                    "DEVICE: sim:SOCKET_PATH or pci:DDDD:BB:DD.F\n");
+    return EXIT_USAGE;
+}
+
+static int exit_code(int rc)
+{
+    return rc >= 0 ? (rc > 255 ? 255 : rc) : EXIT_USAGE + (-rc);
+}
+
+static int fail(const struct options *o, const char *what, int rc)
+{
+    if (o->json)
+        printf("{\"error\": \"%s\", \"code\": %d, \"message\": \"%s\"}\n", what, rc, gmmu_strerror(rc));
+    else
+        fprintf(stderr, "gmmuctl: %s: %s (%d)\n", what, gmmu_strerror(rc), rc);
+    return exit_code(rc);
+}
+
+static const char *state_name(uint32_t state)
+{
+    const char *s = gmmu_fw_state_name(state & 0xFFu);
+    return s ? s : "UNKNOWN";
+}
+
+static int cmd_info(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_info info;
+    int rc = gmmu_get_info(dev, &info);
+    if (rc)
+        return fail(o, "info", rc);
+    unsigned maj = info.fw_version >> 16, min = (info.fw_version >> 8) & 0xFF, pat = info.fw_version & 0xFF;
+    if (o->json) {
+        printf("{\"fw_version\": \"%u.%u.%u\", \"fw_build\": \"%08x\", \"proto_version\": \"%u.%u\", "
+               "\"ddr_mb\": %u, \"cpu_hz\": %u, \"uptime_cycles\": %llu}\n",
+               maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
+               info.ddr_mb, info.cpu_hz, (unsigned long long)info.uptime_cycles);
+    } else {
+        printf("firmware   %u.%u.%u (build %08x)\nprotocol   %u.%u\nDDR        %u MiB\nuptime     %llu cycles\n",
+               maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
+               info.ddr_mb, (unsigned long long)info.uptime_cycles);
+    }
+    return 0;
+}
+
+static int cmd_caps(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_caps c;
+    int rc = gmmu_get_caps(dev, &c);
+    if (rc)
+        return fail(o, "caps", rc);
+    static const char *const flag_names[] = {
+        "ReadOnlyMemorySupported", "NoExecuteMemorySupported", "ZeroInPteSupported",
+        "ExplicitPageTableInvalidation", "CacheCoherentMemorySupported",
+        "PageTableUpdateRequireAddressSpaceIdle", "LargePageSupported", "DualPteSupported",
+        "AllowNonAlignedLargePageAddress",
+    };
+    const char *fmt = o->json ? "\"%s\": %u, " : "%-40s %u\n";
+    if (o->json)
+        printf("{");
+    for (unsigned i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++)
+        printf(fmt, flag_names[i], (c.flags >> i) & 1u);
+    printf(fmt, "PageTableUpdateMode", c.page_table_update_mode);
+    printf(fmt, "VirtualAddressBitCount", c.virtual_address_bit_count);
+    printf(fmt, "LeafPageTableSizeFor64KPagesInBytes", c.leaf_page_table_size_for_64k_pages);
+    printf(fmt, "PageTableLevelCount", c.page_table_level_count);
+    if (o->json)
+        printf("\"SourcePageTableVaInTransfer\": %u}\n", c.legacy_behaviors & 1u);
+    else
+        printf("%-40s %u\n", "SourcePageTableVaInTransfer", c.legacy_behaviors & 1u);
+    return 0;
+}
+
+static int cmd_ping(struct gmmu_dev *dev, const struct options *o)
+{
+    long count = o->arg ? strtol(o->arg, NULL, 0) : 1;
+    if (count < 1)
+        return usage();
+    uint32_t before = 0, after = 0;
+    int rc = gmmu_bar_read(dev, GMMU_MBOX_CYCLE, &before);
+    for (long i = 0; i < count && rc == 0; i++) {
+        uint32_t data[4] = {0x50494E47u, (uint32_t)i, ~(uint32_t)i, 0xA5A5A5A5u};
+        rc = gmmu_ping(dev, data, sizeof data);
+    }
+    if (rc == 0)
+        rc = gmmu_bar_read(dev, GMMU_MBOX_CYCLE, &after);
+    if (rc)
+        return fail(o, "ping", rc);
+    struct gmmu_stats st;
+    rc = gmmu_get_stats(dev, &st);
+    if (rc)
+        return fail(o, "stats", rc);
+    double per = (double)(after - before) / (double)count;
+    if (o->json)
+        printf("{\"count\": %ld, \"round_trip_cycles\": %.0f, \"fw_doorbell_to_completion_cycles\": %u}\n",
+               count, per, st.last_cmd_cycles);
+    else
+        printf("%ld ping(s) OK: %.0f device cycles per round trip; firmware %u cycles doorbell to completion\n",
+               count, per, st.last_cmd_cycles);
+    return 0;
+}
+
+static int cmd_stats(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_stats s;
+    int rc = gmmu_get_stats(dev, &s);
+    if (rc)
+        return fail(o, "stats", rc);
+    const char *fmt = o->json ? "\"%s\": %llu%s" : "%-18s %llu%s";
+    const struct { const char *name; unsigned long long v; } rows[] = {
+        {"commands", s.commands}, {"errors", s.errors}, {"malformed", s.malformed},
+        {"bad_sequence", s.bad_sequence}, {"unsupported", s.unsupported},
+        {"cpl_ring_full", s.cpl_ring_full}, {"doorbells", s.doorbells},
+        {"events_dropped", s.events_dropped}, {"last_cmd_cycles", s.last_cmd_cycles},
+        {"uptime_cycles", (unsigned long long)s.uptime_cycles},
+    };
+    size_t n = sizeof rows / sizeof rows[0];
+    if (o->json)
+        printf("{");
+    for (size_t i = 0; i < n; i++)
+        printf(fmt, rows[i].name, rows[i].v, o->json ? (i + 1 < n ? ", " : "}\n") : "\n");
+    return 0;
+}
+
+static int cmd_ident(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_ident id;
+    int rc = gmmu_read_ident(dev, &id);
+    if (rc)
+        return fail(o, "ident", rc);
+    if (o->json)
+        printf("{\"magic\": \"%08x\", \"proto\": \"%08x\", \"fw_version\": \"%06x\", \"fw_build\": \"%08x\", "
+               "\"caps_flags\": %u, \"geometry\": %u, \"rings\": %u, \"fw_state\": \"%s\", "
+               "\"heartbeat\": %u, \"next_seq\": %u, \"host_write_errors\": %u}\n",
+               id.magic, id.proto_version, id.fw_version, id.fw_build, id.caps_flags, id.geometry,
+               id.rings, state_name(id.fw_state), id.heartbeat, id.next_seq, id.host_write_errors);
+    else
+        printf("magic %08x proto %08x fw %06x build %08x state %s heartbeat %u next_seq %u\n",
+               id.magic, id.proto_version, id.fw_version, id.fw_build, state_name(id.fw_state),
+               id.heartbeat, id.next_seq);
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-d") && i + 1 < argc) o->device = argv[++i];
+        else if (!strcmp(argv[i], "--json")) o->json = true;
+        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o->timeout_ms = atoi(argv[++i]);
+        else if (!o->command) o->command = argv[i];
+        else if (!o->arg) o->arg = argv[i];
+        else return -1;
+    }
+    if (!o->device)
+        o->device = getenv("GMMU_DEVICE");
+    return o->device && o->command ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = {0};
+    if (parse(argc, argv, &o) != 0)
+        return usage();
+    static const struct { const char *name; int (*run)(struct gmmu_dev *, const struct options *); } cmds[] = {
+        {"info", cmd_info}, {"caps", cmd_caps}, {"ping", cmd_ping}, {"stats", cmd_stats},
+        {"ident", cmd_ident},
+    };
+    int (*run)(struct gmmu_dev *, const struct options *) = NULL;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(o.command, cmds[i].name))
+            run = cmds[i].run;
+    if (!run)
+        return usage();
+    struct gmmu_dev *dev;
+    int rc = gmmu_open(o.device, &dev);
+    if (rc)
+        return fail(&o, "open", rc);
+    if (o.timeout_ms > 0)
+        gmmu_set_timeout(dev, o.timeout_ms);
+    int status = run(dev, &o);
+    gmmu_close(dev);
+    return status;
+}

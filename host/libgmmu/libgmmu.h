@@ -1,0 +1,93 @@
+/*
+ * libgmmu: the host library of the GPU MMU soft core.
+ *
+ * One API over swappable transports (gmmu_transport.h): "sim:PATH" (the
+ * Verilator simulation's socket), "pci:DDDD:BB:DD.F" (BAR0 through sysfs),
+ * and whatever registers itself later (a UART bridge). It speaks the mailbox
+ * protocol of include/gmmu/mailbox.h: commands into the command ring,
+ * doorbell, completions out of the completion ring.
+ *
+ * Return values: 0 is success; a positive value is a device status
+ * (GMMU_STATUS_*, the command ran and failed); a negative value is a host
+ * error (enum gmmu_host_error). gmmu_strerror() names all of them.
+ *
+ * Thread safety: every call on one device handle may come from any thread;
+ * the handle serialises transport access, and a thread waiting for its
+ * completion does not block other threads' submissions.
+ */
+#ifndef GMMU_LIBGMMU_H
+#define GMMU_LIBGMMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gmmu/mailbox.h>
+
+#include "gmmu_transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gmmu_dev;
+
+/* How a wait learns of completions: the transport's interrupt (MSI) where
+   it has one, else polling; or polling always. */
+enum gmmu_wait_mode { GMMU_WAIT_AUTO, GMMU_WAIT_POLL };
+
+struct gmmu_ident {
+    uint32_t magic, proto_version, fw_version, fw_build, caps_flags, geometry, rings;
+    uint32_t fw_state, heartbeat, next_seq, cpl_fence, host_write_errors;
+};
+
+struct gmmu_completion {
+    uint16_t opcode;
+    uint32_t seq, status, fence, payload_len;
+    uint8_t payload[GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES];
+};
+
+/* Connects, checks identity and protocol, waits for the firmware to leave
+   BOOTING, and takes over the rings from any previous host (commands it
+   left are allowed to finish; their completions are discarded). */
+int gmmu_open(const char *spec, struct gmmu_dev **out);
+void gmmu_close(struct gmmu_dev *dev);
+
+void gmmu_set_timeout(struct gmmu_dev *dev, int timeout_ms); /* default 5000 */
+void gmmu_set_wait_mode(struct gmmu_dev *dev, enum gmmu_wait_mode mode);
+int gmmu_read_ident(struct gmmu_dev *dev, struct gmmu_ident *out);
+
+/* Asynchronous: queue a command (blocking while the ring is full, up to the
+   timeout) and learn its sequence number; collect it with gmmu_wait. */
+int gmmu_submit(struct gmmu_dev *dev, uint16_t opcode, const void *payload, size_t len,
+                uint32_t *seq);
+/* For tests of the device's input checking: the bytes go into the ring as
+   they are, taking `slots` slots; *seq is the sequence the library would
+   have used (so a matching header can be built). */
+int gmmu_submit_raw(struct gmmu_dev *dev, const void *msg, size_t len, uint32_t slots);
+uint32_t gmmu_peek_seq(struct gmmu_dev *dev);
+/* Tell the library a raw message consumed a sequence number. */
+void gmmu_skip_seq(struct gmmu_dev *dev);
+int gmmu_wait(struct gmmu_dev *dev, uint32_t seq, struct gmmu_completion *out, int timeout_ms);
+/* Next completion in ring order, whatever its sequence: 1 if one was
+   returned, 0 if none is there, or a host error. */
+int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out);
+
+/* Synchronous: submit and wait. resp may be NULL when resp_cap is 0. */
+int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len,
+              void *resp, size_t resp_cap, size_t *resp_len);
+int gmmu_ping(struct gmmu_dev *dev, const void *data, size_t len);
+int gmmu_get_info(struct gmmu_dev *dev, struct gmmu_info *out);
+int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out);
+int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out);
+
+/* Raw BAR0 access, for tools and tests. */
+int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
+int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);
+
+const char *gmmu_strerror(int rc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GMMU_LIBGMMU_H */

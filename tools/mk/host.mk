@@ -1,0 +1,20 @@
+# Host side: libgmmu (static library) and the gmmuctl CLI.
+
+HOST_DIR     := $(BUILD)/host
+LIBGMMU_SRCS := host/libgmmu/libgmmu.c host/libgmmu/transport.c \
+                host/libgmmu/transport_sim.c host/libgmmu/transport_pci.c
+LIBGMMU      := $(HOST_DIR)/libgmmu.a
+GMMUCTL      := $(HOST_DIR)/gmmuctl
+HOST_APP_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ihost/libgmmu
+
+host: $(LIBGMMU) $(GMMUCTL)
+
+$(HOST_DIR)/obj/%.o: host/%.c $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -c -o $@ $<
+
+$(LIBGMMU): $(patsubst host/%.c,$(HOST_DIR)/obj/%.o,$(LIBGMMU_SRCS))
+	rm -f $@ && ar rcs $@ $^
+
+$(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(LIBGMMU)
+	$(HOST_CC) -pthread -o $@ $^
