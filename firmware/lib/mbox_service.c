@@ -165,8 +165,11 @@ MBOX_HOT static bool flush_completion(struct mbox_service *svc)
     }
     ring_write(svc, GMMU_CPL_RING, GMMU_CPL_SLOTS, svc->cpl_head, svc->cpl, (length + 3u) / 4u);
     svc->cpl_head += slots_for(length);
-    /* Data before the pointer: the host reads CPL_HEAD, then the slots. */
+    /* Data before the pointer: the host reads CPL_HEAD, then the slots.
+       CMD_TAIL moves only after the completion is out, so a host that sees
+       CMD_TAIL == CMD_HEAD knows every completion is published. */
     wr(svc, GMMU_MBOX_CPL_HEAD, svc->cpl_head);
+    wr(svc, GMMU_MBOX_CMD_TAIL, svc->cmd_tail);
     svc->cpl_pending = svc->cpl_waiting = false;
     return true;
 }
@@ -186,7 +189,6 @@ MBOX_HOT static void serve_one(struct mbox_service *svc, uint32_t published)
         status = execute(svc, &hdr, &resp_len);
     }
     svc->cmd_tail += slots;
-    wr(svc, GMMU_MBOX_CMD_TAIL, svc->cmd_tail);
     if (status != GMMU_STATUS_BAD_SEQUENCE && status != GMMU_STATUS_MALFORMED_LENGTH)
         svc->cpl_fence = hdr.seq;
     svc->stats.commands++;

@@ -22,7 +22,7 @@ struct gmmu_dev {
     int timeout_ms;
     enum gmmu_wait_mode wait_mode;
     uint32_t cmd_head, cmd_tail, cpl_tail;
-    uint32_t next_seq, first_seq;
+    uint32_t next_seq;
     struct parked *parked;
 };
 
@@ -65,12 +65,6 @@ static uint32_t ring_offset(uint32_t ring, uint32_t slots, uint32_t slot, uint32
     return ring + 4u * w;
 }
 
-/* Sequence a precedes b, modulo wrap. */
-static bool seq_before(uint32_t a, uint32_t b)
-{
-    return (int32_t)(a - b) < 0;
-}
-
 /* ----------------------------------------------------------- completions */
 static int read_one_completion(struct gmmu_dev *dev, struct gmmu_completion *out)
 {
@@ -99,9 +93,6 @@ static int read_one_completion(struct gmmu_dev *dev, struct gmmu_completion *out
 
 static int park(struct gmmu_dev *dev, const struct gmmu_completion *cpl)
 {
-    /* Completions of commands a previous host left behind are nobody's. */
-    if (seq_before(cpl->seq, dev->first_seq))
-        return 0;
     struct parked *p = malloc(sizeof *p);
     if (!p)
         return GMMU_E_NO_MEMORY;
@@ -423,7 +414,9 @@ static int wait_until_booted(struct gmmu_dev *dev, int64_t deadline)
 }
 
 /* Lets commands of a previous host finish, discarding their completions,
-   then learns the sequence number the firmware expects. */
+   then learns the sequence number the firmware expects. The firmware moves
+   CMD_TAIL only after publishing a command's completion, so once CMD_TAIL
+   reaches CMD_HEAD, the CPL_HEAD read after it covers every leftover. */
 static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
 {
     int rc = rd(dev, GMMU_MBOX_CMD_HEAD, &dev->cmd_head);
@@ -445,7 +438,6 @@ static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
         sleep_ms(1);
     }
     rc = rd(dev, GMMU_MBOX_NEXT_SEQ, &dev->next_seq);
-    dev->first_seq = dev->next_seq;
     if (rc == 0)
         rc = wr(dev, GMMU_MBOX_HOST_IRQ_STATUS, 0xFFFFFFFFu);
     if (rc == 0)

@@ -18,3 +18,9 @@ $(LIBGMMU): $(patsubst host/%.c,$(HOST_DIR)/obj/%.o,$(LIBGMMU_SRCS))
 
 $(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(LIBGMMU)
 	$(HOST_CC) -pthread -o $@ $^
+
+# Host suites run against a live simulation server, started and stopped
+# around them by tests/host/with_sim_server.sh.
+HOST_TEST_BINS := $(HOST_DIR)/test_mailbox
+$(HOST_DIR)/test_mailbox: tests/host/test_mailbox.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread

@@ -35,3 +35,9 @@ t-ddr-bus-error: $(SIM_BIN) $(call FW_ELF,test_ddr_buserr)
 demo-run: $(SIM_BIN) $(call FW_ELF,gmmu)
 	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv + DDR model, $(LIBC))"
 	@$(SIM_BIN) --boot-arg 1 $(call FW_ELF,gmmu)
+
+# Mailbox host suite through libgmmu against the simulated SoC.
+TESTS += mailbox
+t-mailbox: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_mailbox
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/mailbox-sim.log -- \
+	  $(HOST_DIR)/test_mailbox

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Starts the simulation server on a private socket, runs a command with
+# GMMU_DEVICE pointing at it, and always stops the server afterwards.
+#   with_sim_server.sh SIM_BIN FIRMWARE.elf LOG -- COMMAND...
+set -u
+sim=$1; elf=$2; log=$3; shift 4
+dir=$(mktemp -d /tmp/gmmu-sim.XXXXXX)
+sock="$dir/bar.sock"
+"$sim" --max-cycles 0 --socket "$sock" "$elf" >"$log" 2>&1 &
+pid=$!
+cleanup() { kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"; }
+trap cleanup EXIT
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
+[ -S "$sock" ] || { echo "with_sim_server: the simulator did not start"; cat "$log"; exit 1; }
+GMMU_DEVICE="sim:$sock" timeout 600 "$@"
+rc=$?
+[ $rc -eq 0 ] || { echo "with_sim_server: simulator log:"; tail -20 "$log"; }
+exit $rc
