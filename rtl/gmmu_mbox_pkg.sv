@@ -85,6 +85,7 @@ package gmmu_mbox_pkg;
   localparam logic [15:0] MBOX_EVT_TAIL = 16'h0074;
   localparam logic [15:0] MBOX_HOST_WRITE_ERRORS = 16'h0080;
   localparam logic [15:0] MBOX_DOORBELL_CYCLE = 16'h0084;
+  localparam logic [15:0] MBOX_CPL_LATENCY = 16'h008C;
   localparam logic [15:0] MBOX_CYCLE = 16'h0088;
   localparam int unsigned MSG_HDR_BYTES = 16;
   localparam int unsigned INFO_BYTES = 32;

@@ -69,7 +69,8 @@ module mbox
   logic [31:0] cpl_fence_q, evt_dropped_q;
   logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
   logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
-  logic [31:0] host_write_errors_q, doorbell_cycle_q;
+  logic [31:0] host_write_errors_q, doorbell_cycle_q, cpl_latency_q;
+  logic        latency_armed_q;
   logic [31:0] host_status_d;
 
   logic        host_access, cpu_access, host_ack_q, cpu_ack_q;
@@ -124,6 +125,7 @@ module mbox
       MBOX_HOST_WRITE_ERRORS: return host_write_errors_q;
       MBOX_DOORBELL_CYCLE:    return doorbell_cycle_q;
       MBOX_CYCLE:             return cycle_i;
+      MBOX_CPL_LATENCY:       return cpl_latency_q;
       default:                return '0;
     endcase
   endfunction
@@ -143,6 +145,7 @@ module mbox
       dev_status_q <= '0; dev_mask_q <= '0; host_status_q <= '0; host_mask_q <= '0;
       cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
       evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0; doorbell_cycle_q <= '0;
+      cpl_latency_q <= '0; latency_armed_q <= 1'b0;
       msi_o <= 1'b0;
     end else begin
       host_status_q <= host_status_d;
@@ -181,6 +184,15 @@ module mbox
       if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
         dev_status_q[MBOX_DEV_IRQ_STATUS_DOORBELL_LSB] <= 1'b1;
         doorbell_cycle_q <= cycle_i;
+      end
+
+      // Doorbell-to-completion latency: armed by a doorbell, taken at the
+      // first completion published after it.
+      if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
+        latency_armed_q <= 1'b1;
+      end else if (latency_armed_q && cpu_wr_ok && cpu_addr == MBOX_CPL_HEAD) begin
+        latency_armed_q <= 1'b0;
+        cpl_latency_q   <= cycle_i - doorbell_cycle_q;
       end
     end
   end

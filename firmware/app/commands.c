@@ -5,6 +5,7 @@
 #include <gmmu/pte.h>
 
 #include "hal.h"
+#include "mbox_hw.h"
 #include "version.h"
 
 MBOX_HOT static uint32_t reply(const void *data, uint32_t len, uint8_t *resp, uint32_t cap, uint32_t *resp_len)
@@ -78,6 +79,7 @@ MBOX_HOT static uint32_t cmd_get_stats(void *ctx, const uint8_t *req, uint32_t r
         return GMMU_STATUS_MALFORMED_LENGTH;
     struct gmmu_stats stats = svc->stats;
     stats.uptime_cycles = hal_cycles();
+    stats.last_cmd_cycles = mbox_hw_read(GMMU_MBOX_CPL_LATENCY);
     return reply(&stats, sizeof stats, resp, cap, resp_len);
 }
 

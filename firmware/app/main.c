@@ -55,9 +55,7 @@ MBOX_HOT static _Noreturn void serve_forever(void)
         }
         mbox_hw_write(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
         service.stats.doorbells++;
-        uint32_t rung_at = mbox_hw_read(GMMU_MBOX_DOORBELL_CYCLE);
-        if (mbox_service_poll(&service))
-            service.stats.last_cmd_cycles = hal_cycles32() - rung_at;
+        mbox_service_poll(&service);
     }
 }
 

@@ -77,7 +77,7 @@ MBOX_HOT static const struct mbox_command *find_command(const struct mbox_servic
 
 /* Copies the message at cmd_tail into svc->msg. Returns the slots it takes,
    or 0 if its length is impossible. */
-MBOX_HOT static uint32_t fetch_message(struct mbox_service *svc, uint32_t published)
+MBOX_HOT static inline uint32_t fetch_message(struct mbox_service *svc, uint32_t published)
 {
     ring_read(svc, GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, 0, svc->msg, HDR_WORDS);
     uint32_t length = svc->msg[0] >> 16;
@@ -101,7 +101,7 @@ MBOX_HOT static void count_error(struct gmmu_stats *st, uint32_t status)
 
 /* Runs the fetched message; leaves the completion payload in svc->cpl after
    the header and returns its status and payload length. */
-MBOX_HOT static uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr, uint32_t *resp_len)
+MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr, uint32_t *resp_len)
 {
     *resp_len = 0;
     if (hdr->seq != svc->next_seq)
@@ -154,7 +154,7 @@ MBOX_HOT static uint32_t cpl_free_slots(struct mbox_service *svc, uint32_t neede
 
 /* Publishes the pending completion if the ring has room; a full ring (a slow
    or vanished host) leaves it pending and the service stays responsive. */
-MBOX_HOT static bool flush_completion(struct mbox_service *svc)
+MBOX_HOT static inline bool flush_completion(struct mbox_service *svc)
 {
     const struct gmmu_msg_hdr *hdr = (const struct gmmu_msg_hdr *)svc->cpl;
     uint32_t length = hdr->length;
@@ -175,7 +175,7 @@ MBOX_HOT static bool flush_completion(struct mbox_service *svc)
 }
 
 /* Consumes and runs the message at cmd_tail and stages its completion. */
-MBOX_HOT static void serve_one(struct mbox_service *svc, uint32_t published)
+MBOX_HOT static inline void serve_one(struct mbox_service *svc, uint32_t published)
 {
     uint32_t slots = fetch_message(svc, published);
     const struct gmmu_msg_hdr hdr = {

@@ -212,6 +212,7 @@ static inline const char *gmmu_evt_desc(unsigned value)
 #define GMMU_MBOX_EVT_TAIL GMMU_U(0x0074) /* host: Event ring consumer index */
 #define GMMU_MBOX_HOST_WRITE_ERRORS GMMU_U(0x0080) /* ro: Host writes the hardware refused (firmware-owned registers, completion or event ring, read-only words) */
 #define GMMU_MBOX_DOORBELL_CYCLE GMMU_U(0x0084) /* ro: Low 32 bits of the cycle counter (TIMER.CYCLE_LO) when the doorbell was last written, for latency measurement */
+#define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 
 /* Header of every command, completion and event message */
@@ -260,7 +261,7 @@ struct gmmu_stats {
     uint32_t cpl_ring_full; /* +20: Times the loop waited for completion-ring space */
     uint32_t doorbells; /* +24: Doorbell wake-ups served */
     uint32_t events_dropped; /* +28: As EVT_DROPPED */
-    uint32_t last_cmd_cycles; /* +32: Cycles from noticing the doorbell to publishing the last completion */
+    uint32_t last_cmd_cycles; /* +32: As CPL_LATENCY: cycles from the last doorbell to its first completion */
     uint32_t reserved; /* +36: 0 */
     uint64_t uptime_cycles; /* +40: Cycles since reset */
 };

@@ -41,3 +41,19 @@ TESTS += mailbox
 t-mailbox: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_mailbox
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/mailbox-sim.log -- \
 	  $(HOST_DIR)/test_mailbox
+
+# make bench-mailbox: PING latency, firmware side (doorbell to completion
+# published, measured by the mailbox hardware) and host round trip, in
+# device cycles at the default link latency.
+PING_TARGET_CYCLES := 300
+bench-mailbox: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
+	@tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-mailbox-sim.log -- \
+	  tools/bench_mailbox.sh $(GMMUCTL) $(PING_TARGET_CYCLES)
+
+# make sim-server: the simulated SoC in the foreground, serving hosts on a
+# socket until Ctrl-C. Then: build/host/gmmuctl -d sim:$(SIM_SOCKET) info
+SIM_SOCKET ?= $(BUILD)/sim/gmmu.sock
+sim-server: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
+	@echo "sim-server: socket $(SIM_SOCKET)"
+	@echo "sim-server: try  $(GMMUCTL) -d sim:$(SIM_SOCKET) info"
+	$(SIM_BIN) --max-cycles 0 --socket $(SIM_SOCKET) $(SIM_ARGS) $(call FW_ELF,gmmu)
