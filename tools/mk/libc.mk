@@ -4,7 +4,7 @@
 # library through a sub-make: t-NAME-newlib runs t-NAME with LIBC=newlib
 # (and t-NAME-picolibc with picolibc), for any sim test NAME.
 
-TESTS += heap boot-newlib heap-newlib newlib-cached
+TESTS += heap boot-newlib heap-newlib newlib-cached mailbox-newlib
 
 t-%-newlib:
 	@$(MAKE) --no-print-directory LIBC=newlib t-$*
