@@ -46,16 +46,21 @@ MBOX_HOT static _Noreturn void serve_forever(void)
 {
     uint32_t heartbeat = 0;
     for (uint32_t idle = 0;; idle++) {
-        bool rung = mbox_hw_read(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
+        uint32_t rung = mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
             if (idle % HEARTBEAT_EVERY == 0)
-                mbox_hw_write(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
+                mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
             hal_wait_for_interrupt();
             continue;
         }
-        mbox_hw_write(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
-        service.stats.doorbells++;
-        mbox_service_poll(&service);
+        /* Serve first, acknowledge after: the acknowledge is off the
+           command's path, and the pending check after it catches a doorbell
+           that rang while the ring was being served. */
+        do {
+            mbox_service_poll(&service);
+            mbox_io_write32(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
+            service.stats.doorbells++;
+        } while (mbox_service_pending(&service));
     }
 }
 

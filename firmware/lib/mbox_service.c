@@ -28,23 +28,28 @@ _Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a pow
 _Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
 
 /* Copies `count` words of the message at free-running slot `slot`, from
-   word `first` on; the ring may wrap. */
-MBOX_HOT static void ring_read(const struct mbox_service *svc, uint32_t ring, uint32_t slots,
-                               uint32_t slot, uint32_t first, uint32_t *dst, uint32_t count)
+   word `first` on. The ring may wrap, so the copy is at most two runs of
+   consecutive registers. */
+MBOX_HOT static void ring_read(uint32_t ring, uint32_t slots, uint32_t slot, uint32_t first,
+                               uint32_t *dst, uint32_t count)
 {
     uint32_t ring_words = slots * SLOT_WORDS;
     uint32_t start = (slot * SLOT_WORDS + first) & (ring_words - 1u);
-    for (uint32_t i = 0; i < count; i++)
-        dst[i] = rd(svc, ring + ((start + i) & (ring_words - 1u)) * 4u);
+    uint32_t run = count < ring_words - start ? count : ring_words - start;
+    mbox_io_read_run(ring + start * 4u, dst, run);
+    if (run < count)
+        mbox_io_read_run(ring, dst + run, count - run);
 }
 
-MBOX_HOT static void ring_write(const struct mbox_service *svc, uint32_t ring, uint32_t slots,
-                                uint32_t slot, const uint32_t *src, uint32_t count)
+MBOX_HOT static void ring_write(uint32_t ring, uint32_t slots, uint32_t slot, uint32_t first,
+                                const uint32_t *src, uint32_t count)
 {
     uint32_t ring_words = slots * SLOT_WORDS;
-    uint32_t start = (slot * SLOT_WORDS) & (ring_words - 1u);
-    for (uint32_t i = 0; i < count; i++)
-        wr(svc, ring + ((start + i) & (ring_words - 1u)) * 4u, src[i]);
+    uint32_t start = (slot * SLOT_WORDS + first) & (ring_words - 1u);
+    uint32_t run = count < ring_words - start ? count : ring_words - start;
+    mbox_io_write_run(ring + start * 4u, src, run);
+    if (run < count)
+        mbox_io_write_run(ring, src + run, count - run);
 }
 
 void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,
@@ -75,19 +80,19 @@ MBOX_HOT static const struct mbox_command *find_command(const struct mbox_servic
     return NULL;
 }
 
-/* Copies the message at cmd_tail into svc->msg. Returns the slots it takes,
-   or 0 if its length is impossible. */
+/* Copies the message at cmd_tail into cmd_hdr and msg (the payload).
+   Returns the slots it takes, or 0 if its length is impossible. */
 MBOX_HOT static inline uint32_t fetch_message(struct mbox_service *svc, uint32_t published)
 {
-    ring_read(svc, GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, 0, svc->msg, HDR_WORDS);
-    uint32_t length = svc->msg[0] >> 16;
+    ring_read(GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, 0, svc->cmd_hdr, HDR_WORDS);
+    uint32_t length = svc->cmd_hdr[0] >> 16;
     uint32_t slots = slots_for(length);
     if (length < GMMU_MSG_HDR_BYTES || length > GMMU_MSG_MAX_BYTES || slots > published)
         return 0;
     uint32_t words = (length + 3u) / 4u;
     if (words > HDR_WORDS)
-        ring_read(svc, GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, HDR_WORDS,
-                  svc->msg + HDR_WORDS, words - HDR_WORDS);
+        ring_read(GMMU_CMD_RING, GMMU_CMD_SLOTS, svc->cmd_tail, HDR_WORDS, svc->msg,
+                  words - HDR_WORDS);
     return slots;
 }
 
@@ -99,8 +104,8 @@ MBOX_HOT static void count_error(struct gmmu_stats *st, uint32_t status)
     st->unsupported += status == GMMU_STATUS_UNSUPPORTED_OPCODE;
 }
 
-/* Runs the fetched message; leaves the completion payload in svc->cpl after
-   the header and returns its status and payload length. */
+/* Runs the fetched message; leaves the completion payload in svc->cpl and
+   returns its status and payload length. */
 MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr, uint32_t *resp_len)
 {
     *resp_len = 0;
@@ -112,28 +117,23 @@ MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct g
     const struct mbox_command *cmd = find_command(svc, hdr->opcode);
     if (!cmd)
         return GMMU_STATUS_UNSUPPORTED_OPCODE;
-    const uint8_t *payload = (const uint8_t *)svc->msg + GMMU_MSG_HDR_BYTES;
-    uint8_t *resp = (uint8_t *)svc->cpl + GMMU_MSG_HDR_BYTES;
-    uint32_t cap = GMMU_CPL_SLOTS * GMMU_SLOT_BYTES - GMMU_MSG_HDR_BYTES;
-    if (cap > GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES)
-        cap = GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES;
-    uint32_t status = cmd->run(svc->handler_ctx, payload, hdr->length - GMMU_MSG_HDR_BYTES, resp,
-                               cap, resp_len);
+    uint32_t cap = sizeof svc->cpl;
+    uint32_t status = cmd->run(svc->handler_ctx, (const uint8_t *)svc->msg,
+                               hdr->length - GMMU_MSG_HDR_BYTES, (uint8_t *)svc->cpl, cap, resp_len);
     if (*resp_len > cap)
         *resp_len = 0, status = GMMU_STATUS_INTERNAL;
     return status;
 }
 
-/* Builds the completion header in svc->cpl and marks it pending. */
-MBOX_HOT static void stage_completion(struct mbox_service *svc, uint32_t opcode, uint32_t seq,
-                             uint32_t status, uint32_t resp_len)
+/* Builds the completion header (layout: struct gmmu_msg_hdr) and marks the
+   completion pending. */
+MBOX_HOT static inline void stage_completion(struct mbox_service *svc, uint32_t opcode,
+                                             uint32_t seq, uint32_t status, uint32_t resp_len)
 {
-    struct gmmu_msg_hdr *hdr = (struct gmmu_msg_hdr *)svc->cpl;
-    hdr->opcode = (uint16_t)opcode;
-    hdr->length = (uint16_t)(GMMU_MSG_HDR_BYTES + resp_len);
-    hdr->seq = seq;
-    hdr->status = status;
-    hdr->fence = svc->cpl_fence;
+    svc->cpl_hdr[0] = (opcode & 0xFFFFu) | (GMMU_MSG_HDR_BYTES + resp_len) << 16;
+    svc->cpl_hdr[1] = seq;
+    svc->cpl_hdr[2] = status;
+    svc->cpl_hdr[3] = svc->cpl_fence;
     svc->cpl_pending = true;
 }
 
@@ -156,14 +156,16 @@ MBOX_HOT static uint32_t cpl_free_slots(struct mbox_service *svc, uint32_t neede
    or vanished host) leaves it pending and the service stays responsive. */
 MBOX_HOT static inline bool flush_completion(struct mbox_service *svc)
 {
-    const struct gmmu_msg_hdr *hdr = (const struct gmmu_msg_hdr *)svc->cpl;
-    uint32_t length = hdr->length;
+    uint32_t length = svc->cpl_hdr[0] >> 16;
     if (slots_for(length) > cpl_free_slots(svc, slots_for(length))) {
         svc->stats.cpl_ring_full += !svc->cpl_waiting;
         svc->cpl_waiting = true;
         return false;
     }
-    ring_write(svc, GMMU_CPL_RING, GMMU_CPL_SLOTS, svc->cpl_head, svc->cpl, (length + 3u) / 4u);
+    ring_write(GMMU_CPL_RING, GMMU_CPL_SLOTS, svc->cpl_head, 0, svc->cpl_hdr, HDR_WORDS);
+    if (length > GMMU_MSG_HDR_BYTES)
+        ring_write(GMMU_CPL_RING, GMMU_CPL_SLOTS, svc->cpl_head, HDR_WORDS, svc->cpl,
+                   (length - GMMU_MSG_HDR_BYTES + 3u) / 4u);
     svc->cpl_head += slots_for(length);
     /* Data before the pointer: the host reads CPL_HEAD, then the slots.
        CMD_TAIL moves only after the completion is out, so a host that sees
@@ -179,8 +181,8 @@ MBOX_HOT static inline void serve_one(struct mbox_service *svc, uint32_t publish
 {
     uint32_t slots = fetch_message(svc, published);
     const struct gmmu_msg_hdr hdr = {
-        .opcode = (uint16_t)svc->msg[0], .length = (uint16_t)(svc->msg[0] >> 16),
-        .seq = svc->msg[1], .status = svc->msg[2], .fence = svc->msg[3]};
+        .opcode = (uint16_t)svc->cmd_hdr[0], .length = (uint16_t)(svc->cmd_hdr[0] >> 16),
+        .seq = svc->cmd_hdr[1], .status = svc->cmd_hdr[2], .fence = svc->cmd_hdr[3]};
     uint32_t status, resp_len = 0;
     if (slots == 0) {
         slots = 1;

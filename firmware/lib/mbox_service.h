@@ -24,7 +24,9 @@
 /* Access to the BAR0 block is bound at compile time: the build puts a
    directory holding mbox_io_impl.h on the include path (firmware/hal on the
    SoC: inline volatile accesses; tests/unit on the host: an array). It
-   provides mbox_io_read32(offset) and mbox_io_write32(offset, value). The
+   provides mbox_io_read32(offset), mbox_io_write32(offset, value) and the
+   run copies mbox_io_read_run(offset, dst, count) and
+   mbox_io_write_run(offset, src, count). The
    command path is short enough (target: 300 cycles) that an indirect call
    per register access would be a large share of it. */
 #include "mbox_io_impl.h"
@@ -52,14 +54,18 @@ struct mbox_service {
     size_t command_count;
     void *handler_ctx;
     uint32_t cmd_tail, cpl_head, cpl_tail, next_seq, cpl_fence;
-    bool cpl_pending;   /* svc->cpl holds a completion not yet published */
+    bool cpl_pending;   /* cpl_hdr/cpl hold a completion not yet published */
     bool cpl_waiting;   /* ... and the ring was full when last tried */
     struct gmmu_stats stats;
-    uint32_t msg[GMMU_MSG_MAX_BYTES / 4];
+    /* Headers live apart from the payload buffers, beside the hot fields,
+       so the common header-only command touches few data-cache lines. */
+    uint32_t cmd_hdr[GMMU_MSG_HDR_BYTES / 4];
+    uint32_t cpl_hdr[GMMU_MSG_HDR_BYTES / 4];
+    uint32_t msg[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4];  /* command payload */
     /* Keeps msg[i] and cpl[i] off the same line of the 4 KiB direct-mapped
        data cache: copying one into the other would miss on every access. */
     uint32_t cache_line_pad[8];
-    uint32_t cpl[GMMU_MSG_MAX_BYTES / 4];
+    uint32_t cpl[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4];  /* completion payload */
 };
 
 void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,

@@ -100,32 +100,46 @@ static int cmd_caps(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Empty PINGs: the latency of the command path itself. After each, the
+   mailbox's hardware-measured doorbell-to-completion time (CPL_LATENCY). */
 static int cmd_ping(struct gmmu_dev *dev, const struct options *o)
 {
     long count = o->arg ? strtol(o->arg, NULL, 0) : 1;
-    if (count < 1)
+    if (count < 1 || count > 100000)
         return usage();
+    uint32_t *lat = calloc((size_t)count, sizeof *lat);
+    if (!lat)
+        return fail(o, "ping", GMMU_E_NO_MEMORY);
     uint32_t before = 0, after = 0;
     int rc = gmmu_bar_read(dev, GMMU_MBOX_CYCLE, &before);
     for (long i = 0; i < count && rc == 0; i++) {
-        uint32_t data[4] = {0x50494E47u, (uint32_t)i, ~(uint32_t)i, 0xA5A5A5A5u};
-        rc = gmmu_ping(dev, data, sizeof data);
+        rc = gmmu_ping(dev, NULL, 0);
+        if (rc == 0)
+            rc = gmmu_bar_read(dev, GMMU_MBOX_CPL_LATENCY, &lat[i]);
     }
     if (rc == 0)
         rc = gmmu_bar_read(dev, GMMU_MBOX_CYCLE, &after);
-    if (rc)
+    if (rc) {
+        free(lat);
         return fail(o, "ping", rc);
-    struct gmmu_stats st;
-    rc = gmmu_get_stats(dev, &st);
-    if (rc)
-        return fail(o, "stats", rc);
+    }
+    qsort(lat, (size_t)count, sizeof *lat, compare_u32);
+    uint32_t min = lat[0], median = lat[count / 2], max = lat[count - 1];
+    free(lat);
     double per = (double)(after - before) / (double)count;
     if (o->json)
-        printf("{\"count\": %ld, \"round_trip_cycles\": %.0f, \"fw_doorbell_to_completion_cycles\": %u}\n",
-               count, per, st.last_cmd_cycles);
+        printf("{\"count\": %ld, \"round_trip_cycles\": %.0f, \"fw_cycles_min\": %u, "
+               "\"fw_cycles_median\": %u, \"fw_cycles_max\": %u}\n", count, per, min, median, max);
     else
-        printf("%ld ping(s) OK: %.0f device cycles per round trip; firmware %u cycles doorbell to completion\n",
-               count, per, st.last_cmd_cycles);
+        printf("%ld ping(s) OK: %.0f device cycles per round trip (with one register read); "
+               "firmware doorbell to completion min %u, median %u, max %u cycles\n",
+               count, per, min, median, max);
     return 0;
 }
 

@@ -8,7 +8,7 @@ FW_CROSS   ?= riscv64-unknown-elf-
 FW_CC      := $(FW_CROSS)gcc
 FW_BUILD   := $(BUILD)/fw-$(LIBC)
 FW_ARCH    := -march=rv32im -mabi=ilp32 -misa-spec=2.2
-FW_CFLAGS  := $(FW_ARCH) -std=c11 -O2 -g -Wall -Wextra -Werror \
+FW_CFLAGS  := $(FW_ARCH) -std=c11 -O3 -g -Wall -Wextra -Werror \
               -ffunction-sections -fdata-sections -fno-common \
               -fno-tree-loop-distribute-patterns \
               -Iinclude -Ifirmware/hal -Ifirmware/sys -Ifirmware/lib -Ifirmware/app -I$(FW_BUILD)
