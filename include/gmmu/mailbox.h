@@ -2,16 +2,7 @@
 #ifndef GMMU_MAILBOX_H
 #define GMMU_MAILBOX_H
 
-/* Constants go through GMMU_U() so the linker script and assembly, which
-   take this header through the C preprocessor, see plain numbers. */
-#ifdef __ASSEMBLER__
-#define GMMU_U(x) x
-#define GMMU_ULL(x) x
-#else
-#include <stdint.h>
-#define GMMU_U(x) x##u
-#define GMMU_ULL(x) x##ull
-#endif
+#include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
 #define GMMU_PROTO_VERSION GMMU_U(0x00010000) /* Mailbox protocol version, major << 16 | minor */
@@ -26,11 +17,6 @@
 #define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window (reserved: answers with an error until the aperture lands) */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
 #ifndef __ASSEMBLER__
-#ifdef __cplusplus
-#define GMMU_STATIC_ASSERT static_assert
-#else
-#define GMMU_STATIC_ASSERT _Static_assert
-#endif
 enum gmmu_fw_state {
     GMMU_FW_STATE_BOOTING = 0, /* Firmware has not finished initialising */
     GMMU_FW_STATE_READY = 1, /* The service loop is running */

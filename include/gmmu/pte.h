@@ -2,16 +2,7 @@
 #ifndef GMMU_PTE_H
 #define GMMU_PTE_H
 
-/* Constants go through GMMU_U() so the linker script and assembly, which
-   take this header through the C preprocessor, see plain numbers. */
-#ifdef __ASSEMBLER__
-#define GMMU_U(x) x
-#define GMMU_ULL(x) x
-#else
-#include <stdint.h>
-#define GMMU_U(x) x##u
-#define GMMU_ULL(x) x##ull
-#endif
+#include "gmmu/defs_common.h"
 
 #define GMMU_SEGMENT_SYSTEM GMMU_U(0x00000000) /* Segment id of system (host) memory */
 #define GMMU_SEGMENT_VRAM GMMU_U(0x00000001) /* Segment id of local VRAM */
@@ -56,11 +47,6 @@
 #define GMMU_PTE_SEGMENT_WIDTH 5u
 #define GMMU_PTE_SEGMENT GMMU_ULL(0x01F0000000000000) /* Segment id: 0 = system memory (host), 1 = local VRAM (DDR) */
 #ifndef __ASSEMBLER__
-#ifdef __cplusplus
-#define GMMU_STATIC_ASSERT static_assert
-#else
-#define GMMU_STATIC_ASSERT _Static_assert
-#endif
 enum gmmu_fault {
     GMMU_FAULT_NONE = 0, /* No fault */
     GMMU_FAULT_INVALID = 1, /* An entry on the walk had VALID=0, or LARGE_PAGE where not allowed */

@@ -2,16 +2,7 @@
 #ifndef GMMU_SOC_H
 #define GMMU_SOC_H
 
-/* Constants go through GMMU_U() so the linker script and assembly, which
-   take this header through the C preprocessor, see plain numbers. */
-#ifdef __ASSEMBLER__
-#define GMMU_U(x) x
-#define GMMU_ULL(x) x
-#else
-#include <stdint.h>
-#define GMMU_U(x) x##u
-#define GMMU_ULL(x) x##ull
-#endif
+#include "gmmu/defs_common.h"
 
 /* On-chip RAM: firmware code, data, heap and stack (image loaded at start) */
 #define GMMU_RAM_BASE GMMU_U(0x00000000)
