@@ -15,7 +15,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned CPL_RING = 8192;  // BAR0 offset of the completion ring
   localparam int unsigned EVT_RING = 12288;  // BAR0 offset of the event ring
   localparam int unsigned BAR0_BYTES = 65536;  // Size of BAR0
-  localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window (reserved: answers with an error until the aperture lands)
+  localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
   localparam int unsigned MSG_MAX_BYTES = 4096;  // Largest message: the whole command ring
   typedef enum logic [1:0] {
     FW_STATE_BOOTING = 2'd0,
@@ -85,6 +85,7 @@ package gmmu_mbox_pkg;
   localparam logic [15:0] MBOX_EVT_TAIL = 16'h0074;
   localparam logic [15:0] MBOX_HOST_WRITE_ERRORS = 16'h0080;
   localparam logic [15:0] MBOX_DOORBELL_CYCLE = 16'h0084;
+  localparam logic [15:0] MBOX_APERTURE_BASE = 16'h0090;
   localparam logic [15:0] MBOX_CPL_LATENCY = 16'h008C;
   localparam logic [15:0] MBOX_CYCLE = 16'h0088;
   localparam int unsigned MSG_HDR_BYTES = 16;

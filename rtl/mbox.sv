@@ -44,6 +44,8 @@ module mbox
 
   input  logic [31:0] cycle_i,     // the timer's cycle counter, for DOORBELL_CYCLE and CYCLE
 
+  output logic [31:0] aperture_base_o,
+
   output logic        dev_irq_o,
   output logic        host_irq_o,
   output logic        msi_o
@@ -69,7 +71,7 @@ module mbox
   logic [31:0] cpl_fence_q, evt_dropped_q;
   logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
   logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
-  logic [31:0] host_write_errors_q, doorbell_cycle_q, cpl_latency_q;
+  logic [31:0] host_write_errors_q, doorbell_cycle_q, cpl_latency_q, aperture_base_q;
   logic        latency_armed_q;
   logic [31:0] host_status_d;
 
@@ -91,6 +93,7 @@ module mbox
   function automatic logic host_owned(input logic [15:0] a);
     return a == MBOX_DOORBELL || a == MBOX_HOST_IRQ_STATUS || a == MBOX_HOST_IRQ_MASK ||
            a == MBOX_CMD_HEAD || a == MBOX_CPL_TAIL || a == MBOX_EVT_TAIL ||
+           a == MBOX_APERTURE_BASE ||
            in_range(a, CmdBase, CmdEnd);
   endfunction
 
@@ -126,6 +129,7 @@ module mbox
       MBOX_DOORBELL_CYCLE:    return doorbell_cycle_q;
       MBOX_CYCLE:             return cycle_i;
       MBOX_CPL_LATENCY:       return cpl_latency_q;
+      MBOX_APERTURE_BASE:     return aperture_base_q;
       default:                return '0;
     endcase
   endfunction
@@ -145,7 +149,7 @@ module mbox
       dev_status_q <= '0; dev_mask_q <= '0; host_status_q <= '0; host_mask_q <= '0;
       cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
       evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0; doorbell_cycle_q <= '0;
-      cpl_latency_q <= '0; latency_armed_q <= 1'b0;
+      cpl_latency_q <= '0; latency_armed_q <= 1'b0; aperture_base_q <= '0;
       msi_o <= 1'b0;
     end else begin
       host_status_q <= host_status_d;
@@ -158,6 +162,7 @@ module mbox
           MBOX_CMD_HEAD:      cmd_head_q  <= host_wdata_i;
           MBOX_CPL_TAIL:      cpl_tail_q  <= host_wdata_i;
           MBOX_EVT_TAIL:      evt_tail_q  <= host_wdata_i;
+          MBOX_APERTURE_BASE: aperture_base_q <= {host_wdata_i[31:12], 12'b0};
           default: ;
         endcase
       end
@@ -197,7 +202,8 @@ module mbox
     end
   end
 
-  assign dev_irq_o  = |(dev_status_q & dev_mask_q);
+  assign dev_irq_o       = |(dev_status_q & dev_mask_q);
+  assign aperture_base_o = aperture_base_q;
   assign host_irq_o = |(host_status_q & host_mask_q);
 
   // ---------------------------------------------------------------- rings

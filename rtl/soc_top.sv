@@ -73,7 +73,7 @@ module soc_top
   // DDR: AXI4 master
   output logic        ddr_awvalid_o,
   input  logic        ddr_awready_i,
-  output logic [3:0]  ddr_awid_o,
+  output logic [DDR_AXI_ID_BITS-1:0] ddr_awid_o,
   output logic [31:0] ddr_awaddr_o,
   output logic [7:0]  ddr_awlen_o,
   output logic [2:0]  ddr_awsize_o,
@@ -85,18 +85,18 @@ module soc_top
   output logic        ddr_wlast_o,
   input  logic        ddr_bvalid_i,
   output logic        ddr_bready_o,
-  input  logic [3:0]  ddr_bid_i,
+  input  logic [DDR_AXI_ID_BITS-1:0] ddr_bid_i,
   input  logic [1:0]  ddr_bresp_i,
   output logic        ddr_arvalid_o,
   input  logic        ddr_arready_i,
-  output logic [3:0]  ddr_arid_o,
+  output logic [DDR_AXI_ID_BITS-1:0] ddr_arid_o,
   output logic [31:0] ddr_araddr_o,
   output logic [7:0]  ddr_arlen_o,
   output logic [2:0]  ddr_arsize_o,
   output logic [1:0]  ddr_arburst_o,
   input  logic        ddr_rvalid_i,
   output logic        ddr_rready_o,
-  input  logic [3:0]  ddr_rid_i,
+  input  logic [DDR_AXI_ID_BITS-1:0] ddr_rid_i,
   input  logic [63:0] ddr_rdata_i,
   input  logic [1:0]  ddr_rresp_i,
   input  logic        ddr_rlast_i
@@ -251,21 +251,41 @@ module soc_top
   logic        ddr_ack, ddr_err;
   logic [31:0] ddr_dat;
 
+  // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture.
+  localparam int unsigned NDdrMasters = 2, MCpu = 0, MAperture = 1;
+  localparam int unsigned DdrIdW = 4;
+  localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
+
+  logic [NDdrMasters-1:0]        dm_awvalid, dm_awready, dm_wvalid, dm_wready, dm_wlast;
+  logic [NDdrMasters-1:0]        dm_bvalid, dm_bready, dm_arvalid, dm_arready;
+  logic [NDdrMasters-1:0]        dm_rvalid, dm_rready, dm_rlast;
+  logic [NDdrMasters*DdrIdW-1:0] dm_awid, dm_bid, dm_arid, dm_rid;
+  logic [NDdrMasters*32-1:0]     dm_awaddr, dm_araddr;
+  logic [NDdrMasters*8-1:0]      dm_awlen, dm_arlen, dm_wstrb;
+  logic [NDdrMasters*3-1:0]      dm_awsize, dm_arsize;
+  logic [NDdrMasters*2-1:0]      dm_awburst, dm_arburst, dm_bresp, dm_rresp;
+  logic [NDdrMasters*64-1:0]     dm_wdata, dm_rdata;
+
   wb_to_axi4 u_ddr_bridge (
     .clk_i, .rst_ni,
     .cyc_i (bus_cyc), .stb_i (ddr_stb), .we_i (bus_we), .adr_i (bus_adr),
     .dat_i (bus_dat_w), .sel_i (bus_sel), .cti_i (bus_cti),
     .ack_o (ddr_ack), .err_o (ddr_err), .dat_o (ddr_dat),
-    .awvalid_o (ddr_awvalid_o), .awready_i (ddr_awready_i), .awid_o (ddr_awid_o),
-    .awaddr_o (ddr_awaddr_o), .awlen_o (ddr_awlen_o), .awsize_o (ddr_awsize_o),
-    .awburst_o (ddr_awburst_o), .wvalid_o (ddr_wvalid_o), .wready_i (ddr_wready_i),
-    .wdata_o (ddr_wdata_o), .wstrb_o (ddr_wstrb_o), .wlast_o (ddr_wlast_o),
-    .bvalid_i (ddr_bvalid_i), .bready_o (ddr_bready_o), .bid_i (ddr_bid_i),
-    .bresp_i (ddr_bresp_i), .arvalid_o (ddr_arvalid_o), .arready_i (ddr_arready_i),
-    .arid_o (ddr_arid_o), .araddr_o (ddr_araddr_o), .arlen_o (ddr_arlen_o),
-    .arsize_o (ddr_arsize_o), .arburst_o (ddr_arburst_o), .rvalid_i (ddr_rvalid_i),
-    .rready_o (ddr_rready_o), .rid_i (ddr_rid_i), .rdata_i (ddr_rdata_i),
-    .rresp_i (ddr_rresp_i), .rlast_i (ddr_rlast_i)
+    .awvalid_o (dm_awvalid[MCpu]), .awready_i (dm_awready[MCpu]),
+    .awid_o (dm_awid[MCpu*DdrIdW +: DdrIdW]), .awaddr_o (dm_awaddr[MCpu*32 +: 32]),
+    .awlen_o (dm_awlen[MCpu*8 +: 8]), .awsize_o (dm_awsize[MCpu*3 +: 3]),
+    .awburst_o (dm_awburst[MCpu*2 +: 2]), .wvalid_o (dm_wvalid[MCpu]),
+    .wready_i (dm_wready[MCpu]), .wdata_o (dm_wdata[MCpu*64 +: 64]),
+    .wstrb_o (dm_wstrb[MCpu*8 +: 8]), .wlast_o (dm_wlast[MCpu]),
+    .bvalid_i (dm_bvalid[MCpu]), .bready_o (dm_bready[MCpu]),
+    .bid_i (dm_bid[MCpu*DdrIdW +: DdrIdW]), .bresp_i (dm_bresp[MCpu*2 +: 2]),
+    .arvalid_o (dm_arvalid[MCpu]), .arready_i (dm_arready[MCpu]),
+    .arid_o (dm_arid[MCpu*DdrIdW +: DdrIdW]), .araddr_o (dm_araddr[MCpu*32 +: 32]),
+    .arlen_o (dm_arlen[MCpu*8 +: 8]), .arsize_o (dm_arsize[MCpu*3 +: 3]),
+    .arburst_o (dm_arburst[MCpu*2 +: 2]), .rvalid_i (dm_rvalid[MCpu]),
+    .rready_o (dm_rready[MCpu]), .rid_i (dm_rid[MCpu*DdrIdW +: DdrIdW]),
+    .rdata_i (dm_rdata[MCpu*64 +: 64]), .rresp_i (dm_rresp[MCpu*2 +: 2]),
+    .rlast_i (dm_rlast[MCpu])
   );
 
   assign slv_ack[SDdrCached] = ddr_ack;
@@ -301,15 +321,15 @@ module soc_top
     .host_rdata_o (bar0_rdata),
     .cyc_i (bus_cyc), .stb_i (slv_stb[SMbox]), .we_i (bus_we), .adr_i (bus_adr),
     .dat_i (bus_dat_w), .ack_o (slv_ack[SMbox]), .dat_o (slv_dat[32*SMbox +: 32]),
-    .cycle_i (cycle[31:0]), .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
+    .cycle_i (cycle[31:0]), .aperture_base_o (aperture_base),
+    .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
   );
   assign slv_err[SMbox] = 1'b0;
 
-  // BAR1 is reserved for the VRAM aperture: until it lands, every access
-  // completes with SLVERR so a host never hangs on it.
-  logic        bar1_req, bar1_we;
+  // BAR1: the VRAM aperture, a window into DDR at MBOX.APERTURE_BASE.
+  logic        bar1_req, bar1_we, bar1_ack, bar1_err;
   logic [23:0] bar1_addr;
-  logic [31:0] bar1_wdata;
+  logic [31:0] bar1_wdata, bar1_rdata, aperture_base;
   logic [3:0]  bar1_wstrb;
 
   axi4lite_to_reg #(.AddrWidth(24)) u_bar1 (
@@ -321,12 +341,74 @@ module soc_top
     .araddr_i (bar1_araddr_i), .rvalid_o (bar1_rvalid_o), .rready_i (bar1_rready_i),
     .rdata_o (bar1_rdata_o), .rresp_o (bar1_rresp_o),
     .reg_req_o (bar1_req), .reg_we_o (bar1_we), .reg_addr_o (bar1_addr),
-    .reg_wdata_o (bar1_wdata), .reg_wstrb_o (bar1_wstrb), .reg_ack_i (bar1_req),
-    .reg_err_i (1'b1), .reg_rdata_i ('1)
+    .reg_wdata_o (bar1_wdata), .reg_wstrb_o (bar1_wstrb), .reg_ack_i (bar1_ack),
+    .reg_err_i (bar1_err), .reg_rdata_i (bar1_rdata)
   );
 
-  // The mailbox takes whole words (strobes unused); BAR1 has no target yet.
-  logic unused_bar;
-  assign unused_bar = ^{bar0_wstrb, bar1_we, bar1_addr, bar1_wdata, bar1_wstrb, cycle[63:32]};
+  bar1_aperture #(.WindowBits(24)) u_aperture (
+    .clk_i, .rst_ni,
+    .base_i (aperture_base),
+    .req_i (bar1_req), .we_i (bar1_we), .addr_i (bar1_addr), .wdata_i (bar1_wdata),
+    .wstrb_i (bar1_wstrb), .ack_o (bar1_ack), .err_o (bar1_err), .rdata_o (bar1_rdata),
+    .awvalid_o (dm_awvalid[MAperture]), .awready_i (dm_awready[MAperture]),
+    .awaddr_o (dm_awaddr[MAperture*32 +: 32]),
+    .wvalid_o (dm_wvalid[MAperture]), .wready_i (dm_wready[MAperture]),
+    .wdata_o (dm_wdata[MAperture*64 +: 64]), .wstrb_o (dm_wstrb[MAperture*8 +: 8]),
+    .bvalid_i (dm_bvalid[MAperture]), .bready_o (dm_bready[MAperture]),
+    .bresp_i (dm_bresp[MAperture*2 +: 2]),
+    .arvalid_o (dm_arvalid[MAperture]), .arready_i (dm_arready[MAperture]),
+    .araddr_o (dm_araddr[MAperture*32 +: 32]),
+    .rvalid_i (dm_rvalid[MAperture]), .rready_o (dm_rready[MAperture]),
+    .rdata_i (dm_rdata[MAperture*64 +: 64]), .rresp_i (dm_rresp[MAperture*2 +: 2])
+  );
+  // Single 64-bit beats with one ID.
+  assign dm_awid[MAperture*DdrIdW +: DdrIdW] = '0;
+  assign dm_awlen[MAperture*8 +: 8]          = '0;
+  assign dm_awsize[MAperture*3 +: 3]         = 3'd3;
+  assign dm_awburst[MAperture*2 +: 2]        = 2'b01;
+  assign dm_wlast[MAperture]                 = 1'b1;
+  assign dm_arid[MAperture*DdrIdW +: DdrIdW] = '0;
+  assign dm_arlen[MAperture*8 +: 8]          = '0;
+  assign dm_arsize[MAperture*3 +: 3]         = 3'd3;
+  assign dm_arburst[MAperture*2 +: 2]        = 2'b01;
+
+  // ---------------------------------------------------------- DDR arbiter
+  logic [ArbIdW-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
+
+  axi4_arbiter #(.NMasters(NDdrMasters), .IdW(DdrIdW)) u_ddr_arbiter (
+    .clk_i, .rst_ni,
+    .m_awvalid_i (dm_awvalid), .m_awready_o (dm_awready), .m_awid_i (dm_awid),
+    .m_awaddr_i (dm_awaddr), .m_awlen_i (dm_awlen), .m_awsize_i (dm_awsize),
+    .m_awburst_i (dm_awburst), .m_wvalid_i (dm_wvalid), .m_wready_o (dm_wready),
+    .m_wdata_i (dm_wdata), .m_wstrb_i (dm_wstrb), .m_wlast_i (dm_wlast),
+    .m_bvalid_o (dm_bvalid), .m_bready_i (dm_bready), .m_bid_o (dm_bid), .m_bresp_o (dm_bresp),
+    .m_arvalid_i (dm_arvalid), .m_arready_o (dm_arready), .m_arid_i (dm_arid),
+    .m_araddr_i (dm_araddr), .m_arlen_i (dm_arlen), .m_arsize_i (dm_arsize),
+    .m_arburst_i (dm_arburst), .m_rvalid_o (dm_rvalid), .m_rready_i (dm_rready),
+    .m_rid_o (dm_rid), .m_rdata_o (dm_rdata), .m_rresp_o (dm_rresp), .m_rlast_o (dm_rlast),
+    .s_awvalid_o (ddr_awvalid_o), .s_awready_i (ddr_awready_i), .s_awid_o (arb_awid),
+    .s_awaddr_o (ddr_awaddr_o), .s_awlen_o (ddr_awlen_o), .s_awsize_o (ddr_awsize_o),
+    .s_awburst_o (ddr_awburst_o), .s_wvalid_o (ddr_wvalid_o), .s_wready_i (ddr_wready_i),
+    .s_wdata_o (ddr_wdata_o), .s_wstrb_o (ddr_wstrb_o), .s_wlast_o (ddr_wlast_o),
+    .s_bvalid_i (ddr_bvalid_i), .s_bready_o (ddr_bready_o), .s_bid_i (arb_bid),
+    .s_bresp_i (ddr_bresp_i), .s_arvalid_o (ddr_arvalid_o), .s_arready_i (ddr_arready_i),
+    .s_arid_o (arb_arid), .s_araddr_o (ddr_araddr_o), .s_arlen_o (ddr_arlen_o),
+    .s_arsize_o (ddr_arsize_o), .s_arburst_o (ddr_arburst_o), .s_rvalid_i (ddr_rvalid_i),
+    .s_rready_o (ddr_rready_o), .s_rid_i (arb_rid), .s_rdata_i (ddr_rdata_i),
+    .s_rresp_i (ddr_rresp_i), .s_rlast_i (ddr_rlast_i)
+  );
+
+  // The DDR port's IDs are wide enough for every master the SoC will have.
+  assign ddr_awid_o = DDR_AXI_ID_BITS'(arb_awid);
+  assign ddr_arid_o = DDR_AXI_ID_BITS'(arb_arid);
+  assign arb_bid    = ddr_bid_i[ArbIdW-1:0];
+  assign arb_rid    = ddr_rid_i[ArbIdW-1:0];
+
+  // The mailbox takes whole words (strobes unused); the top DDR ID bits are
+  // for masters still to come; the aperture uses a single ID.
+  logic unused_top;
+  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
+                        ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW],
+                        dm_bid[MAperture*DdrIdW +: DdrIdW], dm_rid[MAperture*DdrIdW +: DdrIdW]};
 
 endmodule : soc_top

@@ -24,6 +24,8 @@ struct gmmu_dev {
     uint32_t cmd_head, cmd_tail, cpl_tail;
     uint32_t next_seq;
     struct parked *parked;
+    uint64_t aperture_base;    /* last value written to APERTURE_BASE */
+    bool aperture_known;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -345,6 +347,74 @@ int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out)
 int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out)
 {
     return call_fixed(dev, GMMU_OP_GET_STATS, out, sizeof *out);
+}
+
+/* ------------------------------------------------------------- aperture */
+#define APERTURE_ALIGN 4096u
+
+/* Points BAR1 at a window holding [offset, offset + 4). Caller locks. */
+static int aperture_window(struct gmmu_dev *dev, uint64_t offset, uint64_t *bar1_off)
+{
+    uint64_t window = gmmu_transport_bar_size(dev->t, 1);
+    if (window < APERTURE_ALIGN)
+        return GMMU_E_NOT_SUPPORTED;
+    if (!dev->aperture_known || offset < dev->aperture_base ||
+        offset + 4 > dev->aperture_base + window) {
+        uint64_t base = offset & ~(uint64_t)(APERTURE_ALIGN - 1);
+        if (base > 0xFFFFFFFFu)
+            return GMMU_E_INVALID_ARG;
+        int rc = wr(dev, GMMU_MBOX_APERTURE_BASE, (uint32_t)base);
+        if (rc)
+            return rc;
+        dev->aperture_base = base;
+        dev->aperture_known = true;
+    }
+    *bar1_off = offset - dev->aperture_base;
+    return 0;
+}
+
+static int vram_access(struct gmmu_dev *dev, uint64_t offset, uint32_t *words, size_t count,
+                       bool write)
+{
+    int rc = 0;
+    pthread_mutex_lock(&dev->lock);
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        uint64_t bar1_off;
+        rc = aperture_window(dev, offset + 4 * i, &bar1_off);
+        if (rc == 0)
+            rc = write ? gmmu_transport_write32(dev->t, 1, bar1_off, words[i])
+                       : gmmu_transport_read32(dev->t, 1, bar1_off, &words[i]);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}
+
+int gmmu_vram_read(struct gmmu_dev *dev, uint64_t vram_offset, void *buf, size_t len)
+{
+    if ((vram_offset | len) & 3u || (len && !buf))
+        return GMMU_E_INVALID_ARG;
+    uint32_t *words = malloc(len ? len : 1);
+    if (!words)
+        return GMMU_E_NO_MEMORY;
+    int rc = vram_access(dev, vram_offset, words, len / 4, false);
+    if (rc == 0 && len)
+        memcpy(buf, words, len);
+    free(words);
+    return rc;
+}
+
+int gmmu_vram_write(struct gmmu_dev *dev, uint64_t vram_offset, const void *buf, size_t len)
+{
+    if ((vram_offset | len) & 3u || (len && !buf))
+        return GMMU_E_INVALID_ARG;
+    uint32_t *words = malloc(len ? len : 1);
+    if (!words)
+        return GMMU_E_NO_MEMORY;
+    if (len)
+        memcpy(words, buf, len);
+    int rc = vram_access(dev, vram_offset, words, len / 4, true);
+    free(words);
+    return rc;
 }
 
 /* ------------------------------------------------------------- identity */

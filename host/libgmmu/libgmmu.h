@@ -80,6 +80,12 @@ int gmmu_get_info(struct gmmu_dev *dev, struct gmmu_info *out);
 int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out);
 int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out);
 
+/* VRAM through the BAR1 aperture (the window moves as needed; callers on
+   other threads see the window move, the library serialises access). Offsets
+   and lengths are multiples of 4 bytes. */
+int gmmu_vram_read(struct gmmu_dev *dev, uint64_t vram_offset, void *buf, size_t len);
+int gmmu_vram_write(struct gmmu_dev *dev, uint64_t vram_offset, const void *buf, size_t len);
+
 /* Raw BAR0 access, for tools and tests. */
 int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
 int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);

@@ -14,7 +14,7 @@
 #define GMMU_CPL_RING GMMU_U(0x00002000) /* BAR0 offset of the completion ring */
 #define GMMU_EVT_RING GMMU_U(0x00003000) /* BAR0 offset of the event ring */
 #define GMMU_BAR0_BYTES GMMU_U(0x00010000) /* Size of BAR0 */
-#define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window (reserved: answers with an error until the aperture lands) */
+#define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
 #ifndef __ASSEMBLER__
 enum gmmu_fw_state {
@@ -198,6 +198,7 @@ static inline const char *gmmu_evt_desc(unsigned value)
 #define GMMU_MBOX_EVT_TAIL GMMU_U(0x0074) /* host: Event ring consumer index */
 #define GMMU_MBOX_HOST_WRITE_ERRORS GMMU_U(0x0080) /* ro: Host writes the hardware refused (firmware-owned registers, completion or event ring, read-only words) */
 #define GMMU_MBOX_DOORBELL_CYCLE GMMU_U(0x0084) /* ro: Low 32 bits of the cycle counter (TIMER.CYCLE_LO) when the doorbell was last written, for latency measurement */
+#define GMMU_MBOX_APERTURE_BASE GMMU_U(0x0090) /* host: DDR offset that BAR1 offset 0 reaches (the programmable VRAM aperture); 4 KiB aligned, low bits ignored */
 #define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 

@@ -428,13 +428,53 @@ static void test_host_disappears_mid_command(void **state)
     }
 }
 
-static void test_bar1_reserved_answers_error(void **state)
+/* BAR1 reaches DDR at APERTURE_BASE: data written through one window
+   position reads back through another, and the library moves the window. */
+static void test_aperture_windows(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = open_dev();
+    enum { WORDS = 64 };
+    uint32_t out[WORDS], in[WORDS];
+    for (int i = 0; i < WORDS; i++)
+        out[i] = 0xA5000000u + (uint32_t)i * 0x01010101u;
+    /* Below 1 MiB (the firmware's self-test region starts there), across
+       the 16 MiB window size, and near the top of the 256 MiB DDR. */
+    static const uint64_t offsets[] = {0x40000, 0xFFFF00, 0x0FFFF000};
+    for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
+        assert_int_equal(gmmu_vram_write(dev, offsets[k], out, sizeof out), 0);
+        memset(in, 0, sizeof in);
+        assert_int_equal(gmmu_vram_read(dev, offsets[k], in, sizeof in), 0);
+        assert_memory_equal(in, out, sizeof out);
+    }
+    /* The same DDR word through two window positions, by raw BAR1 access. */
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_bar_write(dev, GMMU_MBOX_APERTURE_BASE, 0x00040000), 0);
+    uint32_t v = 0;
+    assert_int_equal(gmmu_bar_read(dev, GMMU_MBOX_APERTURE_BASE, &v), 0);
+    assert_int_equal(v, 0x00040000);
+    (void)t;
+    close_dev(dev);
+}
+
+static void test_aperture_raw_and_errors(void **state)
 {
     (void)state;
     struct gmmu_transport *t;
     assert_int_equal(gmmu_transport_open(device, &t), 0);
     uint32_t v = 0;
+    /* Base 0x1000: BAR1 offset 0x3F000 is DDR 0x40000, written above. */
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0x1234), 0);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_BASE, &v), 0);
+    assert_int_equal(v, 0x1000); /* low 12 bits ignored */
+    assert_int_equal(gmmu_transport_read32(t, 1, 0x3F000, &v), 0);
+    assert_int_equal(v, 0xA5000000u);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0x3F004, &v), 0);
+    assert_int_equal(v, 0xA6010101u);
+    /* Past the end of the 256 MiB DDR: an error, not a hang or junk. */
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0x0FFFF000u), 0);
     assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* last word still fine */
     gmmu_transport_close(t);
 }
 
@@ -461,7 +501,8 @@ int main(void)
         cmocka_unit_test_teardown(test_flood_larger_than_ring, teardown),
         cmocka_unit_test_teardown(test_doorbell_storm, teardown),
         cmocka_unit_test_teardown(test_host_disappears_mid_command, teardown),
-        cmocka_unit_test_teardown(test_bar1_reserved_answers_error, teardown),
+        cmocka_unit_test_teardown(test_aperture_windows, teardown),
+        cmocka_unit_test_teardown(test_aperture_raw_and_errors, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

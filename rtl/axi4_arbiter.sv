@@ -1,0 +1,178 @@
+// AXI4 arbiter: NMasters masters share one AXI4 slave (the DDR port).
+//
+// Each master's IDs are widened with its index, {index, id}, so read and
+// write responses route back by ID and a master may keep several reads in
+// flight. Read addresses are arbitrated round-robin every cycle. Writes are
+// granted one burst at a time: a master's AW wins, then its W beats pass
+// until WLAST, and only then may the next AW go; so W data is never
+// interleaved. Address and data paths are combinational (no added latency);
+// arbitration state is registered.
+module axi4_arbiter #(
+  parameter int unsigned NMasters = 2,
+  parameter int unsigned IdW      = 4,                    // per-master ID width
+  localparam int unsigned MW      = (NMasters > 1) ? $clog2(NMasters) : 1,
+  localparam int unsigned OIdW    = IdW + MW               // slave-side ID width
+) (
+  input  logic                     clk_i,
+  input  logic                     rst_ni,
+
+  // Masters, flattened: master m uses bits [m*W +: W]
+  input  logic [NMasters-1:0]      m_awvalid_i,
+  output logic [NMasters-1:0]      m_awready_o,
+  input  logic [NMasters*IdW-1:0]  m_awid_i,
+  input  logic [NMasters*32-1:0]   m_awaddr_i,
+  input  logic [NMasters*8-1:0]    m_awlen_i,
+  input  logic [NMasters*3-1:0]    m_awsize_i,
+  input  logic [NMasters*2-1:0]    m_awburst_i,
+  input  logic [NMasters-1:0]      m_wvalid_i,
+  output logic [NMasters-1:0]      m_wready_o,
+  input  logic [NMasters*64-1:0]   m_wdata_i,
+  input  logic [NMasters*8-1:0]    m_wstrb_i,
+  input  logic [NMasters-1:0]      m_wlast_i,
+  output logic [NMasters-1:0]      m_bvalid_o,
+  input  logic [NMasters-1:0]      m_bready_i,
+  output logic [NMasters*IdW-1:0]  m_bid_o,
+  output logic [NMasters*2-1:0]    m_bresp_o,
+  input  logic [NMasters-1:0]      m_arvalid_i,
+  output logic [NMasters-1:0]      m_arready_o,
+  input  logic [NMasters*IdW-1:0]  m_arid_i,
+  input  logic [NMasters*32-1:0]   m_araddr_i,
+  input  logic [NMasters*8-1:0]    m_arlen_i,
+  input  logic [NMasters*3-1:0]    m_arsize_i,
+  input  logic [NMasters*2-1:0]    m_arburst_i,
+  output logic [NMasters-1:0]      m_rvalid_o,
+  input  logic [NMasters-1:0]      m_rready_i,
+  output logic [NMasters*IdW-1:0]  m_rid_o,
+  output logic [NMasters*64-1:0]   m_rdata_o,
+  output logic [NMasters*2-1:0]    m_rresp_o,
+  output logic [NMasters-1:0]      m_rlast_o,
+
+  // Slave
+  output logic                     s_awvalid_o,
+  input  logic                     s_awready_i,
+  output logic [OIdW-1:0]          s_awid_o,
+  output logic [31:0]              s_awaddr_o,
+  output logic [7:0]               s_awlen_o,
+  output logic [2:0]               s_awsize_o,
+  output logic [1:0]               s_awburst_o,
+  output logic                     s_wvalid_o,
+  input  logic                     s_wready_i,
+  output logic [63:0]              s_wdata_o,
+  output logic [7:0]               s_wstrb_o,
+  output logic                     s_wlast_o,
+  input  logic                     s_bvalid_i,
+  output logic                     s_bready_o,
+  input  logic [OIdW-1:0]          s_bid_i,
+  input  logic [1:0]               s_bresp_i,
+  output logic                     s_arvalid_o,
+  input  logic                     s_arready_i,
+  output logic [OIdW-1:0]          s_arid_o,
+  output logic [31:0]              s_araddr_o,
+  output logic [7:0]               s_arlen_o,
+  output logic [2:0]               s_arsize_o,
+  output logic [1:0]               s_arburst_o,
+  input  logic                     s_rvalid_i,
+  output logic                     s_rready_o,
+  input  logic [OIdW-1:0]          s_rid_i,
+  input  logic [63:0]              s_rdata_i,
+  input  logic [1:0]               s_rresp_i,
+  input  logic                     s_rlast_i
+);
+
+  // Round-robin pick: the first requester after the last winner.
+  function automatic logic [MW-1:0] rr_pick(input logic [NMasters-1:0] req,
+                                            input logic [MW-1:0] last);
+    logic [MW-1:0] pick, idx;
+    pick = last;
+    // Scan from the farthest candidate to the nearest, so the nearest wins.
+    for (int unsigned k = NMasters; k >= 1; k--) begin
+      idx = MW'((32'(last) + k) % NMasters);
+      if (req[idx]) pick = idx;
+    end
+    return pick;
+  endfunction
+
+  // ---------------------------------------------------------------- reads
+  logic [MW-1:0] ar_last_q, ar_sel;
+  assign ar_sel = rr_pick(m_arvalid_i, ar_last_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni)                       ar_last_q <= MW'(NMasters - 1);
+    else if (s_arvalid_o && s_arready_i) ar_last_q <= ar_sel;
+  end
+
+  assign s_arvalid_o = m_arvalid_i[ar_sel];
+  assign s_arid_o    = {ar_sel, m_arid_i[ar_sel*IdW +: IdW]};
+  assign s_araddr_o  = m_araddr_i[ar_sel*32 +: 32];
+  assign s_arlen_o   = m_arlen_i[ar_sel*8 +: 8];
+  assign s_arsize_o  = m_arsize_i[ar_sel*3 +: 3];
+  assign s_arburst_o = m_arburst_i[ar_sel*2 +: 2];
+
+  logic [MW-1:0] r_dst;
+  assign r_dst = s_rid_i[IdW +: MW];
+
+  always_comb begin
+    m_arready_o = '0;
+    m_arready_o[ar_sel] = s_arready_i;
+    m_rvalid_o = '0;
+    m_rvalid_o[r_dst] = s_rvalid_i;
+    for (int unsigned m = 0; m < NMasters; m++) begin
+      m_rid_o[m*IdW +: IdW] = s_rid_i[IdW-1:0];
+      m_rdata_o[m*64 +: 64] = s_rdata_i;
+      m_rresp_o[m*2 +: 2]   = s_rresp_i;
+      m_rlast_o[m]          = s_rlast_i;
+    end
+  end
+  // An ID naming no master (a misbehaving slave) is drained, not hung on.
+  assign s_rready_o = (32'(r_dst) < NMasters) ? m_rready_i[r_dst] : 1'b1;
+
+  // --------------------------------------------------------------- writes
+  logic          w_busy_q;       // an AW went; its W beats are passing
+  logic [MW-1:0] w_owner_q, aw_last_q, aw_sel;
+
+  assign aw_sel = rr_pick(m_awvalid_i, aw_last_q);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      w_busy_q  <= 1'b0;
+      w_owner_q <= '0;
+      aw_last_q <= MW'(NMasters - 1);
+    end else if (!w_busy_q && s_awvalid_o && s_awready_i) begin
+      w_busy_q  <= 1'b1;
+      w_owner_q <= aw_sel;
+      aw_last_q <= aw_sel;
+    end else if (w_busy_q && s_wvalid_o && s_wready_i && s_wlast_o) begin
+      w_busy_q  <= 1'b0;
+    end
+  end
+
+  assign s_awvalid_o = !w_busy_q && m_awvalid_i[aw_sel];
+  assign s_awid_o    = {aw_sel, m_awid_i[aw_sel*IdW +: IdW]};
+  assign s_awaddr_o  = m_awaddr_i[aw_sel*32 +: 32];
+  assign s_awlen_o   = m_awlen_i[aw_sel*8 +: 8];
+  assign s_awsize_o  = m_awsize_i[aw_sel*3 +: 3];
+  assign s_awburst_o = m_awburst_i[aw_sel*2 +: 2];
+
+  assign s_wvalid_o = w_busy_q && m_wvalid_i[w_owner_q];
+  assign s_wdata_o  = m_wdata_i[w_owner_q*64 +: 64];
+  assign s_wstrb_o  = m_wstrb_i[w_owner_q*8 +: 8];
+  assign s_wlast_o  = m_wlast_i[w_owner_q];
+
+  logic [MW-1:0] b_dst;
+  assign b_dst = s_bid_i[IdW +: MW];
+
+  always_comb begin
+    m_awready_o = '0;
+    m_awready_o[aw_sel] = !w_busy_q && s_awready_i;
+    m_wready_o = '0;
+    m_wready_o[w_owner_q] = w_busy_q && s_wready_i;
+    m_bvalid_o = '0;
+    m_bvalid_o[b_dst] = s_bvalid_i;
+    for (int unsigned m = 0; m < NMasters; m++) begin
+      m_bid_o[m*IdW +: IdW] = s_bid_i[IdW-1:0];
+      m_bresp_o[m*2 +: 2]   = s_bresp_i;
+    end
+  end
+  assign s_bready_o = (32'(b_dst) < NMasters) ? m_bready_i[b_dst] : 1'b1;
+
+endmodule : axi4_arbiter
