@@ -22,12 +22,40 @@ package gmmu_mbox_pkg;
     FW_STATE_READY = 2'd1,
     FW_STATE_FAILED = 2'd2
   } fw_state_e;
-  typedef enum logic [2:0] {
-    OP_PING = 3'd1,
-    OP_GET_INFO = 3'd2,
-    OP_GET_CAPS = 3'd3,
-    OP_GET_STATS = 3'd4
+  typedef enum logic [4:0] {
+    OP_PING = 5'd1,
+    OP_GET_INFO = 5'd2,
+    OP_GET_CAPS = 5'd3,
+    OP_GET_STATS = 5'd4,
+    OP_ALLOC = 5'd16,
+    OP_FREE = 5'd17,
+    OP_CREATE_AS = 5'd18,
+    OP_DESTROY_AS = 5'd19,
+    OP_MAP_VA = 5'd20,
+    OP_UNMAP_VA = 5'd21,
+    OP_RESERVE_VA = 5'd22,
+    OP_UPDATE_VA = 5'd23,
+    OP_QUERY_VA = 5'd24,
+    OP_GET_VRAM = 5'd25
   } op_e;
+  typedef enum logic [2:0] {
+    ALLOC_FLAG_PREFER_64K = 3'd1,
+    ALLOC_FLAG_CONTIGUOUS = 3'd2,
+    ALLOC_FLAG_SYSTEM = 3'd4
+  } alloc_flag_e;
+  typedef enum logic [4:0] {
+    MAP_FLAG_READ_ONLY = 5'd1,
+    MAP_FLAG_NO_EXECUTE = 5'd2,
+    MAP_FLAG_CACHE_COHERENT = 5'd4,
+    MAP_FLAG_FIXED_VA = 5'd8,
+    MAP_FLAG_ZERO = 5'd16
+  } map_flag_e;
+  typedef enum logic [2:0] {
+    UPDATE_OP_MAP = 3'd1,
+    UPDATE_OP_UNMAP = 3'd2,
+    UPDATE_OP_COPY = 3'd3,
+    UPDATE_OP_PROTECT = 3'd4
+  } update_op_e;
   typedef enum logic [7:0] {
     STATUS_OK = 8'd0,
     STATUS_UNSUPPORTED_OPCODE = 8'd1,
@@ -91,6 +119,19 @@ package gmmu_mbox_pkg;
   localparam int unsigned MSG_HDR_BYTES = 16;
   localparam int unsigned INFO_BYTES = 32;
   localparam int unsigned CAPS_BYTES = 24;
+  localparam int unsigned ALLOC_REQ_BYTES = 48;
+  localparam int unsigned ALLOC_RSP_BYTES = 24;
+  localparam int unsigned HANDLE_REQ_BYTES = 8;
+  localparam int unsigned AS_RSP_BYTES = 8;
+  localparam int unsigned MAP_REQ_BYTES = 40;
+  localparam int unsigned VA_RSP_BYTES = 8;
+  localparam int unsigned RANGE_REQ_BYTES = 24;
+  localparam int unsigned RESERVE_REQ_BYTES = 24;
+  localparam int unsigned UPDATE_REQ_BYTES = 8;
+  localparam int unsigned UPDATE_OP_BYTES = 40;
+  localparam int unsigned QUERY_REQ_BYTES = 16;
+  localparam int unsigned QUERY_RSP_BYTES = 24;
+  localparam int unsigned VRAM_RSP_BYTES = 48;
   localparam int unsigned STATS_BYTES = 48;
 
   /* verilator lint_on UNUSEDPARAM */

@@ -48,6 +48,16 @@ enum gmmu_op {
     GMMU_OP_GET_INFO = 2, /* Firmware and device information (info) */
     GMMU_OP_GET_CAPS = 3, /* Every DXGK_GPUMMUCAPS field (caps) */
     GMMU_OP_GET_STATS = 4, /* Service counters (stats) */
+    GMMU_OP_ALLOC = 16, /* Create a physical memory object (alloc_req -> alloc_rsp) */
+    GMMU_OP_FREE = 17, /* Destroy an allocation, unmapping it from every address space first (handle_req) */
+    GMMU_OP_CREATE_AS = 18, /* Create a GPU address space (no payload -> as_rsp) */
+    GMMU_OP_DESTROY_AS = 19, /* Destroy an address space and all its mappings (handle_req) */
+    GMMU_OP_MAP_VA = 20, /* Map an allocation or part of it (map_req -> va_rsp) */
+    GMMU_OP_UNMAP_VA = 21, /* Unmap a mapping or a reserved range (range_req) */
+    GMMU_OP_RESERVE_VA = 22, /* Reserve a VA range for tiled resources (reserve_req -> va_rsp) */
+    GMMU_OP_UPDATE_VA = 23, /* A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op) */
+    GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
+    GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
 };
 
 static inline const char *gmmu_op_name(unsigned value)
@@ -57,6 +67,16 @@ static inline const char *gmmu_op_name(unsigned value)
     case 2: return "GET_INFO";
     case 3: return "GET_CAPS";
     case 4: return "GET_STATS";
+    case 16: return "ALLOC";
+    case 17: return "FREE";
+    case 18: return "CREATE_AS";
+    case 19: return "DESTROY_AS";
+    case 20: return "MAP_VA";
+    case 21: return "UNMAP_VA";
+    case 22: return "RESERVE_VA";
+    case 23: return "UPDATE_VA";
+    case 24: return "QUERY_VA";
+    case 25: return "GET_VRAM";
     default: return 0;
     }
 }
@@ -68,6 +88,103 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 2: return "Firmware and device information (info)";
     case 3: return "Every DXGK_GPUMMUCAPS field (caps)";
     case 4: return "Service counters (stats)";
+    case 16: return "Create a physical memory object (alloc_req -> alloc_rsp)";
+    case 17: return "Destroy an allocation, unmapping it from every address space first (handle_req)";
+    case 18: return "Create a GPU address space (no payload -> as_rsp)";
+    case 19: return "Destroy an address space and all its mappings (handle_req)";
+    case 20: return "Map an allocation or part of it (map_req -> va_rsp)";
+    case 21: return "Unmap a mapping or a reserved range (range_req)";
+    case 22: return "Reserve a VA range for tiled resources (reserve_req -> va_rsp)";
+    case 23: return "A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op)";
+    case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
+    case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
+    default: return 0;
+    }
+}
+
+enum gmmu_alloc_flag {
+    GMMU_ALLOC_FLAG_PREFER_64K = 1, /* Back the allocation with 64 KB pages where it can */
+    GMMU_ALLOC_FLAG_CONTIGUOUS = 2, /* One physically contiguous block (AccessedPhysically), within lowest/highest/boundary */
+    GMMU_ALLOC_FLAG_SYSTEM = 4, /* System-memory segment (Segment 0): the pages are host memory at sys_addr */
+};
+
+static inline const char *gmmu_alloc_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "PREFER_64K";
+    case 2: return "CONTIGUOUS";
+    case 4: return "SYSTEM";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_alloc_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Back the allocation with 64 KB pages where it can";
+    case 2: return "One physically contiguous block (AccessedPhysically), within lowest/highest/boundary";
+    case 4: return "System-memory segment (Segment 0): the pages are host memory at sys_addr";
+    default: return 0;
+    }
+}
+
+enum gmmu_map_flag {
+    GMMU_MAP_FLAG_READ_ONLY = 1, /* DXGK_PTE ReadOnly */
+    GMMU_MAP_FLAG_NO_EXECUTE = 2, /* DXGK_PTE NoExecute */
+    GMMU_MAP_FLAG_CACHE_COHERENT = 4, /* DXGK_PTE CacheCoherent */
+    GMMU_MAP_FLAG_FIXED_VA = 8, /* Use the given VA; otherwise the firmware picks one aligned to the largest usable page */
+    GMMU_MAP_FLAG_ZERO = 16, /* UPDATE_VA UNMAP: leave Zero PTEs (reads zero, writes dropped) instead of invalid ones */
+};
+
+static inline const char *gmmu_map_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "READ_ONLY";
+    case 2: return "NO_EXECUTE";
+    case 4: return "CACHE_COHERENT";
+    case 8: return "FIXED_VA";
+    case 16: return "ZERO";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_map_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "DXGK_PTE ReadOnly";
+    case 2: return "DXGK_PTE NoExecute";
+    case 4: return "DXGK_PTE CacheCoherent";
+    case 8: return "Use the given VA; otherwise the firmware picks one aligned to the largest usable page";
+    case 16: return "UPDATE_VA UNMAP: leave Zero PTEs (reads zero, writes dropped) instead of invalid ones";
+    default: return 0;
+    }
+}
+
+enum gmmu_update_op {
+    GMMU_UPDATE_OP_MAP = 1, /* Map [va, va+size) to the allocation at offset (tile-pool pages), flags as MAP_FLAG */
+    GMMU_UPDATE_OP_UNMAP = 2, /* Unmap [va, va+size) to invalid, or to Zero with MAP_FLAG_ZERO */
+    GMMU_UPDATE_OP_COPY = 3, /* Copy the mappings of [src_va, src_va+size) to [va, va+size) */
+    GMMU_UPDATE_OP_PROTECT = 4, /* Set ReadOnly/NoExecute/CacheCoherent of [va, va+size) to flags */
+};
+
+static inline const char *gmmu_update_op_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "MAP";
+    case 2: return "UNMAP";
+    case 3: return "COPY";
+    case 4: return "PROTECT";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_update_op_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Map [va, va+size) to the allocation at offset (tile-pool pages), flags as MAP_FLAG";
+    case 2: return "Unmap [va, va+size) to invalid, or to Zero with MAP_FLAG_ZERO";
+    case 3: return "Copy the mappings of [src_va, src_va+size) to [va, va+size)";
+    case 4: return "Set ReadOnly/NoExecute/CacheCoherent of [va, va+size) to flags";
     default: return 0;
     }
 }
@@ -237,6 +354,140 @@ struct gmmu_caps {
 };
 #define GMMU_CAPS_BYTES 24u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_caps) == 24, "caps layout");
+
+/* ALLOC payload */
+struct gmmu_alloc_req {
+    uint64_t size; /* +0: Bytes, a multiple of 4 KB */
+    uint32_t flags; /* +8: ALLOC_FLAG_* */
+    uint32_t reserved; /* +12: 0 */
+    uint64_t lowest; /* +16: CONTIGUOUS: lowest acceptable address */
+    uint64_t highest; /* +24: CONTIGUOUS: highest acceptable address (inclusive end); 0 = no limit */
+    uint64_t boundary; /* +32: CONTIGUOUS: the block may not cross a multiple of this; 0 = none */
+    uint64_t sys_addr; /* +40: SYSTEM: host bus address of the (contiguous) host buffer */
+};
+#define GMMU_ALLOC_REQ_BYTES 48u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_req) == 48, "alloc_req layout");
+
+/* ALLOC completion payload */
+struct gmmu_alloc_rsp {
+    uint32_t handle; /* +0: Allocation handle (never 0) */
+    uint32_t extents; /* +4: Physically contiguous pieces backing it */
+    uint64_t size; /* +8: Bytes */
+    uint64_t base; /* +16: Address of the first piece (the whole block when CONTIGUOUS) */
+};
+#define GMMU_ALLOC_RSP_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_rsp) == 24, "alloc_rsp layout");
+
+/* FREE and DESTROY_AS payload */
+struct gmmu_handle_req {
+    uint32_t handle; /* +0: Allocation or address-space handle */
+    uint32_t reserved; /* +4: 0 */
+};
+#define GMMU_HANDLE_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_handle_req) == 8, "handle_req layout");
+
+/* CREATE_AS completion payload */
+struct gmmu_as_rsp {
+    uint32_t handle; /* +0: Address-space handle (never 0) */
+    uint32_t asid; /* +4: Hardware address-space id it runs under now (ids are recycled beyond the hardware's count) */
+};
+#define GMMU_AS_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_as_rsp) == 8, "as_rsp layout");
+
+/* MAP_VA payload */
+struct gmmu_map_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t alloc_handle; /* +4: Allocation */
+    uint64_t offset; /* +8: Offset into the allocation, 4 KB aligned */
+    uint64_t size; /* +16: Bytes, 4 KB multiple */
+    uint64_t va; /* +24: With MAP_FLAG_FIXED_VA: the VA */
+    uint32_t flags; /* +32: MAP_FLAG_* */
+    uint32_t page_sizes; /* +36: Allowed pages: bit 0 4 KB, 1 64 KB, 2 2 MB, 3 1 GB; 0 = all */
+};
+#define GMMU_MAP_REQ_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_map_req) == 40, "map_req layout");
+
+/* MAP_VA and RESERVE_VA completion payload */
+struct gmmu_va_rsp {
+    uint64_t va; /* +0: The VA mapped or reserved */
+};
+#define GMMU_VA_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_va_rsp) == 8, "va_rsp layout");
+
+/* UNMAP_VA payload */
+struct gmmu_range_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t reserved; /* +4: 0 */
+    uint64_t va; /* +8: Start of a mapping or reservation made earlier */
+    uint64_t size; /* +16: Its size */
+};
+#define GMMU_RANGE_REQ_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_range_req) == 24, "range_req layout");
+
+/* RESERVE_VA payload */
+struct gmmu_reserve_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t flags; /* +4: MAP_FLAG_FIXED_VA or 0 */
+    uint64_t va; /* +8: With MAP_FLAG_FIXED_VA: the VA */
+    uint64_t size; /* +16: Bytes, 64 KB multiple */
+};
+#define GMMU_RESERVE_REQ_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_reserve_req) == 24, "reserve_req layout");
+
+/* UPDATE_VA payload header; count update_op follow */
+struct gmmu_update_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t count; /* +4: Operations that follow */
+};
+#define GMMU_UPDATE_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_req) == 8, "update_req layout");
+
+/* One operation of an UPDATE_VA batch */
+struct gmmu_update_op {
+    uint32_t op; /* +0: UPDATE_OP_* */
+    uint32_t flags; /* +4: MAP_FLAG_* (MAP, PROTECT), MAP_FLAG_ZERO (UNMAP) */
+    uint64_t va; /* +8: Destination range start */
+    uint64_t size; /* +16: Bytes */
+    uint32_t alloc_handle; /* +24: MAP: the allocation */
+    uint32_t reserved; /* +28: 0 */
+    uint64_t arg; /* +32: MAP: offset into the allocation; COPY: source VA */
+};
+#define GMMU_UPDATE_OP_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_op) == 40, "update_op layout");
+
+/* QUERY_VA payload */
+struct gmmu_query_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t reserved; /* +4: 0 */
+    uint64_t va; /* +8: VA to translate */
+};
+#define GMMU_QUERY_REQ_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_query_req) == 16, "query_req layout");
+
+/* QUERY_VA completion payload */
+struct gmmu_query_rsp {
+    uint64_t pa; /* +0: Address of the VA itself in its segment (0 unless mapped) */
+    uint32_t state; /* +8: 0 invalid, 1 zero, 2 mapped */
+    uint32_t segment; /* +12: 0 system, 1 VRAM */
+    uint32_t flags; /* +16: MAP_FLAG_READ_ONLY / NO_EXECUTE / CACHE_COHERENT */
+    uint32_t page_shift; /* +20: log2 of the page that maps it */
+};
+#define GMMU_QUERY_RSP_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_query_rsp) == 24, "query_rsp layout");
+
+/* GET_VRAM completion payload */
+struct gmmu_vram_rsp {
+    uint64_t segment_bytes; /* +0: Size of the VRAM segment */
+    uint64_t free_bytes; /* +8: Free bytes */
+    uint64_t largest_free; /* +16: Largest free naturally aligned block */
+    uint64_t table_bytes; /* +24: VRAM holding page tables */
+    uint32_t tables; /* +32: Page tables in use */
+    uint32_t allocations; /* +36: Live allocations */
+    uint32_t address_spaces; /* +40: Live address spaces */
+    uint32_t reserved; /* +44: 0 */
+};
+#define GMMU_VRAM_RSP_BYTES 48u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 48, "vram_rsp layout");
 
 /* GET_STATS completion payload */
 struct gmmu_stats {
