@@ -46,3 +46,4 @@ include tools/mk/unit.mk
 include tools/mk/host.mk
 include tools/mk/tests.mk
 include tools/mk/libc.mk
+include tools/mk/fuzz.mk

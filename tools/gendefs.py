@@ -31,6 +31,7 @@ TARGETS = {
     "mailbox": {"header": "mailbox.h", "package": "gmmu_mbox_pkg",
                 "docs": {"mailbox.md": ["blocks:mailbox", "consts", "enums",
                                         "structs"]}},
+    "engine": {"header": "engine_regs.h", "package": "gmmu_engine_pkg", "docs": {"registers.md": ["blocks:engine"]}},
 }
 
 # DXGK_GPUMMUCAPS bit-field order (seed 000): bit 0 first.
@@ -81,7 +82,8 @@ def c_header(stem, d):
         out.append("#ifndef __ASSEMBLER__")
     for e in d.get("enum", []):
         lname = e['name'].lower()
-        out.append(f"enum gmmu_{lname} {{")
+        # c_tag renames the C enum type where a struct has the same name.
+        out.append(f"enum gmmu_{e.get('c_tag', lname)} {{")
         for v in e["value"]:
             out.append(f"    GMMU_{e['name']}_{v['name']} = {v['value']}, /* {v['desc']} */")
         out += ["};", ""]

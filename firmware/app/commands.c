@@ -7,6 +7,7 @@
 #include "hal.h"
 #include "mbox_hw.h"
 #include "version.h"
+#include "vidmm_cmds.h"
 
 MBOX_HOT static uint32_t reply(const void *data, uint32_t len, uint8_t *resp, uint32_t cap, uint32_t *resp_len)
 {
@@ -88,5 +89,15 @@ const struct mbox_command commands[] = {
     {GMMU_OP_GET_INFO, cmd_get_info},
     {GMMU_OP_GET_CAPS, cmd_get_caps},
     {GMMU_OP_GET_STATS, cmd_get_stats},
+    {GMMU_OP_ALLOC, vidmm_cmd_alloc},
+    {GMMU_OP_FREE, vidmm_cmd_free},
+    {GMMU_OP_CREATE_AS, vidmm_cmd_create_as},
+    {GMMU_OP_DESTROY_AS, vidmm_cmd_destroy_as},
+    {GMMU_OP_MAP_VA, vidmm_cmd_map_va},
+    {GMMU_OP_UNMAP_VA, vidmm_cmd_unmap_va},
+    {GMMU_OP_RESERVE_VA, vidmm_cmd_reserve_va},
+    {GMMU_OP_UPDATE_VA, vidmm_cmd_update_va},
+    {GMMU_OP_QUERY_VA, vidmm_cmd_query_va},
+    {GMMU_OP_GET_VRAM, vidmm_cmd_get_vram},
 };
 const size_t command_count = sizeof commands / sizeof commands[0];

@@ -7,6 +7,7 @@
 #include "hal.h"
 #include "mbox_hw.h"
 #include "version.h"
+#include "vidmm_hw.h"
 
 #define HEARTBEAT_EVERY 1024u /* idle polls (a few cycles each) per heartbeat */
 
@@ -76,6 +77,9 @@ int main(void)
     if (hal_boot_arg() & GMMU_BOOT_ARG_EXIT_AFTER_SELFTEST)
         return ok ? 0 : 2;
 
+    /* VidMm takes the DDR after the self-test is done with it. */
+    if (!vidmm_hw_init())
+        printf("vidmm: not available; its commands answer INTERNAL\n");
     mbox_service_init(&service, commands, command_count, &service);
     mbox_hw_write(GMMU_MBOX_DEV_IRQ_MASK, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
     set_state(ok ? GMMU_FW_STATE_READY : GMMU_FW_STATE_FAILED, ok ? 0 : 1);

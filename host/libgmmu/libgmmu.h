@@ -96,4 +96,7 @@ const char *gmmu_strerror(int rc);
 }
 #endif
 
+/* The VidMm commands: allocations, address spaces, map/unmap/reserve/update. */
+#include "libgmmu_vidmm.h"
+
 #endif /* GMMU_LIBGMMU_H */

@@ -11,9 +11,11 @@
 #include <string.h>
 
 /* Built-in transports. A new one joins with one line here. */
+extern const struct gmmu_transport_ops gmmu_transport_uart_ops; /* transport_uart.c */
 static const struct gmmu_transport_ops *const builtin_transports[] = {
     &gmmu_transport_sim_ops,
     &gmmu_transport_pci_ops,
+    &gmmu_transport_uart_ops,
 };
 
 #define MAX_REGISTERED 8

@@ -160,7 +160,7 @@ static inline const char *gmmu_map_flag_desc(unsigned value)
     }
 }
 
-enum gmmu_update_op {
+enum gmmu_update_op_kind {
     GMMU_UPDATE_OP_MAP = 1, /* Map [va, va+size) to the allocation at offset (tile-pool pages), flags as MAP_FLAG */
     GMMU_UPDATE_OP_UNMAP = 2, /* Unmap [va, va+size) to invalid, or to Zero with MAP_FLAG_ZERO */
     GMMU_UPDATE_OP_COPY = 3, /* Copy the mappings of [src_va, src_va+size) to [va, va+size) */

@@ -44,7 +44,8 @@ FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000
 # Images: the firmware proper and boot-test images.
 FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c firmware/app/commands.c \
-                    firmware/app/mbox_hw.c firmware/lib/mbox_service.c
+                    firmware/app/mbox_hw.c firmware/lib/mbox_service.c \
+                    $(addprefix $(FW_BUILD)/os/,vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o va_alloc.o vram_alloc.o)
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
 test_heap_FW_SRCS := firmware/tests/test_heap.c
@@ -64,6 +65,16 @@ $(FW_BUILD)/version.h: firmware/VERSION tools/mk/firmware.mk $(wildcard .git/HEA
 	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 
 FW_DEPS := tools/mk/firmware.mk $(FW_RUNTIME) $(FW_LIBC_DEPS) $(wildcard firmware/*/*.h include/gmmu/*.h) $(FW_BUILD)/soc.ld $(FW_BUILD)/version.h
+
+# VidMm and the modules under it are off the command hot path and large:
+# built for size, they leave the 128 KiB RAM room for their state.
+.PRECIOUS: $(FW_BUILD)/os/%.o
+$(FW_BUILD)/os/%.o: firmware/lib/%.c $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -Os $(FW_LIBC_FLAGS) -c -o $@ $<
+$(FW_BUILD)/os/%.o: firmware/app/%.c $(FW_DEPS)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -Os $(FW_LIBC_FLAGS) -c -o $@ $<
 
 .SECONDEXPANSION:
 $(FW_BUILD)/%.elf: $$(%_FW_SRCS) $(FW_DEPS)

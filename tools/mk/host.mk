@@ -2,7 +2,9 @@
 
 HOST_DIR     := $(BUILD)/host
 LIBGMMU_SRCS := host/libgmmu/libgmmu.c host/libgmmu/transport.c \
-                host/libgmmu/transport_sim.c host/libgmmu/transport_pci.c
+                host/libgmmu/transport_sim.c host/libgmmu/transport_pci.c \
+                host/libgmmu/transport_uart.c
+LIBGMMU_SRCS += host/libgmmu/libgmmu_vidmm.c
 LIBGMMU      := $(HOST_DIR)/libgmmu.a
 GMMUCTL      := $(HOST_DIR)/gmmuctl
 HOST_APP_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -D_POSIX_C_SOURCE=200809L -Iinclude -Ihost/libgmmu

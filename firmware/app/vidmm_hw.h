@@ -1,0 +1,44 @@
+/*
+ * VidMm on the SoC: the VRAM segment in DDR, the MMU's invalidation and
+ * address-space table registers, and the one vidmm instance the mailbox
+ * handlers serve.
+ *
+ * DDR layout (offsets = VRAM offsets):
+ *   [0, segment)                      the VRAM segment (vram_alloc)
+ *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
+ * The segment is the DDR below the firmware's area, at most
+ * VIDMM_HW_VRAM_MAX: vram_alloc's metadata lives in on-chip RAM (heap,
+ * taken at boot), about 3 bits per 4 KB page. The DDR self-test has run
+ * (and finished with the DDR) before vidmm starts, so it needs nothing
+ * reserved.
+ */
+#ifndef VIDMM_HW_H
+#define VIDMM_HW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "vidmm.h"
+
+#define VIDMM_HW_VRAM_MAX	(256u << 20)
+#define VIDMM_HW_NODES_PER_AS	VA_ALLOC_NODES_DEFAULT
+#define VIDMM_HW_DDR_AREA \
+	((uint64_t)VIDMM_MAX_AS * VIDMM_HW_NODES_PER_AS * sizeof(struct va_node))
+/* Cycles an invalidation may take before it is reported as stuck. */
+#define VIDMM_HW_INV_TIMEOUT	100000u
+
+struct vidmm_hw_stats {
+	uint32_t invalidations;
+	uint32_t inv_timeouts;		/* INV_STATUS.DONE did not come in time */
+	uint32_t inv_max_cycles;	/* longest wait for DONE */
+};
+
+/* Sets up the segment and vidmm and attaches the mailbox handlers to it.
+   Touches no MMU register. False (with a message) if the DDR is too small
+   or the heap cannot hold the state. */
+bool vidmm_hw_init(void);
+
+struct vidmm *vidmm_hw_instance(void);		/* NULL before a good init */
+const struct vidmm_hw_stats *vidmm_hw_stats(void);
+
+#endif

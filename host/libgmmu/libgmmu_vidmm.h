@@ -1,0 +1,58 @@
+/*
+ * libgmmu: the VidMm commands (ALLOC..GET_VRAM of include/defs/mailbox.toml).
+ *
+ * Thin synchronous wrappers over gmmu_call(): each sends one command and
+ * waits for its completion. Return values as everywhere in libgmmu: 0 on
+ * success, a positive device status (GMMU_STATUS_*: the command ran and
+ * failed, and changed nothing), or a negative host error (GMMU_E_*). A
+ * completion whose payload is not the opcode's size is GMMU_E_PROTOCOL.
+ * Outputs are written only on success.
+ *
+ * The semantics of each command are in docs/vidmm.md.
+ */
+#ifndef GMMU_LIBGMMU_VIDMM_H
+#define GMMU_LIBGMMU_VIDMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gmmu/mailbox.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gmmu_dev;
+
+/* Operations one UPDATE_VA message holds. */
+#define GMMU_UPDATE_MAX_OPS \
+    ((GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES - GMMU_UPDATE_REQ_BYTES) / GMMU_UPDATE_OP_BYTES)
+
+/* A physical memory object: req->size bytes with req->flags (ALLOC_FLAG_*). */
+int gmmu_alloc(struct gmmu_dev *dev, const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *out);
+/* Unmaps it from every address space, then frees it. */
+int gmmu_free(struct gmmu_dev *dev, uint32_t alloc_handle);
+
+/* *asid: the hardware id it runs under now (ids are recycled). */
+int gmmu_create_as(struct gmmu_dev *dev, uint32_t *as_handle, uint32_t *asid);
+int gmmu_destroy_as(struct gmmu_dev *dev, uint32_t as_handle);
+
+/* Maps req->size bytes of an allocation from req->offset; *va gets the VA. */
+int gmmu_map_va(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va);
+/* A whole mapping or reserved range, by its start and size. */
+int gmmu_unmap_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size);
+/* flags: 0 (the firmware picks *va) or MAP_FLAG_FIXED_VA (at va). */
+int gmmu_reserve_va(struct gmmu_dev *dev, uint32_t as_handle, uint32_t flags, uint64_t va,
+                    uint64_t size, uint64_t *out_va);
+/* A batch of at most GMMU_UPDATE_MAX_OPS operations, run as one unit. */
+int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
+                   size_t count);
+int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va,
+                  struct gmmu_query_rsp *out);
+int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GMMU_LIBGMMU_VIDMM_H */

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Seed inputs for tests/fuzz/fuzz_vidmm.c, written into the directory given.
+
+Each seed is a short command sequence in the harness's input format (a
+selector byte, a mode byte, then the payload's bytes, folded by the harness)
+that reaches a state random bytes rarely do: tiles mapped, copied between
+reserved ranges and purged by FREE, hardware ids recycled, system memory
+mapped at a fixed VA, malformed messages.
+"""
+import os
+import struct
+import sys
+
+# Selectors: the index of the opcode in vidmm_cmds[] (firmware/lib/vidmm_cmds.c).
+ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA, UPDATE_VA, QUERY_VA, GET_VRAM = range(10)
+FOLD, RAW = 1, 0
+OP_MAP, OP_UNMAP, OP_COPY, OP_PROTECT = 1, 2, 3, 4
+PREFER_64K, CONTIGUOUS, SYSTEM = 1, 2, 4
+FIXED_VA, ZERO = 8, 16
+
+
+def cmd(sel, payload=b"", mode=FOLD):
+    return bytes([sel, mode]) + payload
+
+
+def alloc(size, flags=0, sys_addr=0, lowest=0, highest=0, boundary=0):
+    return cmd(ALLOC, struct.pack("<QIIQQQQ", size, flags, 0, lowest, highest, boundary, sys_addr))
+
+
+def handle(sel, pick):
+    return cmd(sel, struct.pack("<II", pick, 0))
+
+
+def map_va(as_pick, alloc_pick, offset=0, size=0x10000, va=0, flags=0, pages=0):
+    return cmd(MAP_VA, struct.pack("<IIQQQII", as_pick, alloc_pick, offset, size, va, flags, pages))
+
+
+def reserve(as_pick, tiles_minus_one, va=0, flags=0):
+    return cmd(RESERVE_VA, struct.pack("<IIQQ", as_pick, flags, va, tiles_minus_one))
+
+
+def op(kind, va_pick=0, tiles_minus_one=0, alloc_pick=0, arg=0, flags=0):
+    return struct.pack("<IIQQIIQ", kind, flags, va_pick, tiles_minus_one, alloc_pick, 0, arg)
+
+
+def update(as_pick, ops, mode=FOLD):
+    return cmd(UPDATE_VA, struct.pack("<II", as_pick, len(ops)) + b"".join(ops), mode)
+
+
+def query(as_pick, va_pick, size_pick=0):
+    return cmd(QUERY_VA, struct.pack("<IIQQ", as_pick, 0, va_pick, size_pick))
+
+
+SEEDS = {
+    "basic": [
+        cmd(CREATE_AS), alloc(0x10000), map_va(0, 0), query(0, 0), cmd(GET_VRAM),
+        cmd(UNMAP_VA, struct.pack("<IIQQ", 0, 0, 0, 0)), handle(FREE, 0), handle(DESTROY_AS, 0),
+    ],
+    "tiles": [
+        cmd(CREATE_AS), alloc(0xFF000, PREFER_64K), alloc(0x40000, CONTIGUOUS),
+        reserve(0, 15), reserve(0, 15),
+        update(0, [op(OP_MAP, 0, 3, 0, 0), op(OP_MAP, 0x400, 0, 1, 2), op(OP_UNMAP, 0x800, 1, flags=ZERO),
+                   op(OP_COPY, 0xC00, 1, arg=0), op(OP_PROTECT, 0, 7, flags=1)]),
+        update(0, [op(OP_COPY, 1, 3, arg=0x100), op(OP_MAP, 1, 1, 1, 1)]),
+        query(0, 0), handle(FREE, 0), query(0, 0), handle(FREE, 0), handle(DESTROY_AS, 0),
+    ],
+    "bad_batch": [
+        cmd(CREATE_AS), alloc(0x80000), reserve(0, 7),
+        update(0, [op(OP_MAP, 0, 1, 0, 0), op(OP_COPY, 0, 3, arg=0), op(OP_UNMAP, 0, 0, flags=ZERO)]),
+        update(0, [op(OP_MAP, 0, 1, 0, 0), op(7, 0, 0)]),
+    ],
+    "asids": [cmd(CREATE_AS), alloc(0x10000)] + [cmd(CREATE_AS), map_va(0, 0)] * 5
+             + [handle(DESTROY_AS, 1), map_va(2, 0), handle(FREE, 0)],
+    "system": [
+        cmd(CREATE_AS), alloc(0x200000, SYSTEM, sys_addr=0x12345000),
+        map_va(0, 0, 0x1000, 0x100000, va=0x200000, flags=FIXED_VA | 4), map_va(0, 0, size=0x80000),
+        query(0, 0), handle(FREE, 0),
+    ],
+    "contiguous": [
+        # boundary is folded to 1 << (raw >> 1) when raw is odd: 43 is 2 MB.
+        alloc(0x80000, CONTIGUOUS, lowest=0x100000, highest=0x1FFFFF, boundary=43),
+        alloc(0x300000, CONTIGUOUS, boundary=43), alloc(0x1000000), cmd(GET_VRAM),
+    ],
+    "malformed": [
+        # Mode bit 3 on a raw command: the length is off by mode >> 4.
+        cmd(UPDATE_VA, struct.pack("<II", 0, 1) + op(OP_MAP), RAW | 8 | 0x30),
+        cmd(ALLOC, b"\x00" * 40, RAW), cmd(0xF3, b"", RAW), cmd(GET_VRAM, b"\x00" * 4, RAW | 8 | 0x40),
+    ],
+}
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    for name, commands in SEEDS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(b"".join(commands))
+
+
+if __name__ == "__main__":
+    main()

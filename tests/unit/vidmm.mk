@@ -1,0 +1,14 @@
+# VidMm command layer (firmware/lib/vidmm*.c) on the simulated platform of
+# tests/fuzz/vidmm_sim.c, with the limits the firmware ships with.
+VIDMM_TEST_SRCS := tests/fuzz/vidmm_sim.c firmware/lib/vidmm.c firmware/lib/vidmm_cmds.c \
+                   firmware/lib/ptmgr.c firmware/lib/va_alloc.c firmware/lib/vram_alloc.c \
+                   tests/model/gmmu_ref.c
+
+UNIT_TESTS += vidmm
+vidmm_SRCS := tests/unit/test_vidmm.c $(VIDMM_TEST_SRCS)
+vidmm_CFLAGS := -Itests/fuzz
+
+# Randomized differential test of the commands against a page model.
+UNIT_TESTS += vidmm_diff
+vidmm_diff_SRCS := tests/unit/test_vidmm_diff.c $(VIDMM_TEST_SRCS)
+vidmm_diff_CFLAGS := -Itests/fuzz
