@@ -2,7 +2,8 @@
  * gmmuctl: command-line access to a GPU MMU device through libgmmu.
  *
  *   gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND
- *   COMMAND: info | caps | ping [COUNT] | stats | ident
+ *   COMMAND: info | caps | ping [COUNT] | stats | ident | vram
+ *            | alloc SIZE[,contig][,64k] | free HANDLE
  *
  * Exit status: 0 success; 1..255 the device status of a failed command
  * (GMMU_STATUS_*); 64 a usage error; 64 + N the host error -N
@@ -27,7 +28,9 @@ struct options {
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] info|caps|ping [COUNT]|stats|ident\n"
+    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND\n"
+                    "COMMAND: info | caps | ping [COUNT] | stats | ident | vram\n"
+                    "         | alloc SIZE[,contig][,64k] | free HANDLE\n"
                     "DEVICE: sim:SOCKET_PATH or pci:DDDD:BB:DD.F\n");
     return EXIT_USAGE;
 }
@@ -184,6 +187,69 @@ static int cmd_ident(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+static int cmd_vram(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_vram_rsp v;
+    int rc = gmmu_get_vram(dev, &v);
+    if (rc)
+        return fail(o, "vram", rc);
+    if (o->json)
+        printf("{\"segment_bytes\": %llu, \"free_bytes\": %llu, \"largest_free\": %llu, "
+               "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u}\n",
+               (unsigned long long)v.segment_bytes, (unsigned long long)v.free_bytes,
+               (unsigned long long)v.largest_free, (unsigned long long)v.table_bytes, v.tables,
+               v.allocations, v.address_spaces);
+    else
+        printf("VRAM %llu KiB, free %llu KiB (largest block %llu KiB), tables %u (%llu KiB), "
+               "allocations %u, address spaces %u\n",
+               (unsigned long long)v.segment_bytes >> 10, (unsigned long long)v.free_bytes >> 10,
+               (unsigned long long)v.largest_free >> 10, v.tables,
+               (unsigned long long)v.table_bytes >> 10, v.allocations, v.address_spaces);
+    return 0;
+}
+
+/* SIZE accepts K/M/G suffixes; ",contig" and ",64k" set the flags. */
+static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
+{
+    if (!o->arg)
+        return usage();
+    char *end;
+    struct gmmu_alloc_req req = {.size = strtoull(o->arg, &end, 0)};
+    switch (*end) {
+    case 'K': case 'k': req.size <<= 10; end++; break;
+    case 'M': case 'm': req.size <<= 20; end++; break;
+    case 'G': case 'g': req.size <<= 30; end++; break;
+    default: break;
+    }
+    for (char *opt = strtok(end, ","); opt; opt = strtok(NULL, ","))
+        if (!strcmp(opt, "contig")) req.flags |= GMMU_ALLOC_FLAG_CONTIGUOUS;
+        else if (!strcmp(opt, "64k")) req.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
+        else return usage();
+    struct gmmu_alloc_rsp rsp;
+    int rc = gmmu_alloc(dev, &req, &rsp);
+    if (rc)
+        return fail(o, "alloc", rc);
+    if (o->json)
+        printf("{\"handle\": %u, \"size\": %llu, \"base\": %llu, \"extents\": %u}\n", rsp.handle,
+               (unsigned long long)rsp.size, (unsigned long long)rsp.base, rsp.extents);
+    else
+        printf("allocation %u: %llu bytes in %u extent(s), first at 0x%llx\n", rsp.handle,
+               (unsigned long long)rsp.size, rsp.extents, (unsigned long long)rsp.base);
+    return 0;
+}
+
+static int cmd_free(struct gmmu_dev *dev, const struct options *o)
+{
+    if (!o->arg)
+        return usage();
+    int rc = gmmu_free(dev, (uint32_t)strtoul(o->arg, NULL, 0));
+    if (rc)
+        return fail(o, "free", rc);
+    if (o->json)
+        printf("{\"freed\": %s}\n", o->arg);
+    return 0;
+}
+
 static int parse(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -206,7 +272,7 @@ int main(int argc, char **argv)
         return usage();
     static const struct { const char *name; int (*run)(struct gmmu_dev *, const struct options *); } cmds[] = {
         {"info", cmd_info}, {"caps", cmd_caps}, {"ping", cmd_ping}, {"stats", cmd_stats},
-        {"ident", cmd_ident},
+        {"ident", cmd_ident}, {"vram", cmd_vram}, {"alloc", cmd_alloc}, {"free", cmd_free},
     };
     int (*run)(struct gmmu_dev *, const struct options *) = NULL;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
