@@ -47,3 +47,4 @@ include tools/mk/host.mk
 include tools/mk/tests.mk
 include tools/mk/libc.mk
 include tools/mk/fuzz.mk
+include tools/mk/engine.mk
