@@ -37,7 +37,7 @@ package gmmu_soc_pkg;
   localparam int unsigned SYSCTL_MAGIC = 1196248405;  // 'GMMU': read from SYSCTL.ID
   localparam int unsigned EXIT_TRAP_BASE = 256;  // Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared)
   localparam int unsigned DDR_AXI_DATA_BYTES = 8;  // Width of the DDR AXI4 data bus, in bytes
-  localparam int unsigned DDR_AXI_ID_BITS = 6;  // Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter
+  localparam int unsigned DDR_AXI_ID_BITS = 8;  // Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter
   localparam int unsigned CPU_LINE_BYTES = 32;  // VexRiscv data- and instruction-cache line, in bytes
   // SYSCTL register offsets
   localparam logic [15:0] SYSCTL_ID = 16'h0000;

@@ -119,11 +119,12 @@ module soc_top
   logic [63:0] cycle;
   logic [31:0] ext_irq;
 
-  logic buserr_irq, mbox_irq;
+  logic buserr_irq, mbox_irq, mmu_irq;
   always_comb begin
-    ext_irq = '0;  // the MMU line joins here (IRQ_* in gmmu_soc_pkg)
+    ext_irq = '0;
     ext_irq[IRQ_BUS_ERROR]     = buserr_irq;
     ext_irq[IRQ_MBOX_DOORBELL] = mbox_irq;
+    ext_irq[IRQ_MMU_FAULT]     = mmu_irq;
   end
 
   VexRiscv u_cpu (
@@ -191,14 +192,15 @@ module soc_top
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
-  localparam int unsigned NSlaves = 7;
+  localparam int unsigned NSlaves = 8;
   localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
-                          SDdrCached = 4, SDdr = 5, SMbox = 6;
+                          SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7;
   localparam logic [32*NSlaves-1:0] SlaveBase = {
-    MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
+    MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE,
+    RAM_BASE};
   localparam logic [32*NSlaves-1:0] SlaveMask = {
-    ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1),
-    ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
+    ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1),
+    ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
 
   logic [NSlaves-1:0]    slv_stb, slv_ack, slv_err;
   logic [32*NSlaves-1:0] slv_dat;
@@ -251,8 +253,9 @@ module soc_top
   logic        ddr_ack, ddr_err;
   logic [31:0] ddr_dat;
 
-  // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture.
-  localparam int unsigned NDdrMasters = 2, MCpu = 0, MAperture = 1;
+  // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture, 2 MMU
+  // walker (reads only).
+  localparam int unsigned NDdrMasters = 3, MCpu = 0, MAperture = 1, MMmu = 2;
   localparam int unsigned DdrIdW = 4;
   localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
 
@@ -372,6 +375,59 @@ module soc_top
   assign dm_arsize[MAperture*3 +: 3]         = 3'd3;
   assign dm_arburst[MAperture*2 +: 2]        = 2'b01;
 
+  // ------------------------------------------------------------------ MMU
+  // Translation clients (the GPU engines) join the ports here; until then
+  // the ports are idle.
+  localparam int unsigned NPorts = gmmu_mmu_pkg::PORTS;
+  localparam int unsigned TagW   = gmmu_mmu_pkg::TAG_BITS;
+  localparam int unsigned PaW    = gmmu_mmu_pkg::PA_BITS;
+
+  logic [NPorts-1:0]      tr_req_ready, tr_rsp_valid, tr_rsp_zero, tr_rsp_cc, tr_rsp_ro, tr_rsp_nx;
+  logic [NPorts*TagW-1:0] tr_rsp_tag;
+  logic [NPorts*3-1:0]    tr_rsp_fault, tr_rsp_psize;
+  logic [NPorts*PaW-1:0]  tr_rsp_pa;
+  logic [NPorts*5-1:0]    tr_rsp_seg;
+
+  mmu_top u_mmu (
+    .clk_i, .rst_ni,
+    .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SMmu]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
+    .wb_dat_i (bus_dat_w), .wb_sel_i (bus_sel), .wb_ack_o (slv_ack[SMmu]),
+    .wb_dat_o (slv_dat[32*SMmu +: 32]),
+    .req_valid_i ('0), .req_ready_o (tr_req_ready), .req_asid_i ('0), .req_va_i ('0),
+    .req_access_i ('0), .req_tag_i ('0),
+    .rsp_valid_o (tr_rsp_valid), .rsp_ready_i ('1), .rsp_tag_o (tr_rsp_tag),
+    .rsp_fault_o (tr_rsp_fault), .rsp_zero_o (tr_rsp_zero), .rsp_pa_o (tr_rsp_pa),
+    .rsp_seg_o (tr_rsp_seg), .rsp_cc_o (tr_rsp_cc), .rsp_ro_o (tr_rsp_ro), .rsp_nx_o (tr_rsp_nx),
+    .rsp_psize_o (tr_rsp_psize),
+    .axi_arvalid_o (dm_arvalid[MMmu]), .axi_arready_i (dm_arready[MMmu]),
+    .axi_arid_o (dm_arid[MMmu*DdrIdW +: DdrIdW]), .axi_araddr_o (dm_araddr[MMmu*32 +: 32]),
+    .axi_arlen_o (dm_arlen[MMmu*8 +: 8]), .axi_arsize_o (dm_arsize[MMmu*3 +: 3]),
+    .axi_arburst_o (dm_arburst[MMmu*2 +: 2]), .axi_rvalid_i (dm_rvalid[MMmu]),
+    .axi_rready_o (dm_rready[MMmu]), .axi_rid_i (dm_rid[MMmu*DdrIdW +: DdrIdW]),
+    .axi_rdata_i (dm_rdata[MMmu*64 +: 64]), .axi_rresp_i (dm_rresp[MMmu*2 +: 2]),
+    .axi_rlast_i (dm_rlast[MMmu]),
+    .irq_o (mmu_irq)
+  );
+  assign slv_err[SMmu] = 1'b0;
+
+  // The walker only reads.
+  assign dm_awvalid[MMmu]                  = 1'b0;
+  assign dm_awid[MMmu*DdrIdW +: DdrIdW]    = '0;
+  assign dm_awaddr[MMmu*32 +: 32]          = '0;
+  assign dm_awlen[MMmu*8 +: 8]             = '0;
+  assign dm_awsize[MMmu*3 +: 3]            = '0;
+  assign dm_awburst[MMmu*2 +: 2]           = '0;
+  assign dm_wvalid[MMmu]                   = 1'b0;
+  assign dm_wdata[MMmu*64 +: 64]           = '0;
+  assign dm_wstrb[MMmu*8 +: 8]             = '0;
+  assign dm_wlast[MMmu]                    = 1'b0;
+  assign dm_bready[MMmu]                   = 1'b1;
+
+  // Idle translation ports (no engine yet): their responses are unused.
+  logic unused_tr;
+  assign unused_tr = ^{tr_req_ready, tr_rsp_valid, tr_rsp_zero, tr_rsp_cc, tr_rsp_ro, tr_rsp_nx,
+                       tr_rsp_tag, tr_rsp_fault, tr_rsp_psize, tr_rsp_pa, tr_rsp_seg};
+
   // ---------------------------------------------------------- DDR arbiter
   logic [ArbIdW-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
 
@@ -409,6 +465,8 @@ module soc_top
   logic unused_top;
   assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
                         ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW],
-                        dm_bid[MAperture*DdrIdW +: DdrIdW], dm_rid[MAperture*DdrIdW +: DdrIdW]};
+                        dm_bid[MAperture*DdrIdW +: DdrIdW], dm_rid[MAperture*DdrIdW +: DdrIdW],
+                        dm_awready[MMmu], dm_wready[MMmu], dm_bvalid[MMmu],
+                        dm_bid[MMmu*DdrIdW +: DdrIdW], dm_bresp[MMmu*2 +: 2]};
 
 endmodule : soc_top

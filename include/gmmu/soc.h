@@ -37,7 +37,7 @@
 #define GMMU_SYSCTL_MAGIC GMMU_U(0x474D4D55) /* 'GMMU': read from SYSCTL.ID */
 #define GMMU_EXIT_TRAP_BASE GMMU_U(0x00000100) /* Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared) */
 #define GMMU_DDR_AXI_DATA_BYTES GMMU_U(0x00000008) /* Width of the DDR AXI4 data bus, in bytes */
-#define GMMU_DDR_AXI_ID_BITS GMMU_U(0x00000006) /* Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter */
+#define GMMU_DDR_AXI_ID_BITS GMMU_U(0x00000008) /* Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter */
 #define GMMU_CPU_LINE_BYTES GMMU_U(0x00000020) /* VexRiscv data- and instruction-cache line, in bytes */
 /* SYSCTL registers: offsets from GMMU_SYSCTL_BASE. Platform control */
 #define GMMU_SYSCTL_ID GMMU_U(0x0000) /* ro: Reads SYSCTL_MAGIC */

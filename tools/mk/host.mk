@@ -26,3 +26,6 @@ $(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(LIBGMMU)
 HOST_TEST_BINS := $(HOST_DIR)/test_mailbox
 $(HOST_DIR)/test_mailbox: tests/host/test_mailbox.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
+
+$(HOST_DIR)/test_vidmm_soc: tests/host/test_vidmm_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread

@@ -57,3 +57,9 @@ sim-server: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
 	@echo "sim-server: socket $(SIM_SOCKET)"
 	@echo "sim-server: try  $(GMMUCTL) -d sim:$(SIM_SOCKET) info"
 	$(SIM_BIN) --max-cycles 0 --socket $(SIM_SOCKET) $(SIM_ARGS) $(call FW_ELF,gmmu)
+
+# VidMm commands on the simulated SoC: tables in the DDR model, real MMU registers.
+TESTS += vidmm-soc
+t-vidmm-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_vidmm_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/vidmm-soc-sim.log -- \
+	  $(HOST_DIR)/test_vidmm_soc

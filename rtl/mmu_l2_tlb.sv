@@ -1,0 +1,349 @@
+// Shared L2 TLB: set associative, in block RAM, one lookup per cycle.
+//
+// Four banks, one per covered-range size (4 KB, 64 KB, 2 MB, 1 GB), are
+// looked up in parallel, each indexed by the VA bits just above its size
+// (XORed with the address space, so address spaces spread over the sets),
+// so a lookup needs no page-size guess. A 512 GB zero range is kept in the
+// 1 GB bank as the 1 GB range around the VA. Each way of each bank is a
+// synchronous-read RAM (mmu_ram_1r1w) holding {asid, VA page tag,
+// translation record}; valid bits are flops so they can be cleared at once.
+//
+// Pipeline: cycle 0 accepts a lookup and reads the RAMs; cycle 1 compares
+// every way; cycle 2 presents the result (res_*), which the consumer must
+// take that cycle (a hit becomes a fill, a miss starts a walk: the caller
+// guarantees a free walker through can_accept_i). Latency 2, one per cycle.
+//
+// Install (from a completed walk) writes the bank of the record's covered
+// size: an invalid way of the set, else a pseudo-random one. Invalidation:
+// INV_ALL clears every valid bit in one cycle; INV_ASID and INV_RANGE sweep
+// the sets (one per cycle, MaxSets + 2 cycles) reading the tags, while
+// lookups are held off (busy_o). A lookup in flight when an invalidation
+// starts is marked stale (res_stale_o): its answer must not be installed.
+module mmu_l2_tlb #(
+  parameter int unsigned AsidW  = 6,
+  parameter int unsigned VpnW   = 36,
+  parameter int unsigned MetaW  = 5,
+  parameter int unsigned Sets0  = 64,   // 4 KB bank
+  parameter int unsigned Ways0  = 4,
+  parameter int unsigned Sets1  = 32,   // 64 KB bank
+  parameter int unsigned Ways1  = 4,
+  parameter int unsigned Sets2  = 32,   // 2 MB bank
+  parameter int unsigned Ways2  = 2,
+  parameter int unsigned Sets3  = 32,   // 1 GB bank (and 512 GB zero ranges)
+  parameter int unsigned Ways3  = 2
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+
+  // Lookup
+  input  logic                                in_valid_i,
+  output logic                                in_ready_o,
+  input  logic [AsidW-1:0]                    in_asid_i,
+  input  logic [VpnW-1:0]                     in_vpn_i,
+  input  logic [MetaW-1:0]                    in_meta_i,
+  input  logic                                can_accept_i,
+
+  // Result, two cycles later
+  output logic                                res_valid_o,
+  output logic                                res_hit_o,
+  output logic                                res_stale_o,
+  output logic [gmmu_mmu_pkg::INFO_BITS-1:0]  res_info_o,
+  output logic [AsidW-1:0]                    res_asid_o,
+  output logic [VpnW-1:0]                     res_vpn_o,
+  output logic [MetaW-1:0]                    res_meta_o,
+  output logic [1:0]                          inflight_o,   // lookups in cycles 1 and 2
+
+  // Install
+  input  logic                                ins_valid_i,
+  input  logic [AsidW-1:0]                    ins_asid_i,
+  input  logic [VpnW-1:0]                     ins_vpn_i,
+  input  logic [gmmu_mmu_pkg::INFO_BITS-1:0]  ins_info_i,
+
+  // Invalidate
+  input  logic                                inv_valid_i,
+  input  logic [1:0]                          inv_type_i,
+  input  logic [AsidW-1:0]                    inv_asid_i,
+  input  logic [VpnW-1:0]                     inv_start_i,
+  input  logic [VpnW-1:0]                     inv_end_i,
+  output logic                                busy_o,
+
+  output logic                                ev_lookup_o,
+  output logic                                ev_hit_o
+);
+
+  localparam int unsigned InfoW   = gmmu_mmu_pkg::INFO_BITS;
+  localparam int unsigned CovL    = gmmu_mmu_pkg::INFO_COV_LSB;
+  localparam int unsigned Banks   = 4;
+  localparam int unsigned MaxWays = 4;
+  localparam int unsigned MaxSets = (Sets0 > Sets1 ? (Sets0 > Sets2 ? (Sets0 > Sets3 ? Sets0 : Sets3)
+                                                                    : (Sets2 > Sets3 ? Sets2 : Sets3))
+                                                   : (Sets1 > Sets2 ? (Sets1 > Sets3 ? Sets1 : Sets3)
+                                                                    : (Sets2 > Sets3 ? Sets2 : Sets3)));
+  localparam int unsigned SetW    = (MaxSets > 1) ? $clog2(MaxSets) : 1;
+  localparam int unsigned EntW    = AsidW + VpnW + InfoW;
+  localparam int unsigned NRam    = Banks * MaxWays;   // RAM b * MaxWays + w (some unused)
+
+  function automatic int unsigned bank_sets(input int unsigned b);
+    bank_sets = (b == 0) ? Sets0 : (b == 1) ? Sets1 : (b == 2) ? Sets2 : Sets3;
+  endfunction
+  function automatic int unsigned bank_ways(input int unsigned b);
+    bank_ways = (b == 0) ? Ways0 : (b == 1) ? Ways1 : (b == 2) ? Ways2 : Ways3;
+  endfunction
+  // VA page-number bits below a bank's covered size.
+  function automatic int unsigned bank_low(input int unsigned b);
+    bank_low = (b == 0) ? 0 : (b == 1) ? 4 : (b == 2) ? 9 : 18;
+  endfunction
+  // Only ever called with constant arguments (one per bank).
+  function automatic logic [VpnW-1:0] low_mask(input int unsigned low);
+    low_mask = {VpnW{1'b1}} << low;
+  endfunction
+  // The set a page number maps to in bank b.
+  function automatic logic [SetW-1:0] set_of(input int unsigned b, input logic [VpnW-1:0] vpn,
+                                             input logic [AsidW-1:0] asid);
+    logic [SetW-1:0] set_mask;
+    set_mask = SetW'(bank_sets(b) - 1);
+    set_of   = (SetW'({{SetW{1'b0}}, vpn} >> bank_low(b)) ^ SetW'(asid)) & set_mask;
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  // Valid bits, one vector over the sets per RAM (bank, way).
+  logic [MaxSets-1:0] vb_q [NRam];
+  logic [15:0]       lfsr_q;
+
+  logic              s1_v_q;
+  logic [AsidW-1:0]  s1_asid_q;
+  logic [VpnW-1:0]   s1_vpn_q;
+  logic [MetaW-1:0]  s1_meta_q;
+  logic [Banks*MaxWays-1:0] s1_vbits_q;
+
+  logic              s2_v_q, s2_hit_q, s2_stale_q;
+  logic [AsidW-1:0]  s2_asid_q;
+  logic [VpnW-1:0]   s2_vpn_q;
+  logic [MetaW-1:0]  s2_meta_q;
+  logic [InfoW-1:0]  s2_info_q;
+
+  logic              sw_active_q, sw_cmp_q;
+  logic [SetW-1:0]   sw_set_q, sw_cmp_set_q;
+  logic [1:0]        sw_type_q;
+  logic [AsidW-1:0]  sw_asid_q;
+  logic [VpnW-1:0]   sw_start_q, sw_end_q;
+
+  logic              in_fire;
+  logic              ram_re;
+  logic [SetW-1:0]   rd_set  [Banks];
+  logic [SetW-1:0]   in_set  [Banks];
+  logic [EntW-1:0]   rdata   [Banks*MaxWays];
+
+  assign in_ready_o = can_accept_i && !sw_active_q && !sw_cmp_q && !inv_valid_i;
+  assign in_fire    = in_valid_i && in_ready_o;
+  assign ram_re     = in_fire || sw_active_q;
+
+  // ---------------------------------------------------------------- install
+  logic [1:0]        ins_bank;
+  logic [2:0]        ins_cov;
+  logic [SetW-1:0]   ins_set;
+  logic [1:0]        ins_way;
+  logic [InfoW-1:0]  ins_info;
+  logic [EntW-1:0]   ins_word;
+  logic [MaxWays-1:0] ins_set_valid;
+  logic [VpnW-1:0]   ins_mask;
+  logic [SetW-1:0]   ins_set_b  [Banks];   // the set in each bank (constant shifts)
+  logic [VpnW-1:0]   ins_mask_b [Banks];
+
+  always_comb begin
+    unique case (ins_info_i[CovL +: 3])
+      gmmu_mmu_pkg::PSIZE_4K:  begin ins_bank = 2'd0; ins_cov = gmmu_mmu_pkg::PSIZE_4K;  end
+      gmmu_mmu_pkg::PSIZE_64K: begin ins_bank = 2'd1; ins_cov = gmmu_mmu_pkg::PSIZE_64K; end
+      gmmu_mmu_pkg::PSIZE_2M:  begin ins_bank = 2'd2; ins_cov = gmmu_mmu_pkg::PSIZE_2M;  end
+      default:                 begin ins_bank = 2'd3; ins_cov = gmmu_mmu_pkg::PSIZE_1G;  end
+    endcase
+    ins_set  = ins_set_b[ins_bank];
+    ins_mask = ins_mask_b[ins_bank];
+    ins_info = ins_info_i;
+    ins_info[CovL +: 3] = ins_cov;
+    ins_word = {ins_asid_i, ins_vpn_i & ins_mask, ins_info};
+    for (int w = 0; w < MaxWays; w++) begin
+      ins_set_valid[w] = vb_q[32'(ins_bank) * MaxWays + 32'(w)][ins_set] ||
+                         (w >= bank_ways(32'(ins_bank)));
+    end
+    // First invalid way, else a pseudo-random one.
+    ins_way = lfsr_q[1:0] & 2'(bank_ways(32'(ins_bank)) - 1);
+    for (int w = MaxWays - 1; w >= 0; w--) begin
+      if (!ins_set_valid[w]) ins_way = 2'(w);
+    end
+  end
+
+  // ---------------------------------------------------------------- RAMs
+  for (genvar b = 0; b < Banks; b++) begin : gen_bank
+    localparam int unsigned BSets = bank_sets(b);
+    localparam int unsigned BWays = bank_ways(b);
+    localparam int unsigned BSetW = (BSets > 1) ? $clog2(BSets) : 1;
+
+    assign in_set[b]     = set_of(b, in_vpn_i, in_asid_i);
+    assign ins_set_b[b]  = set_of(b, ins_vpn_i, ins_asid_i);
+    assign ins_mask_b[b] = low_mask(bank_low(b));
+    assign rd_set[b] = sw_active_q ? sw_set_q : in_set[b];
+
+    for (genvar w = 0; w < MaxWays; w++) begin : gen_way
+      if (w < BWays) begin : gen_ram
+        logic we;
+        assign we = ins_valid_i && (ins_bank == 2'(b)) && (ins_way == 2'(w));
+        mmu_ram_1r1w #(
+          .Depth (BSets),
+          .Width (EntW),
+          .AddrW (BSetW)
+        ) u_ram (
+          .clk_i,
+          .we_i    (we),
+          .waddr_i (ins_set[BSetW-1:0]),
+          .wdata_i (ins_word),
+          .re_i    (ram_re),
+          .raddr_i (rd_set[b][BSetW-1:0]),
+          .rdata_o (rdata[b*MaxWays+w])
+        );
+      end else begin : gen_none
+        assign rdata[b*MaxWays+w] = '0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- compare
+  logic              s1_hit;
+  logic [InfoW-1:0]  s1_info;
+  logic [EntW-1:0]   ent;
+
+  always_comb begin
+    s1_hit  = 1'b0;
+    s1_info = '0;
+    ent     = '0;
+    for (int b = Banks - 1; b >= 0; b--) begin
+      for (int w = MaxWays - 1; w >= 0; w--) begin
+        ent = rdata[b*MaxWays+w];
+        if (s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
+            (ent[EntW-1 -: AsidW] == s1_asid_q) &&
+            (ent[InfoW +: VpnW] == (s1_vpn_q & low_mask(bank_low(b))))) begin
+          s1_hit  = 1'b1;
+          s1_info = ent[InfoW-1:0];
+        end
+      end
+    end
+  end
+
+  // Sweep: which ways of the set read last cycle the command removes.
+  logic [NRam-1:0]  sw_clear;
+  logic [AsidW-1:0] sasid;
+  logic [VpnW-1:0]  stag;
+  always_comb begin
+    sw_clear = '0;
+    sasid    = '0;
+    stag     = '0;
+    for (int b = 0; b < Banks; b++) begin
+      for (int w = 0; w < MaxWays; w++) begin
+        {sasid, stag} = rdata[b*MaxWays+w][EntW-1:InfoW];
+        if (sw_cmp_q && (w < bank_ways(b)) && (32'(sw_cmp_set_q) < bank_sets(b)) &&
+            (sasid == sw_asid_q) &&
+            (sw_type_q != 2'(gmmu_mmu_pkg::INV_RANGE) ||
+             (stag <= sw_end_q && stag >= (sw_start_q & low_mask(bank_low(b)))))) begin
+          sw_clear[b*MaxWays+w] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // Valid bits of the sets a lookup reads, captured with the RAM read.
+  logic [Banks*MaxWays-1:0] in_vbits;
+  always_comb begin
+    for (int b = 0; b < Banks; b++) begin
+      for (int w = 0; w < MaxWays; w++) begin
+        in_vbits[b*MaxWays+w] = vb_q[b*MaxWays+w][in_set[b]];
+      end
+    end
+  end
+
+  // Valid bits: install sets one, a sweep step clears some, INV_ALL all.
+  logic [MaxSets-1:0] vb_d [NRam];
+  always_comb begin
+    for (int r = 0; r < NRam; r++) begin
+      vb_d[r] = vb_q[r];
+      if (sw_clear[r]) vb_d[r][sw_cmp_set_q] = 1'b0;
+      if (ins_valid_i && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
+      if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) vb_d[r] = '0;
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int r = 0; r < NRam; r++) vb_q[r] <= '0;
+      lfsr_q       <= 16'hACE1;
+      s1_v_q       <= 1'b0;
+      s2_v_q       <= 1'b0;
+      s2_hit_q     <= 1'b0;
+      s2_stale_q   <= 1'b0;
+      sw_active_q  <= 1'b0;
+      sw_cmp_q     <= 1'b0;
+      sw_set_q     <= '0;
+      sw_cmp_set_q <= '0;
+      sw_type_q    <= '0;
+      sw_asid_q    <= '0;
+      sw_start_q   <= '0;
+      sw_end_q     <= '0;
+    end else begin
+      lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
+
+      // Lookup pipeline.
+      // Nothing enters in an invalidation cycle, so only a lookup in
+      // cycle 1 can be overtaken by one (cycle 2 is covered by the caller).
+      s1_v_q     <= in_fire;
+      s2_v_q     <= s1_v_q;
+      s2_hit_q   <= s1_hit;
+      s2_stale_q <= inv_valid_i;
+
+      for (int r = 0; r < NRam; r++) vb_q[r] <= vb_d[r];
+
+      // Sweep.
+      sw_cmp_q     <= sw_active_q;
+      sw_cmp_set_q <= sw_set_q;
+      if (sw_active_q) begin
+        sw_set_q <= sw_set_q + 1'b1;
+        if (sw_set_q == SetW'(MaxSets - 1)) sw_active_q <= 1'b0;
+      end
+      if (inv_valid_i && inv_type_i != 2'(gmmu_mmu_pkg::INV_ALL) && !sw_active_q) begin
+        sw_active_q <= 1'b1;
+        sw_set_q    <= '0;
+        sw_type_q   <= inv_type_i;
+        sw_asid_q   <= inv_asid_i;
+        sw_start_q  <= inv_start_i;
+        sw_end_q    <= inv_end_i;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_fire) begin
+      s1_asid_q  <= in_asid_i;
+      s1_vpn_q   <= in_vpn_i;
+      s1_meta_q  <= in_meta_i;
+      s1_vbits_q <= in_vbits;
+    end
+    if (s1_v_q) begin
+      s2_asid_q <= s1_asid_q;
+      s2_vpn_q  <= s1_vpn_q;
+      s2_meta_q <= s1_meta_q;
+      s2_info_q <= s1_info;
+    end
+  end
+
+  assign res_valid_o = s2_v_q;
+  assign res_hit_o   = s2_hit_q;
+  assign res_stale_o = s2_stale_q;
+  assign res_info_o  = s2_info_q;
+  assign res_asid_o  = s2_asid_q;
+  assign res_vpn_o   = s2_vpn_q;
+  assign res_meta_o  = s2_meta_q;
+  assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q};
+  assign busy_o      = sw_active_q || sw_cmp_q;
+  assign ev_lookup_o = in_fire;
+  assign ev_hit_o    = s2_v_q && s2_hit_q;
+
+endmodule : mmu_l2_tlb

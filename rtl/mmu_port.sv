@@ -1,0 +1,431 @@
+// One translation port: request/response channels, the port's L1 TLB, its
+// miss registers (MSHRs) and its fault staging register.
+//
+// A request is looked up in the L1 TLB in the cycle it is accepted and a hit
+// is answered the next cycle (one lookup per cycle). A miss takes a miss
+// register and the port goes on serving later requests (hit under miss);
+// responses therefore return out of order, identified by the tag. A miss to
+// a 4 KB page that already has a miss in flight is merged: it waits for that
+// one's answer instead of asking the L2 TLB again. Answers arrive on the
+// fill input; a fill answers its own miss and every merged miss it covers,
+// and installs the translation in the L1 TLB unless it is a fault or stale.
+// Permissions are checked here, for every access, against the translation
+// record of the hit or fill.
+//
+// Invalidation: a stale fill (from a walk or lookup that began before an
+// invalidation) is never installed and answers only misses that were
+// already in flight at the invalidation, and misses that arrive after an
+// invalidation never merge with older ones, so nothing stale reaches a
+// request issued after the invalidation completed.
+//
+// Timing: request to response 1 cycle on a hit; answered misses leave one
+// per cycle, ahead of new lookups. A two-entry response FIFO decouples
+// rsp_ready_i from req_ready_o. A response with a fault is also handed to
+// the fault FIFO through a staging register; the port stalls while it is
+// occupied, so no fault is lost.
+module mmu_port #(
+  parameter int unsigned AsidW     = 6,
+  parameter int unsigned VaBits    = 48,
+  parameter int unsigned TagW      = 8,
+  parameter int unsigned Mshrs     = 8,
+  parameter int unsigned L1Entries = 16,
+  parameter int unsigned MIdxW     = (Mshrs > 1) ? $clog2(Mshrs) : 1
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+
+  // Translation request
+  input  logic                                req_valid_i,
+  output logic                                req_ready_o,
+  input  logic [AsidW-1:0]                    req_asid_i,
+  input  logic [63:0]                         req_va_i,
+  input  logic [1:0]                          req_access_i,
+  input  logic [TagW-1:0]                     req_tag_i,
+
+  // Translation response
+  output logic                                rsp_valid_o,
+  input  logic                                rsp_ready_i,
+  output logic [TagW-1:0]                     rsp_tag_o,
+  output logic [2:0]                          rsp_fault_o,
+  output logic                                rsp_zero_o,
+  output logic [gmmu_mmu_pkg::PA_BITS-1:0]    rsp_pa_o,
+  output logic [4:0]                          rsp_seg_o,
+  output logic                                rsp_cc_o,
+  output logic                                rsp_ro_o,
+  output logic                                rsp_nx_o,
+  output logic [2:0]                          rsp_psize_o,
+
+  // Miss to the L2 TLB (payload may change while not accepted)
+  output logic                                miss_valid_o,
+  input  logic                                miss_ready_i,
+  output logic [AsidW-1:0]                    miss_asid_o,
+  output logic [VaBits-13:0]                  miss_vpn_o,
+  output logic [MIdxW-1:0]                    miss_idx_o,
+
+  // Answer to miss fill_idx_i (always accepted)
+  input  logic                                fill_valid_i,
+  input  logic [MIdxW-1:0]                    fill_idx_i,
+  input  logic                                fill_stale_i,
+  input  logic [gmmu_mmu_pkg::INFO_BITS-1:0]  fill_info_i,
+
+  // Invalidation pulse
+  input  logic                                inv_valid_i,
+  input  logic [1:0]                          inv_type_i,
+  input  logic [AsidW-1:0]                    inv_asid_i,
+  input  logic [VaBits-13:0]                  inv_start_i,
+  input  logic [VaBits-13:0]                  inv_end_i,
+
+  // Fault record to the fault FIFO
+  output logic                                flt_valid_o,
+  input  logic                                flt_ready_i,
+  output logic [63:0]                         flt_va_o,
+  output logic [AsidW-1:0]                    flt_asid_o,
+  output logic [1:0]                          flt_access_o,
+  output logic [2:0]                          flt_reason_o,
+  output logic [TagW-1:0]                     flt_tag_o,
+
+  // Performance events (one-cycle pulses)
+  output logic                                ev_req_o,
+  output logic                                ev_hit_o,
+  output logic                                ev_miss_o,
+  output logic                                ev_merge_o,
+  output logic                                ev_fault_o
+);
+
+  localparam int unsigned VpnW   = VaBits - 12;
+  localparam int unsigned InfoW  = gmmu_mmu_pkg::INFO_BITS;
+  localparam int unsigned PaW    = gmmu_mmu_pkg::PA_BITS;
+  // Response record: fault, zero, pa, seg, cc, ro, nx, psize.
+  localparam int unsigned RspW   = 3 + 1 + PaW + 5 + 3 + 3;
+  localparam int unsigned OutW   = TagW + RspW;
+  localparam logic [2:0]  FaultNone = 3'(gmmu_pte_pkg::FAULT_NONE);
+
+  // ------------------------------------------------------------ helpers
+  // VA page-number bits above the covered range of a PSIZE code.
+  function automatic logic [VpnW-1:0] cov_mask(input logic [2:0] cov);
+    case (cov)
+      gmmu_mmu_pkg::PSIZE_64K:  cov_mask = ~VpnW'(64'hF);
+      gmmu_mmu_pkg::PSIZE_2M:   cov_mask = ~VpnW'(64'h1FF);
+      gmmu_mmu_pkg::PSIZE_1G:   cov_mask = ~VpnW'(64'h3FFFF);
+      gmmu_mmu_pkg::PSIZE_512G: cov_mask = ~VpnW'(64'h7FFFFFF);
+      default:                  cov_mask = '1;
+    endcase
+  endfunction
+
+  // The response to one access from a translation record: the permission
+  // check, then the PA (the covered range's base and the VA's low bits).
+  function automatic logic [RspW-1:0] make_rsp(input logic [InfoW-1:0] info,
+                                               input logic [VaBits-1:0] va,
+                                               input logic [1:0] access);
+    logic [2:0]     fault;
+    logic [PaW-1:0] offs, pa;
+    fault = info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3];
+    if (fault == FaultNone) begin
+      if (access == 2'(gmmu_pte_pkg::ACCESS_WRITE) && info[gmmu_mmu_pkg::INFO_RO_BIT]) begin
+        fault = 3'(gmmu_pte_pkg::FAULT_READ_ONLY);
+      end else if (access == 2'(gmmu_pte_pkg::ACCESS_EXECUTE) &&
+                   info[gmmu_mmu_pkg::INFO_NX_BIT]) begin
+        fault = 3'(gmmu_pte_pkg::FAULT_NO_EXECUTE);
+      end
+    end
+    offs = ~({{(PaW-VpnW){1'b1}}, cov_mask(info[gmmu_mmu_pkg::INFO_COV_LSB +: 3])} << 12);
+    pa   = ({info[gmmu_mmu_pkg::INFO_PPN_LSB +: PaW-12], 12'b0} & ~offs) |
+           ({{(PaW-VaBits){1'b0}}, va} & offs);
+    if (fault != FaultNone) begin
+      make_rsp = {fault, {(RspW-3){1'b0}}};
+    end else if (info[gmmu_mmu_pkg::INFO_ZERO_BIT]) begin
+      make_rsp = {fault, 1'b1, {PaW{1'b0}}, info[gmmu_mmu_pkg::INFO_SEG_LSB +: 5],
+                  info[gmmu_mmu_pkg::INFO_CC_BIT], info[gmmu_mmu_pkg::INFO_RO_BIT],
+                  info[gmmu_mmu_pkg::INFO_NX_BIT], info[gmmu_mmu_pkg::INFO_PSIZE_LSB +: 3]};
+    end else begin
+      make_rsp = {fault, 1'b0, pa, info[gmmu_mmu_pkg::INFO_SEG_LSB +: 5],
+                  info[gmmu_mmu_pkg::INFO_CC_BIT], info[gmmu_mmu_pkg::INFO_RO_BIT],
+                  info[gmmu_mmu_pkg::INFO_NX_BIT], info[gmmu_mmu_pkg::INFO_PSIZE_LSB +: 3]};
+    end
+  endfunction
+
+  // ------------------------------------------------------------ state
+  // Miss registers. busy: allocated; done: answered, waiting to leave;
+  // prim: has (or will send) its own L2 request; sent: that request was
+  // accepted; old: allocated before the latest invalidation (never merged
+  // into, and may take a stale answer).
+  logic [Mshrs-1:0] m_busy_q, m_done_q, m_prim_q, m_sent_q, m_old_q;
+  logic [AsidW-1:0] m_asid_q   [Mshrs];
+  logic [VaBits-1:0] m_va_q    [Mshrs];
+  logic [1:0]       m_access_q [Mshrs];
+  logic [TagW-1:0]  m_tag_q    [Mshrs];
+  logic [InfoW-1:0] m_info_q   [Mshrs];
+
+  // Response FIFO, two entries.
+  logic [OutW-1:0]  of_q [2];
+  logic             of_wr_q, of_rd_q;
+  logic [1:0]       of_cnt_q;
+
+  // Fault staging register.
+  logic             fs_valid_q;
+  logic [63:0]      fs_va_q;
+  logic [AsidW-1:0] fs_asid_q;
+  logic [1:0]       fs_access_q;
+  logic [2:0]       fs_reason_q;
+  logic [TagW-1:0]  fs_tag_q;
+
+  // ------------------------------------------------------------ L1 TLB
+  logic              lk_hit;
+  logic [InfoW-1:0]  lk_info;
+  logic [AsidW-1:0]  lk_asid;
+  logic [VpnW-1:0]   lk_vpn;
+  logic              ins_valid;
+  logic [VpnW-1:0]   fill_vpn;
+  logic [AsidW-1:0]  fill_asid;
+
+  assign fill_vpn  = m_va_q[fill_idx_i][VaBits-1:12];
+  assign fill_asid = m_asid_q[fill_idx_i];
+
+  // Fill cycles accept no request, so the lookup port is free to check
+  // whether the fill's translation is already present.
+  assign lk_asid = fill_valid_i ? fill_asid : req_asid_i;
+  assign lk_vpn  = fill_valid_i ? fill_vpn  : req_va_i[VaBits-1:12];
+
+  assign ins_valid = fill_valid_i && !fill_stale_i && !inv_valid_i && !lk_hit &&
+                     (fill_info_i[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone);
+
+  mmu_l1_tlb #(
+    .Entries (L1Entries),
+    .AsidW   (AsidW),
+    .VpnW    (VpnW)
+  ) u_l1 (
+    .clk_i,
+    .rst_ni,
+    .lk_asid_i   (lk_asid),
+    .lk_vpn_i    (lk_vpn),
+    .lk_hit_o    (lk_hit),
+    .lk_info_o   (lk_info),
+    .ins_valid_i (ins_valid),
+    .ins_asid_i  (fill_asid),
+    .ins_vpn_i   (fill_vpn),
+    .ins_info_i  (fill_info_i),
+    .inv_valid_i,
+    .inv_type_i,
+    .inv_asid_i,
+    .inv_start_i,
+    .inv_end_i
+  );
+
+  // ------------------------------------------------------------ arbiters
+  logic             done_any, send_any;
+  logic [MIdxW-1:0] done_idx, send_idx;
+  logic             done_take;
+
+  mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_done_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (m_busy_q & m_done_q),
+    .take_i      (done_take),
+    .gnt_valid_o (done_any),
+    .gnt_idx_o   (done_idx)
+  );
+
+  mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_send_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (m_busy_q & ~m_done_q & m_prim_q & ~m_sent_q),
+    .take_i      (miss_ready_i),
+    .gnt_valid_o (send_any),
+    .gnt_idx_o   (send_idx)
+  );
+
+  assign miss_valid_o = send_any;
+  assign miss_asid_o  = m_asid_q[send_idx];
+  assign miss_vpn_o   = m_va_q[send_idx][VaBits-1:12];
+  assign miss_idx_o   = send_idx;
+
+  // ------------------------------------------------------------ datapath
+  logic             can_push;
+  logic             req_fire;
+  logic             va_ok;
+  logic [VaBits-1:0] req_va;
+  logic [RspW-1:0]  done_rsp, lk_rsp, out_rsp;
+  logic             done_fault;
+  logic             push;
+  logic [OutW-1:0]  push_data;
+  logic             push_fault;
+  logic [63:0]      push_va;
+  logic [AsidW-1:0] push_asid;
+  logic [1:0]       push_access;
+  logic [TagW-1:0]  push_tag;
+
+  logic [Mshrs-1:0] merge_hit;
+  logic             free_any;
+  logic [MIdxW-1:0] free_idx;
+  logic             alloc, alloc_merge;
+
+  logic [Mshrs-1:0] old_eff;
+  logic [Mshrs-1:0] fill_done;
+  logic [VpnW-1:0]  fill_mask;
+
+  assign req_va   = req_va_i[VaBits-1:0];
+  assign va_ok    = (req_va_i[63:VaBits] == '0);
+  assign can_push = (of_cnt_q != 2'd2);
+  assign done_rsp = make_rsp(m_info_q[done_idx], m_va_q[done_idx], m_access_q[done_idx]);
+  assign done_fault = (done_rsp[RspW-1 -: 3] != FaultNone);
+  assign lk_rsp   = !va_ok ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
+                           : make_rsp(lk_info, req_va, req_access_i);
+
+  // Answered misses leave first; a new request is taken only in a cycle
+  // with no answered miss, no fill and room for its response and fault.
+  assign done_take   = done_any && can_push && (!done_fault || !fs_valid_q);
+  assign req_ready_o = can_push && !fs_valid_q && !done_any && !fill_valid_i && free_any;
+  assign req_fire    = req_valid_i && req_ready_o;
+
+  always_comb begin
+    free_idx = '0;
+    free_any = 1'b0;
+    for (int i = Mshrs - 1; i >= 0; i--) begin
+      if (!m_busy_q[i]) begin
+        free_idx = MIdxW'(i);
+        free_any = 1'b1;
+      end
+    end
+  end
+
+  // A miss registered in the cycle of an invalidation counts as older.
+  assign old_eff = m_old_q | {Mshrs{inv_valid_i}};
+
+  always_comb begin
+    for (int i = 0; i < Mshrs; i++) begin
+      merge_hit[i] = m_busy_q[i] && !m_done_q[i] && !old_eff[i] &&
+                     (m_asid_q[i] == req_asid_i) && (m_va_q[i][VaBits-1:12] == req_va[VaBits-1:12]);
+    end
+  end
+
+  assign alloc       = req_fire && va_ok && !lk_hit;
+  assign alloc_merge = |merge_hit;
+
+  // A fill answers its own miss, and every merged miss it covers: the whole
+  // covered range for a translation, the same 4 KB page for a walk fault. A
+  // stale fill answers only misses older than the invalidation.
+  assign fill_mask = (fill_info_i[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone) ?
+                     cov_mask(fill_info_i[gmmu_mmu_pkg::INFO_COV_LSB +: 3]) : {VpnW{1'b1}};
+
+  always_comb begin
+    for (int i = 0; i < Mshrs; i++) begin
+      fill_done[i] = 1'b0;
+      if (fill_valid_i && m_busy_q[i] && !m_done_q[i]) begin
+        if (MIdxW'(i) == fill_idx_i) begin
+          fill_done[i] = m_prim_q[i] && m_sent_q[i];
+        end else begin
+          fill_done[i] = !m_prim_q[i] && (m_asid_q[i] == fill_asid) &&
+                         (((m_va_q[i][VaBits-1:12] ^ fill_vpn) & fill_mask) == '0) &&
+                         (!fill_stale_i || old_eff[i]);
+        end
+      end
+    end
+  end
+
+  // Output selection.
+  always_comb begin
+    push        = 1'b0;
+    out_rsp     = lk_rsp;
+    push_va     = req_va_i;
+    push_asid   = req_asid_i;
+    push_access = req_access_i;
+    push_tag    = req_tag_i;
+    if (done_take) begin
+      push        = 1'b1;
+      out_rsp     = done_rsp;
+      push_va     = {{(64-VaBits){1'b0}}, m_va_q[done_idx]};
+      push_asid   = m_asid_q[done_idx];
+      push_access = m_access_q[done_idx];
+      push_tag    = m_tag_q[done_idx];
+    end else if (req_fire && (!va_ok || lk_hit)) begin
+      push = 1'b1;
+    end
+  end
+
+  assign push_data  = {push_tag, out_rsp};
+  assign push_fault = push && (out_rsp[RspW-1 -: 3] != FaultNone);
+
+  // ------------------------------------------------------------ registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      m_busy_q   <= '0;
+      m_done_q   <= '0;
+      m_prim_q   <= '0;
+      m_sent_q   <= '0;
+      m_old_q    <= '0;
+      of_wr_q    <= 1'b0;
+      of_rd_q    <= 1'b0;
+      of_cnt_q   <= '0;
+      fs_valid_q <= 1'b0;
+    end else begin
+      if (inv_valid_i) m_old_q <= m_old_q | m_busy_q;
+      if (send_any && miss_ready_i) m_sent_q[send_idx] <= 1'b1;
+      m_done_q <= m_done_q | fill_done;
+      if (done_take) begin
+        m_busy_q[done_idx] <= 1'b0;
+        m_done_q[done_idx] <= 1'b0;
+      end
+      if (alloc) begin
+        m_busy_q[free_idx] <= 1'b1;
+        m_done_q[free_idx] <= 1'b0;
+        m_prim_q[free_idx] <= !alloc_merge;
+        m_sent_q[free_idx] <= 1'b0;
+        m_old_q[free_idx]  <= inv_valid_i;
+      end
+
+      // Response FIFO.
+      if (push) begin
+        of_wr_q <= !of_wr_q;
+      end
+      if (rsp_valid_o && rsp_ready_i) begin
+        of_rd_q <= !of_rd_q;
+      end
+      of_cnt_q <= of_cnt_q + {1'b0, push} - {1'b0, rsp_valid_o && rsp_ready_i};
+
+      // Fault staging.
+      if (fs_valid_q && flt_ready_i) fs_valid_q <= 1'b0;
+      if (push_fault) fs_valid_q <= 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (alloc) begin
+      m_asid_q[free_idx]   <= req_asid_i;
+      m_va_q[free_idx]     <= req_va;
+      m_access_q[free_idx] <= req_access_i;
+      m_tag_q[free_idx]    <= req_tag_i;
+    end
+    for (int i = 0; i < Mshrs; i++) begin
+      if (fill_done[i]) m_info_q[i] <= fill_info_i;
+    end
+    if (push) of_q[of_wr_q] <= push_data;
+    if (push_fault) begin
+      fs_va_q     <= push_va;
+      fs_asid_q   <= push_asid;
+      fs_access_q <= push_access;
+      fs_reason_q <= out_rsp[RspW-1 -: 3];
+      fs_tag_q    <= push_tag;
+    end
+  end
+
+  // ------------------------------------------------------------ outputs
+  logic [OutW-1:0] of_head;
+  assign of_head     = of_q[of_rd_q];
+  assign rsp_valid_o = (of_cnt_q != 2'd0);
+  assign {rsp_tag_o, rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o,
+          rsp_nx_o, rsp_psize_o} = of_head;
+
+  assign flt_valid_o  = fs_valid_q;
+  assign flt_va_o     = fs_va_q;
+  assign flt_asid_o   = fs_asid_q;
+  assign flt_access_o = fs_access_q;
+  assign flt_reason_o = fs_reason_q;
+  assign flt_tag_o    = fs_tag_q;
+
+  assign ev_req_o   = req_fire;
+  assign ev_hit_o   = req_fire && va_ok && lk_hit;
+  assign ev_miss_o  = alloc;
+  assign ev_merge_o = alloc && alloc_merge;
+  assign ev_fault_o = push_fault;
+
+endmodule : mmu_port

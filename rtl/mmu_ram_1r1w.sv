@@ -1,0 +1,32 @@
+// Simple dual-port RAM: one synchronous read port, one write port.
+//
+// The shape FPGA tools map to block RAM (or to distributed RAM when small):
+// the read address is registered inside the array, so rdata_o shows the
+// word addressed in the cycle before, and holds it while re_i is low. A
+// read of the address being written returns the old word. No reset: the
+// contents start undefined, so whoever uses it keeps valid bits elsewhere.
+module mmu_ram_1r1w #(
+  parameter int unsigned Depth = 64,
+  parameter int unsigned Width = 32,
+  parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic             clk_i,
+  input  logic             we_i,
+  input  logic [AddrW-1:0] waddr_i,
+  input  logic [Width-1:0] wdata_i,
+  input  logic             re_i,
+  input  logic [AddrW-1:0] raddr_i,
+  output logic [Width-1:0] rdata_o
+);
+
+  logic [Width-1:0] mem [Depth];
+  logic [Width-1:0] rdata_q;
+
+  always_ff @(posedge clk_i) begin
+    if (we_i) mem[waddr_i] <= wdata_i;
+    if (re_i) rdata_q <= mem[raddr_i];
+  end
+
+  assign rdata_o = rdata_q;
+
+endmodule : mmu_ram_1r1w

@@ -1,0 +1,301 @@
+// MMU register block: a 32-bit Wishbone classic slave (like wb_timer).
+//
+// Holds the address-space table (root table offset and valid bit per ASID,
+// read combinationally by the walker), the invalidation command and its
+// DONE status, the fault FIFO and its interrupt, and the performance
+// counters. The layout is include/defs/mmu.toml (gmmu_mmu_pkg); registers
+// answer one cycle after the request and decode the low 16 address bits.
+//
+// Invalidation: a write of INV_CMD latches the command (type, INV_ASID,
+// INV_START/END as VA page numbers clamped to the VA space) and sends a
+// one-cycle pulse (inv_valid_o) the cycle after the write; DONE is low from
+// the cycle after the write until the pulse is over and the L2 sweep, if
+// any, has finished (l2_busy_i). A command written while one runs is sent
+// as INV_ALL, which covers both.
+module mmu_regs #(
+  parameter int unsigned NPorts     = 4,
+  parameter int unsigned AsidW      = 6,
+  parameter int unsigned VaBits     = 48,
+  parameter int unsigned Levels     = 4,
+  parameter int unsigned NWalkers   = 8,
+  parameter int unsigned L1Entries  = 16,
+  parameter int unsigned L2Entries  = 512,
+  parameter int unsigned PwcEntries = 16,
+  parameter int unsigned FaultDepth = 16,
+  parameter int unsigned TagW       = 8,
+  parameter int unsigned PortW      = 2,
+  parameter int unsigned WCntW      = 4
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+
+  // Wishbone slave
+  input  logic                    cyc_i,
+  input  logic                    stb_i,
+  input  logic                    we_i,
+  input  logic [29:0]             adr_i,
+  input  logic [31:0]             dat_i,
+  input  logic [3:0]              sel_i,
+  output logic                    ack_o,
+  output logic [31:0]             dat_o,
+
+  // Address-space table read port
+  input  logic [AsidW-1:0]        as_asid_i,
+  output logic                    as_valid_o,
+  output logic [39:0]             as_root_o,
+
+  // Invalidation
+  output logic                    inv_valid_o,
+  output logic [1:0]              inv_type_o,
+  output logic [AsidW-1:0]        inv_asid_o,
+  output logic [VaBits-13:0]      inv_start_o,
+  output logic [VaBits-13:0]      inv_end_o,
+  input  logic                    l2_busy_i,
+
+  // Fault records (always taken)
+  input  logic                    flt_valid_i,
+  input  logic [63:0]             flt_va_i,
+  input  logic [AsidW-1:0]        flt_asid_i,
+  input  logic [PortW-1:0]        flt_port_i,
+  input  logic [1:0]              flt_access_i,
+  input  logic [2:0]              flt_reason_i,
+  input  logic [TagW-1:0]         flt_tag_i,
+  output logic                    irq_o,
+
+  // Performance events
+  input  logic [NPorts-1:0]       ev_req_i,
+  input  logic [NPorts-1:0]       ev_hit_i,
+  input  logic [NPorts-1:0]       ev_miss_i,
+  input  logic [NPorts-1:0]       ev_merge_i,
+  input  logic [NPorts-1:0]       ev_fault_i,
+  input  logic                    ev_l2_lookup_i,
+  input  logic                    ev_l2_hit_i,
+  input  logic                    ev_walk_i,
+  input  logic [WCntW-1:0]        walk_busy_i,
+  input  logic                    ev_pwc_hit_i,
+  input  logic                    ev_pte_read_i,
+  input  logic                    ev_fault_i_any
+);
+
+  localparam int unsigned NAsids  = 1 << AsidW;
+  localparam int unsigned VpnW    = VaBits - 12;
+  localparam int unsigned FltW    = 64 + AsidW + PortW + 2 + 3 + TagW;
+  localparam int unsigned FCntW   = $clog2(FaultDepth + 1);
+  localparam int unsigned NPc     = gmmu_mmu_pkg::PERF_PORT_COUNTERS;
+  localparam int unsigned NSc     = gmmu_mmu_pkg::PERF_SHARED_COUNTERS;
+
+  logic [15:0] reg_off;
+  logic        access, wr, rd;
+  logic        ack_q;
+
+  assign reg_off = {adr_i[13:0], 2'b00};
+  assign access  = cyc_i && stb_i && !ack_q;
+  assign wr      = access && we_i;
+  assign rd      = access && !we_i;
+
+  // ---------------------------------------------------------------- AS table
+  logic [NAsids-1:0] as_valid_q;
+  logic [19:0]       as_lo_mem [NAsids];   // root[31:12]
+  logic [19:0]       as_hi_mem [NAsids];   // root[51:32]
+  logic              as_sel;
+  logic [AsidW-1:0]  as_idx;
+
+  assign as_sel = (reg_off[15:12] == 4'h1) && (32'(reg_off[11:3]) < NAsids);
+  assign as_idx = AsidW'(reg_off[11:3]);
+
+  always_ff @(posedge clk_i) begin
+    if (wr && as_sel && !reg_off[2]) as_lo_mem[as_idx] <= dat_i[31:12];
+    if (wr && as_sel && reg_off[2])  as_hi_mem[as_idx] <= dat_i[19:0];
+  end
+
+  assign as_valid_o = as_valid_q[as_asid_i];
+  assign as_root_o  = {as_hi_mem[as_asid_i], as_lo_mem[as_asid_i]};
+
+  // ---------------------------------------------------------------- invalidation
+  logic              pulse_q, busy;
+  logic [1:0]        cmd_type_q;
+  logic [AsidW-1:0]  cmd_asid_q;
+  logic [VpnW-1:0]   cmd_start_q, cmd_end_q;
+  logic [AsidW-1:0]  inv_asid_q;
+  logic [31:0]       start_lo_q, start_hi_q, end_lo_q, end_hi_q;
+  logic [51:0]       start_pn, end_pn;
+  logic [15:0]       inv_count_q;
+  logic              busy_q;
+  logic              inv_write;
+
+  assign busy      = pulse_q || l2_busy_i;
+  assign inv_write = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
+  assign start_pn  = {start_hi_q, start_lo_q[31:12]};
+  assign end_pn    = {end_hi_q, end_lo_q[31:12]};
+
+  // ---------------------------------------------------------------- faults
+  logic [FltW-1:0]   flt_head;
+  logic [FCntW-1:0]  flt_count;
+  logic [31:0]       flt_overflow;
+  logic              flt_pop, flt_clr;
+  logic [63:0]       h_va;
+  logic [AsidW-1:0]  h_asid;
+  logic [PortW-1:0]  h_port;
+  logic [1:0]        h_access;
+  logic [2:0]        h_reason;
+  logic [TagW-1:0]   h_tag;
+
+  assign flt_pop = wr && (reg_off == gmmu_mmu_pkg::MMU_FAULT_POP);
+  assign flt_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_FAULT_OVERFLOW);
+
+  mmu_fault_fifo #(
+    .Width (FltW),
+    .Depth (FaultDepth),
+    .CntW  (FCntW)
+  ) u_fifo (
+    .clk_i,
+    .rst_ni,
+    .push_i         (flt_valid_i),
+    .data_i         ({flt_va_i, flt_asid_i, flt_port_i, flt_access_i, flt_reason_i, flt_tag_i}),
+    .pop_i          (flt_pop),
+    .clr_overflow_i (flt_clr),
+    .head_o         (flt_head),
+    .count_o        (flt_count),
+    .overflow_o     (flt_overflow)
+  );
+
+  assign {h_va, h_asid, h_port, h_access, h_reason, h_tag} = flt_head;
+
+  // ---------------------------------------------------------------- counters
+  logic [31:0] pc_q [NPorts*NPc];
+  logic [31:0] sc_q [NSc];
+  logic        perf_clr;
+
+  assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[0];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
+      for (int i = 0; i < NSc; i++) sc_q[i] <= '0;
+    end else if (perf_clr) begin
+      for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
+      for (int i = 0; i < NSc; i++) sc_q[i] <= '0;
+    end else begin
+      for (int p = 0; p < NPorts; p++) begin
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] + 32'(ev_req_i[p]);
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] + 32'(ev_hit_i[p]);
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] + 32'(ev_miss_i[p]);
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] + 32'(ev_merge_i[p]);
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] + 32'(ev_fault_i[p]);
+      end
+      sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    <= sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS] + 32'(ev_l2_lookup_i);
+      sc_q[gmmu_mmu_pkg::PERF_L2_HITS]       <= sc_q[gmmu_mmu_pkg::PERF_L2_HITS] + 32'(ev_l2_hit_i);
+      sc_q[gmmu_mmu_pkg::PERF_WALKS]         <= sc_q[gmmu_mmu_pkg::PERF_WALKS] + 32'(ev_walk_i);
+      sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES]   <= sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES] + 32'(walk_busy_i);
+      sc_q[gmmu_mmu_pkg::PERF_PWC_HITS]      <= sc_q[gmmu_mmu_pkg::PERF_PWC_HITS] + 32'(ev_pwc_hit_i);
+      sc_q[gmmu_mmu_pkg::PERF_PTE_READS]     <= sc_q[gmmu_mmu_pkg::PERF_PTE_READS] + 32'(ev_pte_read_i);
+      sc_q[gmmu_mmu_pkg::PERF_FAULTS]        <= sc_q[gmmu_mmu_pkg::PERF_FAULTS] + 32'(ev_fault_i_any);
+      sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] <= sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] + 32'(pulse_q);
+      sc_q[gmmu_mmu_pkg::PERF_CYCLES]        <= sc_q[gmmu_mmu_pkg::PERF_CYCLES] + 32'd1;
+    end
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ack_q       <= 1'b0;
+      dat_o       <= '0;
+      as_valid_q  <= '0;
+      pulse_q     <= 1'b0;
+      busy_q      <= 1'b0;
+      cmd_type_q  <= '0;
+      cmd_asid_q  <= '0;
+      cmd_start_q <= '0;
+      cmd_end_q   <= '0;
+      inv_asid_q  <= '0;
+      start_lo_q  <= '0;
+      start_hi_q  <= '0;
+      end_lo_q    <= '0;
+      end_hi_q    <= '0;
+      inv_count_q <= '0;
+    end else begin
+      ack_q   <= access;
+      pulse_q <= inv_write;
+      busy_q  <= busy;
+      if (busy_q && !busy) inv_count_q <= inv_count_q + 16'd1;
+
+      if (inv_write) begin
+        // A second command while one runs becomes INV_ALL (covers both).
+        cmd_type_q  <= (busy || dat_i[1:0] == 2'd3) ? 2'(gmmu_mmu_pkg::INV_ALL) : dat_i[1:0];
+        cmd_asid_q  <= inv_asid_q;
+        cmd_start_q <= (start_pn[51:VpnW] != '0) ? '1 : start_pn[VpnW-1:0];
+        cmd_end_q   <= (end_pn[51:VpnW] != '0) ? '1 : end_pn[VpnW-1:0];
+      end
+
+      if (wr) begin
+        unique case (reg_off)
+          gmmu_mmu_pkg::MMU_INV_ASID:     inv_asid_q <= dat_i[AsidW-1:0];
+          gmmu_mmu_pkg::MMU_INV_START_LO: start_lo_q <= {dat_i[31:12], 12'b0};
+          gmmu_mmu_pkg::MMU_INV_START_HI: start_hi_q <= dat_i;
+          gmmu_mmu_pkg::MMU_INV_END_LO:   end_lo_q   <= {dat_i[31:12], 12'b0};
+          gmmu_mmu_pkg::MMU_INV_END_HI:   end_hi_q   <= dat_i;
+          default: ;
+        endcase
+        if (as_sel && !reg_off[2]) as_valid_q[as_idx] <= dat_i[0];
+      end
+
+      if (rd) begin
+        dat_o <= '0;
+        if (as_sel) begin
+          dat_o <= reg_off[2] ? {12'b0, as_hi_mem[as_idx]}
+                              : {as_lo_mem[as_idx], 11'b0, as_valid_q[as_idx]};
+        end else if (reg_off[15:9] == 7'h04) begin        // 0x800 .. 0x9FF
+          for (int p = 0; p < NPorts; p++) begin
+            for (int c = 0; c < NPc; c++) begin
+              if (32'(reg_off[8:0]) == p * gmmu_mmu_pkg::PERF_PORT_STRIDE + 4 * c) dat_o <= pc_q[p*NPc + c];
+            end
+          end
+        end else if (reg_off[15:8] == 8'h0A) begin        // 0xA00 .. 0xAFF
+          for (int c = 0; c < NSc; c++) begin
+            if (32'(reg_off[7:0]) == 4 * c) dat_o <= sc_q[c];
+          end
+        end else begin
+          unique case (reg_off)
+            gmmu_mmu_pkg::MMU_ID:           dat_o <= gmmu_mmu_pkg::MMU_ID_VALUE;
+            gmmu_mmu_pkg::MMU_CONFIG:       dat_o <= {8'(AsidW), 8'(L1Entries), 8'(NWalkers),
+                                                      4'(Levels), 4'(NPorts)};
+            gmmu_mmu_pkg::MMU_CONFIG2:      dat_o <= {8'(FaultDepth), 8'(PwcEntries), 16'(L2Entries)};
+            gmmu_mmu_pkg::MMU_INV_STATUS:   dat_o <= {inv_count_q, 15'b0, !(busy || inv_write)};
+            gmmu_mmu_pkg::MMU_INV_ASID:     dat_o <= 32'(inv_asid_q);
+            gmmu_mmu_pkg::MMU_INV_START_LO: dat_o <= start_lo_q;
+            gmmu_mmu_pkg::MMU_INV_START_HI: dat_o <= start_hi_q;
+            gmmu_mmu_pkg::MMU_INV_END_LO:   dat_o <= end_lo_q;
+            gmmu_mmu_pkg::MMU_INV_END_HI:   dat_o <= end_hi_q;
+            gmmu_mmu_pkg::MMU_FAULT_STATUS: dat_o <= {23'b0, flt_count != '0, 8'(flt_count)};
+            gmmu_mmu_pkg::MMU_FAULT_VA_LO:  dat_o <= h_va[31:0];
+            gmmu_mmu_pkg::MMU_FAULT_VA_HI:  dat_o <= h_va[63:32];
+            gmmu_mmu_pkg::MMU_FAULT_INFO:   dat_o <= {flt_count != '0, 7'b0, 8'(h_asid), 4'b0,
+                                                      4'(h_port), 2'b0, h_access, 1'b0, h_reason};
+            gmmu_mmu_pkg::MMU_FAULT_TAG:    dat_o <= 32'(h_tag);
+            gmmu_mmu_pkg::MMU_FAULT_OVERFLOW: dat_o <= flt_overflow;
+            default:                        dat_o <= '0;
+          endcase
+        end
+      end
+    end
+  end
+
+  assign ack_o       = ack_q;
+  assign irq_o       = (flt_count != '0);
+  assign inv_valid_o = pulse_q;
+  assign inv_type_o  = cmd_type_q;
+  assign inv_asid_o  = cmd_asid_q;
+  assign inv_start_o = cmd_start_q;
+  assign inv_end_o   = cmd_end_q;
+
+  // Whole-word registers: byte selects are ignored; the decoder checked the
+  // upper address bits.
+  logic unused_bus;
+  assign unused_bus = ^{sel_i, adr_i[29:14]};
+
+endmodule : mmu_regs

@@ -1,0 +1,600 @@
+// Page-table walker: NWalkers walks in flight on one AXI4 read master.
+//
+// Each walk is a context that alternates between "needs a read" and
+// "waiting for data". Contexts that need a read take turns (round robin) at
+// a one-deep AR register, which issues one AR per cycle with ARID = context
+// number, so every walk has at most one read outstanding and data may come
+// back in any order. Level-1 entries are read as one 16-byte, 2-beat burst
+// (both words of the dual entry). R beats are taken every cycle (RREADY is
+// always 1) and each beat advances its walk through the rules of
+// docs/page-tables.md; one entry is evaluated per cycle. A beat with
+// RRESP != OKAY ends the walk with BUS_ERROR; an entry address beyond the
+// AXI address space ends it with BUS_ERROR without a read.
+//
+// A walk starts from the address-space table (ASID_INVALID when the entry
+// is not valid) or, on a hit in the page-walk cache (mmu_pwc), below the
+// root. It ends with a translation record (gmmu_mmu_pkg INFO_* layout) or a
+// walk fault and waits for the done channel. When a walk ends without a
+// fault and is not stale, the upper-level entries it read from memory are
+// installed in the page-walk cache as it leaves; a walk that faults
+// installs nothing. An invalidation marks every walk in flight stale: it
+// still answers its request but installs nothing anywhere.
+//
+// Timing: start to first AR 1 cycle (plus arbitration); each level costs
+// the memory latency plus about 2 cycles.
+module mmu_walker #(
+  parameter int unsigned NWalkers   = 8,
+  parameter int unsigned Levels     = 4,
+  parameter int unsigned AsidW      = 6,
+  parameter int unsigned MetaW      = 5,
+  parameter int unsigned PwcEntries = 16,
+  parameter int unsigned AxiAddrW   = 32,
+  parameter int unsigned VpnW       = 9 * Levels,
+  parameter int unsigned CntW       = $clog2(NWalkers + 1)
+) (
+  input  logic                                clk_i,
+  input  logic                                rst_ni,
+
+  // Start a walk (a free context is guaranteed by the caller)
+  input  logic                                st_valid_i,
+  input  logic [AsidW-1:0]                    st_asid_i,
+  input  logic [VpnW-1:0]                     st_vpn_i,
+  input  logic [MetaW-1:0]                    st_meta_i,
+  input  logic                                st_stale_i,
+  output logic [CntW-1:0]                     free_cnt_o,
+
+  // Address-space table read port (combinational)
+  output logic [AsidW-1:0]                    as_asid_o,
+  input  logic                                as_valid_i,
+  input  logic [39:0]                         as_root_i,   // root table PA[51:12]
+
+  // AXI4 read master
+  output logic                                arvalid_o,
+  input  logic                                arready_i,
+  output logic [3:0]                          arid_o,
+  output logic [31:0]                         araddr_o,
+  output logic [7:0]                          arlen_o,
+  output logic [2:0]                          arsize_o,
+  output logic [1:0]                          arburst_o,
+  input  logic                                rvalid_i,
+  output logic                                rready_o,
+  input  logic [3:0]                          rid_i,
+  input  logic [63:0]                         rdata_i,
+  input  logic [1:0]                          rresp_i,
+  input  logic                                rlast_i,
+
+  // Finished walks
+  output logic                                dn_valid_o,
+  input  logic                                dn_ready_i,
+  output logic [gmmu_mmu_pkg::INFO_BITS-1:0]  dn_info_o,
+  output logic [AsidW-1:0]                    dn_asid_o,
+  output logic [VpnW-1:0]                     dn_vpn_o,
+  output logic [MetaW-1:0]                    dn_meta_o,
+  output logic                                dn_stale_o,
+
+  // Invalidation pulse
+  input  logic                                inv_valid_i,
+  input  logic [1:0]                          inv_type_i,
+  input  logic [AsidW-1:0]                    inv_asid_i,
+  input  logic [VpnW-1:0]                     inv_start_i,
+  input  logic [VpnW-1:0]                     inv_end_i,
+
+  // Performance events
+  output logic                                ev_walk_o,
+  output logic                                ev_pwc_hit_o,
+  output logic                                ev_read_o,
+  output logic [CntW-1:0]                     busy_cnt_o
+);
+
+  localparam int unsigned InfoW = gmmu_mmu_pkg::INFO_BITS;
+  localparam int unsigned CIdxW = (NWalkers > 1) ? $clog2(NWalkers) : 1;
+  localparam int unsigned NLv   = Levels - 1;
+  localparam int unsigned DataW = 90;
+  localparam int unsigned AddrW = 44;   // PA[51:8] of a table
+
+  localparam logic [1:0] StFree   = 2'd0;
+  localparam logic [1:0] StRdReq  = 2'd1;
+  localparam logic [1:0] StRdWait = 2'd2;
+  localparam logic [1:0] StDone   = 2'd3;
+
+  localparam int unsigned VBit  = gmmu_pte_pkg::PTE_VALID_LSB;
+  localparam int unsigned ZBit  = gmmu_pte_pkg::PTE_ZERO_LSB;
+  localparam int unsigned LpBit = gmmu_pte_pkg::PTE_LARGE_PAGE_LSB;
+  localparam int unsigned CcBit = gmmu_pte_pkg::PTE_CACHE_COHERENT_LSB;
+  localparam int unsigned RoBit = gmmu_pte_pkg::PTE_READ_ONLY_LSB;
+  localparam int unsigned NxBit = gmmu_pte_pkg::PTE_NO_EXECUTE_LSB;
+  localparam int unsigned AdrL  = gmmu_pte_pkg::PTE_ADDR_LSB;
+  localparam int unsigned SegL  = gmmu_pte_pkg::PTE_SEGMENT_LSB;
+  localparam logic [4:0]  SegVram = 5'(gmmu_pte_pkg::SEGMENT_VRAM);
+
+  localparam logic [2:0] FNone   = 3'(gmmu_pte_pkg::FAULT_NONE);
+  localparam logic [2:0] FInval  = 3'(gmmu_pte_pkg::FAULT_INVALID);
+  localparam logic [2:0] FBus    = 3'(gmmu_pte_pkg::FAULT_BUS_ERROR);
+  localparam logic [2:0] FAsid   = 3'(gmmu_pte_pkg::FAULT_ASID_INVALID);
+
+  // ---------------------------------------------------------------- helpers
+  // Page-number (PA[51:12]) bits inside a page of a PSIZE code.
+  function automatic logic [39:0] offs_mask(input logic [2:0] ps);
+    case (ps)
+      gmmu_mmu_pkg::PSIZE_64K:  offs_mask = 40'hF;
+      gmmu_mmu_pkg::PSIZE_2M:   offs_mask = 40'h1FF;
+      gmmu_mmu_pkg::PSIZE_1G:   offs_mask = 40'h3FFFF;
+      gmmu_mmu_pkg::PSIZE_512G: offs_mask = 40'h7FFFFFF;
+      default:                  offs_mask = 40'h0;
+    endcase
+  endfunction
+
+  // The record of a terminal entry mapping (or zeroing) a psize page, reused
+  // for the cov range around the VA.
+  function automatic logic [InfoW-1:0] term_info(input logic [63:0] e, input logic [2:0] psize,
+                                                 input logic [2:0] cov,
+                                                 input logic [VpnW-1:0] vpn);
+    logic [39:0]      pmask, cmask, ppn, vpn40;
+    logic [InfoW-1:0] info;
+    // Page-number bits (PA[51:12]) inside the page and inside the range.
+    pmask = offs_mask(psize);
+    cmask = offs_mask(cov);
+    vpn40 = {{(40-VpnW){1'b0}}, vpn};
+    ppn   = (e[AdrL + 4 +: 40] & ~pmask) | (vpn40 & pmask & ~cmask);
+    info  = '0;
+    info[gmmu_mmu_pkg::INFO_PPN_LSB +: 40] = e[ZBit] ? 40'b0 : ppn;
+    info[gmmu_mmu_pkg::INFO_SEG_LSB +: 5]  = e[SegL +: 5];
+    info[gmmu_mmu_pkg::INFO_CC_BIT]        = e[CcBit];
+    info[gmmu_mmu_pkg::INFO_RO_BIT]        = e[RoBit];
+    info[gmmu_mmu_pkg::INFO_NX_BIT]        = e[NxBit];
+    info[gmmu_mmu_pkg::INFO_ZERO_BIT]      = e[ZBit];
+    info[gmmu_mmu_pkg::INFO_PSIZE_LSB +: 3] = psize;
+    info[gmmu_mmu_pkg::INFO_COV_LSB +: 3]   = cov;
+    info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] = FNone;
+    term_info = info;
+  endfunction
+
+  function automatic logic [InfoW-1:0] fault_info(input logic [2:0] reason);
+    logic [InfoW-1:0] info;
+    info = '0;
+    info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] = reason;
+    fault_info = info;
+  endfunction
+
+  // A word of a dual entry the walk cache may hold: invalid, or a plain
+  // pointer to a table in VRAM.
+  function automatic logic clean_word(input logic [63:0] w);
+    clean_word = !w[VBit] || (!w[ZBit] && !w[LpBit] && w[SegL +: 5] == SegVram);
+  endfunction
+
+  // ---------------------------------------------------------------- contexts
+  logic [1:0]         st_q     [NWalkers];
+  logic [NWalkers-1:0] stale_q, leaf64_q, fell_q, beat1_q, err0_q;
+  logic [AsidW-1:0]   asid_q   [NWalkers];
+  logic [VpnW-1:0]    vpn_q    [NWalkers];
+  logic [MetaW-1:0]   meta_q   [NWalkers];
+  logic [1:0]         lvl_q    [NWalkers];
+  logic [AddrW-1:0]   tbl_q    [NWalkers];
+  logic [63:0]        wbuf_q   [NWalkers];
+  logic [InfoW-1:0]   info_q   [NWalkers];
+  logic [NLv-1:0]     pend_q   [NWalkers];
+  logic [NLv*DataW-1:0] pdata_q [NWalkers];
+
+  logic [NWalkers-1:0] is_free, is_rdreq, is_done;
+  always_comb begin
+    for (int i = 0; i < NWalkers; i++) begin
+      is_free[i]  = (st_q[i] == StFree);
+      is_rdreq[i] = (st_q[i] == StRdReq);
+      is_done[i]  = (st_q[i] == StDone);
+    end
+  end
+
+  // ---------------------------------------------------------------- start
+  logic [CIdxW-1:0]   st_idx;
+  logic               pwc_hit;
+  logic [1:0]         pwc_level;
+  logic [DataW-1:0]   pwc_data;
+  logic [1:0]         s_st, s_lvl;
+  logic [AddrW-1:0]   s_tbl;
+  logic               s_leaf64;
+  logic [63:0]        s_wbuf;
+  logic [InfoW-1:0]   s_info;
+  logic [CntW-1:0]    free_cnt;
+
+  always_comb begin
+    st_idx   = '0;
+    free_cnt = '0;
+    for (int i = NWalkers - 1; i >= 0; i--) begin
+      if (is_free[i]) st_idx = CIdxW'(i);
+      free_cnt = free_cnt + CntW'(is_free[i]);
+    end
+  end
+
+  assign as_asid_o = st_asid_i;
+
+  // Where the walk begins: the root, or below it after a walk-cache hit.
+  always_comb begin
+    s_st     = StRdReq;
+    s_lvl    = 2'(Levels - 1);
+    s_tbl    = {as_root_i, 4'b0};
+    s_leaf64 = 1'b0;
+    s_wbuf   = '0;
+    s_info   = '0;
+    if (!as_valid_i) begin
+      s_st   = StDone;
+      s_info = fault_info(FAsid);
+    end else if (pwc_hit && pwc_level >= 2'd2) begin
+      s_lvl = pwc_level - 2'd1;
+      s_tbl = pwc_data[DataW-2 -: AddrW];
+    end else if (pwc_hit) begin
+      // A cached dual entry: go straight to a leaf table. The 64 KB-page
+      // pointer is kept as a plain table word for the fall-through.
+      s_lvl = 2'd0;
+      if (pwc_data[DataW-1]) begin
+        s_tbl  = pwc_data[DataW-2 -: AddrW];
+        s_wbuf = '0;
+        s_wbuf[VBit]         = pwc_data[AddrW];
+        s_wbuf[AdrL +: AddrW] = pwc_data[AddrW-1:0];
+        s_wbuf[SegL +: 5]    = SegVram;
+      end else begin
+        s_tbl    = pwc_data[AddrW-1:0];
+        s_leaf64 = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- AR
+  logic               ar_valid_q;
+  logic [CIdxW-1:0]   ar_ctx_q;
+  logic [AxiAddrW-1:0] ar_addr_q;
+  logic               ar_dual_q;
+  logic               ar_free;
+  logic               rq_any;
+  logic [CIdxW-1:0]   rq_idx;
+  logic [51:0]        rq_addr;
+  logic               rq_oor;     // beyond the AXI address space
+  logic               rq_take;
+  logic [51:0]        rq_offs;
+  logic [VpnW-1:0]    rq_vpn;
+  logic [1:0]         rq_lvl;
+
+  mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_rq_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (is_rdreq),
+    .take_i      (rq_take),
+    .gnt_valid_o (rq_any),
+    .gnt_idx_o   (rq_idx)
+  );
+
+  always_comb begin
+    rq_vpn = vpn_q[rq_idx];
+    rq_lvl = lvl_q[rq_idx];
+    rq_offs = '0;
+    if (rq_lvl == 2'd0) begin
+      rq_offs = leaf64_q[rq_idx] ? {44'b0, rq_vpn[4 +: 5], 3'b0} : {40'b0, rq_vpn[0 +: 9], 3'b0};
+    end else if (rq_lvl == 2'd1) begin
+      rq_offs = {39'b0, rq_vpn[9 +: 9], 4'b0};
+    end else begin
+      for (int l = 2; l < Levels; l++) begin
+        if (rq_lvl == 2'(l)) rq_offs = {40'b0, rq_vpn[9*l +: 9], 3'b0};
+      end
+    end
+    rq_addr = {tbl_q[rq_idx], 8'b0} + rq_offs;
+    rq_oor  = (rq_addr[51:AxiAddrW] != '0);
+  end
+
+  assign ar_free = !ar_valid_q || arready_i;
+  assign rq_take = ar_free && rq_any;
+
+  // ---------------------------------------------------------------- R / evaluate
+  logic [CIdxW-1:0]   r_idx;
+  logic               r_ok;       // a beat for a context that waits for one
+  logic               r_err;
+  logic [1:0]         c_lvl;
+  logic [63:0]        c_wbuf;
+  logic [VpnW-1:0]    c_vpn;
+  logic               c_fell, c_leaf64, c_beat1, c_err0;
+
+  logic [1:0]         e_st, e_lvl;
+  logic [AddrW-1:0]   e_tbl;
+  logic               e_leaf64, e_fell, e_beat1, e_err0;
+  logic [63:0]        e_wbuf;
+  logic [InfoW-1:0]   e_info;
+  logic [NLv-1:0]     e_pend;
+  logic [NLv*DataW-1:0] e_pdata;
+
+  // The 64 KB slot of a dual entry: straight from the dual read, or after
+  // the 4 KB slot turned out empty (then it covers only that 4 KB page).
+  logic [63:0]        t_w;
+  logic               t_fell;
+  logic               t_read;     // go on to read the 64 KB-page leaf
+  logic [InfoW-1:0]   t_info;
+
+  assign r_idx = CIdxW'(rid_i);
+  assign r_ok  = rvalid_i && (32'(rid_i) < NWalkers) && (st_q[r_idx] == StRdWait);
+  assign r_err = (rresp_i != 2'b00);
+
+  assign c_lvl    = lvl_q[r_idx];
+  assign c_wbuf   = wbuf_q[r_idx];
+  assign c_vpn    = vpn_q[r_idx];
+  assign c_fell   = fell_q[r_idx];
+  assign c_leaf64 = leaf64_q[r_idx];
+  assign c_beat1  = beat1_q[r_idx];
+  assign c_err0   = err0_q[r_idx];
+
+  always_comb begin
+    t_w    = (c_lvl == 2'd1) ? rdata_i : c_wbuf;
+    t_fell = (c_lvl != 2'd1);
+    t_read = 1'b0;
+    t_info = '0;
+    if (!t_w[VBit]) begin
+      t_info = fault_info(FInval);
+    end else if (t_w[ZBit]) begin
+      t_info = term_info(t_w, gmmu_mmu_pkg::PSIZE_2M,
+                         t_fell ? gmmu_mmu_pkg::PSIZE_4K : gmmu_mmu_pkg::PSIZE_2M, c_vpn);
+    end else if (t_w[LpBit] || t_w[SegL +: 5] != SegVram) begin
+      t_info = fault_info(FInval);
+    end else begin
+      t_read = 1'b1;
+    end
+  end
+
+  always_comb begin
+    e_st     = StRdWait;
+    e_lvl    = c_lvl;
+    e_tbl    = tbl_q[r_idx];
+    e_leaf64 = c_leaf64;
+    e_fell   = c_fell;
+    e_beat1  = 1'b0;
+    e_err0   = c_err0;
+    e_wbuf   = c_wbuf;
+    e_info   = info_q[r_idx];
+    e_pend   = pend_q[r_idx];
+    e_pdata  = pdata_q[r_idx];
+
+    if (c_lvl == 2'd1 && !c_beat1) begin
+      // First word of a dual entry: keep it for the second.
+      e_beat1 = 1'b1;
+      e_err0  = r_err;
+      e_wbuf  = rdata_i;
+    end else if (c_lvl >= 2'd2) begin
+      e_st = StDone;
+      if (r_err) begin
+        e_info = fault_info(FBus);
+      end else if (!rdata_i[VBit]) begin
+        e_info = fault_info(FInval);
+      end else if (rdata_i[ZBit]) begin
+        e_info = term_info(rdata_i,
+                           (c_lvl == 2'd2) ? gmmu_mmu_pkg::PSIZE_1G : gmmu_mmu_pkg::PSIZE_512G,
+                           (c_lvl == 2'd2) ? gmmu_mmu_pkg::PSIZE_1G : gmmu_mmu_pkg::PSIZE_512G,
+                           c_vpn);
+      end else if (rdata_i[LpBit]) begin
+        e_info = (c_lvl == 2'd2) ? term_info(rdata_i, gmmu_mmu_pkg::PSIZE_1G,
+                                             gmmu_mmu_pkg::PSIZE_1G, c_vpn)
+                                 : fault_info(FInval);
+      end else if (rdata_i[SegL +: 5] != SegVram) begin
+        e_info = fault_info(FInval);
+      end else begin
+        e_st  = StRdReq;
+        e_lvl = c_lvl - 2'd1;
+        e_tbl = rdata_i[AdrL +: AddrW];
+        for (int l = 2; l < Levels; l++) begin
+          if (c_lvl == 2'(l)) begin
+            e_pend[l-1] = 1'b1;
+            e_pdata[(l-1)*DataW +: DataW] = {1'b1, rdata_i[AdrL +: AddrW], 1'b0, {AddrW{1'b0}}};
+          end
+        end
+      end
+    end else if (c_lvl == 2'd1) begin
+      // Second word: word 0 is in wbuf, word 1 on the bus.
+      e_st = StDone;
+      if (c_err0 || r_err) begin
+        e_info = fault_info(FBus);
+      end else if (c_wbuf[VBit] && (c_wbuf[ZBit] || c_wbuf[LpBit])) begin
+        e_info = term_info(c_wbuf, gmmu_mmu_pkg::PSIZE_2M, gmmu_mmu_pkg::PSIZE_2M, c_vpn);
+      end else begin
+        if (clean_word(c_wbuf) && clean_word(rdata_i) && (c_wbuf[VBit] || rdata_i[VBit])) begin
+          e_pend[0] = 1'b1;
+          e_pdata[0 +: DataW] = {c_wbuf[VBit], c_wbuf[AdrL +: AddrW],
+                                 rdata_i[VBit], rdata_i[AdrL +: AddrW]};
+        end
+        if (c_wbuf[VBit]) begin
+          if (c_wbuf[SegL +: 5] != SegVram) begin
+            e_info = fault_info(FInval);
+          end else begin
+            e_st     = StRdReq;
+            e_lvl    = 2'd0;
+            e_tbl    = c_wbuf[AdrL +: AddrW];
+            e_leaf64 = 1'b0;
+            e_fell   = 1'b0;
+            e_wbuf   = rdata_i;
+          end
+        end else if (t_read) begin
+          e_st     = StRdReq;
+          e_lvl    = 2'd0;
+          e_tbl    = t_w[AdrL +: AddrW];
+          e_leaf64 = 1'b1;
+          e_fell   = 1'b0;
+        end else begin
+          e_info = t_info;
+        end
+      end
+    end else begin
+      // A leaf entry.
+      e_st = StDone;
+      if (r_err) begin
+        e_info = fault_info(FBus);
+      end else if (rdata_i[VBit]) begin
+        if (!rdata_i[ZBit] && rdata_i[LpBit]) begin
+          e_info = fault_info(FInval);
+        end else if (!c_leaf64) begin
+          e_info = term_info(rdata_i, gmmu_mmu_pkg::PSIZE_4K, gmmu_mmu_pkg::PSIZE_4K, c_vpn);
+        end else begin
+          e_info = term_info(rdata_i, gmmu_mmu_pkg::PSIZE_64K,
+                             c_fell ? gmmu_mmu_pkg::PSIZE_4K : gmmu_mmu_pkg::PSIZE_64K, c_vpn);
+        end
+      end else if (!c_leaf64 && t_read) begin
+        // Empty 4 KB slot: on to the 64 KB-page table of word 1.
+        e_st     = StRdReq;
+        e_tbl    = t_w[AdrL +: AddrW];
+        e_leaf64 = 1'b1;
+        e_fell   = 1'b1;
+      end else if (!c_leaf64) begin
+        e_info = t_info;
+      end else begin
+        e_info = fault_info(FInval);
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- done
+  logic             dn_any;
+  logic [CIdxW-1:0] dn_idx;
+  logic             dn_fire;
+  logic             pwc_ins;
+
+  mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_dn_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (is_done),
+    .take_i      (dn_ready_i),
+    .gnt_valid_o (dn_any),
+    .gnt_idx_o   (dn_idx)
+  );
+
+  assign dn_valid_o = dn_any;
+  assign dn_info_o  = info_q[dn_idx];
+  assign dn_asid_o  = asid_q[dn_idx];
+  assign dn_vpn_o   = vpn_q[dn_idx];
+  assign dn_meta_o  = meta_q[dn_idx];
+  assign dn_stale_o = stale_q[dn_idx];
+  assign dn_fire    = dn_any && dn_ready_i;
+  assign pwc_ins    = dn_fire && !stale_q[dn_idx] && !inv_valid_i &&
+                      (info_q[dn_idx][gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FNone);
+
+  // ---------------------------------------------------------------- walk cache
+  if (PwcEntries > 0) begin : gen_pwc
+    mmu_pwc #(
+      .Entries (PwcEntries),
+      .AsidW   (AsidW),
+      .Levels  (Levels),
+      .VpnW    (VpnW),
+      .NLv     (NLv),
+      .DataW   (DataW)
+    ) u_pwc (
+      .clk_i,
+      .rst_ni,
+      .lk_asid_i   (st_asid_i),
+      .lk_vpn_i    (st_vpn_i),
+      .lk_hit_o    (pwc_hit),
+      .lk_level_o  (pwc_level),
+      .lk_data_o   (pwc_data),
+      .ins_valid_i (pwc_ins),
+      .ins_asid_i  (asid_q[dn_idx]),
+      .ins_vpn_i   (vpn_q[dn_idx]),
+      .ins_mask_i  (pend_q[dn_idx]),
+      .ins_data_i  (pdata_q[dn_idx]),
+      .inv_valid_i,
+      .inv_type_i,
+      .inv_asid_i,
+      .inv_start_i,
+      .inv_end_i
+    );
+  end else begin : gen_no_pwc
+    assign pwc_hit   = 1'b0;
+    assign pwc_level = '0;
+    assign pwc_data  = '0;
+    logic unused_pwc;
+    assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i};
+  end
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      for (int i = 0; i < NWalkers; i++) st_q[i] <= StFree;
+      stale_q    <= '0;
+      beat1_q    <= '0;
+      ar_valid_q <= 1'b0;
+      ar_ctx_q   <= '0;
+      ar_addr_q  <= '0;
+      ar_dual_q  <= 1'b0;
+    end else begin
+      if (inv_valid_i) stale_q <= '1;
+
+      // Start.
+      if (st_valid_i) begin
+        st_q[st_idx]    <= s_st;
+        stale_q[st_idx] <= st_stale_i || inv_valid_i;
+        beat1_q[st_idx] <= 1'b0;
+      end
+
+      // AR.
+      if (ar_free) ar_valid_q <= 1'b0;
+      if (rq_take) begin
+        if (rq_oor) begin
+          st_q[rq_idx] <= StDone;
+        end else begin
+          st_q[rq_idx] <= StRdWait;
+          ar_valid_q   <= 1'b1;
+          ar_ctx_q     <= rq_idx;
+          ar_addr_q    <= rq_addr[AxiAddrW-1:0];
+          ar_dual_q    <= (rq_lvl == 2'd1);
+        end
+      end
+
+      // R.
+      if (r_ok) begin
+        st_q[r_idx]    <= e_st;
+        beat1_q[r_idx] <= e_beat1;
+      end
+
+      // Done.
+      if (dn_fire) st_q[dn_idx] <= StFree;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (st_valid_i) begin
+      asid_q[st_idx]   <= st_asid_i;
+      vpn_q[st_idx]    <= st_vpn_i;
+      meta_q[st_idx]   <= st_meta_i;
+      lvl_q[st_idx]    <= s_lvl;
+      tbl_q[st_idx]    <= s_tbl;
+      leaf64_q[st_idx] <= s_leaf64;
+      fell_q[st_idx]   <= 1'b0;
+      wbuf_q[st_idx]   <= s_wbuf;
+      info_q[st_idx]   <= s_info;
+      err0_q[st_idx]   <= 1'b0;
+      pend_q[st_idx]   <= '0;
+      pdata_q[st_idx]  <= '0;
+    end
+    if (rq_take && rq_oor) info_q[rq_idx] <= fault_info(FBus);
+    if (r_ok) begin
+      lvl_q[r_idx]    <= e_lvl;
+      tbl_q[r_idx]    <= e_tbl;
+      leaf64_q[r_idx] <= e_leaf64;
+      fell_q[r_idx]   <= e_fell;
+      err0_q[r_idx]   <= e_err0;
+      wbuf_q[r_idx]   <= e_wbuf;
+      info_q[r_idx]   <= e_info;
+      pend_q[r_idx]   <= e_pend;
+      pdata_q[r_idx]  <= e_pdata;
+    end
+  end
+
+  // ---------------------------------------------------------------- outputs
+  assign arvalid_o  = ar_valid_q;
+  assign arid_o     = 4'(ar_ctx_q);
+  assign araddr_o   = 32'(ar_addr_q);
+  assign arlen_o    = {7'b0, ar_dual_q};
+  assign arsize_o   = 3'd3;
+  assign arburst_o  = 2'b01;
+  assign rready_o   = 1'b1;
+
+  assign free_cnt_o   = free_cnt;
+  assign busy_cnt_o   = CntW'(NWalkers) - free_cnt;
+  assign ev_walk_o    = st_valid_i;
+  assign ev_pwc_hit_o = st_valid_i && as_valid_i && pwc_hit;
+  assign ev_read_o    = ar_valid_q && arready_i;
+
+  // Bursts are tracked per context (beat1_q), so RLAST is not needed.
+  logic unused_r;
+  assign unused_r = rlast_i;
+
+endmodule : mmu_walker

@@ -1,0 +1,168 @@
+/*
+ * VidMm on the simulated SoC, through libgmmu: the firmware builds page
+ * tables in the DDR model and programs the real MMU registers (address-space
+ * table, invalidations). Expected addresses and page sizes are worked out by
+ * hand from the allocation's base, not taken from the firmware.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "libgmmu.h"
+
+#define MIB (1024ull * 1024)
+
+static struct gmmu_dev *dev;
+
+static struct gmmu_query_rsp query(uint32_t as, uint64_t va)
+{
+    struct gmmu_query_rsp q;
+    assert_int_equal(gmmu_query_va(dev, as, va, &q), 0);
+    return q;
+}
+
+static uint64_t map(uint32_t as, uint32_t alloc, uint64_t offset, uint64_t size, uint32_t flags,
+                    uint32_t pages)
+{
+    struct gmmu_map_req req = {.as_handle = as, .alloc_handle = alloc, .offset = offset,
+                               .size = size, .flags = flags, .page_sizes = pages};
+    uint64_t va = 0;
+    int rc = gmmu_map_va(dev, &req, &va);
+    if (rc)
+        fail_msg("MAP_VA: %s", gmmu_strerror(rc));
+    return va;
+}
+
+/* One address space, one contiguous 4 MiB allocation, mapped with each page
+   size; then a reserved range with tiles and Zero; then everything freed. */
+static void test_map_query_unmap_each_page_size(void **state)
+{
+    (void)state;
+    struct gmmu_vram_rsp v0, v1;
+    assert_int_equal(gmmu_get_vram(dev, &v0), 0);
+
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    struct gmmu_alloc_req areq = {.size = 4 * MIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_rsp alloc;
+    assert_int_equal(gmmu_alloc(dev, &areq, &alloc), 0);
+    assert_int_equal(alloc.base % (4 * MIB), 0);   /* a buddy block is naturally aligned */
+
+    /* 2 MB pages: VA and PA both 2 MB aligned. */
+    uint64_t va2m = map(as, alloc.handle, 0, 4 * MIB, 0, 0);
+    assert_int_equal(va2m % (2 * MIB), 0);
+    struct gmmu_query_rsp q = query(as, va2m + 0x201234);
+    assert_int_equal(q.state, 2);
+    assert_int_equal(q.page_shift, 21);
+    assert_int_equal(q.segment, 1);
+    assert_int_equal(q.pa, alloc.base + 0x201234);
+
+    /* 64 KB pages only, read-only. */
+    uint64_t va64 = map(as, alloc.handle, 0x10000, 0x20000, GMMU_MAP_FLAG_READ_ONLY, 0x2);
+    q = query(as, va64 + 0x10008);
+    assert_int_equal(q.page_shift, 16);
+    assert_int_equal(q.pa, alloc.base + 0x20008);
+    assert_int_equal(q.flags & GMMU_MAP_FLAG_READ_ONLY, GMMU_MAP_FLAG_READ_ONLY);
+
+    /* 4 KB pages only, no-execute. */
+    uint64_t va4k = map(as, alloc.handle, 0x3000, 0x2000, GMMU_MAP_FLAG_NO_EXECUTE, 0x1);
+    q = query(as, va4k + 0x1FFC);
+    assert_int_equal(q.page_shift, 12);
+    assert_int_equal(q.pa, alloc.base + 0x4FFC);
+    assert_int_equal(q.flags & GMMU_MAP_FLAG_NO_EXECUTE, GMMU_MAP_FLAG_NO_EXECUTE);
+
+    /* Unmap one: its VAs no longer translate; the others still do. */
+    assert_int_equal(gmmu_unmap_va(dev, as, va64, 0x20000), 0);
+    assert_int_equal(query(as, va64).state, 0);
+    assert_int_equal(query(as, va4k).state, 2);
+
+    /* A reserved 1 MiB range: a batch maps two 64 KB tiles and leaves the
+       rest Zero. */
+    uint64_t rva = 0;
+    assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, 1 * MIB, &rva), 0);
+    struct gmmu_update_op ops[3] = {
+        {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = rva, .size = 1 * MIB},
+        {.op = GMMU_UPDATE_OP_MAP, .va = rva, .size = 0x10000, .alloc_handle = alloc.handle,
+         .arg = 0x30000},
+        {.op = GMMU_UPDATE_OP_MAP, .va = rva + 0x80000, .size = 0x10000,
+         .alloc_handle = alloc.handle, .arg = 0x40000},
+    };
+    assert_int_equal(gmmu_update_va(dev, as, ops, 3), 0);
+    q = query(as, rva + 0x8);
+    assert_int_equal(q.state, 2);
+    assert_int_equal(q.pa, alloc.base + 0x30008);
+    assert_int_equal(query(as, rva + 0x40000).state, 1);   /* Zero */
+    q = query(as, rva + 0x80010);
+    assert_int_equal(q.pa, alloc.base + 0x40010);
+
+    /* A batch with one bad op (outside the reservation) changes nothing. */
+    struct gmmu_update_op bad[2] = {
+        {.op = GMMU_UPDATE_OP_UNMAP, .va = rva, .size = 0x10000},
+        {.op = GMMU_UPDATE_OP_UNMAP, .va = rva + 2 * MIB, .size = 0x10000},
+    };
+    assert_true(gmmu_update_va(dev, as, bad, 2) > 0);
+    assert_int_equal(query(as, rva + 0x8).state, 2);
+
+    /* FREE unmaps the allocation everywhere, tiles included. */
+    assert_int_equal(gmmu_free(dev, alloc.handle), 0);
+    assert_int_equal(query(as, va2m).state, 0);
+    assert_int_equal(query(as, rva + 0x8).state != 2, 1);
+    assert_int_equal(gmmu_unmap_va(dev, as, rva, 1 * MIB), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+
+    /* Nothing leaked: VRAM accounting is back where it started. */
+    assert_int_equal(gmmu_get_vram(dev, &v1), 0);
+    assert_int_equal(v1.free_bytes, v0.free_bytes);
+    assert_int_equal(v1.tables, v0.tables);
+    assert_int_equal(v1.allocations, v0.allocations);
+    assert_int_equal(v1.address_spaces, v0.address_spaces);
+}
+
+static void test_bad_handles_and_ranges(void **state)
+{
+    (void)state;
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    struct gmmu_query_rsp q;
+    assert_int_equal(gmmu_query_va(dev, as + 1000, 0x10000, &q), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(gmmu_free(dev, 0xDEAD), GMMU_STATUS_BAD_HANDLE);
+    struct gmmu_map_req req = {.as_handle = as, .alloc_handle = 0xBEEF, .size = 0x1000};
+    uint64_t va;
+    assert_int_equal(gmmu_map_va(dev, &req, &va), GMMU_STATUS_BAD_HANDLE);
+    struct gmmu_alloc_req huge = {.size = 1ull << 40};
+    struct gmmu_alloc_rsp out;
+    assert_int_equal(gmmu_alloc(dev, &huge, &out), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), GMMU_STATUS_BAD_HANDLE);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *device = getenv("GMMU_DEVICE");
+    if (!device || gmmu_open(device, &dev) != 0)
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gmmu_close(dev);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_map_query_unmap_each_page_size),
+        cmocka_unit_test(test_bad_handles_and_ranges),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
