@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -478,6 +479,46 @@ static void test_aperture_raw_and_errors(void **state)
     gmmu_transport_close(t);
 }
 
+/* One handle, several threads, each checking its own echoes. */
+struct pinger {
+    struct gmmu_dev *dev;
+    uint32_t id;
+    int failures;
+};
+
+static void *ping_thread(void *arg)
+{
+    struct pinger *p = arg;
+    for (uint32_t i = 0; i < 40; i++) {
+        uint32_t payload[3] = {p->id, i, p->id * 1000u + i};
+        if (gmmu_ping(p->dev, payload, sizeof payload) != 0)
+            p->failures++;
+    }
+    return NULL;
+}
+
+static void test_threads_share_one_handle(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = open_dev();
+    struct gmmu_stats before = stats(dev);
+    enum { THREADS = 4 };
+    pthread_t tid[THREADS];
+    struct pinger p[THREADS];
+    for (uint32_t t = 0; t < THREADS; t++) {
+        p[t] = (struct pinger){.dev = dev, .id = t + 1};
+        assert_int_equal(pthread_create(&tid[t], NULL, ping_thread, &p[t]), 0);
+    }
+    for (uint32_t t = 0; t < THREADS; t++) {
+        assert_int_equal(pthread_join(tid[t], NULL), 0);
+        assert_int_equal(p[t].failures, 0);
+    }
+    struct gmmu_stats after = stats(dev);
+    assert_int_equal(after.commands - before.commands, THREADS * 40 + 1);
+    assert_int_equal(after.errors, before.errors);
+    close_dev(dev);
+}
+
 int main(void)
 {
     device = getenv("GMMU_DEVICE");
@@ -501,6 +542,7 @@ int main(void)
         cmocka_unit_test_teardown(test_flood_larger_than_ring, teardown),
         cmocka_unit_test_teardown(test_doorbell_storm, teardown),
         cmocka_unit_test_teardown(test_host_disappears_mid_command, teardown),
+        cmocka_unit_test_teardown(test_threads_share_one_handle, teardown),
         cmocka_unit_test_teardown(test_aperture_windows, teardown),
         cmocka_unit_test_teardown(test_aperture_raw_and_errors, teardown),
     };

@@ -63,3 +63,9 @@ TESTS += vidmm-soc
 t-vidmm-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_vidmm_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/vidmm-soc-sim.log -- \
 	  $(HOST_DIR)/test_vidmm_soc
+
+# gmmuctl caps --json against the RTL's build parameters.
+TESTS += caps-vs-rtl
+t-caps-vs-rtl: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/caps-sim.log -- \
+	  tests/host/caps_vs_rtl.sh $(GMMUCTL)
