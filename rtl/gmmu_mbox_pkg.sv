@@ -22,21 +22,22 @@ package gmmu_mbox_pkg;
     FW_STATE_READY = 2'd1,
     FW_STATE_FAILED = 2'd2
   } fw_state_e;
-  typedef enum logic [4:0] {
-    OP_PING = 5'd1,
-    OP_GET_INFO = 5'd2,
-    OP_GET_CAPS = 5'd3,
-    OP_GET_STATS = 5'd4,
-    OP_ALLOC = 5'd16,
-    OP_FREE = 5'd17,
-    OP_CREATE_AS = 5'd18,
-    OP_DESTROY_AS = 5'd19,
-    OP_MAP_VA = 5'd20,
-    OP_UNMAP_VA = 5'd21,
-    OP_RESERVE_VA = 5'd22,
-    OP_UPDATE_VA = 5'd23,
-    OP_QUERY_VA = 5'd24,
-    OP_GET_VRAM = 5'd25
+  typedef enum logic [5:0] {
+    OP_PING = 6'd1,
+    OP_GET_INFO = 6'd2,
+    OP_GET_CAPS = 6'd3,
+    OP_GET_STATS = 6'd4,
+    OP_ALLOC = 6'd16,
+    OP_FREE = 6'd17,
+    OP_CREATE_AS = 6'd18,
+    OP_DESTROY_AS = 6'd19,
+    OP_MAP_VA = 6'd20,
+    OP_UNMAP_VA = 6'd21,
+    OP_RESERVE_VA = 6'd22,
+    OP_UPDATE_VA = 6'd23,
+    OP_QUERY_VA = 6'd24,
+    OP_GET_VRAM = 6'd25,
+    OP_ENGINE_RUN = 6'd32
   } op_e;
   typedef enum logic [2:0] {
     ALLOC_FLAG_PREFER_64K = 3'd1,
@@ -132,6 +133,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned QUERY_REQ_BYTES = 16;
   localparam int unsigned QUERY_RSP_BYTES = 24;
   localparam int unsigned VRAM_RSP_BYTES = 48;
+  localparam int unsigned ENGINE_REQ_BYTES = 40;
+  localparam int unsigned ENGINE_RSP_BYTES = 40;
   localparam int unsigned STATS_BYTES = 48;
 
   /* verilator lint_on UNUSEDPARAM */

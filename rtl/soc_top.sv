@@ -119,12 +119,13 @@ module soc_top
   logic [63:0] cycle;
   logic [31:0] ext_irq;
 
-  logic buserr_irq, mbox_irq, mmu_irq;
+  logic buserr_irq, mbox_irq, mmu_irq, engine_irq;
   always_comb begin
     ext_irq = '0;
     ext_irq[IRQ_BUS_ERROR]     = buserr_irq;
     ext_irq[IRQ_MBOX_DOORBELL] = mbox_irq;
     ext_irq[IRQ_MMU_FAULT]     = mmu_irq;
+    ext_irq[IRQ_ENGINE_DONE]   = engine_irq;
   end
 
   VexRiscv u_cpu (
@@ -192,15 +193,16 @@ module soc_top
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
-  localparam int unsigned NSlaves = 8;
+  localparam int unsigned NSlaves = 9;
   localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
-                          SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7;
+                          SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7, SEngine = 8;
   localparam logic [32*NSlaves-1:0] SlaveBase = {
-    MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE, SYSCTL_BASE,
-    RAM_BASE};
+    ENGINE_BASE, MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE,
+    SYSCTL_BASE, RAM_BASE};
   localparam logic [32*NSlaves-1:0] SlaveMask = {
-    ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1), ~(DDR_CACHED_SIZE - 1),
-    ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1), ~(RAM_SIZE - 1)};
+    ~(ENGINE_SIZE - 1), ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1),
+    ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1),
+    ~(RAM_SIZE - 1)};
 
   logic [NSlaves-1:0]    slv_stb, slv_ack, slv_err;
   logic [32*NSlaves-1:0] slv_dat;
@@ -254,8 +256,10 @@ module soc_top
   logic [31:0] ddr_dat;
 
   // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture, 2 MMU
-  // walker (reads only).
-  localparam int unsigned NDdrMasters = 3, MCpu = 0, MAperture = 1, MMmu = 2;
+  // walker (reads only), 3.. the GPU engines.
+  localparam int unsigned NEngines = ENGINES;
+  localparam int unsigned NDdrMasters = 3 + NEngines, MCpu = 0, MAperture = 1, MMmu = 2,
+                          MEngine0 = 3;
   localparam int unsigned DdrIdW = 4;
   localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
 
@@ -376,26 +380,30 @@ module soc_top
   assign dm_arburst[MAperture*2 +: 2]        = 2'b01;
 
   // ------------------------------------------------------------------ MMU
-  // Translation clients (the GPU engines) join the ports here; until then
-  // the ports are idle.
+  // GPU engine i drives MMU translation port i.
   localparam int unsigned NPorts = gmmu_mmu_pkg::PORTS;
+  localparam int unsigned AsidW  = $clog2(gmmu_mmu_pkg::ASIDS);
   localparam int unsigned TagW   = gmmu_mmu_pkg::TAG_BITS;
   localparam int unsigned PaW    = gmmu_mmu_pkg::PA_BITS;
 
-  logic [NPorts-1:0]      tr_req_ready, tr_rsp_valid, tr_rsp_zero, tr_rsp_cc, tr_rsp_ro, tr_rsp_nx;
-  logic [NPorts*TagW-1:0] tr_rsp_tag;
-  logic [NPorts*3-1:0]    tr_rsp_fault, tr_rsp_psize;
-  logic [NPorts*PaW-1:0]  tr_rsp_pa;
-  logic [NPorts*5-1:0]    tr_rsp_seg;
+  logic [NPorts-1:0]       tr_req_valid, tr_req_ready, tr_rsp_valid, tr_rsp_ready;
+  logic [NPorts-1:0]       tr_rsp_zero, tr_rsp_cc, tr_rsp_ro, tr_rsp_nx;
+  logic [NPorts*AsidW-1:0] tr_req_asid;
+  logic [NPorts*64-1:0]    tr_req_va;
+  logic [NPorts*2-1:0]     tr_req_access;
+  logic [NPorts*TagW-1:0]  tr_req_tag, tr_rsp_tag;
+  logic [NPorts*3-1:0]     tr_rsp_fault, tr_rsp_psize;
+  logic [NPorts*PaW-1:0]   tr_rsp_pa;
+  logic [NPorts*5-1:0]     tr_rsp_seg;
 
   mmu_top u_mmu (
     .clk_i, .rst_ni,
     .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SMmu]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
     .wb_dat_i (bus_dat_w), .wb_sel_i (bus_sel), .wb_ack_o (slv_ack[SMmu]),
     .wb_dat_o (slv_dat[32*SMmu +: 32]),
-    .req_valid_i ('0), .req_ready_o (tr_req_ready), .req_asid_i ('0), .req_va_i ('0),
-    .req_access_i ('0), .req_tag_i ('0),
-    .rsp_valid_o (tr_rsp_valid), .rsp_ready_i ('1), .rsp_tag_o (tr_rsp_tag),
+    .req_valid_i (tr_req_valid), .req_ready_o (tr_req_ready), .req_asid_i (tr_req_asid),
+    .req_va_i (tr_req_va), .req_access_i (tr_req_access), .req_tag_i (tr_req_tag),
+    .rsp_valid_o (tr_rsp_valid), .rsp_ready_i (tr_rsp_ready), .rsp_tag_o (tr_rsp_tag),
     .rsp_fault_o (tr_rsp_fault), .rsp_zero_o (tr_rsp_zero), .rsp_pa_o (tr_rsp_pa),
     .rsp_seg_o (tr_rsp_seg), .rsp_cc_o (tr_rsp_cc), .rsp_ro_o (tr_rsp_ro), .rsp_nx_o (tr_rsp_nx),
     .rsp_psize_o (tr_rsp_psize),
@@ -423,10 +431,71 @@ module soc_top
   assign dm_wlast[MMmu]                    = 1'b0;
   assign dm_bready[MMmu]                   = 1'b1;
 
-  // Idle translation ports (no engine yet): their responses are unused.
-  logic unused_tr;
-  assign unused_tr = ^{tr_req_ready, tr_rsp_valid, tr_rsp_zero, tr_rsp_cc, tr_rsp_ro, tr_rsp_nx,
-                       tr_rsp_tag, tr_rsp_fault, tr_rsp_psize, tr_rsp_pa, tr_rsp_seg};
+  // --------------------------------------------------------- GPU engines
+  // Register blocks ENGINE_STRIDE apart in the ENGINE region; word-address
+  // bits [11:10] pick the engine.
+  logic [NEngines-1:0]    eng_stb, eng_ack, eng_done;
+  logic [NEngines*32-1:0] eng_dat;
+  logic [NEngines*5-1:0]  eng_awseg, eng_arseg;
+  logic [NEngines-1:0]    eng_awcc, eng_arcc;
+  logic [NEngines*(PaW-32)-1:0] eng_awaddr_hi, eng_araddr_hi;
+  logic [$clog2(NEngines)-1:0]  eng_sel;
+
+  assign eng_sel = bus_adr[10 +: $clog2(NEngines)];
+
+  for (genvar e = 0; e < NEngines; e++) begin : g_engine
+    assign eng_stb[e] = slv_stb[SEngine] && (eng_sel == e);
+
+    gpu_engine #(.AsidW(AsidW), .TagW(TagW), .PaBits(PaW)) u_engine (
+      .clk_i, .rst_ni,
+      .wb_cyc_i (bus_cyc), .wb_stb_i (eng_stb[e]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
+      .wb_dat_i (bus_dat_w), .wb_ack_o (eng_ack[e]), .wb_dat_o (eng_dat[e*32 +: 32]),
+      .tr_req_valid_o (tr_req_valid[e]), .tr_req_ready_i (tr_req_ready[e]),
+      .tr_req_asid_o (tr_req_asid[e*AsidW +: AsidW]), .tr_req_va_o (tr_req_va[e*64 +: 64]),
+      .tr_req_access_o (tr_req_access[e*2 +: 2]), .tr_req_tag_o (tr_req_tag[e*TagW +: TagW]),
+      .tr_rsp_valid_i (tr_rsp_valid[e]), .tr_rsp_ready_o (tr_rsp_ready[e]),
+      .tr_rsp_tag_i (tr_rsp_tag[e*TagW +: TagW]), .tr_rsp_fault_i (tr_rsp_fault[e*3 +: 3]),
+      .tr_rsp_zero_i (tr_rsp_zero[e]), .tr_rsp_pa_i (tr_rsp_pa[e*PaW +: PaW]),
+      .tr_rsp_seg_i (tr_rsp_seg[e*5 +: 5]), .tr_rsp_cc_i (tr_rsp_cc[e]),
+      .tr_rsp_ro_i (tr_rsp_ro[e]), .tr_rsp_nx_i (tr_rsp_nx[e]),
+      .tr_rsp_psize_i (tr_rsp_psize[e*3 +: 3]),
+      .axi_awvalid_o (dm_awvalid[MEngine0+e]), .axi_awready_i (dm_awready[MEngine0+e]),
+      .axi_awid_o (dm_awid[(MEngine0+e)*DdrIdW +: DdrIdW]),
+      .axi_awaddr_o (dm_awaddr[(MEngine0+e)*32 +: 32]),
+      .axi_awlen_o (dm_awlen[(MEngine0+e)*8 +: 8]), .axi_awsize_o (dm_awsize[(MEngine0+e)*3 +: 3]),
+      .axi_awburst_o (dm_awburst[(MEngine0+e)*2 +: 2]),
+      .axi_awseg_o (eng_awseg[e*5 +: 5]), .axi_awcc_o (eng_awcc[e]),
+      .axi_awaddr_hi_o (eng_awaddr_hi[e*(PaW-32) +: PaW-32]),
+      .axi_wvalid_o (dm_wvalid[MEngine0+e]), .axi_wready_i (dm_wready[MEngine0+e]),
+      .axi_wdata_o (dm_wdata[(MEngine0+e)*64 +: 64]), .axi_wstrb_o (dm_wstrb[(MEngine0+e)*8 +: 8]),
+      .axi_wlast_o (dm_wlast[MEngine0+e]),
+      .axi_bvalid_i (dm_bvalid[MEngine0+e]), .axi_bready_o (dm_bready[MEngine0+e]),
+      .axi_bid_i (dm_bid[(MEngine0+e)*DdrIdW +: DdrIdW]), .axi_bresp_i (dm_bresp[(MEngine0+e)*2 +: 2]),
+      .axi_arvalid_o (dm_arvalid[MEngine0+e]), .axi_arready_i (dm_arready[MEngine0+e]),
+      .axi_arid_o (dm_arid[(MEngine0+e)*DdrIdW +: DdrIdW]),
+      .axi_araddr_o (dm_araddr[(MEngine0+e)*32 +: 32]),
+      .axi_arlen_o (dm_arlen[(MEngine0+e)*8 +: 8]), .axi_arsize_o (dm_arsize[(MEngine0+e)*3 +: 3]),
+      .axi_arburst_o (dm_arburst[(MEngine0+e)*2 +: 2]),
+      .axi_arseg_o (eng_arseg[e*5 +: 5]), .axi_arcc_o (eng_arcc[e]),
+      .axi_araddr_hi_o (eng_araddr_hi[e*(PaW-32) +: PaW-32]),
+      .axi_rvalid_i (dm_rvalid[MEngine0+e]), .axi_rready_o (dm_rready[MEngine0+e]),
+      .axi_rid_i (dm_rid[(MEngine0+e)*DdrIdW +: DdrIdW]),
+      .axi_rdata_i (dm_rdata[(MEngine0+e)*64 +: 64]), .axi_rresp_i (dm_rresp[(MEngine0+e)*2 +: 2]),
+      .axi_rlast_i (dm_rlast[MEngine0+e]),
+      .done_o (eng_done[e])
+    );
+  end
+
+  assign engine_irq = |eng_done;
+  assign slv_ack[SEngine] = |eng_ack;
+  assign slv_err[SEngine] = 1'b0;
+  assign slv_dat[32*SEngine +: 32] = eng_dat[eng_sel*32 +: 32];
+
+  // System-memory (segment 0) traffic has no port yet: the engines' segment,
+  // coherence and high-address sidebands wait for it. Until it lands only
+  // VRAM mappings may be used by engines (see docs/engine.md).
+  logic unused_eng;
+  assign unused_eng = ^{eng_awseg, eng_arseg, eng_awcc, eng_arcc, eng_awaddr_hi, eng_araddr_hi};
 
   // ---------------------------------------------------------- DDR arbiter
   logic [ArbIdW-1:0] arb_awid, arb_bid, arb_arid, arb_rid;

@@ -7,6 +7,7 @@
 #include "hal.h"
 #include "mbox_hw.h"
 #include "version.h"
+#include "engine_cmd.h"
 #include "vidmm_cmds.h"
 
 MBOX_HOT static uint32_t reply(const void *data, uint32_t len, uint8_t *resp, uint32_t cap, uint32_t *resp_len)
@@ -99,5 +100,6 @@ const struct mbox_command commands[] = {
     {GMMU_OP_UPDATE_VA, vidmm_cmd_update_va},
     {GMMU_OP_QUERY_VA, vidmm_cmd_query_va},
     {GMMU_OP_GET_VRAM, vidmm_cmd_get_vram},
+    {GMMU_OP_ENGINE_RUN, engine_cmd_run},
 };
 const size_t command_count = sizeof commands / sizeof commands[0];

@@ -801,6 +801,17 @@ uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req)
 	return GMMU_STATUS_OK;
 }
 
+uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_asid)
+{
+	uint32_t slot;
+
+	if (!as_lookup(vm, as_handle, &slot))
+		return GMMU_STATUS_BAD_HANDLE;
+	as_touch(vm, slot);
+	*hw_asid = vm->as[slot].hw_asid;
+	return GMMU_STATUS_OK;
+}
+
 bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
 		   uint32_t *hw_asid)
 {

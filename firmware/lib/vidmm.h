@@ -210,6 +210,10 @@ uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
 			struct gmmu_query_rsp *rsp);
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);
 
+/* Gives the address space a hardware id (recycling one if need be) so an
+ * engine can run in it now, and marks it most recently used. */
+uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_asid);
+
 /* ------------------------------------------------------------ inspection */
 
 /* The address space's root table and hardware id (VIDMM_NO_ASID if none);

@@ -135,3 +135,11 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out)
         *out = rsp;
     return rc;
 }
+
+int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
+                    struct gmmu_engine_rsp *out)
+{
+    size_t got = 0;
+    int rc = gmmu_call(dev, GMMU_OP_ENGINE_RUN, req, sizeof *req, out, sizeof *out, &got);
+    return rc == 0 && got != sizeof *out ? GMMU_E_PROTOCOL : rc;
+}

@@ -50,6 +50,10 @@ int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_u
 int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va,
                   struct gmmu_query_rsp *out);
 int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
+/* Runs a GPU engine and waits for it; a translation fault is reported in
+   out->engine_status (FAULT, REASON, ACCESS) with the command status OK. */
+int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
+                    struct gmmu_engine_rsp *out);
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,7 @@ enum gmmu_op {
     GMMU_OP_UPDATE_VA = 23, /* A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op) */
     GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
     GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
+    GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
 };
 
 static inline const char *gmmu_op_name(unsigned value)
@@ -77,6 +78,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 23: return "UPDATE_VA";
     case 24: return "QUERY_VA";
     case 25: return "GET_VRAM";
+    case 32: return "ENGINE_RUN";
     default: return 0;
     }
 }
@@ -98,6 +100,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 23: return "A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op)";
     case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
     case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
+    case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     default: return 0;
     }
 }
@@ -488,6 +491,32 @@ struct gmmu_vram_rsp {
 };
 #define GMMU_VRAM_RSP_BYTES 48u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 48, "vram_rsp layout");
+
+/* ENGINE_RUN payload */
+struct gmmu_engine_req {
+    uint32_t engine; /* +0: Engine index (< ENGINES) */
+    uint32_t op; /* +4: 0 fill, 1 copy, 2 checksum (the engine's CTRL.OP) */
+    uint32_t as_handle; /* +8: Address space to run in */
+    uint32_t length; /* +12: Bytes, a multiple of 64 */
+    uint64_t dst_va; /* +16: Fill and copy destination, 64-byte aligned */
+    uint64_t src_va; /* +24: Copy and checksum source, 64-byte aligned */
+    uint64_t pattern; /* +32: Fill pattern */
+};
+#define GMMU_ENGINE_REQ_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_req) == 40, "engine_req layout");
+
+/* ENGINE_RUN completion payload (the command status is OK when the run was started and ended; a fault is reported here) */
+struct gmmu_engine_rsp {
+    uint32_t engine_status; /* +0: The engine's STATUS register at the end (FAULT, REASON, ACCESS bits) */
+    uint32_t bytes_done; /* +4: Bytes completed in order before any fault */
+    uint64_t fault_va; /* +8: VA of the first faulting chunk */
+    uint64_t result; /* +16: Checksum s1 (sum of 64-bit words) */
+    uint64_t result2; /* +24: Checksum s2 (sum of the running s1) */
+    uint32_t cycles; /* +32: Engine cycles from start to done */
+    uint32_t asid; /* +36: Hardware address-space id it ran under */
+};
+#define GMMU_ENGINE_RSP_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_rsp) == 40, "engine_rsp layout");
 
 /* GET_STATS completion payload */
 struct gmmu_stats {

@@ -148,6 +148,8 @@ static int setup(void **state)
     const char *device = getenv("GMMU_DEVICE");
     if (!device || gmmu_open(device, &dev) != 0)
         return -1;
+    /* Page-table commands on a simulated 300 k-cycle/s SoC can take seconds. */
+    gmmu_set_timeout(dev, 120000);
     return 0;
 }
 

@@ -7,13 +7,15 @@ VEXRISCV_VARIANT ?= VexRiscv
 VEXRISCV_V = $(shell $(PY) tools/vexriscv_path.py $(VEXRISCV_VARIANT))
 
 # Packages first: modules import them.
-RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv rtl/gmmu_mbox_pkg.sv rtl/gmmu_mmu_pkg.sv
+RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv rtl/gmmu_mbox_pkg.sv rtl/gmmu_mmu_pkg.sv \
+            rtl/gmmu_engine_pkg.sv
 # The SoC's modules, listed rather than globbed so a module under development
 # in rtl/ does not enter the SoC build before it is instantiated.
 RTL_SRCS := rtl/soc_top.sv rtl/wb_arbiter.sv rtl/wb_decoder.sv rtl/wb_ram.sv \
             rtl/wb_sysctl.sv rtl/wb_console.sv rtl/wb_timer.sv rtl/wb_to_axi4.sv \
             rtl/axi4lite_to_reg.sv rtl/mbox.sv rtl/dp_ram.sv rtl/axi4_arbiter.sv \
-            rtl/bar1_aperture.sv $(sort $(wildcard rtl/mmu_*.sv))
+            rtl/bar1_aperture.sv $(sort $(wildcard rtl/mmu_*.sv)) rtl/gpu_engine.sv \
+            rtl/gpu_engine_regs.sv
 RTL_ALL  := rtl/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 
 SIM_DIR   := $(BUILD)/sim

@@ -69,3 +69,9 @@ TESTS += caps-vs-rtl
 t-caps-vs-rtl: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/caps-sim.log -- \
 	  tests/host/caps_vs_rtl.sh $(GMMUCTL)
+
+# End to end: engines through the MMU, data checked through the aperture.
+TESTS += engine-soc
+t-engine-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_engine_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/engine-soc-sim.log -- \
+	  $(HOST_DIR)/test_engine_soc

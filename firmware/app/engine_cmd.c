@@ -1,0 +1,94 @@
+/*
+ * ENGINE_RUN: the host names an engine, an operation, an address space and
+ * VAs; the firmware gives the address space a hardware id (vidmm), programs
+ * the engine's registers and waits for STATUS.DONE, bounded, so a stuck
+ * engine cannot stall the service loop forever (it is aborted instead).
+ */
+#include "engine_cmd.h"
+
+#include <string.h>
+
+#include <gmmu/engine_regs.h>
+#include <gmmu/soc.h>
+
+#include "hal.h"
+#include "vidmm.h"
+#include "vidmm_hw.h"
+
+/* About 64 MiB at the engine's one beat per cycle; far beyond any run the
+   4 GiB LENGTH field allows to take when the engine is healthy. */
+#define ENGINE_WAIT_POLLS (1u << 24)
+
+static uintptr_t engine_reg(uint32_t engine, uint32_t offset)
+{
+    return GMMU_ENGINE_BASE + engine * GMMU_ENGINE_STRIDE + offset;
+}
+
+static void program(uint32_t engine, const struct gmmu_engine_req *rq, uint32_t asid)
+{
+    hal_write32(engine_reg(engine, GMMU_ENGINE_ASID), asid);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_LENGTH), rq->length);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_DST_VA_LO), (uint32_t)rq->dst_va);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_DST_VA_HI), (uint32_t)(rq->dst_va >> 32));
+    hal_write32(engine_reg(engine, GMMU_ENGINE_SRC_VA_LO), (uint32_t)rq->src_va);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_SRC_VA_HI), (uint32_t)(rq->src_va >> 32));
+    hal_write32(engine_reg(engine, GMMU_ENGINE_PATTERN_LO), (uint32_t)rq->pattern);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_PATTERN_HI), (uint32_t)(rq->pattern >> 32));
+}
+
+static bool wait_done(uint32_t engine)
+{
+    for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++)
+        if (hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_DONE)
+            return true;
+    hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
+    return false;
+}
+
+static uint64_t read64(uint32_t engine, uint32_t lo)
+{
+    return hal_read32(engine_reg(engine, lo)) | (uint64_t)hal_read32(engine_reg(engine, lo + 4)) << 32;
+}
+
+uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                        uint32_t resp_cap, uint32_t *resp_len)
+{
+    (void)ctx;
+    struct gmmu_engine_req rq;
+    if (req_len != sizeof rq || resp_cap < sizeof(struct gmmu_engine_rsp))
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    memcpy(&rq, req, sizeof rq);
+    if (rq.engine >= GMMU_ENGINES || rq.op > GMMU_ENGINE_OP_CHECKSUM)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if ((rq.length | rq.dst_va | rq.src_va) & (GMMU_ENGINE_CHUNK_BYTES - 1))
+        return GMMU_STATUS_UNALIGNED;
+    struct vidmm *vm = vidmm_hw_instance();
+    if (!vm)
+        return GMMU_STATUS_INTERNAL;
+    uint32_t asid;
+    uint32_t status = vidmm_activate_as(vm, rq.as_handle, &asid);
+    if (status != GMMU_STATUS_OK)
+        return status;
+    if (hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY)
+        return GMMU_STATUS_BUSY;
+
+    program(rq.engine, &rq, asid);
+    hal_write32(engine_reg(rq.engine, GMMU_ENGINE_CTRL),
+                GMMU_ENGINE_CTRL_START | rq.op << GMMU_ENGINE_CTRL_OP_LSB);
+    bool done = wait_done(rq.engine);
+
+    struct gmmu_engine_rsp rs = {
+        .engine_status = hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)),
+        .bytes_done = hal_read32(engine_reg(rq.engine, GMMU_ENGINE_BYTES_DONE)),
+        .fault_va = read64(rq.engine, GMMU_ENGINE_FAULT_VA_LO),
+        .result = read64(rq.engine, GMMU_ENGINE_RESULT_LO),
+        .result2 = read64(rq.engine, GMMU_ENGINE_RESULT2_LO),
+        .cycles = hal_read32(engine_reg(rq.engine, GMMU_ENGINE_CYCLES)),
+        .asid = asid,
+    };
+    /* Clear DONE: the engine's interrupt line drops until its next run. */
+    hal_write32(engine_reg(rq.engine, GMMU_ENGINE_STATUS), GMMU_ENGINE_STATUS_DONE);
+    memcpy(resp, &rs, sizeof rs);
+    *resp_len = sizeof rs;
+    return done ? GMMU_STATUS_OK : GMMU_STATUS_BUSY;
+}
