@@ -6,11 +6,15 @@
 // the page where a 4 KB table overlays a 64 KB page. The lookup is
 // combinational, so a port can answer a hit the cycle after the request.
 // Several entries may match after duplicate fills; the lowest one wins.
+// A "fresh" bit per entry, set at install and cleared by the first request
+// that uses the entry, drives the port's next-page prefetch.
 //
 // Install writes the first invalid entry, else the round-robin victim; the
 // caller installs only what the lookup port did not find. Invalidation
-// clears, in one cycle, every entry of all address spaces, of one, or of one
-// whose covered range overlaps [inv_start_i, inv_end_i] (page numbers).
+// clears, in one cycle, every entry of all address spaces or of one; a range
+// invalidation (entries of one address space whose covered range overlaps
+// [inv_start_i, inv_end_i], page numbers) checks one entry per cycle, busy
+// for Entries cycles.
 module mmu_l1_tlb #(
   parameter int unsigned Entries = 16,
   parameter int unsigned AsidW   = 6,
@@ -24,6 +28,8 @@ module mmu_l1_tlb #(
   input  logic [VpnW-1:0]                      lk_vpn_i,
   output logic                                 lk_hit_o,
   output logic [gmmu_mmu_pkg::INFO_BITS-1:0]   lk_info_o,
+  output logic                                 lk_fresh_o,   // the entry was not hit yet
+  input  logic                                 lk_used_i,    // a request used the hit: not fresh
 
   // Install
   input  logic                                 ins_valid_i,
@@ -36,29 +42,34 @@ module mmu_l1_tlb #(
   input  logic [1:0]                           inv_type_i,
   input  logic [AsidW-1:0]                     inv_asid_i,
   input  logic [VpnW-1:0]                      inv_start_i,
-  input  logic [VpnW-1:0]                      inv_end_i
+  input  logic [VpnW-1:0]                      inv_end_i,
+  output logic                                 inv_busy_o
 );
 
   localparam int unsigned InfoW = gmmu_mmu_pkg::INFO_BITS;
   localparam int unsigned CovL  = gmmu_mmu_pkg::INFO_COV_LSB;
   localparam int unsigned IdxW  = (Entries > 1) ? $clog2(Entries) : 1;
 
-  // VA page-number bits above the covered range of a PSIZE code (a
-  // constant per code, so each mask bit is a small function of the code).
-  function automatic logic [VpnW-1:0] entry_mask(input logic [2:0] cov);
-    case (cov)
-      gmmu_mmu_pkg::PSIZE_64K:  entry_mask = ~VpnW'(64'hF);
-      gmmu_mmu_pkg::PSIZE_2M:   entry_mask = ~VpnW'(64'h1FF);
-      gmmu_mmu_pkg::PSIZE_1G:   entry_mask = ~VpnW'(64'h3FFFF);
-      gmmu_mmu_pkg::PSIZE_512G: entry_mask = ~VpnW'(64'h7FFFFFF);
-      default:                  entry_mask = '1;
-    endcase
+  // The covered range of an entry as a thermometer code (bit k: the range
+  // is at least the (k+1)-th size above 4 KB), so the mask of the VA
+  // page-number bits above it is plain wiring.
+  function automatic logic [3:0] therm(input logic [2:0] cov);
+    therm = {cov >= 3'd4, cov >= 3'd3, cov >= 3'd2, cov >= 3'd1};
   endfunction
+  /* verilator lint_off UNUSEDSIGNAL */
+  function automatic logic [VpnW-1:0] therm_mask(input logic [3:0] g);
+    logic [35:0] m;
+    m = {9'h1FF, {9{~g[3]}}, {9{~g[2]}}, {5{~g[1]}}, {4{~g[0]}}};
+    therm_mask = m[VpnW-1:0];
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   logic [Entries-1:0] valid_q;
+  logic [Entries-1:0] fresh_q;
   logic [AsidW-1:0]   asid_q [Entries];
   logic [VpnW-1:0]    vpn_q  [Entries];
-  logic [InfoW-1:0]   info_q [Entries];
+  logic [InfoW-1:0]   info_q [Entries];   // read at the hit only (distributed RAM)
+  logic [3:0]         therm_q [Entries];  // covered range, for the compares
   logic [IdxW-1:0]    victim_q;
 
   logic [Entries-1:0] match;
@@ -72,15 +83,25 @@ module mmu_l1_tlb #(
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
       match[i] = valid_q[i] && (asid_q[i] == lk_asid_i) &&
-                 ((lk_vpn_i & entry_mask(info_q[i][CovL +: 3])) == vpn_q[i]);
-      unique case (inv_type_i)
-        gmmu_mmu_pkg::INV_ALL:  inv_hit[i] = 1'b1;
-        gmmu_mmu_pkg::INV_ASID: inv_hit[i] = (asid_q[i] == inv_asid_i);
-        default: inv_hit[i] = (asid_q[i] == inv_asid_i) && (vpn_q[i] <= inv_end_i) &&
-                              (vpn_q[i] >= (inv_start_i & entry_mask(info_q[i][CovL +: 3])));
-      endcase
+                 ((lk_vpn_i & therm_mask(therm_q[i])) == vpn_q[i]);
+      inv_hit[i] = (inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) ||
+                   (inv_type_i == 2'(gmmu_mmu_pkg::INV_ASID) && asid_q[i] == inv_asid_i);
     end
   end
+
+  // INV_RANGE checks one entry per cycle (one pair of comparators instead of
+  // one per entry): Entries cycles, well within the L2 sweep, and lookups
+  // meanwhile belong to requests issued before DONE.
+  logic             sw_q;
+  logic [IdxW-1:0]  sw_idx_q;
+  logic [AsidW-1:0] sw_asid_q;
+  logic [VpnW-1:0]  sw_start_q, sw_end_q;
+  logic             sw_hit;
+
+  assign sw_hit = sw_q && valid_q[sw_idx_q] && (asid_q[sw_idx_q] == sw_asid_q) &&
+                  (vpn_q[sw_idx_q] <= sw_end_q) &&
+                  (vpn_q[sw_idx_q] >= (sw_start_q & therm_mask(therm_q[sw_idx_q])));
+  assign inv_busy_o = sw_q;
 
   always_comb begin
     hit_idx  = '0;
@@ -97,21 +118,45 @@ module mmu_l1_tlb #(
 
   assign lk_hit_o  = |match;
   assign lk_info_o = info_q[hit_idx];
+  assign lk_fresh_o = fresh_q[hit_idx];
   assign ins_idx   = free_any ? free_idx : victim_q;
-  assign ins_mask  = entry_mask(ins_info_i[CovL +: 3]);
+  assign ins_mask  = therm_mask(therm(ins_info_i[CovL +: 3]));
+
+  logic [Entries-1:0] valid_d;
+  always_comb begin
+    valid_d = valid_q;
+    if (ins_valid_i && !inv_valid_i) valid_d[ins_idx] = 1'b1;
+    if (sw_hit) valid_d[sw_idx_q] = 1'b0;
+    if (inv_valid_i) valid_d = valid_q & ~inv_hit;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q  <= '0;
-      victim_q <= '0;
+      valid_q    <= '0;
+      fresh_q    <= '0;
+      victim_q   <= '0;
+      sw_q       <= 1'b0;
+      sw_idx_q   <= '0;
+      sw_asid_q  <= '0;
+      sw_start_q <= '0;
+      sw_end_q   <= '0;
     end else begin
-      if (inv_valid_i) begin
-        valid_q <= valid_q & ~inv_hit;
-      end else if (ins_valid_i) begin
-        valid_q[ins_idx] <= 1'b1;
-        if (!free_any) begin
-          victim_q <= (victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1;
-        end
+      valid_q <= valid_d;
+      if (lk_used_i && lk_hit_o) fresh_q[hit_idx] <= 1'b0;
+      if (ins_valid_i && !inv_valid_i) fresh_q[ins_idx] <= 1'b1;
+      if (ins_valid_i && !inv_valid_i && !free_any) begin
+        victim_q <= (victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1;
+      end
+      if (sw_q) begin
+        sw_idx_q <= sw_idx_q + 1'b1;
+        if (sw_idx_q == IdxW'(Entries - 1)) sw_q <= 1'b0;
+      end
+      if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_RANGE)) begin
+        sw_q       <= 1'b1;
+        sw_idx_q   <= '0;
+        sw_asid_q  <= inv_asid_i;
+        sw_start_q <= inv_start_i;
+        sw_end_q   <= inv_end_i;
       end
     end
   end
@@ -122,6 +167,7 @@ module mmu_l1_tlb #(
       asid_q[ins_idx] <= ins_asid_i;
       vpn_q[ins_idx]  <= ins_vpn_i & ins_mask;
       info_q[ins_idx] <= ins_info_i;
+      therm_q[ins_idx] <= therm(ins_info_i[CovL +: 3]);
     end
   end
 

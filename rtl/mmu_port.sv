@@ -10,7 +10,8 @@
 // fill input; a fill answers its own miss and every merged miss it covers,
 // and installs the translation in the L1 TLB unless it is a fault or stale.
 // Permissions are checked here, for every access, against the translation
-// record of the hit or fill.
+// record of the hit or fill. The first hit on a new L1 entry prefetches the
+// translations of the PfDepth ranges after it, for streams.
 //
 // Invalidation: a stale fill (from a walk or lookup that began before an
 // invalidation) is never installed and answers only misses that were
@@ -18,17 +19,18 @@
 // invalidation never merge with older ones, so nothing stale reaches a
 // request issued after the invalidation completed.
 //
-// Timing: request to response 1 cycle on a hit; answered misses leave one
-// per cycle, ahead of new lookups. A two-entry response FIFO decouples
-// rsp_ready_i from req_ready_o. A response with a fault is also handed to
-// the fault FIFO through a staging register; the port stalls while it is
-// occupied, so no fault is lost.
+// Timing: request to response 1 cycle on a hit; an answered miss and a new
+// lookup can both be queued in a cycle. A four-entry response FIFO
+// decouples rsp_ready_i from req_ready_o. A response with a fault is also
+// handed to the fault FIFO through a staging register; the port stalls
+// while it is occupied, so no fault is lost.
 module mmu_port #(
   parameter int unsigned AsidW     = 6,
   parameter int unsigned VaBits    = 48,
   parameter int unsigned TagW      = 8,
   parameter int unsigned Mshrs     = 8,
   parameter int unsigned L1Entries = 16,
+  parameter int unsigned PfDepth   = 3,      // next ranges prefetched, 0..3 (0: no prefetch)
   parameter int unsigned MIdxW     = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
   input  logic                                clk_i,
@@ -74,6 +76,7 @@ module mmu_port #(
   input  logic [AsidW-1:0]                    inv_asid_i,
   input  logic [VaBits-13:0]                  inv_start_i,
   input  logic [VaBits-13:0]                  inv_end_i,
+  output logic                                inv_busy_o,
 
   // Fault record to the fault FIFO
   output logic                                flt_valid_o,
@@ -89,7 +92,8 @@ module mmu_port #(
   output logic                                ev_hit_o,
   output logic                                ev_miss_o,
   output logic                                ev_merge_o,
-  output logic                                ev_fault_o
+  output logic                                ev_fault_o,
+  output logic                                ev_prefetch_o
 );
 
   localparam int unsigned VpnW   = VaBits - 12;
@@ -112,6 +116,21 @@ module mmu_port #(
     endcase
   endfunction
 
+  // The fault of one access through a translation record: the walk's
+  // fault, else the permission check.
+  function automatic logic [2:0] access_fault(input logic [InfoW-1:0] info,
+                                              input logic [1:0] access);
+    access_fault = info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3];
+    if (access_fault == FaultNone) begin
+      if (access == 2'(gmmu_pte_pkg::ACCESS_WRITE) && info[gmmu_mmu_pkg::INFO_RO_BIT]) begin
+        access_fault = 3'(gmmu_pte_pkg::FAULT_READ_ONLY);
+      end else if (access == 2'(gmmu_pte_pkg::ACCESS_EXECUTE) &&
+                   info[gmmu_mmu_pkg::INFO_NX_BIT]) begin
+        access_fault = 3'(gmmu_pte_pkg::FAULT_NO_EXECUTE);
+      end
+    end
+  endfunction
+
   // The response to one access from a translation record: the permission
   // check, then the PA (the covered range's base and the VA's low bits).
   function automatic logic [RspW-1:0] make_rsp(input logic [InfoW-1:0] info,
@@ -119,15 +138,7 @@ module mmu_port #(
                                                input logic [1:0] access);
     logic [2:0]     fault;
     logic [PaW-1:0] offs, pa;
-    fault = info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3];
-    if (fault == FaultNone) begin
-      if (access == 2'(gmmu_pte_pkg::ACCESS_WRITE) && info[gmmu_mmu_pkg::INFO_RO_BIT]) begin
-        fault = 3'(gmmu_pte_pkg::FAULT_READ_ONLY);
-      end else if (access == 2'(gmmu_pte_pkg::ACCESS_EXECUTE) &&
-                   info[gmmu_mmu_pkg::INFO_NX_BIT]) begin
-        fault = 3'(gmmu_pte_pkg::FAULT_NO_EXECUTE);
-      end
-    end
+    fault = access_fault(info, access);
     offs = ~({{(PaW-VpnW){1'b1}}, cov_mask(info[gmmu_mmu_pkg::INFO_COV_LSB +: 3])} << 12);
     pa   = ({info[gmmu_mmu_pkg::INFO_PPN_LSB +: PaW-12], 12'b0} & ~offs) |
            ({{(PaW-VaBits){1'b0}}, va} & offs);
@@ -150,16 +161,18 @@ module mmu_port #(
   // accepted; old: allocated before the latest invalidation (never merged
   // into, and may take a stale answer).
   logic [Mshrs-1:0] m_busy_q, m_done_q, m_prim_q, m_sent_q, m_old_q;
+  logic [Mshrs-1:0] m_pf_q;   // a prefetch: installs, answers no request
   logic [AsidW-1:0] m_asid_q   [Mshrs];
   logic [VaBits-1:0] m_va_q    [Mshrs];
   logic [1:0]       m_access_q [Mshrs];
   logic [TagW-1:0]  m_tag_q    [Mshrs];
   logic [InfoW-1:0] m_info_q   [Mshrs];
 
-  // Response FIFO, two entries.
-  logic [OutW-1:0]  of_q [2];
-  logic             of_wr_q, of_rd_q;
-  logic [1:0]       of_cnt_q;
+  // Response FIFO, four entries, two writes per cycle (an answered miss and
+  // a hit can be queued in the same cycle).
+  logic [OutW-1:0]  of_q [4];
+  logic [1:0]       of_wr_q, of_rd_q;
+  logic [2:0]       of_cnt_q;
 
   // Fault staging register.
   logic             fs_valid_q;
@@ -171,6 +184,8 @@ module mmu_port #(
 
   // ------------------------------------------------------------ L1 TLB
   logic              lk_hit;
+  logic              lk_fresh;
+  logic              lk_used;
   logic [InfoW-1:0]  lk_info;
   logic [AsidW-1:0]  lk_asid;
   logic [VpnW-1:0]   lk_vpn;
@@ -181,12 +196,13 @@ module mmu_port #(
   assign fill_vpn  = m_va_q[fill_idx_i][VaBits-1:12];
   assign fill_asid = m_asid_q[fill_idx_i];
 
-  // Fill cycles accept no request, so the lookup port is free to check
-  // whether the fill's translation is already present.
-  assign lk_asid = fill_valid_i ? fill_asid : req_asid_i;
-  assign lk_vpn  = fill_valid_i ? fill_vpn  : req_va_i[VaBits-1:12];
+  // The lookup port serves requests only; a fill is installed without a
+  // presence check (misses of one port to different 4 KB pages of one large
+  // page may install it twice, both correct; the lower entry wins).
+  assign lk_asid = req_asid_i;
+  assign lk_vpn  = req_va_i[VaBits-1:12];
 
-  assign ins_valid = fill_valid_i && !fill_stale_i && !inv_valid_i && !lk_hit &&
+  assign ins_valid = fill_valid_i && !fill_stale_i && !inv_valid_i &&
                      (fill_info_i[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone);
 
   mmu_l1_tlb #(
@@ -200,6 +216,8 @@ module mmu_port #(
     .lk_vpn_i    (lk_vpn),
     .lk_hit_o    (lk_hit),
     .lk_info_o   (lk_info),
+    .lk_fresh_o  (lk_fresh),
+    .lk_used_i   (lk_used),
     .ins_valid_i (ins_valid),
     .ins_asid_i  (fill_asid),
     .ins_vpn_i   (fill_vpn),
@@ -208,7 +226,8 @@ module mmu_port #(
     .inv_type_i,
     .inv_asid_i,
     .inv_start_i,
-    .inv_end_i
+    .inv_end_i,
+    .inv_busy_o
   );
 
   // ------------------------------------------------------------ arbiters
@@ -240,22 +259,22 @@ module mmu_port #(
   assign miss_idx_o   = send_idx;
 
   // ------------------------------------------------------------ datapath
-  logic             can_push;
+  logic             room1, room2;
   logic             req_fire;
   logic             va_ok;
   logic [VaBits-1:0] req_va;
-  logic [RspW-1:0]  done_rsp, lk_rsp, out_rsp;
-  logic             done_fault;
-  logic             push;
-  logic [OutW-1:0]  push_data;
+  logic [RspW-1:0]  done_rsp, lk_rsp;
+  logic             done_fault, lk_fault;
+  logic             lk_push;
   logic             push_fault;
   logic [63:0]      push_va;
   logic [AsidW-1:0] push_asid;
   logic [1:0]       push_access;
+  logic [2:0]       push_reason;
   logic [TagW-1:0]  push_tag;
 
   logic [Mshrs-1:0] merge_hit;
-  logic             free_any;
+  logic             free_any, free2;
   logic [MIdxW-1:0] free_idx;
   logic             alloc, alloc_merge;
 
@@ -265,23 +284,29 @@ module mmu_port #(
 
   assign req_va   = req_va_i[VaBits-1:0];
   assign va_ok    = (req_va_i[63:VaBits] == '0);
-  assign can_push = (of_cnt_q != 2'd2);
+  assign room1 = (of_cnt_q <= 3'd3);
+  assign room2 = (of_cnt_q <= 3'd2);
   assign done_rsp = make_rsp(m_info_q[done_idx], m_va_q[done_idx], m_access_q[done_idx]);
   assign done_fault = (done_rsp[RspW-1 -: 3] != FaultNone);
   assign lk_rsp   = !va_ok ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
                            : make_rsp(lk_info, req_va, req_access_i);
+  assign lk_fault = (lk_rsp[RspW-1 -: 3] != FaultNone);
 
-  // Answered misses leave first; a new request is taken only in a cycle
-  // with no answered miss, no fill and room for its response and fault.
-  assign done_take   = done_any && can_push && (!done_fault || !fs_valid_q);
-  assign req_ready_o = can_push && !fs_valid_q && !done_any && !fill_valid_i && free_any;
+  // An answered miss and a new request can both be served in a cycle; a
+  // request is taken when there is room for two responses, the fault
+  // staging register is free and the answered miss (if any) is no fault, so
+  // at most one fault is staged per cycle.
+  assign done_take   = done_any && room1 && (!done_fault || !fs_valid_q);
+  assign req_ready_o = room2 && !fs_valid_q && !(done_any && done_fault) && free_any;
   assign req_fire    = req_valid_i && req_ready_o;
 
   always_comb begin
     free_idx = '0;
     free_any = 1'b0;
+    free2    = 1'b0;
     for (int i = Mshrs - 1; i >= 0; i--) begin
       if (!m_busy_q[i]) begin
+        free2    = free_any;
         free_idx = MIdxW'(i);
         free_any = 1'b1;
       end
@@ -293,13 +318,50 @@ module mmu_port #(
 
   always_comb begin
     for (int i = 0; i < Mshrs; i++) begin
-      merge_hit[i] = m_busy_q[i] && !m_done_q[i] && !old_eff[i] &&
+      // Not into a miss answered this very cycle (it would never be answered).
+      merge_hit[i] = m_busy_q[i] && !m_done_q[i] && !old_eff[i] && !fill_done[i] &&
                      (m_asid_q[i] == req_asid_i) && (m_va_q[i][VaBits-1:12] == req_va[VaBits-1:12]);
     end
   end
 
   assign alloc       = req_fire && va_ok && !lk_hit;
   assign alloc_merge = |merge_hit;
+
+  // Next-page prefetch: the first request that uses a new L1 entry asks for
+  // the PfDepth ranges right after it (of the entry's size), so a stream
+  // finds its next pages translated. A prefetch takes a miss register (when
+  // at least two are free and no request takes one this cycle) and is looked
+  // up and walked like a miss, but answers nobody and records no fault;
+  // requests to its page that come meanwhile merge into it. The last
+  // PfDepth prefetches are remembered and not sent again.
+  localparam int unsigned PfHist = (PfDepth > 0) ? PfDepth : 1;
+  logic             pf_q;
+  logic [AsidW-1:0] pf_asid_q;
+  logic [VpnW-1:0]  pf_vpn_q, pf_step_q;
+  logic [1:0]       pf_cnt_q;
+  logic [VpnW:0]    pf_next, pf_adv;
+  logic [VpnW-1:0]  pf_step;
+  logic             pf_trigger, pf_alloc, pf_dup, pf_skip;
+  logic [PfHist-1:0] hist_v_q;
+  logic [AsidW-1:0] hist_asid_q [PfHist];
+  logic [VpnW-1:0]  hist_vpn_q  [PfHist];
+  logic [$clog2(PfHist+1)-1:0] hist_ptr_q;
+
+  assign lk_used    = req_fire && va_ok && lk_hit;
+  assign pf_step    = ~cov_mask(lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3]) + VpnW'(1);
+  assign pf_next    = {1'b0, req_va[VaBits-1:12] | ~cov_mask(lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3])} +
+                      (VpnW+1)'(1);
+  assign pf_trigger = (PfDepth > 0) && lk_used && lk_fresh && !pf_next[VpnW];
+  assign pf_adv     = {1'b0, pf_vpn_q} + {1'b0, pf_step_q};
+
+  always_comb begin
+    pf_dup = 1'b0;
+    for (int k = 0; k < PfHist; k++) begin
+      if (hist_v_q[k] && hist_asid_q[k] == pf_asid_q && hist_vpn_q[k] == pf_vpn_q) pf_dup = 1'b1;
+    end
+  end
+  assign pf_skip  = pf_q && pf_dup;
+  assign pf_alloc = pf_q && !pf_dup && !alloc && free2;
 
   // A fill answers its own miss, and every merged miss it covers: the whole
   // covered range for a translation, the same 4 KB page for a walk fault. A
@@ -322,28 +384,27 @@ module mmu_port #(
     end
   end
 
-  // Output selection.
+  // Responses queued this cycle, and the one fault among them (if any).
+  assign lk_push = req_fire && (!va_ok || lk_hit);
+
   always_comb begin
-    push        = 1'b0;
-    out_rsp     = lk_rsp;
+    push_fault  = 1'b0;
     push_va     = req_va_i;
     push_asid   = req_asid_i;
     push_access = req_access_i;
+    push_reason = lk_rsp[RspW-1 -: 3];
     push_tag    = req_tag_i;
-    if (done_take) begin
-      push        = 1'b1;
-      out_rsp     = done_rsp;
+    if (done_take && done_fault) begin
+      push_fault  = 1'b1;
       push_va     = {{(64-VaBits){1'b0}}, m_va_q[done_idx]};
       push_asid   = m_asid_q[done_idx];
       push_access = m_access_q[done_idx];
+      push_reason = done_rsp[RspW-1 -: 3];
       push_tag    = m_tag_q[done_idx];
-    end else if (req_fire && (!va_ok || lk_hit)) begin
-      push = 1'b1;
+    end else if (lk_push && lk_fault) begin
+      push_fault  = 1'b1;
     end
   end
-
-  assign push_data  = {push_tag, out_rsp};
-  assign push_fault = push && (out_rsp[RspW-1 -: 3] != FaultNone);
 
   // ------------------------------------------------------------ registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -353,14 +414,24 @@ module mmu_port #(
       m_prim_q   <= '0;
       m_sent_q   <= '0;
       m_old_q    <= '0;
-      of_wr_q    <= 1'b0;
-      of_rd_q    <= 1'b0;
+      m_pf_q     <= '0;
+      pf_q       <= 1'b0;
+      pf_asid_q  <= '0;
+      pf_vpn_q   <= '0;
+      pf_step_q  <= '0;
+      pf_cnt_q   <= '0;
+      hist_v_q   <= '0;
+      hist_ptr_q <= '0;
+      of_wr_q    <= '0;
+      of_rd_q    <= '0;
       of_cnt_q   <= '0;
       fs_valid_q <= 1'b0;
     end else begin
       if (inv_valid_i) m_old_q <= m_old_q | m_busy_q;
       if (send_any && miss_ready_i) m_sent_q[send_idx] <= 1'b1;
-      m_done_q <= m_done_q | fill_done;
+      // A prefetch is done when its fill arrives; nobody waits for its answer.
+      m_done_q <= m_done_q | (fill_done & ~m_pf_q);
+      m_busy_q <= m_busy_q & ~(fill_done & m_pf_q);
       if (done_take) begin
         m_busy_q[done_idx] <= 1'b0;
         m_done_q[done_idx] <= 1'b0;
@@ -371,16 +442,38 @@ module mmu_port #(
         m_prim_q[free_idx] <= !alloc_merge;
         m_sent_q[free_idx] <= 1'b0;
         m_old_q[free_idx]  <= inv_valid_i;
+        m_pf_q[free_idx]   <= 1'b0;
       end
+      if (pf_alloc) begin
+        m_busy_q[free_idx] <= 1'b1;
+        m_done_q[free_idx] <= 1'b0;
+        m_prim_q[free_idx] <= 1'b1;
+        m_sent_q[free_idx] <= 1'b0;
+        m_old_q[free_idx]  <= inv_valid_i;
+        m_pf_q[free_idx]   <= 1'b1;
+      end
+      if (pf_alloc) begin
+        hist_v_q[hist_ptr_q] <= 1'b1;
+        hist_ptr_q <= (32'(hist_ptr_q) == PfHist - 1) ? '0 : hist_ptr_q + 1'b1;
+      end
+      if (pf_trigger) begin
+        pf_q      <= 1'b1;
+        pf_asid_q <= req_asid_i;
+        pf_vpn_q  <= pf_next[VpnW-1:0];
+        pf_step_q <= pf_step;
+        pf_cnt_q  <= 2'(PfDepth);
+      end else if (pf_alloc || pf_skip) begin
+        // On to the next range, if any is left and it exists.
+        pf_vpn_q <= pf_adv[VpnW-1:0];
+        pf_cnt_q <= pf_cnt_q - 2'd1;
+        if (pf_cnt_q == 2'd1 || pf_adv[VpnW]) pf_q <= 1'b0;
+      end
+      if (inv_valid_i) hist_v_q <= '0;
 
       // Response FIFO.
-      if (push) begin
-        of_wr_q <= !of_wr_q;
-      end
-      if (rsp_valid_o && rsp_ready_i) begin
-        of_rd_q <= !of_rd_q;
-      end
-      of_cnt_q <= of_cnt_q + {1'b0, push} - {1'b0, rsp_valid_o && rsp_ready_i};
+      of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_push);
+      if (rsp_valid_o && rsp_ready_i) of_rd_q <= of_rd_q + 2'd1;
+      of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_push) - 3'(rsp_valid_o && rsp_ready_i);
 
       // Fault staging.
       if (fs_valid_q && flt_ready_i) fs_valid_q <= 1'b0;
@@ -394,16 +487,24 @@ module mmu_port #(
       m_va_q[free_idx]     <= req_va;
       m_access_q[free_idx] <= req_access_i;
       m_tag_q[free_idx]    <= req_tag_i;
+    end else if (pf_alloc) begin
+      hist_asid_q[hist_ptr_q] <= pf_asid_q;
+      hist_vpn_q[hist_ptr_q]  <= pf_vpn_q;
+      m_asid_q[free_idx]   <= pf_asid_q;
+      m_va_q[free_idx]     <= {pf_vpn_q, 12'b0};
+      m_access_q[free_idx] <= 2'(gmmu_pte_pkg::ACCESS_READ);
+      m_tag_q[free_idx]    <= '0;
     end
     for (int i = 0; i < Mshrs; i++) begin
       if (fill_done[i]) m_info_q[i] <= fill_info_i;
     end
-    if (push) of_q[of_wr_q] <= push_data;
+    if (done_take) of_q[of_wr_q] <= {m_tag_q[done_idx], done_rsp};
+    if (lk_push) of_q[of_wr_q + 2'(done_take)] <= {req_tag_i, lk_rsp};
     if (push_fault) begin
       fs_va_q     <= push_va;
       fs_asid_q   <= push_asid;
       fs_access_q <= push_access;
-      fs_reason_q <= out_rsp[RspW-1 -: 3];
+      fs_reason_q <= push_reason;
       fs_tag_q    <= push_tag;
     end
   end
@@ -411,7 +512,7 @@ module mmu_port #(
   // ------------------------------------------------------------ outputs
   logic [OutW-1:0] of_head;
   assign of_head     = of_q[of_rd_q];
-  assign rsp_valid_o = (of_cnt_q != 2'd0);
+  assign rsp_valid_o = (of_cnt_q != 3'd0);
   assign {rsp_tag_o, rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o,
           rsp_nx_o, rsp_psize_o} = of_head;
 
@@ -427,5 +528,6 @@ module mmu_port #(
   assign ev_miss_o  = alloc;
   assign ev_merge_o = alloc && alloc_merge;
   assign ev_fault_o = push_fault;
+  assign ev_prefetch_o = pf_alloc;
 
 endmodule : mmu_port

@@ -8,10 +8,11 @@
 // entries made of plain table pointers or invalid words are cached. The
 // lookup is combinational and returns the deepest level that hits.
 //
-// Install writes up to one entry per level at once (the entries one walk
-// read from memory), skipping those already present, into round-robin
-// slots. Invalidation clears in one cycle every entry, those of one address
-// space, or those whose VA range overlaps [inv_start_i, inv_end_i].
+// Install writes one entry per cycle, unless it is already present, into
+// the round-robin slot. Invalidation clears in one cycle every entry or
+// those of one address space; a range invalidation (VA range overlapping
+// [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries
+// cycles, and the cache misses meanwhile.
 module mmu_pwc #(
   parameter int unsigned Entries = 16,
   parameter int unsigned AsidW   = 6,
@@ -30,34 +31,36 @@ module mmu_pwc #(
   output logic [1:0]           lk_level_o,
   output logic [DataW-1:0]     lk_data_o,
 
-  // Install: entry k (level k+1) when ins_mask_i[k]
+  // Install one entry (level 1 .. Levels-1) for the VA page number ins_vpn_i
   input  logic                 ins_valid_i,
   input  logic [AsidW-1:0]     ins_asid_i,
   input  logic [VpnW-1:0]      ins_vpn_i,
-  input  logic [NLv-1:0]       ins_mask_i,
-  input  logic [NLv*DataW-1:0] ins_data_i,
+  input  logic [1:0]           ins_level_i,
+  input  logic [DataW-1:0]     ins_data_i,
 
   // Invalidate
   input  logic                 inv_valid_i,
   input  logic [1:0]           inv_type_i,
   input  logic [AsidW-1:0]     inv_asid_i,
   input  logic [VpnW-1:0]      inv_start_i,
-  input  logic [VpnW-1:0]      inv_end_i
+  input  logic [VpnW-1:0]      inv_end_i,
+  output logic                 inv_busy_o
 );
 
   localparam int unsigned IdxW = (Entries > 1) ? $clog2(Entries) : 1;
 
   // VA page-number bits above the range an entry of a level covers.
+  // As a thermometer code per level, the mask is plain wiring.
+  /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [VpnW-1:0] level_mask(input logic [1:0] level);
-    case (level)
-      2'd1:    level_mask = ~VpnW'(64'h1FF);
-      2'd2:    level_mask = ~VpnW'(64'h3FFFF);
-      2'd3:    level_mask = ~VpnW'(64'h7FFFFFF);
-      default: level_mask = '1;
-    endcase
+    logic [35:0] m;
+    m = {9'h1FF, {9{!(level >= 2'd3)}}, {9{!(level >= 2'd2)}}, {9{!(level >= 2'd1)}}};
+    level_mask = m[VpnW-1:0];
   endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   logic [Entries-1:0] valid_q;
+  logic               sw_q;       // range invalidation running
   logic [AsidW-1:0]   asid_q  [Entries];
   logic [1:0]         level_q [Entries];
   logic [VpnW-1:0]    tag_q   [Entries];
@@ -70,7 +73,7 @@ module mmu_pwc #(
 
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      match[i] = valid_q[i] && (asid_q[i] == lk_asid_i) &&
+      match[i] = valid_q[i] && !sw_q && (asid_q[i] == lk_asid_i) &&
                  ((lk_vpn_i & level_mask(level_q[i])) == tag_q[i]);
     end
     lk_hit_o   = 1'b0;
@@ -90,69 +93,82 @@ module mmu_pwc #(
   assign lk_data_o = data_q[sel];
 
   // ---------------------------------------------------------------- install
-  logic [NLv-1:0]  present;
-  logic [NLv-1:0]  wr;
-  logic [IdxW-1:0] slot [NLv];
-  logic [IdxW:0]   next_ptr;
+  logic            present, wr;
+  logic [VpnW-1:0] ins_tag;
 
+  assign ins_tag = ins_vpn_i & level_mask(ins_level_i);
   always_comb begin
-    for (int k = 0; k < NLv; k++) begin
-      present[k] = 1'b0;
-      for (int i = 0; i < Entries; i++) begin
-        if (valid_q[i] && asid_q[i] == ins_asid_i && level_q[i] == 2'(k + 1) &&
-            tag_q[i] == (ins_vpn_i & level_mask(2'(k + 1)))) begin
-          present[k] = 1'b1;
-        end
-      end
-    end
-    wr       = ins_mask_i & ~present & {NLv{ins_valid_i && !inv_valid_i}};
-    next_ptr = {1'b0, ptr_q};
-    for (int k = 0; k < NLv; k++) begin
-      slot[k] = next_ptr[IdxW-1:0];
-      if (wr[k]) begin
-        next_ptr = next_ptr + 1'b1;
-        if (next_ptr >= (IdxW+1)'(Entries)) next_ptr = '0;
+    present = 1'b0;
+    for (int i = 0; i < Entries; i++) begin
+      if (valid_q[i] && asid_q[i] == ins_asid_i && level_q[i] == ins_level_i && tag_q[i] == ins_tag) begin
+        present = 1'b1;
       end
     end
   end
+  assign wr = ins_valid_i && !inv_valid_i && !present;
 
   // ---------------------------------------------------------------- invalidate
+  // INV_ALL and INV_ASID clear at once; INV_RANGE checks one entry per
+  // cycle (Entries cycles, busy meanwhile), and no lookup hits until it is
+  // over, so a walk starting meanwhile never uses an entry not yet checked.
   logic [Entries-1:0] inv_hit;
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      unique case (inv_type_i)
-        gmmu_mmu_pkg::INV_ALL:  inv_hit[i] = 1'b1;
-        gmmu_mmu_pkg::INV_ASID: inv_hit[i] = (asid_q[i] == inv_asid_i);
-        default: inv_hit[i] = (asid_q[i] == inv_asid_i) && (tag_q[i] <= inv_end_i) &&
-                              (tag_q[i] >= (inv_start_i & level_mask(level_q[i])));
-      endcase
+      inv_hit[i] = (inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) ||
+                   (inv_type_i == 2'(gmmu_mmu_pkg::INV_ASID) && asid_q[i] == inv_asid_i);
     end
+  end
+
+  logic [IdxW-1:0]  sw_idx_q;
+  logic [AsidW-1:0] sw_asid_q;
+  logic [VpnW-1:0]  sw_start_q, sw_end_q;
+  logic             sw_hit;
+
+  assign sw_hit = sw_q && valid_q[sw_idx_q] && (asid_q[sw_idx_q] == sw_asid_q) &&
+                  (tag_q[sw_idx_q] <= sw_end_q) &&
+                  (tag_q[sw_idx_q] >= (sw_start_q & level_mask(level_q[sw_idx_q])));
+  assign inv_busy_o = sw_q;
+
+  logic [Entries-1:0] valid_d;
+  always_comb begin
+    valid_d = valid_q;
+    if (wr) valid_d[ptr_q] = 1'b1;
+    if (sw_hit) valid_d[sw_idx_q] = 1'b0;
+    if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      valid_q <= '0;
-      ptr_q   <= '0;
+      valid_q    <= '0;
+      ptr_q      <= '0;
+      sw_q       <= 1'b0;
+      sw_idx_q   <= '0;
+      sw_asid_q  <= '0;
+      sw_start_q <= '0;
+      sw_end_q   <= '0;
     end else begin
-      if (inv_valid_i) begin
-        valid_q <= valid_q & ~inv_hit;
-      end else begin
-        for (int k = 0; k < NLv; k++) begin
-          if (wr[k]) valid_q[slot[k]] <= 1'b1;
-        end
-        ptr_q <= next_ptr[IdxW-1:0];
+      valid_q <= valid_d;
+      if (wr) ptr_q <= (ptr_q == IdxW'(Entries - 1)) ? '0 : ptr_q + 1'b1;
+      if (sw_q) begin
+        sw_idx_q <= (sw_idx_q == IdxW'(Entries - 1)) ? '0 : sw_idx_q + 1'b1;
+        if (sw_idx_q == IdxW'(Entries - 1)) sw_q <= 1'b0;
+      end
+      if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_RANGE)) begin
+        sw_q       <= 1'b1;
+        sw_idx_q   <= '0;
+        sw_asid_q  <= inv_asid_i;
+        sw_start_q <= inv_start_i;
+        sw_end_q   <= inv_end_i;
       end
     end
   end
 
   always_ff @(posedge clk_i) begin
-    for (int k = 0; k < NLv; k++) begin
-      if (wr[k]) begin
-        asid_q[slot[k]]  <= ins_asid_i;
-        level_q[slot[k]] <= 2'(k + 1);
-        tag_q[slot[k]]   <= ins_vpn_i & level_mask(2'(k + 1));
-        data_q[slot[k]]  <= ins_data_i[k*DataW +: DataW];
-      end
+    if (wr) begin
+      asid_q[ptr_q]  <= ins_asid_i;
+      level_q[ptr_q] <= ins_level_i;
+      tag_q[ptr_q]   <= ins_tag;
+      data_q[ptr_q]  <= ins_data_i;
     end
   end
 

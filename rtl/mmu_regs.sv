@@ -9,9 +9,9 @@
 // Invalidation: a write of INV_CMD latches the command (type, INV_ASID,
 // INV_START/END as VA page numbers clamped to the VA space) and sends a
 // one-cycle pulse (inv_valid_o) the cycle after the write; DONE is low from
-// the cycle after the write until the pulse is over and the L2 sweep, if
-// any, has finished (l2_busy_i). A command written while one runs is sent
-// as INV_ALL, which covers both.
+// the write until the pulse is over and the sweeps of the L2, L1 and walk
+// cache, if any, have finished (inv_busy_i). A command written while one
+// runs is sent as INV_ALL, which covers both.
 module mmu_regs #(
   parameter int unsigned NPorts     = 4,
   parameter int unsigned AsidW      = 6,
@@ -50,7 +50,7 @@ module mmu_regs #(
   output logic [AsidW-1:0]        inv_asid_o,
   output logic [VaBits-13:0]      inv_start_o,
   output logic [VaBits-13:0]      inv_end_o,
-  input  logic                    l2_busy_i,
+  input  logic                    inv_busy_i,
 
   // Fault records (always taken)
   input  logic                    flt_valid_i,
@@ -68,6 +68,7 @@ module mmu_regs #(
   input  logic [NPorts-1:0]       ev_miss_i,
   input  logic [NPorts-1:0]       ev_merge_i,
   input  logic [NPorts-1:0]       ev_fault_i,
+  input  logic [NPorts-1:0]       ev_pf_i,
   input  logic                    ev_l2_lookup_i,
   input  logic                    ev_l2_hit_i,
   input  logic                    ev_walk_i,
@@ -123,7 +124,7 @@ module mmu_regs #(
   logic              busy_q;
   logic              inv_write;
 
-  assign busy      = pulse_q || l2_busy_i;
+  assign busy      = pulse_q || inv_busy_i;
   assign inv_write = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
   assign start_pn  = {start_hi_q, start_lo_q[31:12]};
   assign end_pn    = {end_hi_q, end_lo_q[31:12]};
@@ -187,6 +188,8 @@ module mmu_regs #(
           pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] + 32'(ev_merge_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] <=
           pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] + 32'(ev_fault_i[p]);
+        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] <=
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] + 32'(ev_pf_i[p]);
       end
       sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    <= sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS] + 32'(ev_l2_lookup_i);
       sc_q[gmmu_mmu_pkg::PERF_L2_HITS]       <= sc_q[gmmu_mmu_pkg::PERF_L2_HITS] + 32'(ev_l2_hit_i);

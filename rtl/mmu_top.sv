@@ -31,6 +31,7 @@ module mmu_top #(
   parameter int unsigned L1Entries  = gmmu_mmu_pkg::L1_ENTRIES,
   parameter int unsigned PwcEntries = gmmu_mmu_pkg::PWC_ENTRIES,
   parameter int unsigned FaultDepth = gmmu_mmu_pkg::FAULT_FIFO_DEPTH,
+  parameter int unsigned PfDepth    = 3,    // next-range prefetch depth per port, 0..3 (0: none)
   parameter int unsigned L2Sets0    = 64,
   parameter int unsigned L2Ways0    = 4,
   parameter int unsigned L2Sets1    = 32,
@@ -116,7 +117,9 @@ module mmu_top #(
   logic [2:0]              flt_reason [NPorts];
   logic [TagW-1:0]         flt_tag    [NPorts];
 
-  logic [NPorts-1:0]       ev_req, ev_hit, ev_miss, ev_merge, ev_fault;
+  logic [NPorts-1:0]       ev_req, ev_hit, ev_miss, ev_merge, ev_fault, ev_pf;
+  logic [NPorts-1:0]       l1_inv_busy;
+  logic                    pwc_inv_busy;
 
   logic                    fill_valid, fill_stale;
   logic [PortW-1:0]        fill_port;
@@ -136,6 +139,7 @@ module mmu_top #(
       .TagW      (TagW),
       .Mshrs     (Mshrs),
       .L1Entries (L1Entries),
+      .PfDepth   (PfDepth),
       .MIdxW     (MIdxW)
     ) u_port (
       .clk_i,
@@ -171,6 +175,7 @@ module mmu_top #(
       .inv_asid_i   (inv_asid),
       .inv_start_i  (inv_start),
       .inv_end_i    (inv_end),
+      .inv_busy_o   (l1_inv_busy[p]),
       .flt_valid_o  (flt_valid[p]),
       .flt_ready_i  (flt_ready[p]),
       .flt_va_o     (flt_va[p]),
@@ -182,7 +187,8 @@ module mmu_top #(
       .ev_hit_o     (ev_hit[p]),
       .ev_miss_o    (ev_miss[p]),
       .ev_merge_o   (ev_merge[p]),
-      .ev_fault_o   (ev_fault[p])
+      .ev_fault_o   (ev_fault[p]),
+      .ev_prefetch_o (ev_pf[p])
     );
   end
 
@@ -322,6 +328,7 @@ module mmu_top #(
     .inv_asid_i   (inv_asid),
     .inv_start_i  (inv_start),
     .inv_end_i    (inv_end),
+    .inv_busy_o   (pwc_inv_busy),
     .ev_walk_o    (ev_walk),
     .ev_pwc_hit_o (ev_pwc_hit),
     .ev_read_o    (ev_read),
@@ -394,7 +401,7 @@ module mmu_top #(
     .inv_asid_o     (inv_asid),
     .inv_start_o    (inv_start),
     .inv_end_o      (inv_end),
-    .l2_busy_i      (l2_busy),
+    .inv_busy_i     (l2_busy || pwc_inv_busy || (|l1_inv_busy)),
     .flt_valid_i    (fa_valid),
     .flt_va_i       (flt_va[fa_idx]),
     .flt_asid_i     (flt_asid[fa_idx]),
@@ -408,6 +415,7 @@ module mmu_top #(
     .ev_miss_i      (ev_miss),
     .ev_merge_i     (ev_merge),
     .ev_fault_i     (ev_fault),
+    .ev_pf_i        (ev_pf),
     .ev_l2_lookup_i (ev_l2_lookup),
     .ev_l2_hit_i    (ev_l2_hit),
     .ev_walk_i      (ev_walk),

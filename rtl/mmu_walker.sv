@@ -16,8 +16,8 @@
 // root. It ends with a translation record (gmmu_mmu_pkg INFO_* layout) or a
 // walk fault and waits for the done channel. When a walk ends without a
 // fault and is not stale, the upper-level entries it read from memory are
-// installed in the page-walk cache as it leaves; a walk that faults
-// installs nothing. An invalidation marks every walk in flight stale: it
+// installed in the page-walk cache after it answered, one per cycle, before
+// the context is free again; a walk that faults installs nothing. An invalidation marks every walk in flight stale: it
 // still answers its request but installs nothing anywhere.
 //
 // Timing: start to first AR 1 cycle (plus arbitration); each level costs
@@ -78,6 +78,7 @@ module mmu_walker #(
   input  logic [AsidW-1:0]                    inv_asid_i,
   input  logic [VpnW-1:0]                     inv_start_i,
   input  logic [VpnW-1:0]                     inv_end_i,
+  output logic                                inv_busy_o,
 
   // Performance events
   output logic                                ev_walk_o,
@@ -92,10 +93,11 @@ module mmu_walker #(
   localparam int unsigned DataW = 90;
   localparam int unsigned AddrW = 44;   // PA[51:8] of a table
 
-  localparam logic [1:0] StFree   = 2'd0;
-  localparam logic [1:0] StRdReq  = 2'd1;
-  localparam logic [1:0] StRdWait = 2'd2;
-  localparam logic [1:0] StDone   = 2'd3;
+  localparam logic [2:0] StFree    = 3'd0;
+  localparam logic [2:0] StRdReq   = 3'd1;
+  localparam logic [2:0] StRdWait  = 3'd2;
+  localparam logic [2:0] StDone    = 3'd3;
+  localparam logic [2:0] StInstall = 3'd4;   // answered; writing the walk cache
 
   localparam int unsigned VBit  = gmmu_pte_pkg::PTE_VALID_LSB;
   localparam int unsigned ZBit  = gmmu_pte_pkg::PTE_ZERO_LSB;
@@ -163,7 +165,7 @@ module mmu_walker #(
   endfunction
 
   // ---------------------------------------------------------------- contexts
-  logic [1:0]         st_q     [NWalkers];
+  logic [2:0]         st_q     [NWalkers];
   logic [NWalkers-1:0] stale_q, leaf64_q, fell_q, beat1_q, err0_q;
   logic [AsidW-1:0]   asid_q   [NWalkers];
   logic [VpnW-1:0]    vpn_q    [NWalkers];
@@ -175,12 +177,13 @@ module mmu_walker #(
   logic [NLv-1:0]     pend_q   [NWalkers];
   logic [NLv*DataW-1:0] pdata_q [NWalkers];
 
-  logic [NWalkers-1:0] is_free, is_rdreq, is_done;
+  logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst;
   always_comb begin
     for (int i = 0; i < NWalkers; i++) begin
       is_free[i]  = (st_q[i] == StFree);
       is_rdreq[i] = (st_q[i] == StRdReq);
       is_done[i]  = (st_q[i] == StDone);
+      is_inst[i]  = (st_q[i] == StInstall);
     end
   end
 
@@ -189,7 +192,8 @@ module mmu_walker #(
   logic               pwc_hit;
   logic [1:0]         pwc_level;
   logic [DataW-1:0]   pwc_data;
-  logic [1:0]         s_st, s_lvl;
+  logic [2:0]         s_st;
+  logic [1:0]         s_lvl;
   logic [AddrW-1:0]   s_tbl;
   logic               s_leaf64;
   logic [63:0]        s_wbuf;
@@ -291,13 +295,15 @@ module mmu_walker #(
   logic [VpnW-1:0]    c_vpn;
   logic               c_fell, c_leaf64, c_beat1, c_err0;
 
-  logic [1:0]         e_st, e_lvl;
+  logic [2:0]         e_st;
+  logic [1:0]         e_lvl;
   logic [AddrW-1:0]   e_tbl;
   logic               e_leaf64, e_fell, e_beat1, e_err0;
   logic [63:0]        e_wbuf;
-  logic [InfoW-1:0]   e_info;
-  logic [NLv-1:0]     e_pend;
-  logic [NLv*DataW-1:0] e_pdata;
+  logic               e_wbuf_we;
+  logic [InfoW-1:0]   e_info;     // meaningful when e_st is StDone
+  logic [NLv-1:0]     e_pend;     // walk-cache entries read now (pending install)
+  logic [NLv*DataW-1:0] e_pdata;  // their data, per level
 
   // The 64 KB slot of a dual entry: straight from the dual read, or after
   // the 4 KB slot turned out empty (then it covers only that 4 KB page).
@@ -336,23 +342,26 @@ module mmu_walker #(
   end
 
   always_comb begin
-    e_st     = StRdWait;
-    e_lvl    = c_lvl;
-    e_tbl    = tbl_q[r_idx];
-    e_leaf64 = c_leaf64;
-    e_fell   = c_fell;
-    e_beat1  = 1'b0;
-    e_err0   = c_err0;
-    e_wbuf   = c_wbuf;
-    e_info   = info_q[r_idx];
-    e_pend   = pend_q[r_idx];
-    e_pdata  = pdata_q[r_idx];
+    // Only what changes is written back (no read-modify-write of the
+    // context through the R-beat mux): tbl/lvl/leaf64/fell when a next
+    // read is set up, info when the walk ends, wbuf when e_wbuf_we.
+    e_st      = StRdWait;
+    e_lvl     = c_lvl;
+    e_tbl     = '0;
+    e_leaf64  = c_leaf64;
+    e_fell    = c_fell;
+    e_beat1   = 1'b0;
+    e_err0    = r_err;
+    e_wbuf    = rdata_i;
+    e_wbuf_we = 1'b0;
+    e_info    = '0;
+    e_pend    = '0;
+    e_pdata   = '0;
 
     if (c_lvl == 2'd1 && !c_beat1) begin
       // First word of a dual entry: keep it for the second.
-      e_beat1 = 1'b1;
-      e_err0  = r_err;
-      e_wbuf  = rdata_i;
+      e_beat1   = 1'b1;
+      e_wbuf_we = 1'b1;
     end else if (c_lvl >= 2'd2) begin
       e_st = StDone;
       if (r_err) begin
@@ -398,12 +407,12 @@ module mmu_walker #(
           if (c_wbuf[SegL +: 5] != SegVram) begin
             e_info = fault_info(FInval);
           end else begin
-            e_st     = StRdReq;
-            e_lvl    = 2'd0;
-            e_tbl    = c_wbuf[AdrL +: AddrW];
-            e_leaf64 = 1'b0;
-            e_fell   = 1'b0;
-            e_wbuf   = rdata_i;
+            e_st      = StRdReq;
+            e_lvl     = 2'd0;
+            e_tbl     = c_wbuf[AdrL +: AddrW];
+            e_leaf64  = 1'b0;
+            e_fell    = 1'b0;
+            e_wbuf_we = 1'b1;   // word 1, for the fall-through
           end
         end else if (t_read) begin
           e_st     = StRdReq;
@@ -448,6 +457,7 @@ module mmu_walker #(
   logic [CIdxW-1:0] dn_idx;
   logic             dn_fire;
   logic             pwc_ins;
+  logic             dn_install;
 
   mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_dn_arb (
     .clk_i,
@@ -465,8 +475,32 @@ module mmu_walker #(
   assign dn_meta_o  = meta_q[dn_idx];
   assign dn_stale_o = stale_q[dn_idx];
   assign dn_fire    = dn_any && dn_ready_i;
-  assign pwc_ins    = dn_fire && !stale_q[dn_idx] && !inv_valid_i &&
+  // A walk that ended without a fault and is not stale writes the table
+  // entries it read into the walk cache, one per cycle, after it answered.
+  assign dn_install = !stale_q[dn_idx] && !inv_valid_i && (pend_q[dn_idx] != '0) &&
                       (info_q[dn_idx][gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FNone);
+
+  logic [CIdxW-1:0] in_idx;
+  logic             in_any;
+  logic [1:0]       in_level;
+  logic [NLv-1:0]   in_left;
+  always_comb begin
+    in_any = |is_inst;
+    in_idx = '0;
+    for (int i = NWalkers - 1; i >= 0; i--) begin
+      if (is_inst[i]) in_idx = CIdxW'(i);
+    end
+    in_level = '0;
+    in_left  = pend_q[in_idx];
+    for (int l = NLv; l >= 1; l--) begin
+      if (pend_q[in_idx][l-1]) in_level = 2'(l);
+    end
+    for (int l = 1; l <= NLv; l++) begin
+      if (in_level == 2'(l)) in_left[l-1] = 1'b0;
+    end
+  end
+  // An invalidation ends the installs of every walk (stale_q is set too).
+  assign pwc_ins = in_any && !stale_q[in_idx] && !inv_valid_i;
 
   // ---------------------------------------------------------------- walk cache
   if (PwcEntries > 0) begin : gen_pwc
@@ -486,22 +520,25 @@ module mmu_walker #(
       .lk_level_o  (pwc_level),
       .lk_data_o   (pwc_data),
       .ins_valid_i (pwc_ins),
-      .ins_asid_i  (asid_q[dn_idx]),
-      .ins_vpn_i   (vpn_q[dn_idx]),
-      .ins_mask_i  (pend_q[dn_idx]),
-      .ins_data_i  (pdata_q[dn_idx]),
+      .ins_asid_i  (asid_q[in_idx]),
+      .ins_vpn_i   (vpn_q[in_idx]),
+      .ins_level_i (in_level),
+      .ins_data_i  (pdata_q[in_idx][(32'(in_level) - 1) * DataW +: DataW]),
       .inv_valid_i,
       .inv_type_i,
       .inv_asid_i,
       .inv_start_i,
-      .inv_end_i
+      .inv_end_i,
+      .inv_busy_o
     );
   end else begin : gen_no_pwc
     assign pwc_hit   = 1'b0;
     assign pwc_level = '0;
     assign pwc_data  = '0;
     logic unused_pwc;
-    assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i};
+    assign inv_busy_o = 1'b0;
+    assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i, in_level,
+                          pdata_q[in_idx]};
   end
 
   // ---------------------------------------------------------------- registers
@@ -545,7 +582,8 @@ module mmu_walker #(
       end
 
       // Done.
-      if (dn_fire) st_q[dn_idx] <= StFree;
+      if (dn_fire) st_q[dn_idx] <= dn_install ? StInstall : StFree;
+      if (in_any && (!pwc_ins || in_left == '0)) st_q[in_idx] <= StFree;
     end
   end
 
@@ -565,16 +603,21 @@ module mmu_walker #(
       pdata_q[st_idx]  <= '0;
     end
     if (rq_take && rq_oor) info_q[rq_idx] <= fault_info(FBus);
+    if (in_any) pend_q[in_idx] <= in_left;
     if (r_ok) begin
-      lvl_q[r_idx]    <= e_lvl;
-      tbl_q[r_idx]    <= e_tbl;
-      leaf64_q[r_idx] <= e_leaf64;
-      fell_q[r_idx]   <= e_fell;
-      err0_q[r_idx]   <= e_err0;
-      wbuf_q[r_idx]   <= e_wbuf;
-      info_q[r_idx]   <= e_info;
-      pend_q[r_idx]   <= e_pend;
-      pdata_q[r_idx]  <= e_pdata;
+      if (e_st == StRdReq) begin
+        lvl_q[r_idx]    <= e_lvl;
+        tbl_q[r_idx]    <= e_tbl;
+        leaf64_q[r_idx] <= e_leaf64;
+        fell_q[r_idx]   <= e_fell;
+      end
+      if (e_beat1) err0_q[r_idx] <= e_err0;
+      if (e_wbuf_we) wbuf_q[r_idx] <= e_wbuf;
+      if (e_st == StDone) info_q[r_idx] <= e_info;
+      pend_q[r_idx] <= pend_q[r_idx] | e_pend;
+      for (int l = 0; l < NLv; l++) begin
+        if (e_pend[l]) pdata_q[r_idx][l*DataW +: DataW] <= e_pdata[l*DataW +: DataW];
+      end
     end
   end
 

@@ -1,0 +1,817 @@
+/*
+ * Directed MMU tests: each PTE bit, each page size, dual-PTE precedence and
+ * coverage, each fault reason, bus errors mid-walk, the fault FIFO and its
+ * overflow, invalidation types and their DONE, invalidation racing walks in
+ * flight at every cycle offset, address-space isolation, miss merging, hit
+ * latency and the registers. Every response is also checked against the
+ * reference model by the testbench core; the tests add their own explicit
+ * expectations on top.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmmu/mmu_regs.h"
+#include "gmmu/pte_util.h"
+#include "mmu_tests.h"
+#include "tb.h"
+
+#define TABLE_BASE (UINT64_C(16) << 20)
+#define ERR_BASE (UINT64_C(8) << 20)
+
+struct dt {
+    struct tb tb;
+    uint64_t next;
+    uint64_t root[64];
+    unsigned levels;
+    unsigned fails;
+    const char *name;
+};
+
+static struct dt *cur;
+
+static void failf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "  %s: ", cur->name);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    cur->fails++;
+}
+
+#define EXPECT(cond, ...)                \
+    do {                                 \
+        if (!(cond))                     \
+            failf(__VA_ARGS__);          \
+    } while (0)
+
+/* ------------------------------------------------------------ tables */
+
+static uint64_t dt_alloc(struct dt *d, uint64_t bytes)
+{
+    uint64_t a = (d->next + bytes - 1) & ~(bytes - 1);
+    d->next = a + bytes;
+    return a;
+}
+
+static uint64_t rd(struct dt *d, uint64_t a) { return sparse_mem_read_u64(d->tb.mem, a); }
+
+/* All changes made while no request is in flight count as committed. */
+static void wr(struct dt *d, uint64_t a, uint64_t v)
+{
+    tb_write_word(&d->tb, a, v);
+}
+
+static void commit(struct dt *d)
+{
+    tb_invalidate(&d->tb, GMMU_INV_ALL, 0, 0, 0);
+}
+
+static void dt_new_as(struct dt *d, unsigned asid)
+{
+    d->root[asid] = dt_alloc(d, d->levels == 2 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES);
+    tb_set_as(&d->tb, asid, true, d->root[asid]);
+}
+
+/* Address of the entry for va at level (>= 1; level 1: word 0 of the dual
+ * entry), creating the tables above it. */
+static uint64_t dt_slot(struct dt *d, unsigned asid, uint64_t va, unsigned level)
+{
+    uint64_t table = d->root[asid];
+    for (unsigned l = d->levels - 1; l > level; l--) {
+        uint64_t a = table + (uint64_t)gmmu_va_index(va, l) * (l == 1 ? 16 : 8);
+        uint64_t e = rd(d, a);
+        if (!gmmu_pte_is_valid(e) || gmmu_pte_is_large_page(e) || gmmu_pte_is_zero(e)) {
+            e = gmmu_pte_make_table(dt_alloc(d, l - 1 == 1 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES));
+            wr(d, a, e);
+        }
+        table = gmmu_pte_addr(e);
+    }
+    return table + (uint64_t)gmmu_va_index(va, level) * (level == 1 ? 16 : 8);
+}
+
+/* The 4 KB leaf entry of va (creating its table in dual word 0). */
+static uint64_t dt_leaf4k(struct dt *d, unsigned asid, uint64_t va)
+{
+    uint64_t a = dt_slot(d, asid, va, 1);
+    uint64_t w0 = rd(d, a);
+    if (!gmmu_pte_is_valid(w0) || gmmu_pte_is_large_page(w0) || gmmu_pte_is_zero(w0)) {
+        w0 = gmmu_pte_make_table(dt_alloc(d, GMMU_TABLE_BYTES));
+        wr(d, a, w0);
+    }
+    return gmmu_pte_addr(w0) + (uint64_t)gmmu_va_index(va, 0) * 8;
+}
+
+/* The 64 KB leaf entry of va (creating its table in dual word 1). */
+static uint64_t dt_leaf64k(struct dt *d, unsigned asid, uint64_t va)
+{
+    uint64_t a = dt_slot(d, asid, va, 1) + 8;
+    uint64_t w1 = rd(d, a);
+    if (!gmmu_pte_is_valid(w1) || gmmu_pte_is_large_page(w1) || gmmu_pte_is_zero(w1)) {
+        w1 = gmmu_pte_make_table_64k(dt_alloc(d, GMMU_LEAF64K_TABLE_BYTES));
+        wr(d, a, w1);
+    }
+    return gmmu_pte_addr(w1) + (uint64_t)gmmu_va_index_64k(va) * 8;
+}
+
+/* ------------------------------------------------------------ requests */
+
+struct got {
+    bool seen;
+    struct dut_rsp rsp;
+    uint64_t cycle;
+};
+static struct got got_tag[DUT_MAX_PORTS][TB_MAX_TAGS];
+
+static void record_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r,
+                       const struct tb_pending *req, void *ctx)
+{
+    (void)tb;
+    (void)req;
+    (void)ctx;
+    got_tag[port][r->tag] = (struct got){true, *r, tb_now(tb)};
+}
+
+/* Present one request; returns its tag (the response lands in got_tag). */
+static unsigned issue(struct dt *d, unsigned port, unsigned asid, uint64_t va, unsigned access)
+{
+    struct tb *tb = &d->tb;
+    while (!tb_port_idle(tb, port))
+        tb_cycle(tb);
+    tb_present(tb, port, asid, va, access);
+    unsigned tag = tb->io.req[port].tag;
+    got_tag[port][tag].seen = false;
+    return tag;
+}
+
+static struct dut_rsp wait_rsp(struct dt *d, unsigned port, unsigned tag)
+{
+    for (unsigned i = 0; i < 100000 && !got_tag[port][tag].seen; i++)
+        tb_cycle(&d->tb);
+    if (!got_tag[port][tag].seen)
+        failf("no response on port %u tag %u", port, tag);
+    return got_tag[port][tag].rsp;
+}
+
+static struct dut_rsp xlate(struct dt *d, unsigned asid, uint64_t va, unsigned access)
+{
+    unsigned tag = issue(d, 0, asid, va, access);
+    return wait_rsp(d, 0, tag);
+}
+
+static void expect_fault(unsigned asid, uint64_t va, unsigned access, unsigned fault)
+{
+    struct dut_rsp r = xlate(cur, asid, va, access);
+    EXPECT(r.fault == fault, "va 0x%" PRIx64 " access %u: fault %s, expected %s", va, access,
+           gmmu_ref_fault_name(r.fault), gmmu_ref_fault_name(fault));
+}
+
+static void expect_page(unsigned asid, uint64_t va, unsigned access, uint64_t pa, unsigned psize,
+                        unsigned seg)
+{
+    struct dut_rsp r = xlate(cur, asid, va, access);
+    EXPECT(r.fault == GMMU_FAULT_NONE && !r.zero && r.pa == pa && r.psize == psize && r.seg == seg,
+           "va 0x%" PRIx64 ": fault %s zero %u pa 0x%" PRIx64 " psize %u seg %u, expected pa 0x%" PRIx64
+           " psize %u seg %u", va, gmmu_ref_fault_name(r.fault), r.zero, r.pa, r.psize, r.seg, pa, psize, seg);
+}
+
+static void expect_zero(unsigned asid, uint64_t va, unsigned access, unsigned psize)
+{
+    struct dut_rsp r = xlate(cur, asid, va, access);
+    EXPECT(r.fault == GMMU_FAULT_NONE && r.zero && r.pa == 0 && r.psize == psize,
+           "va 0x%" PRIx64 ": fault %s zero %u psize %u, expected a zero range of psize %u", va,
+           gmmu_ref_fault_name(r.fault), r.zero, r.psize, psize);
+}
+
+static uint32_t perf_port(struct dt *d, unsigned port, unsigned c)
+{
+    return tb_wb_read(&d->tb, GMMU_MMU_PERF_PORT + port * GMMU_PERF_PORT_STRIDE + 4 * c);
+}
+
+static uint32_t perf_shared(struct dt *d, unsigned c)
+{
+    return tb_wb_read(&d->tb, GMMU_MMU_PERF_SHARED + 4 * c);
+}
+
+/* ------------------------------------------------------------ tests */
+
+#define VA1 UINT64_C(0x0000123456789000)
+#define PA1 UINT64_C(0x0000000ABCDE0000)
+
+static void t_registers(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    struct dut_params p = tb->prm;
+    EXPECT(tb_wb_read(tb, GMMU_MMU_ID) == GMMU_MMU_ID_VALUE, "ID");
+    uint32_t c = tb_wb_read(tb, GMMU_MMU_CONFIG);
+    EXPECT((c & GMMU_MMU_CONFIG_PORTS) == p.ports, "CONFIG.PORTS %u", c & GMMU_MMU_CONFIG_PORTS);
+    EXPECT(((c & GMMU_MMU_CONFIG_LEVELS) >> GMMU_MMU_CONFIG_LEVELS_LSB) == p.levels, "CONFIG.LEVELS");
+    EXPECT(((c & GMMU_MMU_CONFIG_WALKERS) >> GMMU_MMU_CONFIG_WALKERS_LSB) == p.walkers, "CONFIG.WALKERS");
+    EXPECT(((c & GMMU_MMU_CONFIG_L1_ENTRIES) >> GMMU_MMU_CONFIG_L1_ENTRIES_LSB) == p.l1_entries,
+           "CONFIG.L1_ENTRIES");
+    EXPECT(((c & GMMU_MMU_CONFIG_ASID_BITS) >> GMMU_MMU_CONFIG_ASID_BITS_LSB) == p.asid_bits,
+           "CONFIG.ASID_BITS");
+    uint32_t c2 = tb_wb_read(tb, GMMU_MMU_CONFIG2);
+    EXPECT((c2 & GMMU_MMU_CONFIG2_L2_ENTRIES) >= 512, "CONFIG2.L2_ENTRIES %u", c2 & 0xFFFF);
+    EXPECT(((c2 & GMMU_MMU_CONFIG2_PWC_ENTRIES) >> GMMU_MMU_CONFIG2_PWC_ENTRIES_LSB) == p.pwc_entries,
+           "CONFIG2.PWC_ENTRIES");
+    EXPECT(((c2 & GMMU_MMU_CONFIG2_FAULT_DEPTH) >> GMMU_MMU_CONFIG2_FAULT_DEPTH_LSB) ==
+               GMMU_FAULT_FIFO_DEPTH, "CONFIG2.FAULT_DEPTH");
+    /* Read-back of the invalidation parameters (low 12 bits read as 0). */
+    tb_wb_write(tb, GMMU_MMU_INV_START_LO, 0x12345FFF);
+    tb_wb_write(tb, GMMU_MMU_INV_START_HI, 0xCAFE);
+    tb_wb_write(tb, GMMU_MMU_INV_END_LO, 0xFFFFFFFF);
+    tb_wb_write(tb, GMMU_MMU_INV_ASID, 5);
+    EXPECT(tb_wb_read(tb, GMMU_MMU_INV_START_LO) == 0x12345000, "INV_START_LO read-back");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_INV_START_HI) == 0xCAFE, "INV_START_HI read-back");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_INV_END_LO) == 0xFFFFF000, "INV_END_LO read-back");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_INV_ASID) == 5, "INV_ASID read-back");
+    /* Address-space table read-back, first and last entry. */
+    unsigned last = (1u << p.asid_bits) - 1;
+    tb_wb_write(tb, GMMU_MMU_AS_ROOT_LO + last * GMMU_AS_STRIDE, 0xABCDE001);
+    tb_wb_write(tb, GMMU_MMU_AS_ROOT_HI + last * GMMU_AS_STRIDE, 0x000F1234);
+    EXPECT(tb_wb_read(tb, GMMU_MMU_AS_ROOT_LO + last * GMMU_AS_STRIDE) == 0xABCDE001, "AS_ROOT_LO");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_AS_ROOT_HI + last * GMMU_AS_STRIDE) == 0x000F1234, "AS_ROOT_HI");
+    tb_wb_write(tb, GMMU_MMU_AS_ROOT_LO + last * GMMU_AS_STRIDE, 0);
+    EXPECT(tb_wb_read(tb, GMMU_MMU_AS_ROOT_LO) == 0, "AS entry 0 after reset");
+    EXPECT(tb_wb_read(tb, 0x0ffc) == 0, "unused offset reads 0");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE, "DONE after reset");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) == 0, "fault FIFO empty after reset");
+    EXPECT(!tb->io.irq, "no interrupt after reset");
+    /* Perf counters count and clear. */
+    EXPECT(perf_shared(d, GMMU_PERF_CYCLES) > 0, "PERF_CYCLES counts");
+    tb_wb_write(tb, GMMU_MMU_PERF_CTRL, GMMU_MMU_PERF_CTRL_CLEAR);
+    EXPECT(perf_shared(d, GMMU_PERF_CYCLES) < 4, "PERF_CTRL.CLEAR");
+}
+
+/* Every attribute bit on a 4 KB page, with every access type. */
+static void t_pte_bits(struct dt *d)
+{
+    dt_new_as(d, 1);
+    static const uint64_t attr_sets[8] = {
+        0, GMMU_PTE_CACHE_COHERENT, GMMU_PTE_READ_ONLY, GMMU_PTE_NO_EXECUTE,
+        GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_PTE_PAGE_ATTRS,
+        GMMU_PTE_CACHE_COHERENT | GMMU_PTE_NO_EXECUTE, GMMU_PTE_CACHE_COHERENT | GMMU_PTE_READ_ONLY};
+    for (unsigned i = 0; i < 8; i++) {
+        uint64_t va = VA1 + i * 0x1000;
+        wr(d, dt_leaf4k(d, 1, va), gmmu_pte_make_page(PA1 + i * 0x1000, i % 2, attr_sets[i]));
+    }
+    /* Segments: every value is carried for pages. Reserved bits and
+     * TABLE_64K are ignored; PA[11:8] of a 4 KB page is masked. */
+    for (unsigned s = 0; s < 32; s++)
+        wr(d, dt_leaf4k(d, 1, VA1 + 0x100000 + s * 0x1000),
+           gmmu_pte_make_page(PA1 + s * 0x1000, s, 0) | (s & 1 ? UINT64_C(0xFE00000000000080) : 0) |
+               (s & 2 ? GMMU_PTE_TABLE_64K : 0) | gmmu_pte_addr_bits(0x300));
+    commit(d);
+    for (unsigned i = 0; i < 8; i++) {
+        uint64_t va = VA1 + i * 0x1000 + 0x123;
+        uint64_t a = attr_sets[i];
+        for (unsigned acc = 0; acc < 3; acc++) {
+            struct dut_rsp r = xlate(d, 1, va, acc);
+            unsigned want = (acc == GMMU_ACCESS_WRITE && (a & GMMU_PTE_READ_ONLY)) ? GMMU_FAULT_READ_ONLY
+                          : (acc == GMMU_ACCESS_EXECUTE && (a & GMMU_PTE_NO_EXECUTE)) ? GMMU_FAULT_NO_EXECUTE
+                          : GMMU_FAULT_NONE;
+            EXPECT(r.fault == want, "attrs %u access %u: fault %s", i, acc, gmmu_ref_fault_name(r.fault));
+            if (want == GMMU_FAULT_NONE) {
+                EXPECT(r.pa == PA1 + i * 0x1000 + 0x123, "attrs %u: pa", i);
+                EXPECT(r.cc == !!(a & GMMU_PTE_CACHE_COHERENT) && r.ro == !!(a & GMMU_PTE_READ_ONLY) &&
+                           r.nx == !!(a & GMMU_PTE_NO_EXECUTE) && r.seg == i % 2,
+                       "attrs %u: cc %u ro %u nx %u seg %u", i, r.cc, r.ro, r.nx, r.seg);
+            }
+        }
+    }
+    for (unsigned s = 0; s < 32; s++)
+        expect_page(1, VA1 + 0x100000 + s * 0x1000 + 0xFFF, GMMU_ACCESS_READ, PA1 + s * 0x1000 + 0xFFF,
+                    GMMU_PSIZE_4K, s);
+    /* VALID = 0 with everything else set: INVALID. */
+    wr(d, dt_leaf4k(d, 1, VA1), gmmu_pte_make_page(PA1, 1, GMMU_PTE_PAGE_ATTRS) & ~GMMU_PTE_VALID);
+    commit(d);
+    expect_fault(1, VA1, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+}
+
+/* 4 KB, 64 KB (dual word 1), 2 MB (word 0 large), 1 GB (level 2 large),
+ * and zero ranges at every level. */
+static void t_page_sizes(struct dt *d)
+{
+    dt_new_as(d, 2);
+    uint64_t base = UINT64_C(0x0000008000000000);   /* level-3 index 1 */
+    /* 4 KB */
+    wr(d, dt_leaf4k(d, 2, base), gmmu_pte_make_page(0x1000, 1, 0));
+    /* 64 KB: a region with only a 64 KB table; PA low bits are masked. */
+    uint64_t v64 = base + (UINT64_C(1) << 21);
+    wr(d, dt_leaf64k(d, 2, v64 + 0x30000), gmmu_pte_make_page(UINT64_C(0x7650000) | 0xF00, 1, 0));
+    /* 2 MB: word 0 large, PA low bits masked. */
+    uint64_t v2m = base + (UINT64_C(2) << 21);
+    wr(d, dt_slot(d, 2, v2m, 1), gmmu_pte_make_large_page(UINT64_C(0x40000000) | 0x1FF000, 0, 0));
+    /* 1 GB: level-2 large page. */
+    uint64_t v1g = base + (UINT64_C(1) << 30);
+    wr(d, dt_slot(d, 2, v1g, 2), gmmu_pte_make_large_page(UINT64_C(0x80000000), 1, GMMU_PTE_CACHE_COHERENT));
+    /* Zero ranges: level 3 (512 GB), level 2 (1 GB), word 0 (2 MB), word 1
+     * (2 MB), 4 KB leaf, 64 KB leaf. */
+    uint64_t vz3 = UINT64_C(2) << 39;
+    wr(d, dt_slot(d, 2, vz3, 3), gmmu_pte_make_zero(0));
+    uint64_t vz2 = base + (UINT64_C(2) << 30);
+    wr(d, dt_slot(d, 2, vz2, 2), gmmu_pte_make_zero(GMMU_PTE_READ_ONLY));
+    uint64_t vz1 = base + (UINT64_C(3) << 21);
+    wr(d, dt_slot(d, 2, vz1, 1), gmmu_pte_make_zero(0));
+    uint64_t vz1b = base + (UINT64_C(4) << 21);
+    wr(d, dt_slot(d, 2, vz1b, 1) + 8, gmmu_pte_make_zero(GMMU_PTE_NO_EXECUTE));
+    uint64_t vz0 = base + (UINT64_C(5) << 21);
+    wr(d, dt_leaf4k(d, 2, vz0), gmmu_pte_make_zero(0));
+    wr(d, dt_leaf64k(d, 2, vz0 + 0x10000), gmmu_pte_make_zero(0));
+    commit(d);
+
+    expect_page(2, base + 0xABC, GMMU_ACCESS_READ, 0x1ABC, GMMU_PSIZE_4K, 1);
+    expect_page(2, v64 + 0x3FEDC, GMMU_ACCESS_WRITE, 0x765FEDC, GMMU_PSIZE_64K, 1);
+    expect_page(2, v2m + 0x12345, GMMU_ACCESS_EXECUTE, UINT64_C(0x40012345), GMMU_PSIZE_2M, 0);
+    expect_page(2, v1g + 0x3FFFFFFF, GMMU_ACCESS_READ, UINT64_C(0xBFFFFFFF), GMMU_PSIZE_1G, 1);
+    expect_zero(2, vz3 + UINT64_C(0x7012345678), GMMU_ACCESS_WRITE, GMMU_PSIZE_512G);
+    expect_zero(2, vz2 + 0x1234, GMMU_ACCESS_READ, GMMU_PSIZE_1G);
+    expect_fault(2, vz2 + 0x1234, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY);  /* RO zero range */
+    expect_zero(2, vz1 + 0x1FFFFF, GMMU_ACCESS_EXECUTE, GMMU_PSIZE_2M);
+    expect_zero(2, vz1b, GMMU_ACCESS_WRITE, GMMU_PSIZE_2M);
+    expect_fault(2, vz1b, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE);
+    expect_zero(2, vz0 + 0x10, GMMU_ACCESS_READ, GMMU_PSIZE_4K);
+    expect_zero(2, vz0 + 0x10010, GMMU_ACCESS_READ, GMMU_PSIZE_64K);
+    /* Second time round: the same answers from the TLBs. */
+    expect_page(2, v1g + 0x1000, GMMU_ACCESS_READ, UINT64_C(0x80001000), GMMU_PSIZE_1G, 1);
+    expect_page(2, v2m + 0x1FFFFF, GMMU_ACCESS_READ, UINT64_C(0x401FFFFF), GMMU_PSIZE_2M, 0);
+    expect_page(2, v64 + 0x30000, GMMU_ACCESS_READ, 0x7650000, GMMU_PSIZE_64K, 1);
+    expect_zero(2, vz3 + 0x55555000, GMMU_ACCESS_READ, GMMU_PSIZE_512G);
+}
+
+/* Dual PTE: which slot wins, and what a translation may be reused for. */
+static void t_dual_pte(struct dt *d)
+{
+    dt_new_as(d, 3);
+    uint64_t r = UINT64_C(0x40000000);  /* a 2 MB region with both tables */
+    /* 64 KB page 0 of the region (covers 4 KB pages 0..15); 4 KB pages 1
+     * and 5 punched into it. */
+    wr(d, dt_leaf64k(d, 3, r), gmmu_pte_make_page(0x100000, 1, 0));
+    wr(d, dt_leaf4k(d, 3, r + 0x1000), gmmu_pte_make_page(0x201000, 1, 0));
+    wr(d, dt_leaf4k(d, 3, r + 0x5000), gmmu_pte_make_page(0x205000, 0, GMMU_PTE_READ_ONLY));
+    /* Region 2: word 0 is a 2 MB page, word 1 a 64 KB table: word 0 wins. */
+    uint64_t r2 = r + (UINT64_C(1) << 21);
+    wr(d, dt_leaf64k(d, 3, r2), gmmu_pte_make_page(0x300000, 1, 0));
+    wr(d, dt_slot(d, 3, r2, 1), gmmu_pte_make_large_page(UINT64_C(0x60000000), 1, 0));
+    /* Region 3: word 0 a 4 KB table with page 2 only, word 1 a zero range. */
+    uint64_t r3 = r + (UINT64_C(2) << 21);
+    wr(d, dt_leaf4k(d, 3, r3 + 0x2000), gmmu_pte_make_page(0x402000, 1, 0));
+    wr(d, dt_slot(d, 3, r3, 1) + 8, gmmu_pte_make_zero(0));
+    /* Region 4: word 0 invalid, word 1 a large page: INVALID (2 MB pages
+     * belong in word 0). Region 5: word 1 with a bad segment. */
+    uint64_t r4 = r + (UINT64_C(3) << 21), r5 = r + (UINT64_C(4) << 21);
+    wr(d, dt_slot(d, 3, r4, 1) + 8, gmmu_pte_make_large_page(0x800000, 1, 0));
+    wr(d, dt_slot(d, 3, r5, 1) + 8, gmmu_pte_make_table(0x900000) & ~GMMU_PTE_SEGMENT);
+    commit(d);
+
+    /* Through the empty 4 KB slot first: the 64 KB page, reused only for
+     * that 4 KB page; then the punched-in 4 KB pages must still win. */
+    expect_page(3, r + 0x2345, GMMU_ACCESS_READ, 0x102345, GMMU_PSIZE_64K, 1);
+    expect_page(3, r + 0x1345, GMMU_ACCESS_READ, 0x201345, GMMU_PSIZE_4K, 1);
+    expect_page(3, r + 0x5345, GMMU_ACCESS_READ, 0x205345, GMMU_PSIZE_4K, 0);
+    expect_fault(3, r + 0x5345, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY);
+    expect_page(3, r + 0xF000, GMMU_ACCESS_WRITE, 0x10F000, GMMU_PSIZE_64K, 1);
+    expect_page(3, r + 0x1000, GMMU_ACCESS_WRITE, 0x201000, GMMU_PSIZE_4K, 1);
+    expect_fault(3, r + 0x10000, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+    expect_page(3, r2 + 0x1234, GMMU_ACCESS_READ, UINT64_C(0x60001234), GMMU_PSIZE_2M, 1);
+    /* The zero range of word 1 stands only where the 4 KB slot is empty. */
+    expect_zero(3, r3 + 0x3000, GMMU_ACCESS_READ, GMMU_PSIZE_2M);
+    expect_page(3, r3 + 0x2008, GMMU_ACCESS_READ, 0x402008, GMMU_PSIZE_4K, 1);
+    expect_zero(3, r3 + 0x1FF000, GMMU_ACCESS_READ, GMMU_PSIZE_2M);
+    expect_page(3, r3 + 0x2FF8, GMMU_ACCESS_READ, 0x402FF8, GMMU_PSIZE_4K, 1);
+    expect_fault(3, r4 + 0x10, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+    expect_fault(3, r5 + 0x10, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+    /* Now remove the 64 KB table: only the 4 KB pages stay (after the
+     * invalidation of the region). */
+    wr(d, dt_slot(d, 3, r, 1) + 8, 0);
+    tb_invalidate(&d->tb, GMMU_INV_RANGE, 3, r, r + 0x1FFFFF);
+    expect_fault(3, r + 0x2345, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+    expect_page(3, r + 0x1345, GMMU_ACCESS_READ, 0x201345, GMMU_PSIZE_4K, 1);
+}
+
+/* Every fault reason, at every level it can come from. */
+static void t_faults(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 4);
+    uint64_t b = UINT64_C(0x0000100000000000);
+    /* INVALID: V=0 at level 3, 2, dual (both words), leaf; LARGE_PAGE at
+     * level 3 and on a leaf; table pointers with a bad segment. */
+    uint64_t v[12];
+    for (unsigned i = 0; i < 12; i++)
+        v[i] = b + ((uint64_t)i << 39);
+    wr(d, dt_slot(d, 4, v[0], 3), gmmu_pte_make_table(0x5000) & ~GMMU_PTE_VALID);
+    wr(d, dt_slot(d, 4, v[1], 2), 0);
+    wr(d, dt_slot(d, 4, v[2], 1), 0);
+    wr(d, dt_leaf4k(d, 4, v[3]), 0);
+    wr(d, dt_slot(d, 4, v[4], 3), gmmu_pte_make_large_page(0, 1, 0));
+    wr(d, dt_leaf4k(d, 4, v[5]), gmmu_pte_make_large_page(0x1000, 1, 0));
+    wr(d, dt_slot(d, 4, v[6], 3), gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT);
+    wr(d, dt_slot(d, 4, v[7], 2), (gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT) | gmmu_pte_segment_bits(2));
+    wr(d, dt_slot(d, 4, v[8], 1), gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT);
+    /* BUS_ERROR: a table beyond the DDR (DECERR), beyond the AXI address
+     * space (no read at all), and in a range that answers SLVERR. */
+    wr(d, dt_slot(d, 4, v[9], 3), gmmu_pte_make_table(tb->ddr_size + 0x1000));
+    wr(d, dt_slot(d, 4, v[10], 2), gmmu_pte_make_table(UINT64_C(0x123400000000)));
+    wr(d, dt_slot(d, 4, v[11], 3), gmmu_pte_make_table(ERR_BASE));
+    tb_inject_error(tb, ERR_BASE, ERR_BASE + 0x1000);
+    /* READ_ONLY / NO_EXECUTE. */
+    uint64_t vp = b + 0x1000;
+    wr(d, dt_leaf4k(d, 4, vp), gmmu_pte_make_page(0x7000, 1, GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE));
+    commit(d);
+
+    static const unsigned want[12] = {
+        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,
+        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,
+        GMMU_FAULT_INVALID, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR};
+    uint64_t reads0 = ddr_model_get_stats(tb->ddr).read_bursts;
+    for (unsigned i = 0; i < 12; i++)
+        for (unsigned acc = 0; acc < 3; acc++)
+            expect_fault(4, v[i] + 0x123, acc, want[i]);
+    (void)reads0;
+    expect_page(4, vp, GMMU_ACCESS_READ, 0x7000, GMMU_PSIZE_4K, 1);
+    expect_fault(4, vp, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY);
+    expect_fault(4, vp, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE);
+    /* ASID_INVALID: an entry that is not valid (with a good root). */
+    tb_set_as(tb, 6, false, d->root[4]);
+    commit(d);
+    expect_fault(6, vp, GMMU_ACCESS_READ, GMMU_FAULT_ASID_INVALID);
+    /* VA_RANGE: bit VA_BITS and bit 63. */
+    expect_fault(4, UINT64_C(1) << tb->va_bits, GMMU_ACCESS_READ, GMMU_FAULT_VA_RANGE);
+    expect_fault(4, vp | (UINT64_C(1) << 63), GMMU_ACCESS_WRITE, GMMU_FAULT_VA_RANGE);
+    expect_fault(6, UINT64_C(0xFFFFFFFFFFFFFFFF), GMMU_ACCESS_READ, GMMU_FAULT_VA_RANGE);
+    /* A table beyond 4 GiB is never read: no AXI burst for it. */
+    uint64_t before = ddr_model_get_stats(tb->ddr).read_bursts;
+    uint32_t pte0 = perf_shared(d, GMMU_PERF_PTE_READS);
+    expect_fault(4, v[10] + 0x8000, GMMU_ACCESS_READ, GMMU_FAULT_BUS_ERROR);
+    uint64_t after = ddr_model_get_stats(tb->ddr).read_bursts;
+    EXPECT(after - before == (uint64_t)(perf_shared(d, GMMU_PERF_PTE_READS) - pte0),
+           "PTE_READS counts AXI bursts");
+}
+
+/* A bus error in the middle of a walk at each level, incl. one word of the
+ * dual entry only; the walk never hangs and nothing is cached: once the
+ * error is gone the same VA translates without any invalidation. */
+static void t_bus_error_mid_walk(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 5);
+    uint64_t va = UINT64_C(0x0000654321000000);
+    uint64_t leaf = dt_leaf4k(d, 5, va);
+    wr(d, leaf, gmmu_pte_make_page(0xAB000, 1, 0));
+    commit(d);
+    uint64_t words[5];
+    words[0] = dt_slot(d, 5, va, 3);
+    words[1] = dt_slot(d, 5, va, 2);
+    words[2] = dt_slot(d, 5, va, 1);
+    words[3] = words[2] + 8;
+    words[4] = leaf;
+    for (unsigned w = 0; w < 5; w++) {
+        /* Only the one word fails (8 bytes). */
+        ddr_model_clear_errors(tb->ddr);
+        tb->n_err = 0;
+        tb_inject_error(tb, words[w], words[w] + 8);
+        tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+        for (unsigned k = 0; k < 3; k++)
+            expect_fault(5, va + k * 8, GMMU_ACCESS_READ, GMMU_FAULT_BUS_ERROR);
+        /* Errors gone: the very next request walks again and succeeds. */
+        ddr_model_clear_errors(tb->ddr);
+        tb->n_err = 0;
+        expect_page(5, va + 0x10, GMMU_ACCESS_READ, 0xAB010, GMMU_PSIZE_4K, 1);
+    }
+    /* The same for a fault on an invalid leaf: fixing the entry needs no
+     * invalidation (faults are never cached), and the walk cache, which may
+     * hold the upper levels, still leads to the fixed entry. */
+    wr(d, leaf, 0);
+    tb->committed = tb->n_changes;   /* nothing can hold the old leaf: it faulted */
+    tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+    expect_fault(5, va, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+    wr(d, leaf, gmmu_pte_make_page(0xCD000, 1, 0));
+    tb->committed = tb->n_changes;
+    expect_page(5, va, GMMU_ACCESS_READ, 0xCD000, GMMU_PSIZE_4K, 1);
+}
+
+/* Fault FIFO: records in order with every field, overflow counted,
+ * interrupt level, pop and clear. */
+static void t_fault_fifo(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 7);
+    commit(d);
+    unsigned n = GMMU_FAULT_FIFO_DEPTH + 5;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned port = i % tb->prm.ports;
+        unsigned tag = issue(d, port, 7, UINT64_C(0x1000) * (i + 1) + i, i % 3);
+        wait_rsp(d, port, tag);
+    }
+    tb_run(tb, 10);
+    uint32_t st = tb_wb_read(tb, GMMU_MMU_FAULT_STATUS);
+    EXPECT((st & GMMU_MMU_FAULT_STATUS_COUNT) == GMMU_FAULT_FIFO_DEPTH, "COUNT %u", st & 0xFF);
+    EXPECT(st & GMMU_MMU_FAULT_STATUS_PENDING, "PENDING");
+    EXPECT(tb->io.irq, "IRQ with records");
+    EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW) == 5, "OVERFLOW %u",
+           tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW));
+    EXPECT(perf_shared(d, GMMU_PERF_FAULTS) == n, "PERF_FAULTS");
+    for (unsigned i = 0; i < GMMU_FAULT_FIFO_DEPTH; i++) {
+        uint64_t va = ((uint64_t)tb_wb_read(tb, GMMU_MMU_FAULT_VA_HI) << 32) |
+                      tb_wb_read(tb, GMMU_MMU_FAULT_VA_LO);
+        uint32_t info = tb_wb_read(tb, GMMU_MMU_FAULT_INFO);
+        uint32_t tag = tb_wb_read(tb, GMMU_MMU_FAULT_TAG);
+        tb_wb_write(tb, GMMU_MMU_FAULT_POP, 1);
+        EXPECT(va == UINT64_C(0x1000) * (i + 1) + i, "record %u: va 0x%" PRIx64, i, va);
+        EXPECT((info & GMMU_MMU_FAULT_INFO_REASON) == GMMU_FAULT_INVALID, "record %u: reason", i);
+        EXPECT(((info & GMMU_MMU_FAULT_INFO_ACCESS) >> GMMU_MMU_FAULT_INFO_ACCESS_LSB) == i % 3,
+               "record %u: access", i);
+        EXPECT(((info & GMMU_MMU_FAULT_INFO_PORT) >> GMMU_MMU_FAULT_INFO_PORT_LSB) == i % tb->prm.ports,
+               "record %u: port", i);
+        EXPECT(((info & GMMU_MMU_FAULT_INFO_ASID) >> GMMU_MMU_FAULT_INFO_ASID_LSB) == 7, "record %u: asid", i);
+        EXPECT(info & GMMU_MMU_FAULT_INFO_VALID, "record %u: VALID", i);
+        (void)tag;
+    }
+    EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) == 0, "empty after popping");
+    EXPECT(!(tb_wb_read(tb, GMMU_MMU_FAULT_INFO) & GMMU_MMU_FAULT_INFO_VALID), "INFO.VALID when empty");
+    tb_run(tb, 2);
+    EXPECT(!tb->io.irq, "IRQ drops when empty");
+    tb_wb_write(tb, GMMU_MMU_FAULT_POP, 1);  /* pop when empty: harmless */
+    EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) == 0, "pop of an empty FIFO");
+    tb_wb_write(tb, GMMU_MMU_FAULT_OVERFLOW, 0);
+    EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW) == 0, "OVERFLOW cleared");
+    /* The records above were read by hand: start the accounting afresh. */
+    for (unsigned p = 0; p < tb->prm.ports; p++)
+        tb->seen[p].n = tb->recs[p].n = 0;
+    tb->faults_dropped = 0;
+    /* Four ports faulting in the same cycles: nothing lost. */
+    for (unsigned round = 0; round < 8; round++) {
+        unsigned tags[DUT_MAX_PORTS];
+        for (unsigned p = 0; p < tb->prm.ports; p++)
+            tb_present(tb, p, 7, UINT64_C(0x5000) + p, GMMU_ACCESS_READ), tags[p] = tb->io.req[p].tag;
+        for (unsigned p = 0; p < tb->prm.ports; p++)
+            wait_rsp(d, p, tags[p]);
+    }
+    tb_run(tb, 10);
+    unsigned cnt = tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) & GMMU_MMU_FAULT_STATUS_COUNT;
+    unsigned ovf = tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW);
+    EXPECT(cnt + ovf == 8 * tb->prm.ports, "simultaneous faults: %u recorded + %u dropped", cnt, ovf);
+    EXPECT(tb_faults_check(tb), "fault records match the responses");
+}
+
+/* Invalidation types, scopes and DONE. */
+static void t_invalidation(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 8);
+    dt_new_as(d, 9);
+    uint64_t a = UINT64_C(0x0000200000000000), b = a + (UINT64_C(1) << 30);
+    wr(d, dt_leaf4k(d, 8, a), gmmu_pte_make_page(0x10000, 1, 0));
+    wr(d, dt_leaf4k(d, 8, b), gmmu_pte_make_page(0x20000, 1, 0));
+    wr(d, dt_leaf4k(d, 9, a), gmmu_pte_make_page(0x30000, 1, 0));
+    commit(d);
+    /* DONE timing: ALL completes at once; ASID and RANGE sweep the L2. */
+    uint64_t t_all = tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+    uint64_t t_asid = tb_invalidate(tb, GMMU_INV_ASID, 8, 0, 0);
+    uint64_t t_range = tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a);
+    printf("  invalidation, register write to DONE seen: ALL %" PRIu64 ", ASID %" PRIu64
+           ", RANGE %" PRIu64 " cycles (incl. register accesses)\n", t_all, t_asid, t_range);
+    uint32_t cnt0 = tb_wb_read(tb, GMMU_MMU_INV_STATUS) >> GMMU_MMU_INV_STATUS_COUNT_LSB;
+    tb_wb_write(tb, GMMU_MMU_INV_CMD, GMMU_INV_ASID);
+    EXPECT(!(tb_wb_read(tb, GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE), "DONE low while sweeping");
+    tb_wb_write(tb, GMMU_MMU_INV_CMD, GMMU_INV_RANGE);   /* while busy: widened */
+    tb_wait_done(tb);
+    uint32_t cnt1 = tb_wb_read(tb, GMMU_MMU_INV_STATUS) >> GMMU_MMU_INV_STATUS_COUNT_LSB;
+    EXPECT(cnt1 != cnt0, "INV_STATUS.COUNT advances (%u -> %u)", cnt0, cnt1);
+
+    /* Fill the TLBs with the three translations, then check scopes through
+     * the hit counter of port 0. */
+    struct { unsigned asid; uint64_t va; } t[3] = {{8, a}, {8, b}, {9, a}};
+    for (unsigned kind = 0; kind < 4; kind++) {
+        for (unsigned i = 0; i < 3; i++)
+            xlate(d, t[i].asid, t[i].va, GMMU_ACCESS_READ);
+        switch (kind) {
+        case 0: tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0); break;
+        case 1: tb_invalidate(tb, GMMU_INV_ASID, 8, 0, 0); break;
+        case 2: tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a + 0xFFF); break;
+        case 3: tb_invalidate(tb, GMMU_INV_RANGE, 8, b + 0xFFF, b + 0xFFF); break;
+        }
+        static const bool kept[4][3] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 1}};
+        for (unsigned i = 0; i < 3; i++) {
+            uint32_t h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+            xlate(d, t[i].asid, t[i].va + 8, GMMU_ACCESS_READ);
+            uint32_t h1 = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+            EXPECT((h1 - h0 == 1) == kept[kind][i], "invalidation kind %u: entry %u %s", kind, i,
+                   kept[kind][i] ? "lost" : "kept");
+        }
+        tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+    }
+    /* A changed mapping is seen after change + invalidate + DONE, on every
+     * port (the model check enforces it). */
+    wr(d, dt_leaf4k(d, 8, a), gmmu_pte_make_page(0x40000, 1, 0));
+    tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a);
+    for (unsigned p = 0; p < tb->prm.ports; p++)
+        wait_rsp(d, p, issue(d, p, 8, a + p, GMMU_ACCESS_READ));
+    /* The address-space table: a new root takes effect after INV_ASID. */
+    uint64_t old_root = d->root[9];
+    dt_new_as(d, 9);
+    wr(d, dt_leaf4k(d, 9, a), gmmu_pte_make_page(0x50000, 1, 0));
+    tb_invalidate(tb, GMMU_INV_ASID, 9, 0, 0);
+    expect_page(9, a, GMMU_ACCESS_READ, 0x50000, GMMU_PSIZE_4K, 1);
+    (void)old_root;
+}
+
+/* The same VA in different address spaces never hits the other's entry. */
+static void t_asid_isolation(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    unsigned n = 1u << tb->prm.asid_bits;
+    uint64_t va = UINT64_C(0x0000000040001000);
+    for (unsigned s = 0; s < n; s++) {
+        dt_new_as(d, s);
+        wr(d, dt_leaf4k(d, s, va), gmmu_pte_make_page(UINT64_C(0x1000000) * (s + 1), 1,
+                                                      s % 2 ? GMMU_PTE_READ_ONLY : 0));
+    }
+    commit(d);
+    for (unsigned round = 0; round < 3; round++)
+        for (unsigned s = 0; s < n; s++)
+            expect_page(s, va + s, s % 2 ? GMMU_ACCESS_READ : GMMU_ACCESS_WRITE,
+                        UINT64_C(0x1000000) * (s + 1) + s, GMMU_PSIZE_4K, 1);
+}
+
+/* Requests to one page back to back: one walk, the rest merged; hits are
+ * answered the next cycle at one per cycle. */
+static void t_merge_and_hits(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 10);
+    uint64_t va = UINT64_C(0x0000000012345000);
+    wr(d, dt_leaf4k(d, 10, va), gmmu_pte_make_page(0x77000, 1, 0));
+    commit(d);
+    uint32_t walks0 = perf_shared(d, GMMU_PERF_WALKS);
+    uint32_t merges0 = perf_port(d, 0, GMMU_PERF_PORT_MERGES);
+    unsigned tags[8];
+    uint64_t t0 = tb_now(tb);
+    for (unsigned i = 0; i < tb->prm.mshrs; i++)
+        tags[i] = issue(d, 0, 10, va + i * 8, GMMU_ACCESS_READ);
+    for (unsigned i = 0; i < tb->prm.mshrs; i++)
+        wait_rsp(d, 0, tags[i]);
+    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "one walk for %u misses to one page (%u)",
+           tb->prm.mshrs, perf_shared(d, GMMU_PERF_WALKS) - walks0);
+    EXPECT(perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0 == tb->prm.mshrs - 1, "merged misses %u",
+           perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0);
+    (void)t0;
+    /* Hits: a response the cycle after each request, one per cycle. */
+    uint64_t first = 0, last = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        unsigned tag = issue(d, 0, 10, va + i * 16, GMMU_ACCESS_READ);
+        uint64_t acc = tb_now(tb);
+        if (i == 0)
+            first = acc;
+        last = acc;
+        (void)tag;
+    }
+    tb_drain(tb, 1000);
+    /* One per cycle, but for the cycle in which the fill of the next-page
+     * prefetch (triggered by the first hit) arrives. */
+    EXPECT(last - first <= 64, "64 hits accepted in %" PRIu64 " cycles", last - first + 1);
+    unsigned tag = issue(d, 0, 10, va, GMMU_ACCESS_READ);
+    tb_cycle(tb);    /* the cycle the request is accepted */
+    uint64_t acc = tb_now(tb) - 1;
+    struct dut_rsp r = wait_rsp(d, 0, tag);
+    EXPECT(got_tag[0][tag].cycle - acc == 1, "hit latency %" PRIu64 " cycles", got_tag[0][tag].cycle - acc);
+    EXPECT(r.pa == 0x77000, "hit pa");
+    /* Hit under miss: a miss in flight does not hold up hits. */
+    uint64_t va2 = va + (UINT64_C(1) << 30);
+    wr(d, dt_leaf4k(d, 10, va2), gmmu_pte_make_page(0x88000, 1, 0));
+    commit(d);
+    xlate(d, 10, va, GMMU_ACCESS_READ);
+    unsigned mtag = issue(d, 0, 10, va2, GMMU_ACCESS_READ);
+    tb_cycle(tb);
+    unsigned htag = issue(d, 0, 10, va + 0x20, GMMU_ACCESS_READ);
+    wait_rsp(d, 0, htag);
+    EXPECT(!got_tag[0][mtag].seen, "hit answered while the miss is in flight");
+    wait_rsp(d, 0, mtag);
+}
+
+/* Invalidation racing walks in flight: the change and INV_CMD are placed
+ * at every cycle offset from the request, across the whole walk; the
+ * request may see either mapping, every later request only the new one. */
+static void t_inval_race(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 11);
+    dt_new_as(d, 12);
+    uint64_t va = UINT64_C(0x0000345678901000);
+    uint64_t leaf = dt_leaf4k(d, 11, va);
+    wr(d, leaf, gmmu_pte_make_page(0xA000, 1, 0));
+    uint64_t upper = dt_slot(d, 11, va, 2);
+    wr(d, dt_leaf4k(d, 12, va), gmmu_pte_make_page(0xC000, 1, 0));
+    commit(d);
+    unsigned walk = 6 * ddr_model_get_config(tb->ddr).read_latency + 40;
+    unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
+    for (unsigned what = 0; what < 3; what++) {
+        for (unsigned delay = 0; delay < walk; delay++) {
+            unsigned type = types[(delay + what) % 3];
+            uint64_t addr = what == 0 ? leaf : what == 1 ? upper : leaf;
+            uint64_t old = rd(d, addr);
+            uint64_t nw = what == 0 ? gmmu_pte_make_page(0xB000 + (delay % 2) * 0x1000, 1, GMMU_PTE_READ_ONLY)
+                        : what == 1 ? 0
+                        : old ^ GMMU_PTE_VALID;
+            /* Requests on every port, some to the other address space. */
+            for (unsigned p = 0; p < tb->prm.ports; p++)
+                issue(d, p, p == 3 ? 12 : 11, va + p * 8, p == 2 ? GMMU_ACCESS_WRITE : GMMU_ACCESS_READ);
+            tb_run(tb, delay);
+            wr(d, addr, nw);
+            tb_invalidate_start(tb, type, 11, va, va + 0xFFF + (what == 1 ? UINT64_C(1) << 30 : 0));
+            /* Requests while the invalidation runs (either mapping). */
+            for (unsigned p = 0; p < tb->prm.ports; p++)
+                issue(d, p, 11, va + 0x40 + p, GMMU_ACCESS_READ);
+            tb_wait_done(tb);
+            /* After DONE: only the new mapping (checked by the model). */
+            for (unsigned p = 0; p < tb->prm.ports; p++)
+                wait_rsp(d, p, issue(d, p, 11, va + 0x100 + p, GMMU_ACCESS_READ));
+            tb_drain(tb, 10000);
+            wr(d, addr, old);
+            tb_invalidate(tb, type, 11, va, va + 0xFFF + (what == 1 ? UINT64_C(1) << 30 : 0));
+            tb_drain(tb, 10000);
+        }
+    }
+    printf("  %u race points, %" PRIu64 " answers checked against two versions\n", 3 * walk,
+           tb->multi_version);
+}
+
+/* Back-pressure on responses: nothing lost, nothing duplicated. */
+static void t_backpressure(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    dt_new_as(d, 13);
+    for (unsigned i = 0; i < 64; i++)
+        wr(d, dt_leaf4k(d, 13, i * UINT64_C(0x201000)), gmmu_pte_make_page(i * 0x1000, 1, 0));
+    commit(d);
+    tb->rsp_ready_percent = 10;
+    for (unsigned i = 0; i < 2000; i++) {
+        unsigned p = i % tb->prm.ports;
+        issue(d, p, 13, (i % 80) * UINT64_C(0x201000) + (i & 0xFF8), i % 3);
+    }
+    EXPECT(tb_drain(tb, 200000), "all answered under back-pressure");
+    tb->rsp_ready_percent = 100;
+}
+
+/* ------------------------------------------------------------ runner */
+
+struct dtest {
+    const char *name;
+    void (*fn)(struct dt *);
+};
+
+static const struct dtest tests[] = {
+    {"registers", t_registers},
+    {"pte_bits", t_pte_bits},
+    {"page_sizes", t_page_sizes},
+    {"dual_pte", t_dual_pte},
+    {"faults", t_faults},
+    {"bus_error_mid_walk", t_bus_error_mid_walk},
+    {"fault_fifo", t_fault_fifo},
+    {"invalidation", t_invalidation},
+    {"asid_isolation", t_asid_isolation},
+    {"merge_and_hits", t_merge_and_hits},
+    {"inval_race", t_inval_race},
+    {"backpressure", t_backpressure},
+};
+
+int mmu_test_directed(const struct mmu_test_opts *o)
+{
+    static struct dt dts;
+    unsigned failed = 0, run = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (o->only && strcmp(o->only, tests[i].name))
+            continue;
+        struct dt *d = &dts;
+        memset(d, 0, sizeof *d);
+        struct dut_config cfg = {0};
+        cfg.ddr_latency = o->ddr_latency;
+        cfg.trace_path = o->trace;
+        if (!tb_init(&d->tb, &cfg, o->seed + i))
+            return 2;
+        cur = d;
+        d->name = tests[i].name;
+        d->levels = d->tb.prm.levels;
+        d->next = TABLE_BASE;
+        d->tb.on_rsp = record_rsp;
+        tests[i].fn(d);
+        if (!tb_drain(&d->tb, 100000))
+            failf("requests left unanswered");
+        if (d->tb.mismatches)
+            failf("%" PRIu64 " responses differ from the model", d->tb.mismatches);
+        run++;
+        printf("%s  %-20s %8" PRIu64 " cycles, %6" PRIu64 " translations checked\n",
+               d->fails ? "FAIL" : "PASS", d->name, tb_now(&d->tb), d->tb.checked);
+        fflush(stdout);
+        failed += d->fails != 0;
+        tb_fini(&d->tb);
+    }
+    printf("directed: %u run, %u failed: %s\n", run, failed, failed || !run ? "FAIL" : "PASS");
+    return failed || !run ? 1 : 0;
+}
