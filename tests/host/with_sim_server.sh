@@ -12,6 +12,10 @@ cleanup() { kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"
 trap cleanup EXIT
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
 [ -S "$sock" ] || { echo "with_sim_server: the simulator did not start"; cat "$log"; exit 1; }
+# Boot (DDR self-test, VidMm set-up) takes a few million cycles; on a busy
+# machine that is longer than a host's open timeout, so wait for it here.
+for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
+grep -q '^mailbox: ready' "$log" || { echo "with_sim_server: firmware not ready after 120 s"; cat "$log"; exit 1; }
 GMMU_DEVICE="sim:$sock" timeout 600 "$@"
 rc=$?
 [ $rc -eq 0 ] || { echo "with_sim_server: simulator log:"; tail -20 "$log"; }
