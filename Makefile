@@ -47,5 +47,6 @@ include tools/mk/host.mk
 include tools/mk/tests.mk
 include tools/mk/libc.mk
 include tools/mk/mmu.mk
+include tools/mk/boards.mk
 include tools/mk/fuzz.mk
 include tools/mk/engine.mk

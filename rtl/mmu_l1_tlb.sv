@@ -9,8 +9,8 @@
 // A "fresh" bit per entry, set at install and cleared by the first request
 // that uses the entry, drives the port's next-page prefetch.
 //
-// Install writes the first invalid entry, else the round-robin victim; the
-// caller installs only what the lookup port did not find. Invalidation
+// Install writes the first invalid entry, else the round-robin victim,
+// without a presence check (a duplicate is harmless). Invalidation
 // clears, in one cycle, every entry of all address spaces or of one; a range
 // invalidation (entries of one address space whose covered range overlaps
 // [inv_start_i, inv_end_i], page numbers) checks one entry per cycle, busy

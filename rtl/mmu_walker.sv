@@ -484,6 +484,7 @@ module mmu_walker #(
   logic             in_any;
   logic [1:0]       in_level;
   logic [NLv-1:0]   in_left;
+  logic [DataW-1:0] in_data;
   always_comb begin
     in_any = |is_inst;
     in_idx = '0;
@@ -495,8 +496,12 @@ module mmu_walker #(
     for (int l = NLv; l >= 1; l--) begin
       if (pend_q[in_idx][l-1]) in_level = 2'(l);
     end
+    in_data = '0;
     for (int l = 1; l <= NLv; l++) begin
-      if (in_level == 2'(l)) in_left[l-1] = 1'b0;
+      if (in_level == 2'(l)) begin
+        in_left[l-1] = 1'b0;
+        in_data      = pdata_q[in_idx][(l-1)*DataW +: DataW];
+      end
     end
   end
   // An invalidation ends the installs of every walk (stale_q is set too).
@@ -523,7 +528,7 @@ module mmu_walker #(
       .ins_asid_i  (asid_q[in_idx]),
       .ins_vpn_i   (vpn_q[in_idx]),
       .ins_level_i (in_level),
-      .ins_data_i  (pdata_q[in_idx][(32'(in_level) - 1) * DataW +: DataW]),
+      .ins_data_i  (in_data),
       .inv_valid_i,
       .inv_type_i,
       .inv_asid_i,
@@ -538,7 +543,7 @@ module mmu_walker #(
     logic unused_pwc;
     assign inv_busy_o = 1'b0;
     assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i, in_level,
-                          pdata_q[in_idx]};
+                          in_data};
   end
 
   // ---------------------------------------------------------------- registers

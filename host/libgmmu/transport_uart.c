@@ -6,7 +6,8 @@
  *   PATH      the tty, e.g. /dev/ttyUSB0 or /dev/pts/3 (no commas)
  *   BAUD      a standard rate (default GMMU_UART_DEFAULT_BAUD); a pty
  *             ignores it
- *   retry=MS  how long one attempt waits for its answer (default 100)
+ *   retry=MS  how long the first attempt waits for its answer (default 100;
+ *             each attempt that times out doubles it, up to 16 times)
  *   tries=N   attempts per access before GMMU_E_TIMEOUT (default 8)
  *
  * Stop-and-wait: every read and write is one request frame answered by one
@@ -238,10 +239,16 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
     gmmu_uartlink_encode_req(frame, type, seq, (uint8_t)bar, off, data);
     int64_t overall = deadline_after(u->base.timeout_ms);
 
+    /* Each attempt that times out doubles the next one's wait (up to 16
+     * times retry_ms): when the device or the line is slower than retry_ms,
+     * resends would otherwise queue up ahead of the answers and make every
+     * later attempt time out too. A NAK or a damaged answer resends at once
+     * without growing the wait. */
+    unsigned backoff = 0;
     for (unsigned attempt = 0; attempt < u->tries; attempt++) {
         if (attempt > 0)
             u->st.retries++;
-        int64_t deadline = earlier(overall, deadline_after(u->retry_ms));
+        int64_t deadline = earlier(overall, deadline_after(u->retry_ms << backoff));
         int rc = send_bytes(u, frame, sizeof(frame), overall);
         if (rc != GMMU_OK)
             return rc;
@@ -250,6 +257,8 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
             rc = recv_frame(u, deadline, &r);
             if (rc == GMMU_E_TIMEOUT) {
                 u->st.timeouts++;
+                if (backoff < 4)
+                    backoff++;
                 break; /* resend */
             }
             if (rc == RECV_DAMAGED)

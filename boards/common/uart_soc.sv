@@ -1,0 +1,131 @@
+// The SoC with its UART host link: soc_top whose BAR0/BAR1 AXI4-Lite slaves
+// and MSI are driven by uart_bar_bridge, so a host reaches the mailbox over
+// one serial line (libgmmu "uart:" transport, include/gmmu/uartlink.h).
+//
+// Used as is by the Verilator UART harness (sim/uart_main.cpp) and inside
+// the OrangeCrab top (boards/orangecrab-85f/orangecrab_top.sv), so the board
+// runs exactly the logic the host suite tests. Everything else of soc_top
+// (console, exit, straps, the DDR AXI4 master) passes through.
+//
+// ClkDiv: clock cycles per UART bit (clock / baud). The serial input is
+// synchronised inside the bridge; the output is registered.
+module uart_soc #(
+  parameter int unsigned ClkDiv   = 8,
+  parameter int unsigned RamWords = gmmu_soc_pkg::RAM_SIZE / 4,
+  parameter string       RamInit  = ""
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+
+  input  logic [31:0] boot_arg_i,
+  input  logic [15:0] ddr_size_mb_i,
+
+  output logic        console_valid_o,
+  output logic [7:0]  console_data_o,
+  input  logic        console_ready_i,
+
+  output logic        exit_valid_o,
+  output logic [31:0] exit_code_o,
+
+  // Host link: serial line and status pulses
+  input  logic        uart_rx_i,
+  output logic        uart_tx_o,
+  output logic        link_req_o,
+  output logic        link_nak_o,
+  output logic        link_drop_o,
+  output logic        host_irq_o,
+
+  // DDR: AXI4 master
+  output logic        ddr_awvalid_o,
+  input  logic        ddr_awready_i,
+  output logic [gmmu_soc_pkg::DDR_AXI_ID_BITS-1:0] ddr_awid_o,
+  output logic [31:0] ddr_awaddr_o,
+  output logic [7:0]  ddr_awlen_o,
+  output logic [2:0]  ddr_awsize_o,
+  output logic [1:0]  ddr_awburst_o,
+  output logic        ddr_wvalid_o,
+  input  logic        ddr_wready_i,
+  output logic [63:0] ddr_wdata_o,
+  output logic [7:0]  ddr_wstrb_o,
+  output logic        ddr_wlast_o,
+  input  logic        ddr_bvalid_i,
+  output logic        ddr_bready_o,
+  input  logic [gmmu_soc_pkg::DDR_AXI_ID_BITS-1:0] ddr_bid_i,
+  input  logic [1:0]  ddr_bresp_i,
+  output logic        ddr_arvalid_o,
+  input  logic        ddr_arready_i,
+  output logic [gmmu_soc_pkg::DDR_AXI_ID_BITS-1:0] ddr_arid_o,
+  output logic [31:0] ddr_araddr_o,
+  output logic [7:0]  ddr_arlen_o,
+  output logic [2:0]  ddr_arsize_o,
+  output logic [1:0]  ddr_arburst_o,
+  input  logic        ddr_rvalid_i,
+  output logic        ddr_rready_o,
+  input  logic [gmmu_soc_pkg::DDR_AXI_ID_BITS-1:0] ddr_rid_i,
+  input  logic [63:0] ddr_rdata_i,
+  input  logic [1:0]  ddr_rresp_i,
+  input  logic        ddr_rlast_i
+);
+
+  logic        bar0_awvalid, bar0_awready, bar0_wvalid, bar0_wready, bar0_bvalid, bar0_bready;
+  logic        bar0_arvalid, bar0_arready, bar0_rvalid, bar0_rready;
+  logic [15:0] bar0_awaddr, bar0_araddr;
+  logic [31:0] bar0_wdata, bar0_rdata;
+  logic [3:0]  bar0_wstrb;
+  logic [1:0]  bar0_bresp, bar0_rresp;
+  logic        bar1_awvalid, bar1_awready, bar1_wvalid, bar1_wready, bar1_bvalid, bar1_bready;
+  logic        bar1_arvalid, bar1_arready, bar1_rvalid, bar1_rready;
+  logic [23:0] bar1_awaddr, bar1_araddr;
+  logic [31:0] bar1_wdata, bar1_rdata;
+  logic [3:0]  bar1_wstrb;
+  logic [1:0]  bar1_bresp, bar1_rresp;
+  logic        host_msi;
+
+  soc_top #(.RamWords(RamWords), .RamInit(RamInit)) u_soc (
+    .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
+    .console_valid_o, .console_data_o, .console_ready_i,
+    .exit_valid_o, .exit_code_o,
+    .bar0_awvalid_i (bar0_awvalid), .bar0_awready_o (bar0_awready), .bar0_awaddr_i (bar0_awaddr),
+    .bar0_wvalid_i (bar0_wvalid), .bar0_wready_o (bar0_wready), .bar0_wdata_i (bar0_wdata),
+    .bar0_wstrb_i (bar0_wstrb), .bar0_bvalid_o (bar0_bvalid), .bar0_bready_i (bar0_bready),
+    .bar0_bresp_o (bar0_bresp), .bar0_arvalid_i (bar0_arvalid), .bar0_arready_o (bar0_arready),
+    .bar0_araddr_i (bar0_araddr), .bar0_rvalid_o (bar0_rvalid), .bar0_rready_i (bar0_rready),
+    .bar0_rdata_o (bar0_rdata), .bar0_rresp_o (bar0_rresp),
+    .bar1_awvalid_i (bar1_awvalid), .bar1_awready_o (bar1_awready), .bar1_awaddr_i (bar1_awaddr),
+    .bar1_wvalid_i (bar1_wvalid), .bar1_wready_o (bar1_wready), .bar1_wdata_i (bar1_wdata),
+    .bar1_wstrb_i (bar1_wstrb), .bar1_bvalid_o (bar1_bvalid), .bar1_bready_i (bar1_bready),
+    .bar1_bresp_o (bar1_bresp), .bar1_arvalid_i (bar1_arvalid), .bar1_arready_o (bar1_arready),
+    .bar1_araddr_i (bar1_araddr), .bar1_rvalid_o (bar1_rvalid), .bar1_rready_i (bar1_rready),
+    .bar1_rdata_o (bar1_rdata), .bar1_rresp_o (bar1_rresp),
+    .host_irq_o, .host_msi_o (host_msi),
+    .ddr_awvalid_o, .ddr_awready_i, .ddr_awid_o, .ddr_awaddr_o, .ddr_awlen_o, .ddr_awsize_o,
+    .ddr_awburst_o, .ddr_wvalid_o, .ddr_wready_i, .ddr_wdata_o, .ddr_wstrb_o, .ddr_wlast_o,
+    .ddr_bvalid_i, .ddr_bready_o, .ddr_bid_i, .ddr_bresp_i, .ddr_arvalid_o, .ddr_arready_i,
+    .ddr_arid_o, .ddr_araddr_o, .ddr_arlen_o, .ddr_arsize_o, .ddr_arburst_o, .ddr_rvalid_i,
+    .ddr_rready_o, .ddr_rid_i, .ddr_rdata_i, .ddr_rresp_i, .ddr_rlast_i
+  );
+
+  uart_bar_bridge #(
+    .ClkDiv   (ClkDiv),
+    .Bar0Log2 ($clog2(gmmu_mbox_pkg::BAR0_BYTES)),
+    .Bar1Log2 ($clog2(gmmu_mbox_pkg::BAR1_BYTES))
+  ) u_link (
+    .clk_i, .rst_ni,
+    .rx_i (uart_rx_i), .tx_o (uart_tx_o),
+    .bar0_awvalid_o (bar0_awvalid), .bar0_awready_i (bar0_awready), .bar0_awaddr_o (bar0_awaddr),
+    .bar0_wvalid_o (bar0_wvalid), .bar0_wready_i (bar0_wready), .bar0_wdata_o (bar0_wdata),
+    .bar0_wstrb_o (bar0_wstrb), .bar0_bvalid_i (bar0_bvalid), .bar0_bready_o (bar0_bready),
+    .bar0_bresp_i (bar0_bresp), .bar0_arvalid_o (bar0_arvalid), .bar0_arready_i (bar0_arready),
+    .bar0_araddr_o (bar0_araddr), .bar0_rvalid_i (bar0_rvalid), .bar0_rready_o (bar0_rready),
+    .bar0_rdata_i (bar0_rdata), .bar0_rresp_i (bar0_rresp),
+    .bar1_awvalid_o (bar1_awvalid), .bar1_awready_i (bar1_awready), .bar1_awaddr_o (bar1_awaddr),
+    .bar1_wvalid_o (bar1_wvalid), .bar1_wready_i (bar1_wready), .bar1_wdata_o (bar1_wdata),
+    .bar1_wstrb_o (bar1_wstrb), .bar1_bvalid_i (bar1_bvalid), .bar1_bready_o (bar1_bready),
+    .bar1_bresp_i (bar1_bresp), .bar1_arvalid_o (bar1_arvalid), .bar1_arready_i (bar1_arready),
+    .bar1_araddr_o (bar1_araddr), .bar1_rvalid_i (bar1_rvalid), .bar1_rready_o (bar1_rready),
+    .bar1_rdata_i (bar1_rdata), .bar1_rresp_i (bar1_rresp),
+    .msi_i ({31'b0, host_msi}),
+    .req_o (link_req_o), .nak_o (link_nak_o), .drop_o (link_drop_o)
+  );
+
+endmodule : uart_soc

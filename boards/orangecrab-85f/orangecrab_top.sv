@@ -1,0 +1,221 @@
+// OrangeCrab r0.2 (Lattice ECP5 LFE5U-85F-8MG285C) board top.
+//
+// Pieces:
+//   u_dram  the LiteDRAM standalone core, generated at build time from
+//           litedram.yml (tools/board_litedram.sh): the ECP5 PLL (EHXPLLL)
+//           and clock tree for the DDR3 PHY, the DDR3 controller, an AXI4
+//           user port, and a small init CPU that runs DDR3 initialisation
+//           and read leveling at power-up (init_done / init_error).
+//   u_soc   the SoC with its UART host link (boards/common/uart_soc.sv),
+//           clocked by the core's user clock (sys, 48 MHz) so its AXI4 DDR
+//           master meets the user port without a clock crossing.
+//   console soc_top's console byte stream goes out on its own TX-only UART.
+//
+// Reset: the SoC leaves reset when the DDR core is out of reset and reports
+// init_done without init_error, and while the user button is not pressed
+// (synchronised to sys, released two cycles later). Holding the button for
+// one second pulls the board's reset line, which reloads the FPGA from the
+// bootloader (as the OrangeCrab's own designs do).
+//
+// LEDs (RGB, active low): green blinks at about 1.4 Hz while the SoC runs;
+// blue flashes for each host request; red is steady on a DDR calibration
+// failure and flashes for each NAK the link sends.
+//
+// Baud rates: host link and console 1 Mbaud (ClkDiv 48 at 48 MHz); the DDR
+// core's calibration log 115200.
+module orangecrab_top #(
+  parameter string       RamInit   = "",
+  parameter int unsigned SysHz     = 48_000_000,
+  parameter int unsigned Baud      = 1_000_000,
+  parameter int unsigned DdrSizeMb = 128
+) (
+  input  logic        clk48_i,        // 48 MHz oscillator
+  input  logic        usr_btn_ni,     // user button, low when pressed
+  output logic        rst_no,         // low: reload the FPGA (bootloader)
+  output logic        led_r_no,
+  output logic        led_g_no,
+  output logic        led_b_no,
+
+  input  logic        uart_rx_i,      // host link, from the host's TX
+  output logic        uart_tx_o,      // host link, to the host's RX
+  output logic        console_tx_o,   // SoC console, TX only
+  output logic        dram_log_tx_o,  // DDR core's calibration log, TX only
+
+  // DDR3L (MT41K64M16: 13 row address bits)
+  output logic [12:0] ddram_a_o,
+  output logic [2:0]  ddram_ba_o,
+  output logic        ddram_ras_no,
+  output logic        ddram_cas_no,
+  output logic        ddram_we_no,
+  output logic        ddram_cs_no,
+  output logic [1:0]  ddram_dm_o,
+  inout  wire  [15:0] ddram_dq_io,
+  inout  wire  [1:0]  ddram_dqs_p_io,
+  output logic        ddram_clk_p_o,
+  output logic        ddram_cke_o,
+  output logic        ddram_odt_o,
+  output logic        ddram_reset_no,
+  // Pins of the DDR bank tied to the rails, as the board expects
+  output logic [5:0]  ddram_vccio_o,
+  output logic [1:0]  ddram_gnd_o
+);
+
+  localparam int unsigned ClkDiv = SysHz / Baud;
+  localparam int unsigned IdW = gmmu_soc_pkg::DDR_AXI_ID_BITS;
+  localparam int unsigned DdrAw = 27;  // byte address bits of the 128 MiB user port
+
+  assign ddram_vccio_o = '1;
+  assign ddram_gnd_o   = '0;
+
+  // ------------------------------------------------------------ DDR core
+  logic        sys_clk, sys_rst, init_done, init_error, pll_locked;
+
+  logic              awvalid, awready, wvalid, wready, wlast, bvalid, bready;
+  logic              arvalid, arready, rvalid, rready, rlast;
+  logic [IdW-1:0]    awid, bid, arid, rid;
+  logic [31:0]       awaddr, araddr;
+  logic [7:0]        awlen, arlen, wstrb;
+  logic [2:0]        awsize, arsize;
+  logic [1:0]        awburst, arburst, bresp, rresp;
+  logic [63:0]       wdata, rdata;
+
+  litedram_core u_dram (
+    .clk                   (clk48_i),
+    .rst                   (1'b0),          // the core has its own power-on reset
+    .pll_locked            (pll_locked),
+    .init_done             (init_done),
+    .init_error            (init_error),
+    .user_clk              (sys_clk),
+    .user_rst              (sys_rst),
+    .uart_rx               (1'b1),
+    .uart_tx               (dram_log_tx_o),
+    .ddram_a               (ddram_a_o),
+    .ddram_ba              (ddram_ba_o),
+    .ddram_ras_n           (ddram_ras_no),
+    .ddram_cas_n           (ddram_cas_no),
+    .ddram_we_n            (ddram_we_no),
+    .ddram_cs_n            (ddram_cs_no),
+    .ddram_dm              (ddram_dm_o),
+    .ddram_dq              (ddram_dq_io),
+    .ddram_dqs_p           (ddram_dqs_p_io),
+    .ddram_dqs_n           (2'b00),         // SSTL135D: the pad pair is one differential buffer
+    .ddram_clk_p           (ddram_clk_p_o),
+    .ddram_clk_n           (1'b0),
+    .ddram_cke             (ddram_cke_o),
+    .ddram_odt             (ddram_odt_o),
+    .ddram_reset_n         (ddram_reset_no),
+    .user_port_axi_awvalid (awvalid),
+    .user_port_axi_awready (awready),
+    .user_port_axi_awaddr  (awaddr[DdrAw-1:0]),
+    .user_port_axi_awburst (awburst),
+    .user_port_axi_awlen   (awlen),
+    .user_port_axi_awsize  ({1'b0, awsize}),
+    .user_port_axi_awid    (awid),
+    .user_port_axi_wvalid  (wvalid),
+    .user_port_axi_wready  (wready),
+    .user_port_axi_wlast   (wlast),
+    .user_port_axi_wstrb   (wstrb),
+    .user_port_axi_wdata   (wdata),
+    .user_port_axi_bvalid  (bvalid),
+    .user_port_axi_bready  (bready),
+    .user_port_axi_bresp   (bresp),
+    .user_port_axi_bid     (bid),
+    .user_port_axi_arvalid (arvalid),
+    .user_port_axi_arready (arready),
+    .user_port_axi_araddr  (araddr[DdrAw-1:0]),
+    .user_port_axi_arburst (arburst),
+    .user_port_axi_arlen   (arlen),
+    .user_port_axi_arsize  ({1'b0, arsize}),
+    .user_port_axi_arid    (arid),
+    .user_port_axi_rvalid  (rvalid),
+    .user_port_axi_rready  (rready),
+    .user_port_axi_rlast   (rlast),
+    .user_port_axi_rresp   (rresp),
+    .user_port_axi_rdata   (rdata),
+    .user_port_axi_rid     (rid)
+  );
+
+  // ------------------------------------------------------------ reset
+  logic [1:0] btn_sync_q;
+  logic [1:0] rst_sync_q;
+  logic       run;
+
+  always_ff @(posedge sys_clk) btn_sync_q <= {btn_sync_q[0], usr_btn_ni};
+
+  assign run = !sys_rst && init_done && !init_error && btn_sync_q[1];
+
+  // Asynchronous assertion, synchronous release.
+  always_ff @(posedge sys_clk or negedge run) begin
+    if (!run) rst_sync_q <= 2'b00;
+    else      rst_sync_q <= {rst_sync_q[0], 1'b1};
+  end
+
+  // A button held for a second reloads the FPGA.
+  localparam int unsigned HoldW = $clog2(SysHz + 1);
+  logic [HoldW-1:0] hold_q;
+  logic             reload_q;
+  always_ff @(posedge sys_clk) begin
+    if (btn_sync_q[1]) begin
+      hold_q <= '0;
+    end else if (hold_q != HoldW'(SysHz)) begin
+      hold_q <= hold_q + 1'b1;
+    end
+    reload_q <= !btn_sync_q[1] && hold_q == HoldW'(SysHz);
+  end
+  assign rst_no = !reload_q;
+
+  // ------------------------------------------------------------ SoC
+  logic       console_valid, console_ready;
+  logic [7:0] console_data;
+  logic       link_req, link_nak, link_drop, host_irq;
+  logic       exit_valid;
+  logic [31:0] exit_code;
+
+  uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit)) u_soc (
+    .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
+    .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
+    .console_valid_o (console_valid), .console_data_o (console_data),
+    .console_ready_i (console_ready),
+    .exit_valid_o (exit_valid), .exit_code_o (exit_code),
+    .uart_rx_i, .uart_tx_o,
+    .link_req_o (link_req), .link_nak_o (link_nak), .link_drop_o (link_drop),
+    .host_irq_o (host_irq),
+    .ddr_awvalid_o (awvalid), .ddr_awready_i (awready), .ddr_awid_o (awid),
+    .ddr_awaddr_o (awaddr), .ddr_awlen_o (awlen), .ddr_awsize_o (awsize),
+    .ddr_awburst_o (awburst), .ddr_wvalid_o (wvalid), .ddr_wready_i (wready),
+    .ddr_wdata_o (wdata), .ddr_wstrb_o (wstrb), .ddr_wlast_o (wlast),
+    .ddr_bvalid_i (bvalid), .ddr_bready_o (bready), .ddr_bid_i (bid), .ddr_bresp_i (bresp),
+    .ddr_arvalid_o (arvalid), .ddr_arready_i (arready), .ddr_arid_o (arid),
+    .ddr_araddr_o (araddr), .ddr_arlen_o (arlen), .ddr_arsize_o (arsize),
+    .ddr_arburst_o (arburst), .ddr_rvalid_i (rvalid), .ddr_rready_o (rready),
+    .ddr_rid_i (rid), .ddr_rdata_i (rdata), .ddr_rresp_i (rresp), .ddr_rlast_i (rlast)
+  );
+
+  uart_tx #(.ClkDiv(ClkDiv)) u_console (
+    .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
+    .valid_i (console_valid), .data_i (console_data), .ready_o (console_ready),
+    .tx_o (console_tx_o)
+  );
+
+  // ------------------------------------------------------------ LEDs
+  localparam int unsigned FlashW = $clog2(SysHz / 20);  // about 50 ms
+  logic [24:0]       beat_q;
+  logic [FlashW-1:0] blue_q, red_q;
+
+  always_ff @(posedge sys_clk) begin
+    beat_q <= beat_q + 1'b1;
+    if (link_req)            blue_q <= '1;
+    else if (blue_q != '0)   blue_q <= blue_q - 1'b1;
+    if (link_nak | link_drop) red_q <= '1;
+    else if (red_q != '0)    red_q <= red_q - 1'b1;
+  end
+
+  assign led_g_no = !(rst_sync_q[1] && beat_q[24]);
+  assign led_b_no = !(blue_q != '0);
+  assign led_r_no = !(init_error || red_q != '0);
+
+  // The exit request is for simulation; the level interrupt has no pin.
+  logic unused;
+  assign unused = ^{exit_valid, exit_code, host_irq, pll_locked, awaddr[31:DdrAw], araddr[31:DdrAw]};
+
+endmodule : orangecrab_top

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""Checks a board top without the vendor tools.
+
+    check_board_ports.py --top TOP.sv --child CHILD.sv [--child ...]
+                         [--xdc F.xdc ...] [--mig F.prj] [--lpf F.lpf]
+                         [--no-iostandard REGEX] [--pkg PKG.sv ...]
+
+1. Every port of each CHILD module (e.g. rtl/soc_top.sv) is connected in its
+   instance in TOP, and every CHILD input is driven: by a constant, a TOP
+   input, an assignment or always block in TOP, or another instance's port.
+2. Every bit of every TOP port has a pin: PACKAGE_PIN in an XDC, a Pin of the
+   MIG project (name without the _o/_io/_no suffix), or LOCATE in an LPF;
+   and an I/O standard (XDC IOSTANDARD, MIG IOSTANDARD, LPF IO_TYPE) unless
+   the port matches --no-iostandard (transceiver pins).
+3. No pin is used twice, and no constraint names a port TOP does not have.
+
+Prints what it checked and every problem; exits 1 on any problem.
+"""
+import argparse
+import re
+import sys
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def eval_width(expr, params):
+    """Bits of a packed range like '[DDR_AXI_ID_BITS-1:0]' (None: scalar)."""
+    if not expr:
+        return 1
+    m = re.fullmatch(r"\[(.+):(.+)\]", expr.replace(" ", ""))
+    if not m:
+        raise ValueError(f"cannot read range {expr}")
+    def ev(e):
+        e = re.sub(r"\b(\w+::)?([A-Za-z_]\w*)\b", lambda t: str(params[t.group(2)]) if t.group(2) in params else t.group(0), e)
+        if not re.fullmatch(r"[0-9+\-*/() ]+", e):
+            raise ValueError(f"unknown name in {expr}")
+        return int(eval(e))  # digits and operators only
+    return abs(ev(m.group(1)) - ev(m.group(2))) + 1
+
+
+def read_params(paths):
+    params = {}
+    for p in paths:
+        for m in re.finditer(r"localparam\s+(?:int\s+unsigned\s+|int\s+)?(\w+)\s*=\s*(\d+)\s*;",
+                             strip_comments(open(p).read())):
+            params[m.group(1)] = int(m.group(2))
+    return params
+
+
+def module_ports(path, params):
+    """(name, direction, bits) of the first module's ANSI port list."""
+    text = strip_comments(open(path).read())
+    m = re.search(r"\bmodule\s+(\w+)", text)
+    if not m:
+        raise ValueError(f"{path}: no module")
+    name = m.group(1)
+    # The port list: the parenthesised list after the (optional) parameters.
+    i = m.end()
+    depth, start, lists = 0, None, []
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            if depth == 0:
+                start = i + 1
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                lists.append(text[start:i])
+                j = i + 1
+                while j < len(text) and text[j].isspace():
+                    j += 1
+                if text[j] == ";":
+                    break
+        i += 1
+    body = lists[-1]
+    ports = []
+    for d in re.finditer(r"\b(input|output|inout)\b([^,;]*?)(\w+)\s*(?=,|$)", body + ",", re.S):
+        direction, decl, pname = d.group(1), d.group(2), d.group(3)
+        rng = re.search(r"\[[^\]]+\]", decl)
+        ports.append((pname, direction, eval_width(rng.group(0) if rng else None, params)))
+    return name, ports
+
+
+def match_paren(text, i):
+    """Index just past the parenthesis that closes the one at text[i]."""
+    depth = 0
+    while i < len(text):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+        if depth == 0:
+            return i
+    raise ValueError("unbalanced parentheses")
+
+
+def instance_connections(text, module):
+    """(instance name, {port: expr}) of the (single) instance of module."""
+    for m in re.finditer(r"\b" + module + r"\b\s*", text):
+        i = m.end()
+        if text.startswith("#", i):
+            i = text.index("(", i)
+            i = match_paren(text, i)
+        n = re.match(r"\s*(\w+)\s*\(", text[i:])
+        if not n:
+            continue
+        start = i + n.end() - 1
+        body = text[start + 1:match_paren(text, start) - 1]
+        conns = {}
+        for c in re.finditer(r"\.(\w+)\s*", body):
+            j = c.end()
+            if j < len(body) and body[j] == "(":
+                conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
+            else:
+                conns[c.group(1)] = c.group(1)
+        if re.search(r"\.\*", body):
+            conns["*"] = "*"
+        # Connections inside connections (.x (f(.y))) cannot occur in our tops.
+        return n.group(1), conns
+    return None, None
+
+
+def driven_names(text, top_inputs, skip_instance):
+    names = set(top_inputs)
+    for m in re.finditer(r"\bassign\s+(\{[^}]*\}|[\w\[\]:]+)\s*=", text):
+        names.update(re.findall(r"[A-Za-z_]\w*", m.group(1)))
+    for m in re.finditer(r"([A-Za-z_]\w*)(\s*\[[^\]]*\])?\s*(<=|=)(?!=)", text):
+        names.add(m.group(1))
+    # Anything connected to another instance may be that instance's output.
+    for m in re.finditer(r"\.(\w+)\s*\(([^()]*)\)", text):
+        names.update(re.findall(r"[A-Za-z_]\w*", m.group(2)))
+    return names - {skip_instance}
+
+
+def bits_of(name, bits):
+    return [name] if bits == 1 else [f"{name}[{i}]" for i in range(bits)]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--top", required=True)
+    ap.add_argument("--child", action="append", default=[])
+    ap.add_argument("--xdc", action="append", default=[])
+    ap.add_argument("--mig")
+    ap.add_argument("--lpf")
+    ap.add_argument("--pkg", action="append", default=[])
+    ap.add_argument("--no-iostandard", default=r"^$")
+    a = ap.parse_args()
+    params = read_params(a.pkg)
+    problems = []
+    top_text = strip_comments(open(a.top).read())
+    top_name, top_ports = module_ports(a.top, params)
+
+    # 1. children fully connected and driven
+    top_inputs = [p for p, d, _ in top_ports if d in ("input", "inout")]
+    for child in a.child:
+        cname, cports = module_ports(child, params)
+        inst, conns = instance_connections(top_text, cname)
+        if conns is None:
+            problems.append(f"{a.top}: no instance of {cname}")
+            continue
+        driven = driven_names(top_text, top_inputs, inst)
+        n_in = 0
+        for p, d, _ in cports:
+            if "*" in conns:
+                continue
+            if p not in conns:
+                problems.append(f"{top_name}.{inst}: port {p} ({d}) of {cname} is not connected")
+                continue
+            expr = conns[p]
+            if expr == "":
+                problems.append(f"{top_name}.{inst}: port {p} ({d}) of {cname} is left open")
+                continue
+            if d == "input":
+                n_in += 1
+                ids = [t for t in re.findall(r"(?<!')\b[A-Za-z_]\w*", expr)
+                       if t not in params and not re.fullmatch(r"[bhdo][0-9a-fA-F_]+", t)]
+                for ident in ids:
+                    if ident not in driven:
+                        problems.append(f"{top_name}.{inst}: {cname}.{p} is connected to {ident}, "
+                                        "which nothing in the top drives")
+        extra = set(conns) - {p for p, _, _ in cports} - {"*"}
+        for p in sorted(extra):
+            problems.append(f"{top_name}.{inst}: connects {p}, which {cname} does not have")
+        print(f"ok    {top_name}.{inst}: all {len(cports)} ports of {cname} connected, {n_in} inputs driven")
+
+    # 2. constraints
+    pins, iostd, pin_owner = {}, set(), {}
+    constrained_names = set()
+    for x in a.xdc:
+        text = re.sub(r"#[^\n]*", "", open(x).read())
+        for m in re.finditer(r"set_property\s+(PACKAGE_PIN|IOSTANDARD)\s+(\S+)\s+\[get_ports\s+(\{[^}]*\}|[^\s\]]+)\s*\]", text):
+            prop, val, port = m.group(1), m.group(2), m.group(3).strip("{} ")
+            constrained_names.add(re.sub(r"\[.*", "", port))
+            if prop == "PACKAGE_PIN":
+                pins[port] = val
+            else:
+                iostd.add(port)
+    if a.mig:
+        for m in re.finditer(r'<Pin\b[^>]*IOSTANDARD="([^"]*)"[^>]*PADName="([^"]*)"[^>]*name="([^"]*)"', open(a.mig).read()):
+            pins["mig:" + m.group(3)] = m.group(2)
+            iostd.add("mig:" + m.group(3))
+    if a.lpf:
+        text = re.sub(r"#[^\n]*", "", open(a.lpf).read())
+        for m in re.finditer(r'LOCATE\s+COMP\s+"([^"]+)"\s+SITE\s+"([^"]+)"', text):
+            pins[m.group(1)] = m.group(2)
+            constrained_names.add(re.sub(r"\[.*", "", m.group(1)))
+        for m in re.finditer(r'IOBUF\s+PORT\s+"([^"]+)"\s+IO_TYPE=', text):
+            iostd.add(m.group(1))
+
+    def mig_names(port_bit):
+        base = re.sub(r"_n[oi](\[|$)", r"_n\1", port_bit)
+        base = re.sub(r"_(o|i|io)(\[|$)", r"\2", base)
+        return ["mig:" + base] + (["mig:" + base + "[0]"] if "[" not in base else [])
+
+    n_bits = 0
+    top_bit_names = set()
+    if not (a.xdc or a.mig or a.lpf):
+        top_ports = []  # only the connection check was asked for
+    for p, d, w in top_ports:
+        for b in bits_of(p, w):
+            n_bits += 1
+            top_bit_names.add(b)
+            keys = [b] + mig_names(b)
+            loc = next((k for k in keys if k in pins), None)
+            if loc is None:
+                problems.append(f"{top_name}: {d} {b} has no pin")
+                continue
+            site = pins[loc]
+            if site in pin_owner:
+                problems.append(f"{top_name}: {b} and {pin_owner[site]} share pin {site}")
+            pin_owner[site] = b
+            wildcard = f"{p}[*]"
+            has_std = any(k in iostd for k in keys) or wildcard in iostd
+            if not has_std and not re.search(a.no_iostandard, p):
+                problems.append(f"{top_name}: {b} has a pin but no I/O standard")
+    top_port_names = {p for p, _, _ in top_ports}
+    for n in sorted(constrained_names - top_port_names):
+        problems.append(f"constraints name {n}, which {top_name} does not have")
+    if top_ports:
+        print(f"ok    {top_name}: {n_bits} port bits checked against "
+              f"{len(a.xdc) + bool(a.mig) + bool(a.lpf)} constraint file(s)")
+
+    for p in problems:
+        print("FAIL  " + p)
+    print(f"{top_name}: {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,528 @@
+/*
+ * UART host link suite (include/gmmu/uartlink.h, host/libgmmu/transport_uart.c,
+ * rtl/uart_bar_bridge.sv).
+ *
+ * Offline part (always runs): the CRC and frame helpers, spec parsing, and
+ * the transport's retry logic against a scripted fake device on a pty of
+ * its own (no answer, NAK, damaged answer, stale answer, IRQ in between).
+ *
+ * Device part (GMMU_DEVICE=uart:..., the simulated board from
+ * tests/boards/with_uart_sim.sh, normally with --uart-error-rate): values
+ * written and read back over the noisy line must be intact, writes must run
+ * exactly once (the mailbox counts refused host writes), bad offsets must
+ * be reported, mailbox commands must work. With GMMU_UART_EXPECT_ERRORS=1
+ * the counters must show that damaged frames were seen and recovered from.
+ */
+#define _GNU_SOURCE /* posix_openpt, ptsname_r, cfmakeraw */
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gmmu/mailbox.h"
+#include "gmmu/uartlink.h"
+#include "libgmmu.h"
+
+static const char *device;
+static struct gmmu_uartlink_stats total; /* summed over the device tests */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint32_t rand32(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static void test_crc_and_frames(void **state)
+{
+    (void)state;
+    assert_int_equal(gmmu_uartlink_crc16((const uint8_t *)"123456789", 9), 0x29B1);
+
+    uint8_t req[GMMU_UARTLINK_REQ_BYTES];
+    gmmu_uartlink_encode_req(req, GMMU_UARTLINK_WRITE, 0x5A, 1, 0xABCDEC, 0x01234567);
+    assert_int_equal(req[0], GMMU_UARTLINK_SOF);
+    assert_int_equal(req[4], 0xEC); /* little-endian offset */
+    assert_int_equal(req[6], 0xAB);
+    assert_int_equal(req[7], 0x67); /* little-endian data */
+    /* The CRC goes MSB first, so the remainder over it is 0. */
+    assert_int_equal(gmmu_uartlink_crc16(req + 1, GMMU_UARTLINK_REQ_BYTES - 1), 0);
+
+    struct gmmu_uartlink_rsp r = {GMMU_UARTLINK_READ_RSP, 9, GMMU_UARTLINK_ST_OK, 0xDEADBEEF}, d;
+    uint8_t rsp[GMMU_UARTLINK_RSP_BYTES];
+    gmmu_uartlink_encode_rsp(rsp, &r);
+    assert_int_equal(gmmu_uartlink_decode_rsp(rsp, &d), 0);
+    assert_int_equal(d.type, r.type);
+    assert_int_equal(d.seq, r.seq);
+    assert_int_equal(d.data, r.data);
+
+    /* Every single and double bit error after the SOF is caught. */
+    unsigned bits = 8 * (GMMU_UARTLINK_RSP_BYTES - 1);
+    for (unsigned a = 0; a < bits; a++) {
+        for (unsigned b = a; b < bits; b++) {
+            uint8_t bad[GMMU_UARTLINK_RSP_BYTES];
+            memcpy(bad, rsp, sizeof bad);
+            bad[1 + a / 8] ^= (uint8_t)(1u << (a % 8));
+            if (b != a)
+                bad[1 + b / 8] ^= (uint8_t)(1u << (b % 8));
+            assert_int_equal(gmmu_uartlink_decode_rsp(bad, &d), -1);
+        }
+    }
+    /* So is a dropped byte (the frame shifts by one). */
+    for (unsigned i = 1; i < GMMU_UARTLINK_RSP_BYTES; i++) {
+        uint8_t bad[GMMU_UARTLINK_RSP_BYTES];
+        memcpy(bad, rsp, i);
+        memcpy(bad + i, rsp + i + 1, GMMU_UARTLINK_RSP_BYTES - i - 1);
+        bad[GMMU_UARTLINK_RSP_BYTES - 1] = GMMU_UARTLINK_SOF;
+        assert_int_equal(gmmu_uartlink_decode_rsp(bad, &d), -1);
+    }
+}
+
+/* ------------------------------------------------------------ a fake device */
+
+struct pty {
+    int master;
+    char name[64];
+};
+
+static void pty_open(struct pty *p)
+{
+    p->master = posix_openpt(O_RDWR | O_NOCTTY);
+    assert_true(p->master >= 0);
+    assert_int_equal(grantpt(p->master), 0);
+    assert_int_equal(unlockpt(p->master), 0);
+    assert_int_equal(ptsname_r(p->master, p->name, sizeof p->name), 0);
+}
+
+static void test_spec_errors(void **state)
+{
+    (void)state;
+    struct pty p;
+    pty_open(&p);
+    char spec[160];
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open("uart:", &t), GMMU_E_BAD_SPEC);
+    assert_int_equal(gmmu_transport_open("uart:,115200", &t), GMMU_E_BAD_SPEC);
+    assert_int_equal(gmmu_transport_open("uart:/nonexistent/tty", &t), GMMU_E_NO_DEVICE);
+    assert_int_equal(gmmu_transport_open("uart:/dev/null", &t), GMMU_E_NO_DEVICE); /* not a tty */
+    snprintf(spec, sizeof spec, "uart:%s,123456", p.name); /* not a standard rate */
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    snprintf(spec, sizeof spec, "uart:%s,retry=0", p.name);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    snprintf(spec, sizeof spec, "uart:%s,tries=1000", p.name);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    snprintf(spec, sizeof spec, "uart:%s,115200,bogus", p.name);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    assert_null(t);
+    close(p.master);
+}
+
+/* Reads one request frame from the master within timeout_ms; 0 or -1. */
+static int read_request(int fd, uint8_t *frame, int timeout_ms)
+{
+    size_t got = 0;
+    int64_t deadline = now_ms() + timeout_ms;
+    while (got < GMMU_UARTLINK_REQ_BYTES) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int left = (int)(deadline - now_ms());
+        if (left <= 0 || poll(&pfd, 1, left) <= 0)
+            return -1;
+        ssize_t n = read(fd, frame + got, got == 0 ? 1 : GMMU_UARTLINK_REQ_BYTES - got);
+        if (n <= 0)
+            return -1;
+        if (got == 0 && frame[0] != GMMU_UARTLINK_SOF)
+            continue;
+        got += (size_t)n;
+    }
+    return gmmu_uartlink_crc16(frame + 1, GMMU_UARTLINK_REQ_BYTES - 1) == 0 ? 0 : -1;
+}
+
+/* No device: HELLO is sent `tries` times, with one seq, then open fails. */
+static void test_no_answer_gives_up(void **state)
+{
+    (void)state;
+    struct pty p;
+    pty_open(&p);
+    char spec[160];
+    snprintf(spec, sizeof spec, "uart:%s,retry=20,tries=3", p.name);
+    struct gmmu_transport *t = NULL;
+    int64_t start = now_ms();
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_TIMEOUT);
+    int64_t took = now_ms() - start;
+    assert_true(took >= 55 && took < 2000);
+    uint8_t f[GMMU_UARTLINK_REQ_BYTES];
+    int seq = -1;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(read_request(p.master, f, 500), 0);
+        assert_int_equal(f[1], GMMU_UARTLINK_HELLO);
+        if (seq >= 0)
+            assert_int_equal(f[2], seq); /* a resend keeps its seq */
+        seq = f[2];
+    }
+    assert_int_equal(read_request(p.master, f, 50), -1); /* and no fourth */
+    close(p.master);
+}
+
+/* What the fake device does with the request it receives. */
+enum action { ANSWER, IGNORE, NAK, DAMAGE, STALE_THEN_ANSWER, IRQ_THEN_ANSWER, SPLIT_ANSWER };
+
+struct fake {
+    int fd;
+    const enum action *script;
+    size_t steps;
+    uint32_t value;        /* READ_RSP data */
+    size_t requests;       /* frames received */
+    uint8_t seqs[32];
+};
+
+static void send_rsp(int fd, uint8_t type, uint8_t seq, uint8_t status, uint32_t data, bool damage)
+{
+    struct gmmu_uartlink_rsp r = {type, seq, status, data};
+    uint8_t buf[GMMU_UARTLINK_RSP_BYTES];
+    gmmu_uartlink_encode_rsp(buf, &r);
+    if (damage)
+        buf[5] ^= 0x10;
+    assert_int_equal(write(fd, buf, sizeof buf), (ssize_t)sizeof buf);
+}
+
+static void *fake_device(void *arg)
+{
+    struct fake *f = arg;
+    for (size_t i = 0; i < f->steps; i++) {
+        uint8_t req[GMMU_UARTLINK_REQ_BYTES];
+        if (read_request(f->fd, req, 3000) != 0)
+            return NULL;
+        f->seqs[f->requests++ % 32] = req[2];
+        uint8_t type = req[1] == GMMU_UARTLINK_HELLO ? GMMU_UARTLINK_HELLO_ACK
+                       : req[1] == GMMU_UARTLINK_READ ? GMMU_UARTLINK_READ_RSP
+                                                      : GMMU_UARTLINK_WRITE_ACK;
+        uint32_t data = type == GMMU_UARTLINK_HELLO_ACK ? (1u | 16u << 8 | 24u << 16) : f->value;
+        switch (f->script[i]) {
+        case IGNORE:
+            break;
+        case NAK:
+            send_rsp(f->fd, GMMU_UARTLINK_NAK, req[2], GMMU_UARTLINK_NAK_CRC, 0, false);
+            break;
+        case DAMAGE:
+            send_rsp(f->fd, type, req[2], 0, data, true);
+            break;
+        case STALE_THEN_ANSWER:
+            send_rsp(f->fd, type, (uint8_t)(req[2] - 1), 0, 0x5555, false);
+            send_rsp(f->fd, type, req[2], 0, data, false);
+            break;
+        case IRQ_THEN_ANSWER:
+            send_rsp(f->fd, GMMU_UARTLINK_IRQ, 0, 0, 0x4, false);
+            send_rsp(f->fd, type, req[2], 0, data, false);
+            break;
+        case SPLIT_ANSWER: {
+            /* Garbage, then the answer in two pieces. */
+            struct gmmu_uartlink_rsp r = {type, req[2], 0, data};
+            uint8_t buf[GMMU_UARTLINK_RSP_BYTES + 3] = {0x00, GMMU_UARTLINK_SOF, 0x13};
+            gmmu_uartlink_encode_rsp(buf + 3, &r);
+            assert_int_equal(write(f->fd, buf, 7), 7);
+            struct timespec ts = {0, 5 * 1000000L};
+            nanosleep(&ts, NULL);
+            assert_int_equal(write(f->fd, buf + 7, sizeof buf - 7), (ssize_t)(sizeof buf - 7));
+            break;
+        }
+        default:
+            send_rsp(f->fd, type, req[2], 0, data, false);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void test_retries_against_fake_device(void **state)
+{
+    (void)state;
+    static const enum action script[] = {
+        NAK, ANSWER,                 /* HELLO: NAKed once */
+        DAMAGE, ANSWER,              /* read 1: damaged answer */
+        IGNORE, STALE_THEN_ANSWER,   /* read 2: lost, then a stale answer first */
+        IRQ_THEN_ANSWER,             /* read 3 */
+        SPLIT_ANSWER,                /* read 4 */
+        ANSWER,                      /* write */
+    };
+    struct pty p;
+    pty_open(&p);
+    struct fake f = {.fd = p.master, .script = script, .steps = sizeof script / sizeof script[0],
+                     .value = 0xC0FFEE00};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, fake_device, &f), 0);
+
+    char spec[160];
+    snprintf(spec, sizeof spec, "uart:%s,115200,retry=100,tries=4", p.name);
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open(spec, &t), 0);
+    assert_int_equal(gmmu_transport_bar_size(t, 0), 1u << 16);
+    assert_int_equal(gmmu_transport_bar_size(t, 1), 1u << 24);
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(gmmu_transport_read32(t, 0, 0x40 + 4u * (unsigned)i, &v), 0);
+        assert_int_equal(v, 0xC0FFEE00);
+    }
+    assert_int_equal(gmmu_transport_write32(t, 0, 0x60, 7), 0);
+    uint32_t vec = 0;
+    assert_int_equal(gmmu_transport_wait_irq(t, 0, &vec), 0);
+    assert_int_equal(vec, 0x4);
+
+    struct gmmu_uartlink_stats st;
+    assert_int_equal(gmmu_transport_uart_stats(t, &st), 0);
+    assert_int_equal(st.requests, 6);   /* HELLO, 4 reads, 1 write */
+    assert_int_equal(st.retries, 3);    /* after the NAK, the damage, the loss */
+    assert_int_equal(st.naks, 1);
+    assert_int_equal(st.crc_errors, 2); /* the damaged answer, the split one's stray SOF */
+    assert_int_equal(st.timeouts, 1);
+    assert_int_equal(st.stale, 1);
+    assert_int_equal(st.irqs, 1);
+    gmmu_transport_close(t);
+    pthread_join(th, NULL);
+
+    /* Resends carried the seq of the first try; new requests the next one. */
+    assert_int_equal(f.requests, 9);
+    assert_int_equal(f.seqs[1], f.seqs[0]);
+    assert_int_equal(f.seqs[2], (uint8_t)(f.seqs[0] + 1));
+    assert_int_equal(f.seqs[3], f.seqs[2]);
+    assert_int_equal(f.seqs[5], f.seqs[4]);
+    assert_int_equal(f.seqs[8], (uint8_t)(f.seqs[0] + 5));
+    assert_int_not_equal(gmmu_transport_uart_stats(NULL, &st), 0);
+    close(p.master);
+}
+
+/* A request that failed all its attempts may still have run on the device
+   (only its answers were lost): the next request must not reuse its seq, or
+   the device would answer it from memory with the old result. */
+static void test_failed_request_uses_up_its_seq(void **state)
+{
+    (void)state;
+    static const enum action script[] = {ANSWER, IGNORE, IGNORE, ANSWER};
+    struct pty p;
+    pty_open(&p);
+    struct fake f = {.fd = p.master, .script = script, .steps = 4, .value = 0x1234};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, fake_device, &f), 0);
+    char spec[160];
+    snprintf(spec, sizeof spec, "uart:%s,retry=30,tries=2", p.name);
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open(spec, &t), 0);
+    uint32_t v = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, 0x40, &v), GMMU_E_TIMEOUT);
+    assert_int_equal(v, 0xFFFFFFFFu);
+    assert_int_equal(gmmu_transport_read32(t, 0, 0x40, &v), 0);
+    assert_int_equal(v, 0x1234);
+    gmmu_transport_close(t);
+    pthread_join(th, NULL);
+    assert_int_equal(f.requests, 4);
+    assert_int_equal(f.seqs[2], f.seqs[1]);                /* the resend */
+    assert_int_equal(f.seqs[3], (uint8_t)(f.seqs[1] + 1)); /* a new seq after the failure */
+    close(p.master);
+}
+
+/* ------------------------------------------------------------ the device */
+
+static struct gmmu_transport *open_link(void)
+{
+    struct gmmu_transport *t = NULL;
+    int rc = gmmu_transport_open(device, &t);
+    if (rc)
+        fail_msg("open %s: %s", device, gmmu_host_strerror(rc));
+    return t;
+}
+
+static void close_link(struct gmmu_transport *t)
+{
+    struct gmmu_uartlink_stats st;
+    assert_int_equal(gmmu_transport_uart_stats(t, &st), 0);
+    total.requests += st.requests;
+    total.retries += st.retries;
+    total.naks += st.naks;
+    total.timeouts += st.timeouts;
+    total.crc_errors += st.crc_errors;
+    total.stale += st.stale;
+    total.irqs += st.irqs;
+    gmmu_transport_close(t);
+}
+
+static void test_device_identity(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 5; round++) { /* HELLO again every time */
+        struct gmmu_transport *t = open_link();
+        assert_int_equal(gmmu_transport_bar_size(t, 0), GMMU_BAR0_BYTES);
+        assert_int_equal(gmmu_transport_bar_size(t, 1), GMMU_BAR1_BYTES);
+        uint32_t v = 0;
+        assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_IDENT_MAGIC, &v), 0);
+        assert_int_equal(v, 0x58424D47);
+        close_link(t);
+    }
+}
+
+/* Random words into the command ring (slots the firmware reads only after
+   CMD_HEAD moves, which this test never does) and back. */
+static void test_readback_under_noise(void **state)
+{
+    (void)state;
+    struct gmmu_transport *t = open_link();
+    uint32_t seed = 0x1234567;
+    enum { WORDS = 512, ROUNDS = 1 };
+    static uint32_t want[WORDS];
+    for (int round = 0; round < ROUNDS; round++) {
+        for (unsigned i = 0; i < WORDS; i++) {
+            want[i] = rand32(&seed);
+            assert_int_equal(gmmu_transport_write32(t, 0, GMMU_CMD_RING + 4u * i, want[i]), 0);
+        }
+        for (unsigned i = 0; i < WORDS; i++) {
+            uint32_t v = 0;
+            assert_int_equal(gmmu_transport_read32(t, 0, GMMU_CMD_RING + 4u * i, &v), 0);
+            if (v != want[i])
+                fail_msg("word %u: wrote %08x, read %08x", i, want[i], v);
+        }
+    }
+    /* And DDR through the BAR1 aperture (window at DDR 0: below the
+       firmware's self-test region). */
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0), 0);
+    for (unsigned i = 0; i < WORDS; i++) {
+        want[i] = rand32(&seed);
+        assert_int_equal(gmmu_transport_write32(t, 1, 0x10000 + 4u * i, want[i]), 0);
+    }
+    for (unsigned i = 0; i < WORDS; i++) {
+        uint32_t v = 0;
+        assert_int_equal(gmmu_transport_read32(t, 1, 0x10000 + 4u * i, &v), 0);
+        if (v != want[i])
+            fail_msg("DDR word %u: wrote %08x, read %08x", i, want[i], v);
+    }
+    close_link(t);
+}
+
+/* The mailbox counts host writes to firmware-owned registers: a write the
+   link resent must still count once. */
+static void test_writes_run_exactly_once(void **state)
+{
+    (void)state;
+    struct gmmu_transport *t = open_link();
+    uint32_t before = 0, after = 0, tail = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_HOST_WRITE_ERRORS, &before), 0);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_CMD_TAIL, &tail), 0);
+    enum { N = 300 };
+    for (unsigned i = 0; i < N; i++)
+        assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_CMD_TAIL, tail + 1 + i), 0);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_HOST_WRITE_ERRORS, &after), 0);
+    assert_int_equal(after - before, N);
+    uint32_t v = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_CMD_TAIL, &v), 0);
+    assert_int_equal(v, tail);
+    close_link(t);
+}
+
+static void test_bad_accesses_reported(void **state)
+{
+    (void)state;
+    struct gmmu_transport *t = open_link();
+    uint32_t v = 0;
+    /* Beyond BAR0: the bridge refuses it without a bus access. */
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_BAR0_BYTES, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(v, 0xFFFFFFFFu);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_BAR0_BYTES + 8, 1), GMMU_E_LINK_ERROR);
+    /* BAR1 past the end of the DDR: the aperture answers SLVERR. */
+    uint32_t base = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_BASE, &base), 0);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0x0FFFF000u), 0);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(gmmu_transport_write32(t, 1, 0x1000, 1), GMMU_E_LINK_ERROR);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the last DDR word is fine */
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, base), 0);
+    /* Past what a frame can carry. */
+    assert_int_equal(gmmu_transport_read32(t, 1, 1u << 24, &v), GMMU_E_INVALID_ARG);
+    /* And the link still works. */
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_IDENT_MAGIC, &v), 0);
+    assert_int_equal(v, 0x58424D47);
+    close_link(t);
+}
+
+/* Whole mailbox commands, with MSI frames, over the noisy line. */
+static void test_commands_under_noise(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = NULL;
+    int rc = gmmu_open(device, &dev);
+    if (rc)
+        fail_msg("gmmu_open: %s", gmmu_strerror(rc));
+    uint8_t buf[256];
+    for (int i = 0; i < 20; i++) {
+        for (size_t b = 0; b < sizeof buf; b++)
+            buf[b] = (uint8_t)(b * 13 + (size_t)i);
+        rc = gmmu_ping(dev, buf, (size_t)(i * 12));
+        if (rc)
+            fail_msg("ping %d: %s", i, gmmu_strerror(rc));
+    }
+    struct gmmu_info info;
+    assert_int_equal(gmmu_get_info(dev, &info), 0);
+    assert_int_equal(info.proto_version, 0x00010000);
+    gmmu_close(dev);
+}
+
+static void test_noise_was_caught(void **state)
+{
+    (void)state;
+    printf("uart link: %llu requests, %llu retries, %llu NAKs, %llu timeouts, "
+           "%llu damaged frames, %llu stale answers, %llu IRQ frames\n",
+           (unsigned long long)total.requests, (unsigned long long)total.retries,
+           (unsigned long long)total.naks, (unsigned long long)total.timeouts,
+           (unsigned long long)total.crc_errors, (unsigned long long)total.stale,
+           (unsigned long long)total.irqs);
+    const char *expect = getenv("GMMU_UART_EXPECT_ERRORS");
+    if (expect && strcmp(expect, "1") == 0) {
+        assert_true(total.retries > 0);
+        assert_true(total.naks > 0);       /* the device caught damage */
+        assert_true(total.crc_errors > 0); /* the host caught damage */
+    }
+}
+
+int main(void)
+{
+    device = getenv("GMMU_DEVICE");
+    const struct CMUnitTest offline[] = {
+        cmocka_unit_test(test_crc_and_frames),
+        cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_no_answer_gives_up),
+        cmocka_unit_test(test_retries_against_fake_device),
+        cmocka_unit_test(test_failed_request_uses_up_its_seq),
+    };
+    const struct CMUnitTest on_device[] = {
+        cmocka_unit_test(test_device_identity),
+        cmocka_unit_test(test_readback_under_noise),
+        cmocka_unit_test(test_writes_run_exactly_once),
+        cmocka_unit_test(test_bad_accesses_reported),
+        cmocka_unit_test(test_commands_under_noise),
+        cmocka_unit_test(test_noise_was_caught),
+    };
+    int failed = cmocka_run_group_tests_name("uart link offline", offline, NULL, NULL);
+    if (!device) {
+        fprintf(stderr, "test_uart_link: GMMU_DEVICE not set, device tests skipped\n");
+        return failed;
+    }
+    return failed + cmocka_run_group_tests_name("uart link on the device", on_device, NULL, NULL);
+}

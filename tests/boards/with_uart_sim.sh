@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Starts the simulated board (uart_soc: the SoC with its UART host link) on a
+# pty, runs a command with GMMU_DEVICE=uart:<pty>, and always stops the
+# simulation afterwards. The simulator's log ends with the line statistics
+# (bytes, injected faults, NAKs the bridge sent).
+#   with_uart_sim.sh SIM_BIN FIRMWARE.elf LOG [SIM_ARGS...] -- COMMAND...
+# UART_SPEC_OPTS (default ",retry=50") is appended to the device spec.
+set -u
+sim=$1; elf=$2; log=$3; shift 3
+sim_args=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do sim_args+=("$1"); shift; done
+[ "${1:-}" = "--" ] || { echo "with_uart_sim: missing -- COMMAND" >&2; exit 2; }
+shift
+dir=$(mktemp -d /tmp/gmmu-uart.XXXXXX)
+tty="$dir/tty"
+"$sim" --uart-link "$tty" "${sim_args[@]}" "$elf" >"$log" 2>&1 &
+pid=$!
+cleanup() {
+  kill -INT "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  sim_rc=$?
+  rm -rf "$dir"
+  return $sim_rc
+}
+trap 'cleanup' EXIT
+for _ in $(seq 200); do [ -L "$tty" ] && break; sleep 0.05; done
+[ -L "$tty" ] || { echo "with_uart_sim: the simulator did not start"; cat "$log"; exit 1; }
+# Let the firmware boot first (its DDR self-test takes seconds of wall time
+# on a loaded machine), and give each access a generous overall timeout:
+# the retry counts, not the wall clock, should decide when the link failed.
+for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
+grep -q '^mailbox: ready' "$log" || { echo "with_uart_sim: the firmware did not come up"; tail -20 "$log"; exit 1; }
+start=$(date +%s.%N)
+GMMU_TIMEOUT_MS=${GMMU_TIMEOUT_MS:-30000} GMMU_DEVICE="uart:$tty${UART_SPEC_OPTS-,retry=50}" timeout 600 "$@"
+rc=$?
+end=$(date +%s.%N)
+trap - EXIT
+cleanup; sim_rc=$?
+grep '^sim: \(uart\|[0-9]* cycles\)' "$log"
+awk -v a="$start" -v b="$end" 'BEGIN { printf "with_uart_sim: command took %.1f s\n", b - a }' 
+if [ $rc -ne 0 ]; then echo "with_uart_sim: simulator log:"; tail -20 "$log"; exit $rc; fi
+# The line decoder saw a byte with a bad stop bit from the RTL: a bridge bug.
+[ $sim_rc -eq 0 ] || { echo "with_uart_sim: the simulator failed ($sim_rc)"; tail -20 "$log"; exit 1; }
+exit 0

