@@ -6,7 +6,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65536;  // Mailbox protocol version, major << 16 | minor
+  localparam int unsigned PROTO_VERSION = 65537;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -27,6 +27,7 @@ package gmmu_mbox_pkg;
     OP_GET_INFO = 6'd2,
     OP_GET_CAPS = 6'd3,
     OP_GET_STATS = 6'd4,
+    OP_GET_MMU_COUNTERS = 6'd5,
     OP_ALLOC = 6'd16,
     OP_FREE = 6'd17,
     OP_CREATE_AS = 6'd18,
@@ -74,6 +75,9 @@ package gmmu_mbox_pkg;
   typedef enum logic [0:0] {
     EVT_FAULT = 1'd1
   } evt_e;
+  typedef enum logic [0:0] {
+    MMU_COUNTERS_FLAG_CLEAR = 1'd1
+  } mmu_counters_flag_e;
   // MBOX register offsets
   localparam logic [15:0] MBOX_IDENT_MAGIC = 16'h0000;
   localparam logic [15:0] MBOX_IDENT_PROTO = 16'h0004;
@@ -136,6 +140,10 @@ package gmmu_mbox_pkg;
   localparam int unsigned ENGINE_REQ_BYTES = 40;
   localparam int unsigned ENGINE_RSP_BYTES = 40;
   localparam int unsigned STATS_BYTES = 48;
+  localparam int unsigned FAULT_EVT_BYTES = 48;
+  localparam int unsigned MMU_COUNTERS_REQ_BYTES = 8;
+  localparam int unsigned MMU_COUNTERS_BYTES = 48;
+  localparam int unsigned MMU_PORT_COUNTERS_BYTES = 24;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_mbox_pkg

@@ -8,6 +8,7 @@
 #include "mbox_hw.h"
 #include "version.h"
 #include "engine_cmd.h"
+#include "mmu_events.h"
 #include "vidmm_cmds.h"
 
 MBOX_HOT static uint32_t reply(const void *data, uint32_t len, uint8_t *resp, uint32_t cap, uint32_t *resp_len)
@@ -90,6 +91,7 @@ const struct mbox_command commands[] = {
     {GMMU_OP_GET_INFO, cmd_get_info},
     {GMMU_OP_GET_CAPS, cmd_get_caps},
     {GMMU_OP_GET_STATS, cmd_get_stats},
+    {GMMU_OP_GET_MMU_COUNTERS, mmu_events_cmd_counters},
     {GMMU_OP_ALLOC, vidmm_cmd_alloc},
     {GMMU_OP_FREE, vidmm_cmd_free},
     {GMMU_OP_CREATE_AS, vidmm_cmd_create_as},

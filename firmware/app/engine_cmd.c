@@ -12,6 +12,7 @@
 #include <gmmu/soc.h>
 
 #include "hal.h"
+#include "mmu_events.h"
 #include "vidmm.h"
 #include "vidmm_hw.h"
 
@@ -36,11 +37,17 @@ static void program(uint32_t engine, const struct gmmu_engine_req *rq, uint32_t 
     hal_write32(engine_reg(engine, GMMU_ENGINE_PATTERN_HI), (uint32_t)(rq->pattern >> 32));
 }
 
+/* Drains faults as they come: a faulting run can produce more records than
+   the FIFO holds (every chunk in flight may fault), and records the FIFO
+   drops are only counted, not reported. */
 static bool wait_done(uint32_t engine)
 {
-    for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++)
+    for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++) {
         if (hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_DONE)
             return true;
+        if (mmu_fault_pending)
+            mmu_events_drain();
+    }
     hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
     return false;
 }
@@ -76,6 +83,10 @@ uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
     hal_write32(engine_reg(rq.engine, GMMU_ENGINE_CTRL),
                 GMMU_ENGINE_CTRL_START | rq.op << GMMU_ENGINE_CTRL_OP_LSB);
     bool done = wait_done(rq.engine);
+    /* Every translation of the run has been answered once DONE is set, so
+       this drain posts the run's last faults before its completion, and
+       while the address space still holds the id the records name. */
+    mmu_events_drain();
 
     struct gmmu_engine_rsp rs = {
         .engine_status = hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)),

@@ -6,6 +6,7 @@
 #include "ddr_selftest.h"
 #include "hal.h"
 #include "mbox_hw.h"
+#include "mmu_events.h"
 #include "version.h"
 #include "vidmm_hw.h"
 
@@ -42,13 +43,18 @@ static void set_state(uint32_t state, uint32_t code)
    implements wfi as a no-op (wfiGenAsNop), so a trap would only add its
    entry and exit cost (about 100 cycles) to every command, and its pending
    CSR 0xFC0 shows only lines that are enabled, which would trap. The
-   interrupt line stays wired (DEV_IRQ_MASK) for cores that can sleep. */
+   interrupt line stays wired (DEV_IRQ_MASK) for cores that can sleep.
+   MMU faults are rare and not latency-critical, so they arrive the other
+   way: their interrupt sets a RAM flag, tested when the loop is idle or has
+   just served a batch, never between a doorbell and its completion. */
 MBOX_HOT static _Noreturn void serve_forever(void)
 {
     uint32_t heartbeat = 0;
     for (uint32_t idle = 0;; idle++) {
         uint32_t rung = mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
+            if (mmu_fault_pending)
+                mmu_events_drain();
             if (idle % HEARTBEAT_EVERY == 0)
                 mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
             hal_wait_for_interrupt();
@@ -62,6 +68,8 @@ MBOX_HOT static _Noreturn void serve_forever(void)
             mbox_io_write32(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
             service.stats.doorbells++;
         } while (mbox_service_pending(&service));
+        if (mmu_fault_pending)
+            mmu_events_drain();
     }
 }
 
@@ -81,6 +89,7 @@ int main(void)
     if (!vidmm_hw_init())
         printf("vidmm: not available; its commands answer INTERNAL\n");
     mbox_service_init(&service, commands, command_count, &service);
+    mmu_events_init(&service);
     mbox_hw_write(GMMU_MBOX_DEV_IRQ_MASK, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
     set_state(ok ? GMMU_FW_STATE_READY : GMMU_FW_STATE_FAILED, ok ? 0 : 1);
     printf("mailbox: %s, serving the host\n", ok ? "ready" : "FAILED (DDR self-test)");

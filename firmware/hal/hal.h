@@ -63,6 +63,10 @@ static inline void hal_dcache_invalidate(void)
 typedef void (*hal_irq_handler)(void *ctx);
 void hal_irq_attach(unsigned line, hal_irq_handler handler, void *ctx);
 void hal_irq_enable_global(void);
+/* A level line whose source only the main loop can clear (a FIFO to drain)
+   is masked by its handler and unmasked once the loop has drained it. */
+void hal_irq_mask(unsigned line);
+void hal_irq_unmask(unsigned line);
 void hal_wait_for_interrupt(void);
 
 /* Called from trap_entry. Interrupts are dispatched; exceptions are fatal. */

@@ -71,6 +71,18 @@ void hal_irq_attach(unsigned line, hal_irq_handler handler, void *ctx)
     CSR_SET(mie, MIE_MEIE);
 }
 
+void hal_irq_mask(unsigned line)
+{
+    if (line < IRQ_LINES)
+        __asm__ volatile("csrc " STR(CSR_EXT_IRQ_MASK) ", %0" ::"r"(1u << line));
+}
+
+void hal_irq_unmask(unsigned line)
+{
+    if (line < IRQ_LINES)
+        __asm__ volatile("csrs " STR(CSR_EXT_IRQ_MASK) ", %0" ::"r"(1u << line));
+}
+
 void hal_irq_enable_global(void)
 {
     CSR_SET(mstatus, MSTATUS_MIE);

@@ -26,6 +26,8 @@ MBOX_HOT static uint32_t slots_for(uint32_t bytes)
    (this core's divider takes 33 cycles). */
 _Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a power of two");
 _Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
+_Static_assert((GMMU_EVT_SLOTS & (GMMU_EVT_SLOTS - 1)) == 0, "EVT_SLOTS is a power of two");
+_Static_assert(GMMU_EVT_SLOTS * GMMU_SLOT_BYTES >= GMMU_MSG_MAX_BYTES, "an event fits the ring");
 
 /* Copies `count` words of the message at free-running slot `slot`, from
    word `first` on. The ring may wrap, so the copy is at most two runs of
@@ -65,6 +67,11 @@ void mbox_service_init(struct mbox_service *svc, const struct mbox_command *comm
     svc->cpl_tail = rd(svc, GMMU_MBOX_CPL_TAIL);
     svc->next_seq = rd(svc, GMMU_MBOX_NEXT_SEQ);
     svc->cpl_fence = rd(svc, GMMU_MBOX_CPL_FENCE);
+    svc->evt_head = rd(svc, GMMU_MBOX_EVT_HEAD);
+    svc->evt_tail = rd(svc, GMMU_MBOX_EVT_TAIL);
+    svc->stats.events_dropped = rd(svc, GMMU_MBOX_EVT_DROPPED);
+    /* Exact while every event takes one slot, which the fault events do. */
+    svc->evt_seq = svc->evt_head + svc->stats.events_dropped;
 }
 
 MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
@@ -222,4 +229,60 @@ MBOX_HOT unsigned mbox_service_poll(struct mbox_service *svc)
         wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_CPL);
     }
     return served;
+}
+
+/* ------------------------------------------------------------- events */
+
+/* Events are rare (faults): built for size, off the hot text. */
+#define EVT_COLD __attribute__((cold))
+
+EVT_COLD static uint32_t evt_free_at(const struct mbox_service *svc, uint32_t tail)
+{
+    uint32_t used = svc->evt_head - tail;
+    return used > GMMU_EVT_SLOTS ? 0 : GMMU_EVT_SLOTS - used;
+}
+
+/* EVT_TAIL is the host's: a value that makes no sense (ahead of the head,
+   or more than a ring behind) leaves no room, so events are dropped rather
+   than written over ones the host has not read. */
+EVT_COLD static uint32_t evt_free_slots(struct mbox_service *svc, uint32_t needed)
+{
+    if (evt_free_at(svc, svc->evt_tail) < needed)
+        svc->evt_tail = rd(svc, GMMU_MBOX_EVT_TAIL);
+    return evt_free_at(svc, svc->evt_tail);
+}
+
+EVT_COLD static void evt_write_payload(struct mbox_service *svc, const uint8_t *payload, uint32_t len)
+{
+    /* Staged through a small word buffer: the payload may be unaligned, and
+       the command buffers may be in use by the handler posting the event. */
+    uint32_t words[SLOT_WORDS];
+    for (uint32_t off = 0; off < len; off += sizeof words) {
+        uint32_t n = len - off < sizeof words ? len - off : (uint32_t)sizeof words;
+        memset(words, 0, sizeof words);
+        memcpy(words, payload + off, n);
+        ring_write(GMMU_EVT_RING, GMMU_EVT_SLOTS, svc->evt_head, HDR_WORDS + off / 4u, words,
+                   (n + 3u) / 4u);
+    }
+}
+
+EVT_COLD bool mbox_service_post_event(struct mbox_service *svc, uint16_t evt, const void *payload,
+                                      uint32_t len)
+{
+    uint32_t length = GMMU_MSG_HDR_BYTES + len;
+    uint32_t seq = svc->evt_seq++;
+    bool fits = length <= GMMU_MSG_MAX_BYTES && (len == 0 || payload);
+    if (!fits || slots_for(length) > evt_free_slots(svc, slots_for(length))) {
+        wr(svc, GMMU_MBOX_EVT_DROPPED, ++svc->stats.events_dropped);
+        wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_EVENT);
+        return false;
+    }
+    const uint32_t hdr[HDR_WORDS] = {evt | length << 16, seq, 0, svc->cpl_fence};
+    ring_write(GMMU_EVT_RING, GMMU_EVT_SLOTS, svc->evt_head, 0, hdr, HDR_WORDS);
+    evt_write_payload(svc, payload, len);
+    svc->evt_head += slots_for(length);
+    /* Slots before the pointer, the pointer before the interrupt. */
+    wr(svc, GMMU_MBOX_EVT_HEAD, svc->evt_head);
+    wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_EVENT);
+    return true;
 }

@@ -66,6 +66,8 @@ struct mbox_service {
        data cache: copying one into the other would miss on every access. */
     uint32_t cache_line_pad[8];
     uint32_t cpl[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4];  /* completion payload */
+    /* Event ring: last, so the command path's cache layout is unchanged. */
+    uint32_t evt_head, evt_tail, evt_seq;
 };
 
 void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,
@@ -77,5 +79,14 @@ unsigned mbox_service_poll(struct mbox_service *svc);
 
 /* True when the host has published commands not yet served. */
 bool mbox_service_pending(const struct mbox_service *svc);
+
+/* Posts one event (header + payload, at most MSG_MAX_BYTES) on the event
+   ring and raises HOST_IRQ_STATUS.EVENT. Never waits: when the ring lacks
+   room (a slow or absent host) the event is dropped and counted in
+   EVT_DROPPED and stats.events_dropped. Every event, posted or dropped,
+   takes the next event number (the header's seq), so a host sees a drop as
+   a gap. Returns true if the event was posted. */
+bool mbox_service_post_event(struct mbox_service *svc, uint16_t evt, const void *payload,
+                             uint32_t len);
 
 #endif /* GMMU_MBOX_SERVICE_H */

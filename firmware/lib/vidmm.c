@@ -824,6 +824,18 @@ bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
 	return true;
 }
 
+uint32_t vidmm_as_handle_of_asid(const struct vidmm *vm, uint32_t hw_asid)
+{
+	uint32_t slot;
+
+	if (hw_asid >= vm->hw_asids || vm->asid_owner[hw_asid] == VIDMM_NO_OWNER)
+		return 0;
+	slot = vm->asid_owner[hw_asid];
+	if (slot >= VIDMM_MAX_AS || !vm->as[slot].live)
+		return 0;
+	return handle_make(HANDLE_TAG_AS, slot, vm->as[slot].gen);
+}
+
 /* ------------------------------------------------------------ MAP / UNMAP / RESERVE */
 
 /* The largest page in `pages` not above the largest a mapping of `size`

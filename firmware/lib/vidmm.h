@@ -221,6 +221,12 @@ uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_as
 bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
 		   uint32_t *hw_asid);
 
+/* The handle of the address space holding hardware id hw_asid now, or 0 if
+ * none does: how a fault record (which names the id) is reported to the
+ * host. Ids move on recycling, so this is right only for faults taken
+ * before the next command that binds an id. */
+uint32_t vidmm_as_handle_of_asid(const struct vidmm *vm, uint32_t hw_asid);
+
 /* Table VRAM of every live address space, as ptm_usage() reports it. */
 void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables,
 		       uint64_t *vram_bytes);

@@ -4,6 +4,7 @@
  *   gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND
  *   COMMAND: info | caps | ping [COUNT] | stats | ident | vram
  *            | alloc SIZE[,contig][,64k] | free HANDLE
+ *            | faults [--wait MS] | counters [--clear]
  *
  * Exit status: 0 success; 1..255 the device status of a failed command
  * (GMMU_STATUS_*); 64 a usage error; 64 + N the host error -N
@@ -23,7 +24,9 @@ struct options {
     const char *command;
     const char *arg;
     bool json;
+    bool clear;
     int timeout_ms;
+    int wait_ms;        /* faults --wait; -1: do not wait */
 };
 
 static int usage(void)
@@ -31,6 +34,7 @@ static int usage(void)
     fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND\n"
                     "COMMAND: info | caps | ping [COUNT] | stats | ident | vram\n"
                     "         | alloc SIZE[,contig][,64k] | free HANDLE\n"
+                    "         | faults [--wait MS] | counters [--clear]\n"
                     "DEVICE: sim:SOCKET_PATH or pci:DDDD:BB:DD.F\n");
     return EXIT_USAGE;
 }
@@ -250,12 +254,123 @@ static int cmd_free(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+static const char *name_or(const char *name, const char *fallback)
+{
+    return name ? name : fallback;
+}
+
+static const char *access_name(uint32_t access)
+{
+    static const char *const names[] = {"READ", "WRITE", "EXECUTE"};
+    return access < sizeof names / sizeof names[0] ? names[access] : "UNKNOWN";
+}
+
+static const char *reason_name(uint32_t reason)
+{
+    static const char *const names[] = {"NONE", "INVALID", "READ_ONLY", "NO_EXECUTE",
+                                        "BUS_ERROR", "ASID_INVALID", "VA_RANGE"};
+    return reason < sizeof names / sizeof names[0] ? names[reason] : "UNKNOWN";
+}
+
+static void print_event(const struct options *o, const struct gmmu_event *ev, bool first)
+{
+    const struct gmmu_fault_evt *f = &ev->u.fault;
+    if (ev->type != GMMU_EVT_FAULT) {
+        if (o->json)
+            printf("%s{\"seq\": %u, \"type\": %u, \"lost\": %u, \"payload_len\": %u}", first ? "" : ", ",
+                   ev->seq, ev->type, ev->lost, ev->payload_len);
+        else
+            printf("event %u: type %u (%s), %u bytes\n", ev->seq, ev->type,
+                   name_or(gmmu_evt_name(ev->type), "unknown"), ev->payload_len);
+        return;
+    }
+    if (o->json)
+        printf("%s{\"seq\": %u, \"type\": \"FAULT\", \"lost\": %u, \"va\": %llu, \"as_handle\": %u, "
+               "\"asid\": %u, \"port\": %u, \"access\": \"%s\", \"reason\": \"%s\", \"tag\": %u, "
+               "\"overflow\": %u, \"cycles\": %llu}",
+               first ? "" : ", ", ev->seq, ev->lost, (unsigned long long)f->va, f->as_handle, f->asid,
+               f->port, access_name(f->access), reason_name(f->reason), f->tag, f->overflow,
+               (unsigned long long)f->cycles);
+    else
+        printf("fault %u: va 0x%llx as 0x%08x (asid %u) port %u %s %s tag %u overflow %u%s\n", ev->seq,
+               (unsigned long long)f->va, f->as_handle, f->asid, f->port, access_name(f->access),
+               reason_name(f->reason), f->tag, f->overflow, ev->lost ? " (events lost before it)" : "");
+}
+
+/* Every pending event; with --wait, the first may take up to MS to come,
+   and none coming is a timeout (exit 65). */
+static int cmd_faults(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_event *ev = malloc(sizeof *ev);
+    if (!ev)
+        return fail(o, "faults", GMMU_E_NO_MEMORY);
+    int rc = o->wait_ms >= 0 ? gmmu_wait_event(dev, o->wait_ms, ev) : gmmu_next_event(dev, ev);
+    if (o->wait_ms >= 0 && rc == 0)
+        rc = 1;     /* as gmmu_next_event: one was returned */
+    unsigned n = 0;
+    if (o->json && rc >= 0)
+        printf("[");
+    for (; rc == 1; rc = gmmu_next_event(dev, ev))
+        print_event(o, ev, n++ == 0);
+    if (o->json && (rc >= 0 || n))
+        printf("]\n");
+    else if (n == 0 && rc >= 0)
+        printf("no faults pending\n");
+    free(ev);
+    return rc < 0 ? fail(o, "faults", rc) : 0;
+}
+
+static void print_counter_rows(const struct options *o, const char *const *names, const uint32_t *v,
+                               size_t n, const char *indent)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (o->json)
+            printf("\"%s\": %u%s", names[i], v[i], i + 1 < n ? ", " : "");
+        else
+            printf("%s%-14s %u\n", indent, names[i], v[i]);
+    }
+}
+
+static int cmd_counters(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_mmu_perf p;
+    int rc = gmmu_get_mmu_counters(dev, o->clear ? GMMU_MMU_COUNTERS_FLAG_CLEAR : 0, &p);
+    if (rc)
+        return fail(o, "counters", rc);
+    static const char *const shared[] = {"ports", "fault_overflow", "l2_lookups", "l2_hits", "walks",
+                                         "walk_cycles", "pwc_hits", "pte_reads", "faults",
+                                         "invalidations", "cycles"};
+    static const char *const port[] = {"requests", "hits", "misses", "merges", "faults", "prefetches"};
+    uint32_t words[sizeof p.c / 4];
+    memcpy(words, &p.c, sizeof words);
+    if (o->json)
+        printf("{");
+    print_counter_rows(o, shared, words, sizeof shared / sizeof shared[0], "");
+    printf(o->json ? ", \"port\": [" : "");
+    for (uint32_t i = 0; i < p.c.ports; i++) {
+        uint32_t pw[sizeof p.port[0] / 4];
+        memcpy(pw, &p.port[i], sizeof pw);
+        if (o->json)
+            printf("%s{", i ? ", " : "");
+        else
+            printf("port %u\n", i);
+        print_counter_rows(o, port, pw, sizeof port / sizeof port[0], "  ");
+        if (o->json)
+            printf("}");
+    }
+    if (o->json)
+        printf("]}\n");
+    return 0;
+}
+
 static int parse(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc) o->device = argv[++i];
         else if (!strcmp(argv[i], "--json")) o->json = true;
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o->timeout_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--wait") && i + 1 < argc) o->wait_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--clear")) o->clear = true;
         else if (!o->command) o->command = argv[i];
         else if (!o->arg) o->arg = argv[i];
         else return -1;
@@ -267,12 +382,13 @@ static int parse(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = {0};
+    struct options o = {.wait_ms = -1};
     if (parse(argc, argv, &o) != 0)
         return usage();
     static const struct { const char *name; int (*run)(struct gmmu_dev *, const struct options *); } cmds[] = {
         {"info", cmd_info}, {"caps", cmd_caps}, {"ping", cmd_ping}, {"stats", cmd_stats},
         {"ident", cmd_ident}, {"vram", cmd_vram}, {"alloc", cmd_alloc}, {"free", cmd_free},
+        {"faults", cmd_faults}, {"counters", cmd_counters},
     };
     int (*run)(struct gmmu_dev *, const struct options *) = NULL;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)

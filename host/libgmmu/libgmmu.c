@@ -26,6 +26,16 @@ struct gmmu_dev {
     struct parked *parked;
     uint64_t aperture_base;    /* last value written to APERTURE_BASE */
     bool aperture_known;
+    uint32_t evt_tail, evt_head;   /* evt_head: last EVT_HEAD read */
+    uint32_t evt_next_seq;         /* seq the next event should carry */
+    bool evt_seq_known;
+    /* The callback thread: cb_lock serialises starting and stopping it; the
+       fields below are under lock. */
+    pthread_mutex_t cb_lock;
+    gmmu_event_fn evt_fn;
+    void *evt_arg;
+    bool evt_stop, evt_thread_live;
+    pthread_t evt_thread;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -349,6 +359,235 @@ int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out)
     return call_fixed(dev, GMMU_OP_GET_STATS, out, sizeof *out);
 }
 
+
+/* --------------------------------------------------------------- events */
+/* Learns EVT_HEAD; EVENT is cleared first so that an event posted after
+   the read raises a fresh MSI. Caller locks. */
+static int refresh_evt_head(struct gmmu_dev *dev)
+{
+    uint32_t head;
+    int rc = wr(dev, GMMU_MBOX_HOST_IRQ_STATUS, GMMU_MBOX_HOST_IRQ_STATUS_EVENT);
+    if (rc == 0)
+        rc = rd(dev, GMMU_MBOX_EVT_HEAD, &head);
+    /* Out of step (another handle read the ring, or the firmware
+       restarted): take the device's tail as ours. */
+    if (rc == 0 && head - dev->evt_tail > GMMU_EVT_SLOTS)
+        rc = rd(dev, GMMU_MBOX_EVT_TAIL, &dev->evt_tail);
+    if (rc)
+        return rc;
+    if (head - dev->evt_tail > GMMU_EVT_SLOTS)
+        return GMMU_E_PROTOCOL;
+    dev->evt_head = head;
+    return 0;
+}
+
+static int read_evt_words(struct gmmu_dev *dev, uint32_t *w, uint32_t from, uint32_t to)
+{
+    int rc = 0;
+    for (uint32_t i = from; i < to && rc == 0; i++)
+        rc = rd(dev, ring_offset(GMMU_EVT_RING, GMMU_EVT_SLOTS, dev->evt_tail, i), &w[i]);
+    return rc;
+}
+
+/* Frees `slots` slots; the pointer goes only after the slots were read. */
+static int consume_evt(struct gmmu_dev *dev, uint32_t slots)
+{
+    dev->evt_tail += slots;
+    return wr(dev, GMMU_MBOX_EVT_TAIL, dev->evt_tail);
+}
+
+static void note_seq(struct gmmu_dev *dev, struct gmmu_event *ev)
+{
+    ev->lost = dev->evt_seq_known ? ev->seq - dev->evt_next_seq : 0;
+    dev->evt_next_seq = ev->seq + 1;
+    dev->evt_seq_known = true;
+}
+
+/* Reads the event at evt_tail (the caller knows there is one). A header
+   that cannot be right costs one slot, so a corrupt ring is left behind
+   rather than read forever. Caller locks. */
+static int read_one_event(struct gmmu_dev *dev, struct gmmu_event *out)
+{
+    uint32_t w[GMMU_MSG_MAX_BYTES / 4];
+    struct gmmu_msg_hdr hdr;
+    int rc = read_evt_words(dev, w, 0, GMMU_MSG_HDR_BYTES / 4);
+    if (rc)
+        return rc;
+    memcpy(&hdr, w, sizeof hdr);
+    uint32_t slots = slots_for(hdr.length);
+    if (hdr.length < GMMU_MSG_HDR_BYTES || hdr.length > GMMU_MSG_MAX_BYTES ||
+        slots > dev->evt_head - dev->evt_tail ||
+        (hdr.opcode == GMMU_EVT_FAULT && hdr.length != GMMU_MSG_HDR_BYTES + GMMU_FAULT_EVT_BYTES)) {
+        rc = consume_evt(dev, 1);
+        return rc ? rc : GMMU_E_PROTOCOL;
+    }
+    rc = read_evt_words(dev, w, GMMU_MSG_HDR_BYTES / 4, (hdr.length + 3u) / 4u);
+    if (rc == 0)
+        rc = consume_evt(dev, slots);
+    if (rc)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->type = hdr.opcode;
+    out->seq = hdr.seq;
+    out->fence = hdr.fence;
+    out->payload_len = hdr.length - GMMU_MSG_HDR_BYTES;
+    memcpy(out->u.raw, (uint8_t *)w + GMMU_MSG_HDR_BYTES, out->payload_len);
+    note_seq(dev, out);
+    return 0;
+}
+
+int gmmu_next_event(struct gmmu_dev *dev, struct gmmu_event *out)
+{
+    if (!dev || !out)
+        return GMMU_E_INVALID_ARG;
+    pthread_mutex_lock(&dev->lock);
+    int rc = dev->evt_tail == dev->evt_head ? refresh_evt_head(dev) : 0;
+    if (rc == 0 && dev->evt_tail != dev->evt_head) {
+        rc = read_one_event(dev, out);
+        if (rc == 0)
+            rc = 1;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}
+
+int gmmu_wait_event(struct gmmu_dev *dev, int timeout_ms, struct gmmu_event *out)
+{
+    if (!dev || !out)
+        return GMMU_E_INVALID_ARG;
+    pthread_mutex_lock(&dev->lock);
+    int64_t deadline = now_ms() + (timeout_ms < 0 ? dev->timeout_ms : timeout_ms);
+    pthread_mutex_unlock(&dev->lock);
+    for (;;) {
+        int rc = gmmu_next_event(dev, out);
+        if (rc != 0)
+            return rc == 1 ? 0 : rc;
+        int64_t left = deadline - now_ms();
+        if (left <= 0)
+            return GMMU_E_TIMEOUT;
+        /* Sleeps rather than waiting for the MSI: the interrupt wait holds
+           the handle, and events are not worth delaying commands for. */
+        sleep_ms(left < GMMU_EVENT_POLL_MS ? (int)left : GMMU_EVENT_POLL_MS);
+    }
+}
+
+/* How long the callback thread waits before it looks at its stop flag. */
+#define EVENT_THREAD_SLICE_MS 50
+
+static bool event_thread_should_stop(struct gmmu_dev *dev, gmmu_event_fn *fn, void **arg)
+{
+    pthread_mutex_lock(&dev->lock);
+    bool stop = dev->evt_stop;
+    *fn = dev->evt_fn;
+    *arg = dev->evt_arg;
+    pthread_mutex_unlock(&dev->lock);
+    return stop;
+}
+
+static void *event_thread(void *p)
+{
+    struct gmmu_dev *dev = p;
+    struct gmmu_event *ev = malloc(sizeof *ev);
+    gmmu_event_fn fn;
+    void *arg;
+    while (!event_thread_should_stop(dev, &fn, &arg)) {
+        int rc = ev ? gmmu_wait_event(dev, EVENT_THREAD_SLICE_MS, ev) : GMMU_E_NO_MEMORY;
+        if (rc == 0)
+            fn(dev, ev, 0, arg);
+        else if (rc != GMMU_E_TIMEOUT) {
+            fn(dev, NULL, rc, arg);
+            /* A dead device answers at once: do not spin on it. */
+            sleep_ms(EVENT_THREAD_SLICE_MS);
+        }
+    }
+    free(ev);
+    return NULL;
+}
+
+static bool on_event_thread(struct gmmu_dev *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    bool self = dev->evt_thread_live && pthread_equal(dev->evt_thread, pthread_self());
+    pthread_mutex_unlock(&dev->lock);
+    return self;
+}
+
+static void stop_event_thread(struct gmmu_dev *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    bool live = dev->evt_thread_live;
+    dev->evt_stop = true;
+    pthread_mutex_unlock(&dev->lock);
+    if (live)
+        pthread_join(dev->evt_thread, NULL);
+    pthread_mutex_lock(&dev->lock);
+    dev->evt_thread_live = false;
+    dev->evt_fn = NULL;
+    pthread_mutex_unlock(&dev->lock);
+}
+
+int gmmu_set_event_callback(struct gmmu_dev *dev, gmmu_event_fn fn, void *arg)
+{
+    if (!dev || on_event_thread(dev))
+        return GMMU_E_INVALID_ARG;
+    pthread_mutex_lock(&dev->cb_lock);
+    stop_event_thread(dev);
+    int rc = 0;
+    if (fn) {
+        pthread_mutex_lock(&dev->lock);
+        dev->evt_fn = fn;
+        dev->evt_arg = arg;
+        dev->evt_stop = false;
+        rc = pthread_create(&dev->evt_thread, NULL, event_thread, dev) ? GMMU_E_NO_MEMORY : 0;
+        dev->evt_thread_live = rc == 0;
+        pthread_mutex_unlock(&dev->lock);
+    }
+    pthread_mutex_unlock(&dev->cb_lock);
+    return rc;
+}
+
+/* --------------------------------------------------------- MMU counters */
+int gmmu_get_mmu_counters(struct gmmu_dev *dev, uint32_t flags, struct gmmu_mmu_perf *out)
+{
+    if (!dev || !out)
+        return GMMU_E_INVALID_ARG;
+    struct gmmu_mmu_counters_req req = {.flags = flags};
+    struct gmmu_mmu_perf got;
+    size_t len = 0;
+    int rc = gmmu_call(dev, GMMU_OP_GET_MMU_COUNTERS, &req, sizeof req, &got, sizeof got, &len);
+    if (rc)
+        return rc;
+    if (len < sizeof got.c || got.c.ports > GMMU_MMU_PORTS_MAX ||
+        len != sizeof got.c + got.c.ports * sizeof got.port[0])
+        return GMMU_E_PROTOCOL;
+    memset(got.port + got.c.ports, 0, (GMMU_MMU_PORTS_MAX - got.c.ports) * sizeof got.port[0]);
+    *out = got;
+    return 0;
+}
+
+/* Both structures are made of 32-bit counters only, so the difference is
+   taken word by word. */
+static void sub_words(const void *before, const void *after, void *delta, size_t bytes)
+{
+    for (size_t i = 0; i < bytes / 4; i++) {
+        uint32_t b, a;
+        memcpy(&b, (const uint8_t *)before + 4 * i, 4);
+        memcpy(&a, (const uint8_t *)after + 4 * i, 4);
+        a -= b;
+        memcpy((uint8_t *)delta + 4 * i, &a, 4);
+    }
+}
+
+void gmmu_mmu_perf_delta(const struct gmmu_mmu_perf *before, const struct gmmu_mmu_perf *after,
+                         struct gmmu_mmu_perf *delta)
+{
+    struct gmmu_mmu_perf d;
+    sub_words(before, after, &d, sizeof d);
+    d.c.ports = after->c.ports;
+    d.c.reserved = 0;
+    *delta = d;
+}
+
 /* ------------------------------------------------------------- aperture */
 #define APERTURE_ALIGN 4096u
 
@@ -508,6 +747,10 @@ static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
         sleep_ms(1);
     }
     rc = rd(dev, GMMU_MBOX_NEXT_SEQ, &dev->next_seq);
+    /* Events are left in place: they may be what the new host came for. */
+    if (rc == 0)
+        rc = rd(dev, GMMU_MBOX_EVT_TAIL, &dev->evt_tail);
+    dev->evt_head = dev->evt_tail;
     if (rc == 0)
         rc = wr(dev, GMMU_MBOX_HOST_IRQ_STATUS, 0xFFFFFFFFu);
     if (rc == 0)
@@ -525,6 +768,7 @@ int gmmu_open(const char *spec, struct gmmu_dev **out)
     if (!dev)
         return GMMU_E_NO_MEMORY;
     pthread_mutex_init(&dev->lock, NULL);
+    pthread_mutex_init(&dev->cb_lock, NULL);
     dev->timeout_ms = DEFAULT_TIMEOUT_MS;
     int rc = gmmu_transport_open(spec, &dev->t);
     int64_t deadline = now_ms() + dev->timeout_ms;
@@ -542,14 +786,20 @@ int gmmu_open(const char *spec, struct gmmu_dev **out)
     return 0;
 }
 
+static void stop_event_thread(struct gmmu_dev *dev);
+
 void gmmu_close(struct gmmu_dev *dev)
 {
     if (!dev)
         return;
+    pthread_mutex_lock(&dev->cb_lock);
+    stop_event_thread(dev);
+    pthread_mutex_unlock(&dev->cb_lock);
     while (unpark(dev, 0, true, NULL))
         ;
     gmmu_transport_close(dev->t);
     pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->cb_lock);
     free(dev);
 }
 

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include <gmmu/mailbox.h>
+#include <gmmu/mmu_regs.h>
 
 #include "gmmu_transport.h"
 
@@ -91,6 +92,63 @@ int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
 int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);
 
 const char *gmmu_strerror(int rc);
+
+/* ---------------------------------------------------------------- events
+ * The device posts events (MMU faults: EVT_FAULT) on the event ring; a full
+ * ring drops them (EVT_DROPPED counts them) and the device never waits.
+ * Events stay in the ring across opens, so a tool started later still sees
+ * them. One reader per device: two handles would take each other's. Each
+ * event is returned once, to whichever caller (or the callback thread) of
+ * this handle takes it first. */
+struct gmmu_event {
+    uint16_t type;          /* GMMU_EVT_* */
+    uint32_t seq;           /* event number; dropped events take one too */
+    uint32_t fence;         /* CPL_FENCE when the event was posted */
+    uint32_t lost;          /* events dropped since the previous one this handle read */
+    uint32_t payload_len;
+    union {
+        struct gmmu_fault_evt fault;    /* type GMMU_EVT_FAULT */
+        uint8_t raw[GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES];
+    } u;
+};
+
+/* Non-blocking: 1 with *out filled, 0 if the ring is empty, or a host
+   error. A malformed event is skipped and reported as GMMU_E_PROTOCOL. */
+int gmmu_next_event(struct gmmu_dev *dev, struct gmmu_event *out);
+/* Waits up to timeout_ms (negative: the handle's timeout; 0: just look)
+   for an event: 0 with *out filled, GMMU_E_TIMEOUT, or a host error.
+   Polls the ring at most every GMMU_EVENT_POLL_MS without holding the
+   handle, so other threads' commands go on meanwhile. */
+#define GMMU_EVENT_POLL_MS 5
+int gmmu_wait_event(struct gmmu_dev *dev, int timeout_ms, struct gmmu_event *out);
+
+/* Runs fn for every event on a thread the library owns, until replaced,
+   removed (fn NULL) or gmmu_close. fn runs without the handle's lock and
+   may call any libgmmu function except gmmu_set_event_callback and
+   gmmu_close on its handle (GMMU_E_INVALID_ARG from the callback thread).
+   A host error while waiting is passed as ev NULL with rc, then retried. */
+typedef void (*gmmu_event_fn)(struct gmmu_dev *dev, const struct gmmu_event *ev, int rc,
+                              void *arg);
+int gmmu_set_event_callback(struct gmmu_dev *dev, gmmu_event_fn fn, void *arg);
+
+/* ---------------------------------------------------------- MMU counters */
+/* Most ports a counter reply can carry: MMU CONFIG.PORTS is this wide. */
+#define GMMU_MMU_PORTS_MAX (GMMU_MMU_CONFIG_PORTS >> GMMU_MMU_CONFIG_PORTS_LSB)
+
+struct gmmu_mmu_perf {
+    struct gmmu_mmu_counters c;     /* shared counters; c.ports entries of port[] */
+    struct gmmu_mmu_port_counters port[GMMU_MMU_PORTS_MAX];
+};
+
+/* GET_MMU_COUNTERS; flags: GMMU_MMU_COUNTERS_FLAG_CLEAR clears them after
+   reading. A reply whose length does not match its port count is
+   GMMU_E_PROTOCOL. */
+int gmmu_get_mmu_counters(struct gmmu_dev *dev, uint32_t flags, struct gmmu_mmu_perf *out);
+/* after - before, counter by counter, modulo 2^32 (the counters wrap;
+   fault_overflow saturates, so its difference holds until it does); ports
+   is after's. */
+void gmmu_mmu_perf_delta(const struct gmmu_mmu_perf *before, const struct gmmu_mmu_perf *after,
+                         struct gmmu_mmu_perf *delta);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010000) /* Mailbox protocol version, major << 16 | minor */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010001) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -48,6 +48,7 @@ enum gmmu_op {
     GMMU_OP_GET_INFO = 2, /* Firmware and device information (info) */
     GMMU_OP_GET_CAPS = 3, /* Every DXGK_GPUMMUCAPS field (caps) */
     GMMU_OP_GET_STATS = 4, /* Service counters (stats) */
+    GMMU_OP_GET_MMU_COUNTERS = 5, /* MMU performance counters and FAULT_OVERFLOW (mmu_counters_req -> mmu_counters + ports x mmu_port_counters) */
     GMMU_OP_ALLOC = 16, /* Create a physical memory object (alloc_req -> alloc_rsp) */
     GMMU_OP_FREE = 17, /* Destroy an allocation, unmapping it from every address space first (handle_req) */
     GMMU_OP_CREATE_AS = 18, /* Create a GPU address space (no payload -> as_rsp) */
@@ -68,6 +69,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 2: return "GET_INFO";
     case 3: return "GET_CAPS";
     case 4: return "GET_STATS";
+    case 5: return "GET_MMU_COUNTERS";
     case 16: return "ALLOC";
     case 17: return "FREE";
     case 18: return "CREATE_AS";
@@ -90,6 +92,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 2: return "Firmware and device information (info)";
     case 3: return "Every DXGK_GPUMMUCAPS field (caps)";
     case 4: return "Service counters (stats)";
+    case 5: return "MMU performance counters and FAULT_OVERFLOW (mmu_counters_req -> mmu_counters + ports x mmu_port_counters)";
     case 16: return "Create a physical memory object (alloc_req -> alloc_rsp)";
     case 17: return "Destroy an allocation, unmapping it from every address space first (handle_req)";
     case 18: return "Create a GPU address space (no payload -> as_rsp)";
@@ -246,7 +249,7 @@ static inline const char *gmmu_status_desc(unsigned value)
 }
 
 enum gmmu_evt {
-    GMMU_EVT_FAULT = 1, /* An MMU translation fault (payload: fault record) */
+    GMMU_EVT_FAULT = 1, /* An MMU translation fault (payload: fault_evt) */
 };
 
 static inline const char *gmmu_evt_name(unsigned value)
@@ -260,7 +263,27 @@ static inline const char *gmmu_evt_name(unsigned value)
 static inline const char *gmmu_evt_desc(unsigned value)
 {
     switch (value) {
-    case 1: return "An MMU translation fault (payload: fault record)";
+    case 1: return "An MMU translation fault (payload: fault_evt)";
+    default: return 0;
+    }
+}
+
+enum gmmu_mmu_counters_flag {
+    GMMU_MMU_COUNTERS_FLAG_CLEAR = 1, /* Clear the counters (PERF_CTRL.CLEAR) after reading them; FAULT_OVERFLOW is not cleared */
+};
+
+static inline const char *gmmu_mmu_counters_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "CLEAR";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Clear the counters (PERF_CTRL.CLEAR) after reading them; FAULT_OVERFLOW is not cleared";
     default: return 0;
     }
 }
@@ -326,9 +349,9 @@ static inline const char *gmmu_evt_desc(unsigned value)
 struct gmmu_msg_hdr {
     uint16_t opcode; /* +0: OP_* (commands, completions) or EVT_* (events) */
     uint16_t length; /* +2: Bytes of the whole message, header included */
-    uint32_t seq; /* +4: Command sequence number; a completion echoes it */
+    uint32_t seq; /* +4: Command sequence number; a completion echoes it. Events: event number, counting dropped events too (a gap is a drop) */
     uint32_t status; /* +8: 0 in commands; STATUS_* in completions */
-    uint32_t fence; /* +12: Completions: CPL_FENCE after this command. Commands: 0 */
+    uint32_t fence; /* +12: Completions: CPL_FENCE after this command. Events: CPL_FENCE when it was posted. Commands: 0 */
 };
 #define GMMU_MSG_HDR_BYTES 16u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_msg_hdr) == 16, "msg_hdr layout");
@@ -534,6 +557,60 @@ struct gmmu_stats {
 };
 #define GMMU_STATS_BYTES 48u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_stats) == 48, "stats layout");
+
+/* EVT_FAULT payload: one record of the MMU's fault FIFO (a message of one slot) */
+struct gmmu_fault_evt {
+    uint64_t va; /* +0: VA as requested */
+    uint64_t cycles; /* +8: Device cycle counter when the firmware took the record from the FIFO */
+    uint32_t as_handle; /* +16: Address-space handle holding the hardware id when the record was taken; 0 if none does */
+    uint32_t asid; /* +20: Hardware address-space id of the request */
+    uint32_t port; /* +24: MMU translation port (engine i is on port i) */
+    uint32_t access; /* +28: ACCESS_* (pte.toml): 0 read, 1 write, 2 execute */
+    uint32_t reason; /* +32: FAULT_* (pte.toml): 1 invalid, 2 read-only, 3 no-execute, 4 bus error, 5 ASID invalid, 6 VA range */
+    uint32_t tag; /* +36: The request's tag (the engine's chunk slot) */
+    uint32_t overflow; /* +40: FAULT_OVERFLOW when the record was taken: faults the FIFO dropped so far (saturating) */
+    uint32_t reserved; /* +44: 0 */
+};
+#define GMMU_FAULT_EVT_BYTES 48u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fault_evt) == 48, "fault_evt layout");
+
+/* GET_MMU_COUNTERS payload */
+struct gmmu_mmu_counters_req {
+    uint32_t flags; /* +0: MMU_COUNTERS_FLAG_* */
+    uint32_t reserved; /* +4: 0 */
+};
+#define GMMU_MMU_COUNTERS_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_mmu_counters_req) == 8, "mmu_counters_req layout");
+
+/* GET_MMU_COUNTERS completion payload; ports x mmu_port_counters follow. Counters are the MMU's 32-bit wrapping ones (docs/mmu.md), in PERF_* index order */
+struct gmmu_mmu_counters {
+    uint32_t ports; /* +0: Translation ports (MMU CONFIG.PORTS): mmu_port_counters that follow */
+    uint32_t fault_overflow; /* +4: FAULT_OVERFLOW: faults the fault FIFO dropped (saturating) */
+    uint32_t l2_lookups; /* +8: L2 TLB lookups (unmerged L1 misses and prefetches) */
+    uint32_t l2_hits; /* +12: L2 TLB hits */
+    uint32_t walks; /* +16: Page-table walks started */
+    uint32_t walk_cycles; /* +20: Sum over cycles of the walks in flight (divide by walks for the mean walk time) */
+    uint32_t pwc_hits; /* +24: Walks that started below the root thanks to the page-walk cache */
+    uint32_t pte_reads; /* +28: AXI read bursts for table entries */
+    uint32_t faults; /* +32: Faults of all ports */
+    uint32_t invalidations; /* +36: Invalidation commands executed */
+    uint32_t cycles; /* +40: Clock cycles since the counters were cleared */
+    uint32_t reserved; /* +44: 0 */
+};
+#define GMMU_MMU_COUNTERS_BYTES 48u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_mmu_counters) == 48, "mmu_counters layout");
+
+/* One translation port's counters in a GET_MMU_COUNTERS completion */
+struct gmmu_mmu_port_counters {
+    uint32_t requests; /* +0: Translations accepted */
+    uint32_t hits; /* +4: L1 TLB hits */
+    uint32_t misses; /* +8: L1 TLB misses, merged ones included */
+    uint32_t merges; /* +12: Misses merged into one to the same 4 KB page in flight */
+    uint32_t faults; /* +16: Translations answered with a fault */
+    uint32_t prefetches; /* +20: Next-range prefetches sent to the L2 TLB */
+};
+#define GMMU_MMU_PORT_COUNTERS_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_mmu_port_counters) == 24, "mmu_port_counters layout");
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_MAILBOX_H */

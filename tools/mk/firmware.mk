@@ -46,7 +46,7 @@ FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c firmware/app/commands.c \
                     firmware/app/mbox_hw.c firmware/lib/mbox_service.c \
                     $(addprefix $(FW_BUILD)/os/,vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o va_alloc.o vram_alloc.o \
-                      engine_cmd.o)
+                      engine_cmd.o mmu_events.o mmu_report.o)
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
 test_heap_FW_SRCS := firmware/tests/test_heap.c

@@ -75,3 +75,10 @@ TESTS += engine-soc
 t-engine-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_engine_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/engine-soc-sim.log -- \
 	  $(HOST_DIR)/test_engine_soc
+
+# MMU faults as events and the MMU counters, end to end; then gmmuctl's
+# faults and counters subcommands on the same server.
+TESTS += faults-soc
+t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUCTL)
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/faults-soc-sim.log -- \
+	  sh -c '$(HOST_DIR)/test_faults_soc && tests/host/gmmuctl_faults.sh $(GMMUCTL)'

@@ -1,0 +1,72 @@
+#include "mmu_events.h"
+
+#include <gmmu/mmu_regs.h>
+#include <gmmu/soc.h>
+
+#include "hal.h"
+#include "mmu_report.h"
+#include "vidmm_hw.h"
+
+volatile bool mmu_fault_pending;
+static struct mbox_service *events_to;
+
+static uint32_t mmu_read(void *ctx, uint32_t reg)
+{
+    (void)ctx;
+    return hal_read32(GMMU_MMU_BASE + reg);
+}
+
+static void mmu_write(void *ctx, uint32_t reg, uint32_t value)
+{
+    (void)ctx;
+    hal_write32(GMMU_MMU_BASE + reg, value);
+}
+
+static uint64_t cycles(void *ctx)
+{
+    (void)ctx;
+    return hal_cycles();
+}
+
+static uint32_t as_handle(void *ctx, uint32_t asid)
+{
+    (void)ctx;
+    struct vidmm *vm = vidmm_hw_instance();
+    return vm ? vidmm_as_handle_of_asid(vm, asid) : 0;
+}
+
+static const struct mmu_report_hw hw = {
+    .read = mmu_read, .write = mmu_write, .cycles = cycles, .as_handle = as_handle,
+};
+
+/* The line is a level that only popping the FIFO lowers: mask it until the
+   loop has drained, or it would trap again on return. */
+static void on_fault_irq(void *ctx)
+{
+    (void)ctx;
+    hal_irq_mask(GMMU_IRQ_MMU_FAULT);
+    mmu_fault_pending = true;
+}
+
+void mmu_events_init(struct mbox_service *svc)
+{
+    events_to = svc;
+    hal_irq_attach(GMMU_IRQ_MMU_FAULT, on_fault_irq, NULL);
+}
+
+unsigned mmu_events_drain(void)
+{
+    if (!events_to)
+        return 0;
+    mmu_fault_pending = false;
+    unsigned n = mmu_report_drain_faults(&hw, events_to, GMMU_FAULT_FIFO_DEPTH);
+    hal_irq_unmask(GMMU_IRQ_MMU_FAULT);
+    return n;
+}
+
+uint32_t mmu_events_cmd_counters(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                                 uint32_t resp_cap, uint32_t *resp_len)
+{
+    (void)ctx;
+    return mmu_report_counters(&hw, req, req_len, resp, resp_cap, resp_len);
+}
