@@ -50,3 +50,4 @@ include tools/mk/mmu.mk
 include tools/mk/boards.mk
 include tools/mk/fuzz.mk
 include tools/mk/engine.mk
+include tools/mk/bench.mk

@@ -28,6 +28,7 @@ package gmmu_mbox_pkg;
     OP_GET_CAPS = 6'd3,
     OP_GET_STATS = 6'd4,
     OP_GET_MMU_COUNTERS = 6'd5,
+    OP_GET_PT_STATS = 6'd6,
     OP_ALLOC = 6'd16,
     OP_FREE = 6'd17,
     OP_CREATE_AS = 6'd18,
@@ -144,6 +145,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned MMU_COUNTERS_REQ_BYTES = 8;
   localparam int unsigned MMU_COUNTERS_BYTES = 48;
   localparam int unsigned MMU_PORT_COUNTERS_BYTES = 24;
+  localparam int unsigned PT_STATS_BYTES = 32;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_mbox_pkg

@@ -10,6 +10,7 @@
 #include "engine_cmd.h"
 #include "mmu_events.h"
 #include "vidmm_cmds.h"
+#include "vidmm_hw.h"
 
 MBOX_HOT static uint32_t reply(const void *data, uint32_t len, uint8_t *resp, uint32_t cap, uint32_t *resp_len)
 {
@@ -92,6 +93,7 @@ const struct mbox_command commands[] = {
     {GMMU_OP_GET_CAPS, cmd_get_caps},
     {GMMU_OP_GET_STATS, cmd_get_stats},
     {GMMU_OP_GET_MMU_COUNTERS, mmu_events_cmd_counters},
+    {GMMU_OP_GET_PT_STATS, vidmm_hw_cmd_pt_stats},
     {GMMU_OP_ALLOC, vidmm_cmd_alloc},
     {GMMU_OP_FREE, vidmm_cmd_free},
     {GMMU_OP_CREATE_AS, vidmm_cmd_create_as},

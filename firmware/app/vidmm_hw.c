@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gmmu/mmu_regs.h>
 
@@ -24,7 +25,7 @@
  */
 static struct vidmm *vm;
 static struct vram_alloc vram;
-static struct vidmm_hw_stats stats;
+static struct gmmu_pt_stats stats;
 
 /* ------------------------------------------------------------ VRAM */
 
@@ -40,6 +41,7 @@ static uint64_t hw_read64(void *ctx, uint64_t off)
 	uint32_t lo = p[0];
 
 	(void)ctx;
+	stats.words_read++;
 	return (uint64_t)p[1] << 32 | lo;
 }
 
@@ -58,16 +60,22 @@ static void hw_write64(void *ctx, uint64_t off, uint64_t value)
 	uint32_t lo = (uint32_t)value, hi = (uint32_t)(value >> 32);
 
 	(void)ctx;
+	stats.words_written++;
 	if (!(lo & VALID_LO)) {
 		p[0] = lo;
 		p[1] = hi;
+		stats.bus_writes += 2;
 		return;
 	}
+	stats.valid_written++;
+	stats.words_read++;
 	if (p[1] != hi) {
 		p[0] = lo & ~VALID_LO;
 		p[1] = hi;
+		stats.bus_writes += 2;
 	}
 	p[0] = lo;
+	stats.bus_writes++;
 }
 
 static void hw_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
@@ -103,6 +111,7 @@ static void wait_invalidation(void)
 			return;
 		}
 	}
+	stats.inv_cycles += waited;
 	if (waited > stats.inv_max_cycles)
 		stats.inv_max_cycles = waited;
 }
@@ -201,7 +210,21 @@ struct vidmm *vidmm_hw_instance(void)
 	return vm;
 }
 
-const struct vidmm_hw_stats *vidmm_hw_stats(void)
+const struct gmmu_pt_stats *vidmm_hw_stats(void)
 {
 	return &stats;
+}
+
+uint32_t vidmm_hw_cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len,
+			       uint8_t *resp, uint32_t cap, uint32_t *resp_len)
+{
+	(void)ctx;
+	(void)req;
+	if (req_len != 0)
+		return GMMU_STATUS_MALFORMED_LENGTH;
+	if (cap < sizeof(stats))
+		return GMMU_STATUS_INTERNAL;
+	memcpy(resp, &stats, sizeof(stats));
+	*resp_len = sizeof(stats);
+	return GMMU_STATUS_OK;
 }

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gmmu/mailbox.h>
+
 #include "vidmm.h"
 
 #define VIDMM_HW_VRAM_MAX	(256u << 20)
@@ -27,18 +29,15 @@
 /* Cycles an invalidation may take before it is reported as stuck. */
 #define VIDMM_HW_INV_TIMEOUT	100000u
 
-struct vidmm_hw_stats {
-	uint32_t invalidations;
-	uint32_t inv_timeouts;		/* INV_STATUS.DONE did not come in time */
-	uint32_t inv_max_cycles;	/* longest wait for DONE */
-};
-
 /* Sets up the segment and vidmm and attaches the mailbox handlers to it.
    Touches no MMU register. False (with a message) if the DDR is too small
    or the heap cannot hold the state. */
 bool vidmm_hw_init(void);
 
 struct vidmm *vidmm_hw_instance(void);		/* NULL before a good init */
-const struct vidmm_hw_stats *vidmm_hw_stats(void);
+/* Page-table words moved and invalidations since boot (GET_PT_STATS). */
+const struct gmmu_pt_stats *vidmm_hw_stats(void);
+uint32_t vidmm_hw_cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len,
+			       uint8_t *resp, uint32_t cap, uint32_t *resp_len);
 
 #endif

@@ -49,6 +49,7 @@ enum gmmu_op {
     GMMU_OP_GET_CAPS = 3, /* Every DXGK_GPUMMUCAPS field (caps) */
     GMMU_OP_GET_STATS = 4, /* Service counters (stats) */
     GMMU_OP_GET_MMU_COUNTERS = 5, /* MMU performance counters and FAULT_OVERFLOW (mmu_counters_req -> mmu_counters + ports x mmu_port_counters) */
+    GMMU_OP_GET_PT_STATS = 6, /* Page-table work counters since boot, for benchmarks (no payload -> pt_stats) */
     GMMU_OP_ALLOC = 16, /* Create a physical memory object (alloc_req -> alloc_rsp) */
     GMMU_OP_FREE = 17, /* Destroy an allocation, unmapping it from every address space first (handle_req) */
     GMMU_OP_CREATE_AS = 18, /* Create a GPU address space (no payload -> as_rsp) */
@@ -70,6 +71,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 3: return "GET_CAPS";
     case 4: return "GET_STATS";
     case 5: return "GET_MMU_COUNTERS";
+    case 6: return "GET_PT_STATS";
     case 16: return "ALLOC";
     case 17: return "FREE";
     case 18: return "CREATE_AS";
@@ -93,6 +95,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 3: return "Every DXGK_GPUMMUCAPS field (caps)";
     case 4: return "Service counters (stats)";
     case 5: return "MMU performance counters and FAULT_OVERFLOW (mmu_counters_req -> mmu_counters + ports x mmu_port_counters)";
+    case 6: return "Page-table work counters since boot, for benchmarks (no payload -> pt_stats)";
     case 16: return "Create a physical memory object (alloc_req -> alloc_rsp)";
     case 17: return "Destroy an allocation, unmapping it from every address space first (handle_req)";
     case 18: return "Create a GPU address space (no payload -> as_rsp)";
@@ -611,6 +614,20 @@ struct gmmu_mmu_port_counters {
 };
 #define GMMU_MMU_PORT_COUNTERS_BYTES 24u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_mmu_port_counters) == 24, "mmu_port_counters layout");
+
+/* GET_PT_STATS completion payload: the SoC binding's page-table work since boot. 32-bit counters wrap; take differences around a command */
+struct gmmu_pt_stats {
+    uint32_t words_written; /* +0: 64-bit words written to DDR for page tables: entries, clears of new table blocks, free-list links (each takes one or more 32-bit bus writes) */
+    uint32_t valid_written; /* +4: Of those, words with VALID set: pages, Zero entries and table pointers */
+    uint32_t words_read; /* +8: 64-bit page-table words read from DDR */
+    uint32_t bus_writes; /* +12: 32-bit bus writes those words took */
+    uint32_t invalidations; /* +16: MMU invalidations issued */
+    uint32_t inv_cycles; /* +20: Cycles spent waiting for INV_STATUS.DONE */
+    uint32_t inv_max_cycles; /* +24: Longest wait for INV_STATUS.DONE */
+    uint32_t inv_timeouts; /* +28: Invalidations not done within the firmware's timeout */
+};
+#define GMMU_PT_STATS_BYTES 32u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_pt_stats) == 32, "pt_stats layout");
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_MAILBOX_H */

@@ -1,0 +1,19 @@
+# make bench-fw: the firmware's page-table work (map/unmap of 4 KB, 2 MB and
+# 1 GiB in each page size) in device cycles on the simulated SoC, against
+# the DDR write bound; every mapping checked with QUERY_VA. Several minutes.
+# t-bench-fw-smoke (in make test): the 4 KB and 2 MB cases only.
+
+BENCH_FW := $(HOST_DIR)/bench_fw
+
+$(BENCH_FW): tests/host/bench_fw.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
+
+.PHONY: bench-fw
+bench-fw: $(SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW)
+	@tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-fw-sim.log -- \
+	  $(BENCH_FW)
+
+# TESTS += bench-fw-smoke  (added once it runs in under a minute)
+t-bench-fw-smoke: $(SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW)
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/bench-fw-smoke-sim.log -- \
+	  $(BENCH_FW) --smoke
