@@ -7,9 +7,15 @@
 // until WLAST, and only then may the next AW go; so W data is never
 // interleaved. Address and data paths are combinational (no added latency);
 // arbitration state is registered.
+//
+// AddrW and UserW size the address and a user sideband (AxUSER) that travel
+// with AR and AW: the DDR instance uses 32 and ties the user bit off; the
+// system-memory instance carries 64-bit bus addresses and CacheCoherent.
 module axi4_arbiter #(
   parameter int unsigned NMasters = 2,
   parameter int unsigned IdW      = 4,                    // per-master ID width
+  parameter int unsigned AddrW    = 32,
+  parameter int unsigned UserW    = 1,
   localparam int unsigned MW      = (NMasters > 1) ? $clog2(NMasters) : 1,
   localparam int unsigned OIdW    = IdW + MW               // slave-side ID width
 ) (
@@ -20,7 +26,8 @@ module axi4_arbiter #(
   input  logic [NMasters-1:0]      m_awvalid_i,
   output logic [NMasters-1:0]      m_awready_o,
   input  logic [NMasters*IdW-1:0]  m_awid_i,
-  input  logic [NMasters*32-1:0]   m_awaddr_i,
+  input  logic [NMasters*AddrW-1:0] m_awaddr_i,
+  input  logic [NMasters*UserW-1:0] m_awuser_i,
   input  logic [NMasters*8-1:0]    m_awlen_i,
   input  logic [NMasters*3-1:0]    m_awsize_i,
   input  logic [NMasters*2-1:0]    m_awburst_i,
@@ -36,7 +43,8 @@ module axi4_arbiter #(
   input  logic [NMasters-1:0]      m_arvalid_i,
   output logic [NMasters-1:0]      m_arready_o,
   input  logic [NMasters*IdW-1:0]  m_arid_i,
-  input  logic [NMasters*32-1:0]   m_araddr_i,
+  input  logic [NMasters*AddrW-1:0] m_araddr_i,
+  input  logic [NMasters*UserW-1:0] m_aruser_i,
   input  logic [NMasters*8-1:0]    m_arlen_i,
   input  logic [NMasters*3-1:0]    m_arsize_i,
   input  logic [NMasters*2-1:0]    m_arburst_i,
@@ -51,7 +59,8 @@ module axi4_arbiter #(
   output logic                     s_awvalid_o,
   input  logic                     s_awready_i,
   output logic [OIdW-1:0]          s_awid_o,
-  output logic [31:0]              s_awaddr_o,
+  output logic [AddrW-1:0]         s_awaddr_o,
+  output logic [UserW-1:0]         s_awuser_o,
   output logic [7:0]               s_awlen_o,
   output logic [2:0]               s_awsize_o,
   output logic [1:0]               s_awburst_o,
@@ -67,7 +76,8 @@ module axi4_arbiter #(
   output logic                     s_arvalid_o,
   input  logic                     s_arready_i,
   output logic [OIdW-1:0]          s_arid_o,
-  output logic [31:0]              s_araddr_o,
+  output logic [AddrW-1:0]         s_araddr_o,
+  output logic [UserW-1:0]         s_aruser_o,
   output logic [7:0]               s_arlen_o,
   output logic [2:0]               s_arsize_o,
   output logic [1:0]               s_arburst_o,
@@ -103,7 +113,8 @@ module axi4_arbiter #(
 
   assign s_arvalid_o = m_arvalid_i[ar_sel];
   assign s_arid_o    = {ar_sel, m_arid_i[ar_sel*IdW +: IdW]};
-  assign s_araddr_o  = m_araddr_i[ar_sel*32 +: 32];
+  assign s_araddr_o  = m_araddr_i[ar_sel*AddrW +: AddrW];
+  assign s_aruser_o  = m_aruser_i[ar_sel*UserW +: UserW];
   assign s_arlen_o   = m_arlen_i[ar_sel*8 +: 8];
   assign s_arsize_o  = m_arsize_i[ar_sel*3 +: 3];
   assign s_arburst_o = m_arburst_i[ar_sel*2 +: 2];
@@ -148,7 +159,8 @@ module axi4_arbiter #(
 
   assign s_awvalid_o = !w_busy_q && m_awvalid_i[aw_sel];
   assign s_awid_o    = {aw_sel, m_awid_i[aw_sel*IdW +: IdW]};
-  assign s_awaddr_o  = m_awaddr_i[aw_sel*32 +: 32];
+  assign s_awaddr_o  = m_awaddr_i[aw_sel*AddrW +: AddrW];
+  assign s_awuser_o  = m_awuser_i[aw_sel*UserW +: UserW];
   assign s_awlen_o   = m_awlen_i[aw_sel*8 +: 8];
   assign s_awsize_o  = m_awsize_i[aw_sel*3 +: 3];
   assign s_awburst_o = m_awburst_i[aw_sel*2 +: 2];

@@ -43,6 +43,9 @@ package gmmu_soc_pkg;
   localparam int unsigned EXIT_TRAP_BASE = 256;  // Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared)
   localparam int unsigned DDR_AXI_DATA_BYTES = 8;  // Width of the DDR AXI4 data bus, in bytes
   localparam int unsigned DDR_AXI_ID_BITS = 8;  // Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter
+  localparam int unsigned SYSMEM_AXI_ID_BITS = 8;  // Width of the system-memory AXI4 port's ID fields: {engine index, engine's 4-bit ID} from the system-memory arbiter
+  localparam int unsigned SYSMEM_AXCACHE_COHERENT = 15;  // AxCACHE of a system-memory burst to a CacheCoherent page (write-back, allocate: the host bridge snoops the CPU caches)
+  localparam int unsigned SYSMEM_AXCACHE_NONCOHERENT = 3;  // AxCACHE of a system-memory burst to a page without CacheCoherent (normal non-cacheable bufferable: a bridge may set PCIe No Snoop)
   localparam int unsigned CPU_LINE_BYTES = 32;  // VexRiscv data- and instruction-cache line, in bytes
   // SYSCTL register offsets
   localparam logic [15:0] SYSCTL_ID = 16'h0000;

@@ -6,6 +6,14 @@
 // from include/defs/soc.toml). DDR is reached through both a cached and an
 // uncached alias, bridged to an AXI4 master: the interface a LiteDRAM or
 // Xilinx MIG controller offers on a board, and the DDR model in simulation.
+//
+// The GPU engines' bursts are routed by the segment of the page they hit:
+// VRAM (segment 1) to the DDR arbiter, system memory (segment 0) to the
+// system-memory AXI4 master (the PCIe bridge's slave on a board: 64-bit bus
+// addresses, CacheCoherent as AxCACHE), any other segment to an error slave
+// (DECERR, which the engine reports as a BUS_ERROR fault). Routing adds no
+// latency; an engine's reads (or writes) wait for its outstanding ones when
+// they switch between VRAM and system memory (axi4_demux).
 module soc_top
   import gmmu_soc_pkg::*;
 #(
@@ -99,7 +107,41 @@ module soc_top
   input  logic [DDR_AXI_ID_BITS-1:0] ddr_rid_i,
   input  logic [63:0] ddr_rdata_i,
   input  logic [1:0]  ddr_rresp_i,
-  input  logic        ddr_rlast_i
+  input  logic        ddr_rlast_i,
+
+  // System memory (segment 0): AXI4 master towards the host, 64-bit bus
+  // addresses; AxCACHE is SYSMEM_AXCACHE_COHERENT or _NONCOHERENT
+  output logic        sysmem_awvalid_o,
+  input  logic        sysmem_awready_i,
+  output logic [SYSMEM_AXI_ID_BITS-1:0] sysmem_awid_o,
+  output logic [63:0] sysmem_awaddr_o,
+  output logic [7:0]  sysmem_awlen_o,
+  output logic [2:0]  sysmem_awsize_o,
+  output logic [1:0]  sysmem_awburst_o,
+  output logic [3:0]  sysmem_awcache_o,
+  output logic        sysmem_wvalid_o,
+  input  logic        sysmem_wready_i,
+  output logic [63:0] sysmem_wdata_o,
+  output logic [7:0]  sysmem_wstrb_o,
+  output logic        sysmem_wlast_o,
+  input  logic        sysmem_bvalid_i,
+  output logic        sysmem_bready_o,
+  input  logic [SYSMEM_AXI_ID_BITS-1:0] sysmem_bid_i,
+  input  logic [1:0]  sysmem_bresp_i,
+  output logic        sysmem_arvalid_o,
+  input  logic        sysmem_arready_i,
+  output logic [SYSMEM_AXI_ID_BITS-1:0] sysmem_arid_o,
+  output logic [63:0] sysmem_araddr_o,
+  output logic [7:0]  sysmem_arlen_o,
+  output logic [2:0]  sysmem_arsize_o,
+  output logic [1:0]  sysmem_arburst_o,
+  output logic [3:0]  sysmem_arcache_o,
+  input  logic        sysmem_rvalid_i,
+  output logic        sysmem_rready_o,
+  input  logic [SYSMEM_AXI_ID_BITS-1:0] sysmem_rid_i,
+  input  logic [63:0] sysmem_rdata_i,
+  input  logic [1:0]  sysmem_rresp_i,
+  input  logic        sysmem_rlast_i
 );
 
   // ------------------------------------------------------------------ CPU
@@ -434,16 +476,48 @@ module soc_top
   // --------------------------------------------------------- GPU engines
   // Register blocks ENGINE_STRIDE apart in the ENGINE region; word-address
   // bits [11:10] pick the engine.
+  localparam int unsigned HiW = PaW - 32;
+  // axi4_demux slaves of each engine, by the segment of the burst's page.
+  localparam int unsigned NRoutes = 3, RVram = 0, RSys = 1, RErr = 2;
+  localparam int unsigned RouteW = $clog2(NRoutes);
+
   logic [NEngines-1:0]    eng_stb, eng_ack, eng_done;
   logic [NEngines*32-1:0] eng_dat;
-  logic [NEngines*5-1:0]  eng_awseg, eng_arseg;
-  logic [NEngines-1:0]    eng_awcc, eng_arcc;
-  logic [NEngines*(PaW-32)-1:0] eng_awaddr_hi, eng_araddr_hi;
-  logic [$clog2(NEngines)-1:0]  eng_sel;
+  logic [$clog2(NEngines)-1:0] eng_sel;
+
+  // System-memory arbiter masters, one per engine.
+  logic [NEngines-1:0]        sm_awvalid, sm_awready, sm_wvalid, sm_wready, sm_wlast;
+  logic [NEngines-1:0]        sm_bvalid, sm_bready, sm_arvalid, sm_arready;
+  logic [NEngines-1:0]        sm_rvalid, sm_rready, sm_rlast, sm_awcc, sm_arcc;
+  logic [NEngines*DdrIdW-1:0] sm_awid, sm_bid, sm_arid, sm_rid;
+  logic [NEngines*64-1:0]     sm_awaddr, sm_araddr, sm_wdata, sm_rdata;
+  logic [NEngines*8-1:0]      sm_awlen, sm_arlen, sm_wstrb;
+  logic [NEngines*3-1:0]      sm_awsize, sm_arsize;
+  logic [NEngines*2-1:0]      sm_awburst, sm_arburst, sm_bresp, sm_rresp;
 
   assign eng_sel = bus_adr[10 +: $clog2(NEngines)];
 
+  function automatic logic [RouteW-1:0] route_of(input logic [4:0] seg);
+    if (32'(seg) == gmmu_pte_pkg::SEGMENT_VRAM)   return RouteW'(RVram);
+    if (32'(seg) == gmmu_pte_pkg::SEGMENT_SYSTEM) return RouteW'(RSys);
+    return RouteW'(RErr);
+  endfunction
+
   for (genvar e = 0; e < NEngines; e++) begin : g_engine
+    localparam int unsigned M = MEngine0 + e;
+
+    // The engine's own AXI4 master, before routing.
+    logic              awvalid, awready, wvalid, wready, wlast, bvalid, bready;
+    logic              arvalid, arready, rvalid, rready, rlast, awcc, arcc;
+    logic [DdrIdW-1:0] awid, bid, arid, rid;
+    logic [31:0]       awaddr, araddr;
+    logic [HiW-1:0]    awaddr_hi, araddr_hi;
+    logic [4:0]        awseg, arseg;
+    logic [7:0]        awlen, arlen, wstrb;
+    logic [2:0]        awsize, arsize;
+    logic [1:0]        awburst, arburst, bresp, rresp;
+    logic [63:0]       wdata, rdata;
+
     assign eng_stb[e] = slv_stb[SEngine] && (eng_sel == e);
 
     gpu_engine #(.AsidW(AsidW), .TagW(TagW), .PaBits(PaW)) u_engine (
@@ -459,30 +533,137 @@ module soc_top
       .tr_rsp_seg_i (tr_rsp_seg[e*5 +: 5]), .tr_rsp_cc_i (tr_rsp_cc[e]),
       .tr_rsp_ro_i (tr_rsp_ro[e]), .tr_rsp_nx_i (tr_rsp_nx[e]),
       .tr_rsp_psize_i (tr_rsp_psize[e*3 +: 3]),
-      .axi_awvalid_o (dm_awvalid[MEngine0+e]), .axi_awready_i (dm_awready[MEngine0+e]),
-      .axi_awid_o (dm_awid[(MEngine0+e)*DdrIdW +: DdrIdW]),
-      .axi_awaddr_o (dm_awaddr[(MEngine0+e)*32 +: 32]),
-      .axi_awlen_o (dm_awlen[(MEngine0+e)*8 +: 8]), .axi_awsize_o (dm_awsize[(MEngine0+e)*3 +: 3]),
-      .axi_awburst_o (dm_awburst[(MEngine0+e)*2 +: 2]),
-      .axi_awseg_o (eng_awseg[e*5 +: 5]), .axi_awcc_o (eng_awcc[e]),
-      .axi_awaddr_hi_o (eng_awaddr_hi[e*(PaW-32) +: PaW-32]),
-      .axi_wvalid_o (dm_wvalid[MEngine0+e]), .axi_wready_i (dm_wready[MEngine0+e]),
-      .axi_wdata_o (dm_wdata[(MEngine0+e)*64 +: 64]), .axi_wstrb_o (dm_wstrb[(MEngine0+e)*8 +: 8]),
-      .axi_wlast_o (dm_wlast[MEngine0+e]),
-      .axi_bvalid_i (dm_bvalid[MEngine0+e]), .axi_bready_o (dm_bready[MEngine0+e]),
-      .axi_bid_i (dm_bid[(MEngine0+e)*DdrIdW +: DdrIdW]), .axi_bresp_i (dm_bresp[(MEngine0+e)*2 +: 2]),
-      .axi_arvalid_o (dm_arvalid[MEngine0+e]), .axi_arready_i (dm_arready[MEngine0+e]),
-      .axi_arid_o (dm_arid[(MEngine0+e)*DdrIdW +: DdrIdW]),
-      .axi_araddr_o (dm_araddr[(MEngine0+e)*32 +: 32]),
-      .axi_arlen_o (dm_arlen[(MEngine0+e)*8 +: 8]), .axi_arsize_o (dm_arsize[(MEngine0+e)*3 +: 3]),
-      .axi_arburst_o (dm_arburst[(MEngine0+e)*2 +: 2]),
-      .axi_arseg_o (eng_arseg[e*5 +: 5]), .axi_arcc_o (eng_arcc[e]),
-      .axi_araddr_hi_o (eng_araddr_hi[e*(PaW-32) +: PaW-32]),
-      .axi_rvalid_i (dm_rvalid[MEngine0+e]), .axi_rready_o (dm_rready[MEngine0+e]),
-      .axi_rid_i (dm_rid[(MEngine0+e)*DdrIdW +: DdrIdW]),
-      .axi_rdata_i (dm_rdata[(MEngine0+e)*64 +: 64]), .axi_rresp_i (dm_rresp[(MEngine0+e)*2 +: 2]),
-      .axi_rlast_i (dm_rlast[MEngine0+e]),
+      .axi_awvalid_o (awvalid), .axi_awready_i (awready), .axi_awid_o (awid),
+      .axi_awaddr_o (awaddr), .axi_awlen_o (awlen), .axi_awsize_o (awsize),
+      .axi_awburst_o (awburst), .axi_awseg_o (awseg), .axi_awcc_o (awcc),
+      .axi_awaddr_hi_o (awaddr_hi),
+      .axi_wvalid_o (wvalid), .axi_wready_i (wready), .axi_wdata_o (wdata),
+      .axi_wstrb_o (wstrb), .axi_wlast_o (wlast),
+      .axi_bvalid_i (bvalid), .axi_bready_o (bready), .axi_bid_i (bid), .axi_bresp_i (bresp),
+      .axi_arvalid_o (arvalid), .axi_arready_i (arready), .axi_arid_o (arid),
+      .axi_araddr_o (araddr), .axi_arlen_o (arlen), .axi_arsize_o (arsize),
+      .axi_arburst_o (arburst), .axi_arseg_o (arseg), .axi_arcc_o (arcc),
+      .axi_araddr_hi_o (araddr_hi),
+      .axi_rvalid_i (rvalid), .axi_rready_o (rready), .axi_rid_i (rid), .axi_rdata_i (rdata),
+      .axi_rresp_i (rresp), .axi_rlast_i (rlast),
       .done_o (eng_done[e])
+    );
+
+    // Routed bursts. Payloads are shared by the three routes; the VRAM route
+    // keeps the low 32 address bits (the engine faults VRAM PAs >= 4 GiB).
+    logic [NRoutes-1:0]        r_awvalid, r_awready, r_wvalid, r_wready, r_bvalid, r_bready;
+    logic [NRoutes-1:0]        r_arvalid, r_arready, r_rvalid, r_rready, r_rlast;
+    logic [NRoutes*DdrIdW-1:0] r_bid, r_rid;
+    logic [NRoutes*2-1:0]      r_bresp, r_rresp;
+    logic [NRoutes*64-1:0]     r_rdata;
+    logic [DdrIdW-1:0]         o_awid, o_arid;
+    logic [63:0]               o_awaddr, o_araddr, o_wdata;
+    logic [7:0]                o_awlen, o_arlen, o_wstrb;
+    logic [2:0]                o_awsize, o_arsize;
+    logic [1:0]                o_awburst, o_arburst;
+    logic                      o_awcc, o_arcc, o_wlast;
+
+    axi4_demux #(.NSlaves(NRoutes), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_route (
+      .clk_i, .rst_ni,
+      .m_awvalid_i (awvalid), .m_awready_o (awready), .m_awsel_i (route_of(awseg)),
+      .m_awid_i (awid), .m_awaddr_i ({32'(awaddr_hi), awaddr}), .m_awlen_i (awlen),
+      .m_awsize_i (awsize), .m_awburst_i (awburst), .m_awuser_i (awcc),
+      .m_wvalid_i (wvalid), .m_wready_o (wready), .m_wdata_i (wdata), .m_wstrb_i (wstrb),
+      .m_wlast_i (wlast), .m_bvalid_o (bvalid), .m_bready_i (bready), .m_bid_o (bid),
+      .m_bresp_o (bresp),
+      .m_arvalid_i (arvalid), .m_arready_o (arready), .m_arsel_i (route_of(arseg)),
+      .m_arid_i (arid), .m_araddr_i ({32'(araddr_hi), araddr}), .m_arlen_i (arlen),
+      .m_arsize_i (arsize), .m_arburst_i (arburst), .m_aruser_i (arcc),
+      .m_rvalid_o (rvalid), .m_rready_i (rready), .m_rid_o (rid), .m_rdata_o (rdata),
+      .m_rresp_o (rresp), .m_rlast_o (rlast),
+      .s_awvalid_o (r_awvalid), .s_awready_i (r_awready), .s_awid_o (o_awid),
+      .s_awaddr_o (o_awaddr), .s_awlen_o (o_awlen), .s_awsize_o (o_awsize),
+      .s_awburst_o (o_awburst), .s_awuser_o (o_awcc),
+      .s_wvalid_o (r_wvalid), .s_wready_i (r_wready), .s_wdata_o (o_wdata),
+      .s_wstrb_o (o_wstrb), .s_wlast_o (o_wlast),
+      .s_bvalid_i (r_bvalid), .s_bready_o (r_bready), .s_bid_i (r_bid), .s_bresp_i (r_bresp),
+      .s_arvalid_o (r_arvalid), .s_arready_i (r_arready), .s_arid_o (o_arid),
+      .s_araddr_o (o_araddr), .s_arlen_o (o_arlen), .s_arsize_o (o_arsize),
+      .s_arburst_o (o_arburst), .s_aruser_o (o_arcc),
+      .s_rvalid_i (r_rvalid), .s_rready_o (r_rready), .s_rid_i (r_rid), .s_rdata_i (r_rdata),
+      .s_rresp_i (r_rresp), .s_rlast_i (r_rlast)
+    );
+
+    // Route VRAM: a DDR arbiter master.
+    assign dm_awvalid[M]               = r_awvalid[RVram];
+    assign r_awready[RVram]            = dm_awready[M];
+    assign dm_awid[M*DdrIdW +: DdrIdW] = o_awid;
+    assign dm_awaddr[M*32 +: 32]       = o_awaddr[31:0];
+    assign dm_awlen[M*8 +: 8]          = o_awlen;
+    assign dm_awsize[M*3 +: 3]         = o_awsize;
+    assign dm_awburst[M*2 +: 2]        = o_awburst;
+    assign dm_wvalid[M]                = r_wvalid[RVram];
+    assign r_wready[RVram]             = dm_wready[M];
+    assign dm_wdata[M*64 +: 64]        = o_wdata;
+    assign dm_wstrb[M*8 +: 8]          = o_wstrb;
+    assign dm_wlast[M]                 = o_wlast;
+    assign r_bvalid[RVram]             = dm_bvalid[M];
+    assign dm_bready[M]                = r_bready[RVram];
+    assign r_bid[RVram*DdrIdW +: DdrIdW] = dm_bid[M*DdrIdW +: DdrIdW];
+    assign r_bresp[RVram*2 +: 2]       = dm_bresp[M*2 +: 2];
+    assign dm_arvalid[M]               = r_arvalid[RVram];
+    assign r_arready[RVram]            = dm_arready[M];
+    assign dm_arid[M*DdrIdW +: DdrIdW] = o_arid;
+    assign dm_araddr[M*32 +: 32]       = o_araddr[31:0];
+    assign dm_arlen[M*8 +: 8]          = o_arlen;
+    assign dm_arsize[M*3 +: 3]         = o_arsize;
+    assign dm_arburst[M*2 +: 2]        = o_arburst;
+    assign r_rvalid[RVram]             = dm_rvalid[M];
+    assign dm_rready[M]                = r_rready[RVram];
+    assign r_rid[RVram*DdrIdW +: DdrIdW] = dm_rid[M*DdrIdW +: DdrIdW];
+    assign r_rdata[RVram*64 +: 64]     = dm_rdata[M*64 +: 64];
+    assign r_rresp[RVram*2 +: 2]       = dm_rresp[M*2 +: 2];
+    assign r_rlast[RVram]              = dm_rlast[M];
+
+    // Route system memory: a system-memory arbiter master.
+    assign sm_awvalid[e]               = r_awvalid[RSys];
+    assign r_awready[RSys]             = sm_awready[e];
+    assign sm_awid[e*DdrIdW +: DdrIdW] = o_awid;
+    assign sm_awaddr[e*64 +: 64]       = o_awaddr;
+    assign sm_awlen[e*8 +: 8]          = o_awlen;
+    assign sm_awsize[e*3 +: 3]         = o_awsize;
+    assign sm_awburst[e*2 +: 2]        = o_awburst;
+    assign sm_awcc[e]                  = o_awcc;
+    assign sm_wvalid[e]                = r_wvalid[RSys];
+    assign r_wready[RSys]              = sm_wready[e];
+    assign sm_wdata[e*64 +: 64]        = o_wdata;
+    assign sm_wstrb[e*8 +: 8]          = o_wstrb;
+    assign sm_wlast[e]                 = o_wlast;
+    assign r_bvalid[RSys]              = sm_bvalid[e];
+    assign sm_bready[e]                = r_bready[RSys];
+    assign r_bid[RSys*DdrIdW +: DdrIdW] = sm_bid[e*DdrIdW +: DdrIdW];
+    assign r_bresp[RSys*2 +: 2]        = sm_bresp[e*2 +: 2];
+    assign sm_arvalid[e]               = r_arvalid[RSys];
+    assign r_arready[RSys]             = sm_arready[e];
+    assign sm_arid[e*DdrIdW +: DdrIdW] = o_arid;
+    assign sm_araddr[e*64 +: 64]       = o_araddr;
+    assign sm_arlen[e*8 +: 8]          = o_arlen;
+    assign sm_arsize[e*3 +: 3]         = o_arsize;
+    assign sm_arburst[e*2 +: 2]        = o_arburst;
+    assign sm_arcc[e]                  = o_arcc;
+    assign r_rvalid[RSys]              = sm_rvalid[e];
+    assign sm_rready[e]                = r_rready[RSys];
+    assign r_rid[RSys*DdrIdW +: DdrIdW] = sm_rid[e*DdrIdW +: DdrIdW];
+    assign r_rdata[RSys*64 +: 64]      = sm_rdata[e*64 +: 64];
+    assign r_rresp[RSys*2 +: 2]        = sm_rresp[e*2 +: 2];
+    assign r_rlast[RSys]               = sm_rlast[e];
+
+    // Route error: a segment with no memory behind it answers DECERR.
+    axi4_err_slave #(.IdW(DdrIdW)) u_no_segment (
+      .clk_i, .rst_ni,
+      .awvalid_i (r_awvalid[RErr]), .awready_o (r_awready[RErr]), .awid_i (o_awid),
+      .wvalid_i (r_wvalid[RErr]), .wready_o (r_wready[RErr]), .wlast_i (o_wlast),
+      .bvalid_o (r_bvalid[RErr]), .bready_i (r_bready[RErr]),
+      .bid_o (r_bid[RErr*DdrIdW +: DdrIdW]), .bresp_o (r_bresp[RErr*2 +: 2]),
+      .arvalid_i (r_arvalid[RErr]), .arready_o (r_arready[RErr]), .arid_i (o_arid),
+      .arlen_i (o_arlen), .rvalid_o (r_rvalid[RErr]), .rready_i (r_rready[RErr]),
+      .rid_o (r_rid[RErr*DdrIdW +: DdrIdW]), .rdata_o (r_rdata[RErr*64 +: 64]),
+      .rresp_o (r_rresp[RErr*2 +: 2]), .rlast_o (r_rlast[RErr])
     );
   end
 
@@ -491,33 +672,66 @@ module soc_top
   assign slv_err[SEngine] = 1'b0;
   assign slv_dat[32*SEngine +: 32] = eng_dat[eng_sel*32 +: 32];
 
-  // System-memory (segment 0) traffic has no port yet: the engines' segment,
-  // coherence and high-address sidebands wait for it. Until it lands only
-  // VRAM mappings may be used by engines (see docs/engine.md).
-  logic unused_eng;
-  assign unused_eng = ^{eng_awseg, eng_arseg, eng_awcc, eng_arcc, eng_awaddr_hi, eng_araddr_hi};
+  // ------------------------------------------------- system-memory arbiter
+  localparam int unsigned SysIdW = DdrIdW + $clog2(NEngines);
+  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
+  logic              sys_awcc, sys_arcc;
+
+  axi4_arbiter #(.NMasters(NEngines), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_sysmem_arbiter (
+    .clk_i, .rst_ni,
+    .m_awvalid_i (sm_awvalid), .m_awready_o (sm_awready), .m_awid_i (sm_awid),
+    .m_awaddr_i (sm_awaddr), .m_awuser_i (sm_awcc), .m_awlen_i (sm_awlen),
+    .m_awsize_i (sm_awsize), .m_awburst_i (sm_awburst), .m_wvalid_i (sm_wvalid),
+    .m_wready_o (sm_wready), .m_wdata_i (sm_wdata), .m_wstrb_i (sm_wstrb), .m_wlast_i (sm_wlast),
+    .m_bvalid_o (sm_bvalid), .m_bready_i (sm_bready), .m_bid_o (sm_bid), .m_bresp_o (sm_bresp),
+    .m_arvalid_i (sm_arvalid), .m_arready_o (sm_arready), .m_arid_i (sm_arid),
+    .m_araddr_i (sm_araddr), .m_aruser_i (sm_arcc), .m_arlen_i (sm_arlen),
+    .m_arsize_i (sm_arsize), .m_arburst_i (sm_arburst), .m_rvalid_o (sm_rvalid),
+    .m_rready_i (sm_rready), .m_rid_o (sm_rid), .m_rdata_o (sm_rdata), .m_rresp_o (sm_rresp),
+    .m_rlast_o (sm_rlast),
+    .s_awvalid_o (sysmem_awvalid_o), .s_awready_i (sysmem_awready_i), .s_awid_o (sys_awid),
+    .s_awaddr_o (sysmem_awaddr_o), .s_awuser_o (sys_awcc), .s_awlen_o (sysmem_awlen_o),
+    .s_awsize_o (sysmem_awsize_o), .s_awburst_o (sysmem_awburst_o),
+    .s_wvalid_o (sysmem_wvalid_o), .s_wready_i (sysmem_wready_i), .s_wdata_o (sysmem_wdata_o),
+    .s_wstrb_o (sysmem_wstrb_o), .s_wlast_o (sysmem_wlast_o),
+    .s_bvalid_i (sysmem_bvalid_i), .s_bready_o (sysmem_bready_o), .s_bid_i (sys_bid),
+    .s_bresp_i (sysmem_bresp_i),
+    .s_arvalid_o (sysmem_arvalid_o), .s_arready_i (sysmem_arready_i), .s_arid_o (sys_arid),
+    .s_araddr_o (sysmem_araddr_o), .s_aruser_o (sys_arcc), .s_arlen_o (sysmem_arlen_o),
+    .s_arsize_o (sysmem_arsize_o), .s_arburst_o (sysmem_arburst_o),
+    .s_rvalid_i (sysmem_rvalid_i), .s_rready_o (sysmem_rready_o), .s_rid_i (sys_rid),
+    .s_rdata_i (sysmem_rdata_i), .s_rresp_i (sysmem_rresp_i), .s_rlast_i (sysmem_rlast_i)
+  );
+
+  assign sysmem_awid_o    = SYSMEM_AXI_ID_BITS'(sys_awid);
+  assign sysmem_arid_o    = SYSMEM_AXI_ID_BITS'(sys_arid);
+  assign sys_bid          = sysmem_bid_i[SysIdW-1:0];
+  assign sys_rid          = sysmem_rid_i[SysIdW-1:0];
+  assign sysmem_awcache_o = sys_awcc ? 4'(SYSMEM_AXCACHE_COHERENT) : 4'(SYSMEM_AXCACHE_NONCOHERENT);
+  assign sysmem_arcache_o = sys_arcc ? 4'(SYSMEM_AXCACHE_COHERENT) : 4'(SYSMEM_AXCACHE_NONCOHERENT);
 
   // ---------------------------------------------------------- DDR arbiter
   logic [ArbIdW-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
+  logic              ddr_awuser, ddr_aruser;  // no sideband on the DDR port
 
   axi4_arbiter #(.NMasters(NDdrMasters), .IdW(DdrIdW)) u_ddr_arbiter (
     .clk_i, .rst_ni,
     .m_awvalid_i (dm_awvalid), .m_awready_o (dm_awready), .m_awid_i (dm_awid),
-    .m_awaddr_i (dm_awaddr), .m_awlen_i (dm_awlen), .m_awsize_i (dm_awsize),
+    .m_awaddr_i (dm_awaddr), .m_awuser_i ('0), .m_awlen_i (dm_awlen), .m_awsize_i (dm_awsize),
     .m_awburst_i (dm_awburst), .m_wvalid_i (dm_wvalid), .m_wready_o (dm_wready),
     .m_wdata_i (dm_wdata), .m_wstrb_i (dm_wstrb), .m_wlast_i (dm_wlast),
     .m_bvalid_o (dm_bvalid), .m_bready_i (dm_bready), .m_bid_o (dm_bid), .m_bresp_o (dm_bresp),
     .m_arvalid_i (dm_arvalid), .m_arready_o (dm_arready), .m_arid_i (dm_arid),
-    .m_araddr_i (dm_araddr), .m_arlen_i (dm_arlen), .m_arsize_i (dm_arsize),
+    .m_araddr_i (dm_araddr), .m_aruser_i ('0), .m_arlen_i (dm_arlen), .m_arsize_i (dm_arsize),
     .m_arburst_i (dm_arburst), .m_rvalid_o (dm_rvalid), .m_rready_i (dm_rready),
     .m_rid_o (dm_rid), .m_rdata_o (dm_rdata), .m_rresp_o (dm_rresp), .m_rlast_o (dm_rlast),
     .s_awvalid_o (ddr_awvalid_o), .s_awready_i (ddr_awready_i), .s_awid_o (arb_awid),
-    .s_awaddr_o (ddr_awaddr_o), .s_awlen_o (ddr_awlen_o), .s_awsize_o (ddr_awsize_o),
+    .s_awaddr_o (ddr_awaddr_o), .s_awuser_o (ddr_awuser), .s_awlen_o (ddr_awlen_o), .s_awsize_o (ddr_awsize_o),
     .s_awburst_o (ddr_awburst_o), .s_wvalid_o (ddr_wvalid_o), .s_wready_i (ddr_wready_i),
     .s_wdata_o (ddr_wdata_o), .s_wstrb_o (ddr_wstrb_o), .s_wlast_o (ddr_wlast_o),
     .s_bvalid_i (ddr_bvalid_i), .s_bready_o (ddr_bready_o), .s_bid_i (arb_bid),
     .s_bresp_i (ddr_bresp_i), .s_arvalid_o (ddr_arvalid_o), .s_arready_i (ddr_arready_i),
-    .s_arid_o (arb_arid), .s_araddr_o (ddr_araddr_o), .s_arlen_o (ddr_arlen_o),
+    .s_arid_o (arb_arid), .s_araddr_o (ddr_araddr_o), .s_aruser_o (ddr_aruser), .s_arlen_o (ddr_arlen_o),
     .s_arsize_o (ddr_arsize_o), .s_arburst_o (ddr_arburst_o), .s_rvalid_i (ddr_rvalid_i),
     .s_rready_o (ddr_rready_o), .s_rid_i (arb_rid), .s_rdata_i (ddr_rdata_i),
     .s_rresp_i (ddr_rresp_i), .s_rlast_i (ddr_rlast_i)
@@ -532,7 +746,9 @@ module soc_top
   // The mailbox takes whole words (strobes unused); the top DDR ID bits are
   // for masters still to come; the aperture uses a single ID.
   logic unused_top;
-  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
+  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_awuser, ddr_aruser,
+                        sysmem_bid_i[SYSMEM_AXI_ID_BITS-1:SysIdW],
+                        sysmem_rid_i[SYSMEM_AXI_ID_BITS-1:SysIdW], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
                         ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW],
                         dm_bid[MAperture*DdrIdW +: DdrIdW], dm_rid[MAperture*DdrIdW +: DdrIdW],
                         dm_awready[MMmu], dm_wready[MMmu], dm_bvalid[MMmu],

@@ -7,7 +7,14 @@
  * the link only receives as many bytes as its request queue can absorb, so
  * a host streaming writes faster than the RTL runs simply fills its socket
  * buffer and waits.
+ *
+ * System memory: a host's SYSMEM_MAP frame brings a file descriptor. The
+ * link maps it only if it is sealed against shrinking (else the host could
+ * truncate it and the simulator would die of SIGBUS on the next access), and
+ * unmaps every buffer of a host when it leaves, so its bus addresses answer
+ * errors from then on.
  */
+#define _GNU_SOURCE /* memfd seals (F_GET_SEALS) */
 #include "pcie_link.h"
 
 #include <errno.h>
@@ -15,6 +22,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -32,11 +40,20 @@
 #define TX_FRAMES 1024u
 #define DEFAULT_POLL_INTERVAL 8u
 #define LISTEN_BACKLOG 4
+/* File descriptors received but not yet claimed by their SYSMEM_MAP frame
+ * (it is usually in the same recv). More than this is a confused host. */
+#define PENDING_FDS 8u
 
+struct sysmem_buffer {
+    uint64_t bus;               /* first bus address */
+    uint64_t size;
+    uint8_t *mem;               /* our mapping of the host's memfd */
+};
 struct pcie_link {
     int listen_fd;
     int client_fd;              /* -1 when no host is connected */
     bool hello_done;            /* the host passed the version check */
+    uint32_t version;           /* negotiated with the current host */
     uint32_t generation;        /* of the current (or last) host */
     uint64_t bar_size[GMMU_SIMLINK_BARS];
     unsigned poll_interval;
@@ -50,6 +67,12 @@ struct pcie_link {
     size_t rx_len;              /* < FRAME between polls: a partial frame */
     uint8_t tx[TX_FRAMES * FRAME];
     size_t tx_len;
+
+    int pending_fds[PENDING_FDS];
+    unsigned pending_fd_count;
+    struct sysmem_buffer sysmem[GMMU_SIMLINK_SYSMEM_MAX_BUFFERS];
+    unsigned sysmem_count;
+    uint64_t next_bus;          /* only grows: bus addresses are never reused */
 
     struct pcie_link_stats stats;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -135,21 +158,45 @@ struct pcie_link *pcie_link_open(const char *socket_path, uint64_t bar0_size,
     link->bar_size[1] = bar1_size;
     link->poll_interval = DEFAULT_POLL_INTERVAL;
     link->poll_countdown = 1;
+    link->next_bus = GMMU_SIMLINK_SYSMEM_BUS_BASE;
     strcpy(link->path, addr.sun_path);
     return link;
 }
 
 /* ------------------------------------------------------------ connection */
 
+static void close_pending_fds(struct pcie_link *link)
+{
+    for (unsigned i = 0; i < link->pending_fd_count; i++)
+        close(link->pending_fds[i]);
+    link->pending_fd_count = 0;
+}
+
+static void unmap_sysmem(struct sysmem_buffer *b)
+{
+    munmap(b->mem, (size_t)b->size);
+}
+
+static void unmap_all_sysmem(struct pcie_link *link)
+{
+    for (unsigned i = 0; i < link->sysmem_count; i++)
+        unmap_sysmem(&link->sysmem[i]);
+    link->sysmem_count = 0;
+}
+
 /* Forgets everything about the current host. Its generation stays as it
- * was, which is what makes its queued reads and late completions stale. */
+ * was, which is what makes its queued reads and late completions stale;
+ * its system memory goes, so the device's accesses to it now fail. */
 static void drop_client(struct pcie_link *link)
 {
     if (link->client_fd < 0)
         return;
     close(link->client_fd);
+    close_pending_fds(link);
+    unmap_all_sysmem(link);
     link->client_fd = -1;
     link->hello_done = false;
+    link->version = 0;
     link->rx_len = 0;
     link->tx_len = 0;
     link->stats.disconnects++;
@@ -283,18 +330,126 @@ static void queue_request(struct pcie_link *link, const struct gmmu_simlink_fram
         link->stats.writes++;
 }
 
+/* A host of any version this device still speaks gets its own version
+ * back; one it does not speak gets BAD_VERSION and the device's version. */
 static void handle_hello(struct pcie_link *link, const struct gmmu_simlink_frame *f)
 {
-    bool compatible = f->tag == GMMU_SIMLINK_VERSION;
+    bool compatible = f->tag >= GMMU_SIMLINK_VERSION_MIN && f->tag <= GMMU_SIMLINK_VERSION;
     struct gmmu_simlink_frame ack = {
         .type = GMMU_SIMLINK_HELLO_ACK,
         .status = compatible ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BAD_VERSION,
-        .tag = GMMU_SIMLINK_VERSION,
+        .tag = compatible ? f->tag : GMMU_SIMLINK_VERSION,
         .addr = link->bar_size[0],
         .data = link->bar_size[1],
     };
     link->hello_done = compatible;
+    link->version = compatible ? f->tag : 0;
     send_frame(link, &ack);
+}
+
+/* ------------------------------------------------------------ system memory */
+
+static int take_pending_fd(struct pcie_link *link)
+{
+    if (link->pending_fd_count == 0)
+        return -1;
+    int fd = link->pending_fds[0];
+    link->pending_fd_count--;
+    memmove(link->pending_fds, link->pending_fds + 1,
+            link->pending_fd_count * sizeof(link->pending_fds[0]));
+    return fd;
+}
+
+static bool sysmem_size_ok(uint64_t size)
+{
+    return size != 0 && size % GMMU_SIMLINK_SYSMEM_ALIGN == 0 &&
+           size <= GMMU_SIMLINK_SYSMEM_MAX_BYTES;
+}
+
+/* Only a memfd whose size can no longer drop below what we map is safe to
+ * touch from the simulation thread for as long as we like. */
+static bool fd_is_safe_buffer(int fd, uint64_t size)
+{
+    struct stat st;
+    int seals = fcntl(fd, F_GET_SEALS);
+    return seals >= 0 && (seals & F_SEAL_SHRINK) && fstat(fd, &st) == 0 &&
+           st.st_size >= 0 && (uint64_t)st.st_size >= size;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t granule)
+{
+    return (v + granule - 1) / granule * granule;
+}
+
+/* Maps the buffer at the next free bus address; a GMMU_SIMLINK_ST_* code. */
+static uint8_t map_sysmem(struct pcie_link *link, int fd, uint64_t size, uint64_t *bus)
+{
+    if (!sysmem_size_ok(size) || !fd_is_safe_buffer(fd, size))
+        return GMMU_SIMLINK_ST_BAD_BUFFER;
+    uint64_t span = round_up(size, GMMU_SIMLINK_SYSMEM_PLACEMENT) + GMMU_SIMLINK_SYSMEM_PLACEMENT;
+    if (link->sysmem_count == GMMU_SIMLINK_SYSMEM_MAX_BUFFERS ||
+        link->next_bus + span > (1ull << 52))
+        return GMMU_SIMLINK_ST_NO_SPACE;
+    void *mem = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (mem == MAP_FAILED)
+        return GMMU_SIMLINK_ST_NO_SPACE;
+    *bus = link->next_bus;
+    link->next_bus += span;
+    link->sysmem[link->sysmem_count++] = (struct sysmem_buffer){ *bus, size, (uint8_t *)mem };
+    return GMMU_SIMLINK_ST_OK;
+}
+
+static bool sysmem_negotiated(const struct pcie_link *link)
+{
+    return link->hello_done && link->version >= GMMU_SIMLINK_VERSION_SYSMEM;
+}
+
+static void handle_sysmem_map(struct pcie_link *link, const struct gmmu_simlink_frame *f)
+{
+    int fd = take_pending_fd(link);
+    uint64_t bus = 0;
+    uint8_t status = GMMU_SIMLINK_ST_BAD_BUFFER;
+    if (fd >= 0 && f->addr == 0)
+        status = map_sysmem(link, fd, f->data, &bus);
+    if (fd >= 0)
+        close(fd); /* the mapping keeps the memory */
+    if (status == GMMU_SIMLINK_ST_OK)
+        link->stats.sysmem_maps++;
+    else
+        link->stats.sysmem_rejected++;
+    struct gmmu_simlink_frame ack = {
+        .type = GMMU_SIMLINK_SYSMEM_MAP_ACK, .status = status, .tag = f->tag,
+        .addr = bus, .data = status == GMMU_SIMLINK_ST_OK ? f->data : 0,
+    };
+    send_frame(link, &ack);
+}
+
+static void handle_sysmem_unmap(struct pcie_link *link, const struct gmmu_simlink_frame *f)
+{
+    uint8_t status = GMMU_SIMLINK_ST_NOT_MAPPED;
+    for (unsigned i = 0; i < link->sysmem_count; i++) {
+        if (link->sysmem[i].bus != f->addr)
+            continue;
+        unmap_sysmem(&link->sysmem[i]);
+        link->sysmem[i] = link->sysmem[--link->sysmem_count];
+        link->stats.sysmem_unmaps++;
+        status = GMMU_SIMLINK_ST_OK;
+        break;
+    }
+    struct gmmu_simlink_frame ack = {
+        .type = GMMU_SIMLINK_SYSMEM_UNMAP_ACK, .status = status, .tag = f->tag, .addr = f->addr,
+    };
+    send_frame(link, &ack);
+}
+
+void *pcie_link_sysmem(struct pcie_link *link, uint64_t bus_addr, uint64_t len)
+{
+    for (unsigned i = 0; i < link->sysmem_count; i++) {
+        const struct sysmem_buffer *b = &link->sysmem[i];
+        if (bus_addr >= b->bus && bus_addr - b->bus <= b->size && len <= b->size - (bus_addr - b->bus))
+            return b->mem + (bus_addr - b->bus);
+    }
+    return NULL;
 }
 
 static void handle_read(struct pcie_link *link, const struct gmmu_simlink_frame *f)
@@ -330,12 +485,57 @@ static void handle_frame(struct pcie_link *link, const uint8_t *bytes)
     case GMMU_SIMLINK_MEM_WRITE:
         handle_write(link, &f);
         break;
+    case GMMU_SIMLINK_SYSMEM_MAP:
+    case GMMU_SIMLINK_SYSMEM_UNMAP:
+        if (!sysmem_negotiated(link)) {
+            link->stats.bad_frames++; /* a host that did not ask for them */
+            break;
+        }
+        if (f.type == GMMU_SIMLINK_SYSMEM_MAP)
+            handle_sysmem_map(link, &f);
+        else
+            handle_sysmem_unmap(link, &f);
+        break;
     default:
         /* Device-to-host types, reserved and unknown types: a newer or
          * confused host. Skipping the frame keeps the stream aligned. */
         link->stats.bad_frames++;
         break;
     }
+}
+
+/* Keeps the descriptors a host sends (SCM_RIGHTS) for the SYSMEM_MAP frame
+ * they came with; any beyond PENDING_FDS are closed at once. */
+static void keep_fds(struct pcie_link *link, struct msghdr *msg)
+{
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(msg); c != NULL; c = CMSG_NXTHDR(msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (link->pending_fd_count < PENDING_FDS)
+                link->pending_fds[link->pending_fd_count++] = fd;
+            else
+                close(fd);
+        }
+    }
+}
+
+static ssize_t recv_with_fds(struct pcie_link *link, size_t want)
+{
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(PENDING_FDS * sizeof(int))];
+    } control;
+    struct iovec iov = { .iov_base = link->rx + link->rx_len, .iov_len = want };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                          .msg_controllen = sizeof(control.buf) };
+    ssize_t n = recvmsg(link->client_fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (n >= 0)
+        keep_fds(link, &msg);
+    return n;
 }
 
 static void receive_from_client(struct pcie_link *link)
@@ -347,7 +547,7 @@ static void receive_from_client(struct pcie_link *link)
     if (want > sizeof(link->rx) - link->rx_len)
         want = sizeof(link->rx) - link->rx_len;
 
-    ssize_t n = recv(link->client_fd, link->rx + link->rx_len, want, MSG_DONTWAIT);
+    ssize_t n = recv_with_fds(link, want);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         drop_client(link); /* a partial frame left behind is discarded */
         return;

@@ -20,6 +20,10 @@
  * status at once, bad writes and unknown messages are dropped, and all of
  * them are counted in pcie_link_stats.bad_frames.
  *
+ * A host may register buffers of its memory as system memory (SYSMEM_MAP
+ * with a sealed memfd); pcie_link_sysmem() finds them for the harness's
+ * system-memory port. They go when the host unmaps them or leaves.
+ *
  * Interrupts raised while no host has completed the handshake are dropped
  * (and counted): a host must read the device's status after connecting
  * rather than rely on an interrupt it could not have received.
@@ -68,6 +72,9 @@ struct pcie_link_stats {
     uint64_t irqs_dropped;          /* raised while no host was ready */
     uint64_t stale_reads_dropped;   /* reads of a host that left, not run */
     uint64_t completions_dropped;   /* answers for a host that left */
+    uint64_t sysmem_maps;           /* buffers registered (SYSMEM_MAP OK) */
+    uint64_t sysmem_unmaps;         /* by SYSMEM_UNMAP; a leaving host's are not counted */
+    uint64_t sysmem_rejected;       /* SYSMEM_MAP refused */
 };
 
 /* Listens on socket_path (a stale socket file there is removed first; any
@@ -111,6 +118,12 @@ bool pcie_link_connected(const struct pcie_link *link);
 uint32_t pcie_link_generation(const struct pcie_link *link);
 
 void pcie_link_get_stats(const struct pcie_link *link, struct pcie_link_stats *out);
+
+/* System memory: where the device's access to [bus_addr, bus_addr + len)
+ * lands in this process, when the whole range lies in one buffer the
+ * connected host registered (SYSMEM_MAP); NULL otherwise, including after
+ * that host left. The pointer is good until the next pcie_link_poll. */
+void *pcie_link_sysmem(struct pcie_link *link, uint64_t bus_addr, uint64_t len);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@
 #include "gmmu/mailbox.h"
 #include "gmmu/soc.h"
 #include "pcie_link.h"
+#include "sysmem_port.h"
 
 namespace {
 
@@ -36,6 +37,7 @@ struct Options {
     unsigned bar_read_latency = 400;  // cycles: a PCIe read round trip
     unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
     unsigned ddr_size_mb = 256;
+    unsigned sysmem_latency = SYSMEM_PORT_DEFAULT_LATENCY;  // cycles: host memory read
     uint32_t boot_arg = 0;
 };
 
@@ -49,7 +51,8 @@ void usage()
     std::fprintf(stderr,
                  "usage: Vsoc_top [--max-cycles N] [--ddr-latency N] [--ddr-size-mb N]\n"
                  "                [--boot-arg N] [--trace FILE.fst] [--socket PATH]\n"
-                 "                [--bar-read-latency N] [--profile FILE] FIRMWARE.elf\n"
+                 "                [--bar-read-latency N] [--sysmem-latency N] [--profile FILE]\n"
+                 "                FIRMWARE.elf\n"
                  "--profile writes cycles per PC of the CPU's last pipeline stage.\n"
                  "--max-cycles 0 runs until the firmware exits or SIGINT/SIGTERM.\n"
                  "TRACE=1 in the environment writes build/sim/trace.fst.\n");
@@ -69,6 +72,7 @@ Options parse(int argc, char **argv)
         else if (a == "--trace") o.trace = next();
         else if (a == "--socket") o.socket = next();
         else if (a == "--profile") o.profile = next();
+        else if (a == "--sysmem-latency") o.sysmem_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (a == "--bar-read-latency") o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (!a.empty() && a[0] == '+') continue;  // Verilator's own +args
         else if (a[0] == '-' || !o.elf.empty()) usage();
@@ -76,7 +80,7 @@ Options parse(int argc, char **argv)
     }
     const char *env = std::getenv("TRACE");
     if (o.trace.empty() && env && std::strcmp(env, "1") == 0) o.trace = "build/sim/trace.fst";
-    if (o.elf.empty() || o.ddr_latency == 0 || o.ddr_size_mb == 0 || o.ddr_size_mb > 1024) usage();
+    if (o.elf.empty() || o.ddr_latency == 0 || o.sysmem_latency == 0 || o.ddr_size_mb == 0 || o.ddr_size_mb > 1024) usage();
     return o;
 }
 
@@ -117,6 +121,87 @@ void sample_ddr_outputs(const Vsoc_top &top, axi4_pins &p)
     p.arburst = top.ddr_arburst_o;
     p.rready = top.ddr_rready_o;
 }
+
+// The system-memory port <-> the host's registered buffers.
+void drive_sysmem_inputs(Vsoc_top &top, const sysmem_pins &p)
+{
+    top.sysmem_awready_i = p.awready;
+    top.sysmem_wready_i = p.wready;
+    top.sysmem_bvalid_i = p.bvalid;
+    top.sysmem_bid_i = p.bid;
+    top.sysmem_bresp_i = p.bresp;
+    top.sysmem_arready_i = p.arready;
+    top.sysmem_rvalid_i = p.rvalid;
+    top.sysmem_rid_i = p.rid;
+    top.sysmem_rdata_i = p.rdata;
+    top.sysmem_rresp_i = p.rresp;
+    top.sysmem_rlast_i = p.rlast;
+}
+
+void sample_sysmem_outputs(const Vsoc_top &top, sysmem_pins &p)
+{
+    p.awvalid = top.sysmem_awvalid_o;
+    p.awid = top.sysmem_awid_o;
+    p.awaddr = top.sysmem_awaddr_o;
+    p.awlen = top.sysmem_awlen_o;
+    p.awsize = top.sysmem_awsize_o;
+    p.awburst = top.sysmem_awburst_o;
+    p.awcache = top.sysmem_awcache_o;
+    p.wvalid = top.sysmem_wvalid_o;
+    p.wdata = top.sysmem_wdata_o;
+    p.wstrb = top.sysmem_wstrb_o;
+    p.wlast = top.sysmem_wlast_o;
+    p.bready = top.sysmem_bready_o;
+    p.arvalid = top.sysmem_arvalid_o;
+    p.arid = top.sysmem_arid_o;
+    p.araddr = top.sysmem_araddr_o;
+    p.arlen = top.sysmem_arlen_o;
+    p.arsize = top.sysmem_arsize_o;
+    p.arburst = top.sysmem_arburst_o;
+    p.arcache = top.sysmem_arcache_o;
+    p.rready = top.sysmem_rready_o;
+}
+
+// Without a host link every system-memory access answers SLVERR.
+void *resolve_sysmem(void *ctx, uint64_t addr, uint64_t len)
+{
+    return ctx ? pcie_link_sysmem(static_cast<pcie_link *>(ctx), addr, len) : nullptr;
+}
+
+void print_sysmem_stats(const char *who, const sysmem_port_stats &now, const sysmem_port_stats &base)
+{
+    std::printf("sim: sysmem %s: read bursts %llu (coherent %llu), write bursts %llu (coherent %llu), "
+                "error beats read %llu write %llu, protocol errors %llu\n", who,
+                (unsigned long long)(now.read_bursts - base.read_bursts),
+                (unsigned long long)(now.coherent_read_bursts - base.coherent_read_bursts),
+                (unsigned long long)(now.write_bursts - base.write_bursts),
+                (unsigned long long)(now.coherent_write_bursts - base.coherent_write_bursts),
+                (unsigned long long)(now.read_error_beats - base.read_error_beats),
+                (unsigned long long)(now.write_error_beats - base.write_error_beats),
+                (unsigned long long)(now.protocol_errors - base.protocol_errors));
+    std::fflush(stdout);
+}
+
+// Per-host system-memory traffic, printed when the host leaves, so a host
+// test can check what reached the port (e.g. CacheCoherent as AxCACHE).
+struct HostWatch {
+    bool connected = false;
+    uint32_t generation = 0;
+    sysmem_port_stats at_connect{};
+
+    void step(pcie_link *link, const sysmem_port *port)
+    {
+        bool now = pcie_link_connected(link);
+        if (now == connected && (!now || pcie_link_generation(link) == generation)) return;
+        if (connected) {
+            std::string who = "host " + std::to_string(generation);
+            print_sysmem_stats(who.c_str(), sysmem_port_get_stats(port), at_connect);
+        }
+        connected = now;
+        generation = pcie_link_generation(link);
+        at_connect = sysmem_port_get_stats(port);
+    }
+};
 
 void drive_bar_inputs(Vsoc_top &top, const axil_pins &b0, const axil_pins &b1)
 {
@@ -222,6 +307,10 @@ int main(int argc, char **argv)
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
     cfg.read_latency = opt.ddr_latency;
     ddr_model *ddr = ddr_model_create(&cfg);
+    sysmem_port *sysmem = sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT,
+                                             resolve_sysmem, link);
+    sysmem_pins spins{};
+    HostWatch host_watch;
     axi4_pins pins{};
     axil_pins bar0{}, bar1{};
     std::map<uint32_t, uint64_t> pc_hist;
@@ -242,6 +331,8 @@ int main(int argc, char **argv)
         top->clk_i = 0;
         ddr_model_drive(ddr, &pins);
         drive_ddr_inputs(*top, pins);
+        sysmem_port_drive(sysmem, &spins);
+        drive_sysmem_inputs(*top, spins);
         if (link) {
             pcie_link_poll(link);
             bar_master_drive(bars, &bar0, &bar1);
@@ -250,6 +341,7 @@ int main(int argc, char **argv)
         top->eval();
         if (fst) fst->dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
+        sample_sysmem_outputs(*top, spins);
         if (top->console_valid_o) {
             std::fputc(top->console_data_o, stdout);
             if (top->console_data_o == '\n') std::fflush(stdout);
@@ -261,7 +353,9 @@ int main(int argc, char **argv)
             pc_hist[last_pc]++;
         }
         ddr_model_clock(ddr, &pins);
+        sysmem_port_clock(sysmem, &spins);
         if (link) {
+            host_watch.step(link, sysmem);
             sample_bar_outputs(*top, bar0, bar1);
             bar_master_clock(bars, &bar0, &bar1);
             if (top->host_msi_o) pcie_link_raise_irq(link, 1u);
@@ -280,6 +374,7 @@ int main(int argc, char **argv)
                 (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
                 (unsigned long long)st.write_bursts, (unsigned long long)st.write_beats,
                 (unsigned long long)st.protocol_errors);
+    print_sysmem_stats("total", sysmem_port_get_stats(sysmem), sysmem_port_stats{});
     if (link) {
         pcie_link_stats ls{};
         pcie_link_get_stats(link, &ls);
@@ -293,6 +388,7 @@ int main(int argc, char **argv)
     if (fst) fst->close();
     top->final();
     ddr_model_destroy(ddr);
+    sysmem_port_destroy(sysmem);
     if (g_stop) {
         std::printf("sim: stopped by signal\n");
         return 0;

@@ -5,7 +5,12 @@
 // Used as is by the Verilator UART harness (sim/uart_main.cpp) and inside
 // the OrangeCrab top (boards/orangecrab-85f/orangecrab_top.sv), so the board
 // runs exactly the logic the host suite tests. Everything else of soc_top
-// (console, exit, straps, the DDR AXI4 master) passes through.
+// (console, exit, straps, the DDR AXI4 master) passes through, except the
+// system-memory master: a serial line cannot carry the device's DMA into
+// host memory, so it ends in an error slave (SLVERR on every burst, as a
+// PCIe bridge answers an access the host refused). An engine touching a
+// segment-0 page then faults with BUS_ERROR instead of hanging, and
+// libgmmu's gmmu_sysmem_alloc says GMMU_E_NOT_SUPPORTED on uart:.
 //
 // ClkDiv: clock cycles per UART bit (clock / baud). The serial input is
 // synchronised inside the bridge; the output is registered.
@@ -81,6 +86,17 @@ module uart_soc #(
   logic [1:0]  bar1_bresp, bar1_rresp;
   logic        host_msi;
 
+  localparam int unsigned SysIdW = gmmu_soc_pkg::SYSMEM_AXI_ID_BITS;
+  logic              sys_awvalid, sys_awready, sys_wvalid, sys_wready, sys_wlast;
+  logic              sys_bvalid, sys_bready, sys_arvalid, sys_arready;
+  logic              sys_rvalid, sys_rready, sys_rlast;
+  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
+  logic [63:0]       sys_awaddr, sys_araddr, sys_wdata, sys_rdata;
+  logic [7:0]        sys_awlen, sys_arlen, sys_wstrb;
+  logic [2:0]        sys_awsize, sys_arsize;
+  logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
+  logic [3:0]        sys_awcache, sys_arcache;
+
   soc_top #(.RamWords(RamWords), .RamInit(RamInit)) u_soc (
     .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
     .console_valid_o, .console_data_o, .console_ready_i,
@@ -102,8 +118,35 @@ module uart_soc #(
     .ddr_awburst_o, .ddr_wvalid_o, .ddr_wready_i, .ddr_wdata_o, .ddr_wstrb_o, .ddr_wlast_o,
     .ddr_bvalid_i, .ddr_bready_o, .ddr_bid_i, .ddr_bresp_i, .ddr_arvalid_o, .ddr_arready_i,
     .ddr_arid_o, .ddr_araddr_o, .ddr_arlen_o, .ddr_arsize_o, .ddr_arburst_o, .ddr_rvalid_i,
-    .ddr_rready_o, .ddr_rid_i, .ddr_rdata_i, .ddr_rresp_i, .ddr_rlast_i
+    .ddr_rready_o, .ddr_rid_i, .ddr_rdata_i, .ddr_rresp_i, .ddr_rlast_i,
+    .sysmem_awvalid_o (sys_awvalid), .sysmem_awready_i (sys_awready), .sysmem_awid_o (sys_awid),
+    .sysmem_awaddr_o (sys_awaddr), .sysmem_awlen_o (sys_awlen), .sysmem_awsize_o (sys_awsize),
+    .sysmem_awburst_o (sys_awburst), .sysmem_awcache_o (sys_awcache),
+    .sysmem_wvalid_o (sys_wvalid), .sysmem_wready_i (sys_wready), .sysmem_wdata_o (sys_wdata),
+    .sysmem_wstrb_o (sys_wstrb), .sysmem_wlast_o (sys_wlast),
+    .sysmem_bvalid_i (sys_bvalid), .sysmem_bready_o (sys_bready), .sysmem_bid_i (sys_bid),
+    .sysmem_bresp_i (sys_bresp),
+    .sysmem_arvalid_o (sys_arvalid), .sysmem_arready_i (sys_arready), .sysmem_arid_o (sys_arid),
+    .sysmem_araddr_o (sys_araddr), .sysmem_arlen_o (sys_arlen), .sysmem_arsize_o (sys_arsize),
+    .sysmem_arburst_o (sys_arburst), .sysmem_arcache_o (sys_arcache),
+    .sysmem_rvalid_i (sys_rvalid), .sysmem_rready_o (sys_rready), .sysmem_rid_i (sys_rid),
+    .sysmem_rdata_i (sys_rdata), .sysmem_rresp_i (sys_rresp), .sysmem_rlast_i (sys_rlast)
   );
+
+  axi4_err_slave #(.IdW(SysIdW), .Resp(2'b10)) u_no_sysmem (
+    .clk_i, .rst_ni,
+    .awvalid_i (sys_awvalid), .awready_o (sys_awready), .awid_i (sys_awid),
+    .wvalid_i (sys_wvalid), .wready_o (sys_wready), .wlast_i (sys_wlast),
+    .bvalid_o (sys_bvalid), .bready_i (sys_bready), .bid_o (sys_bid), .bresp_o (sys_bresp),
+    .arvalid_i (sys_arvalid), .arready_o (sys_arready), .arid_i (sys_arid), .arlen_i (sys_arlen),
+    .rvalid_o (sys_rvalid), .rready_i (sys_rready), .rid_o (sys_rid), .rdata_o (sys_rdata),
+    .rresp_o (sys_rresp), .rlast_o (sys_rlast)
+  );
+
+  // The error slave needs only the IDs, lengths and handshakes.
+  logic unused_sysmem;
+  assign unused_sysmem = ^{sys_awaddr, sys_awlen, sys_awsize, sys_awburst, sys_awcache,
+                           sys_wdata, sys_wstrb, sys_araddr, sys_arsize, sys_arburst, sys_arcache};
 
   uart_bar_bridge #(
     .ClkDiv   (ClkDiv),

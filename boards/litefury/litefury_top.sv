@@ -11,8 +11,18 @@
 //          the DDR controller's clock; the MIG DDR3 controller (400 MHz
 //          memory clock, 4:1, ui_clk 100 MHz) with its AXI4 slave S_DDR;
 //          and S_SYSMEM, an AXI4 slave towards the bridge's AXI slave (the
-//          device's window onto host memory) for a future system-memory
-//          master of the SoC.
+//          device's window onto host memory).
+//   u_no_sysmem  where soc_top's system-memory master ends for now (SLVERR:
+//          engines on segment-0 pages fault with BUS_ERROR). S_SYSMEM is not
+//          connected to it yet because it is not a wire-up: the port takes
+//          32-bit addresses with no IDs and no AxCACHE, the bridge
+//          translates one AXI BAR to one PCIe window fixed at build time,
+//          and soc_top issues 64-bit bus addresses with 8-bit IDs (reads of
+//          different IDs in flight). It needs an AXIBAR2PCIEBAR setting the
+//          host driver programs through the bridge's control port (or a
+//          window the driver allocates its buffers in), an ID-width setting
+//          (or an in-order ID shim) and AxCACHE mapped to No Snoop; see
+//          docs/engine.md, system memory.
 //   u_soc  soc_top on ui_clk, so its DDR master needs no clock crossing.
 //
 // Interrupts: soc_top's MSI pulse (ui_clk) crosses to the bridge's clock as
@@ -152,7 +162,8 @@ module litefury_top #(
     .S_DDR_rid (ddr_rid), .S_DDR_rdata (ddr_rdata), .S_DDR_rresp (ddr_rresp),
     .S_DDR_rlast (ddr_rlast), .S_DDR_rvalid (ddr_rvalid), .S_DDR_rready (ddr_rready),
 
-    // No system-memory master in soc_top yet: the port stays idle.
+    // Idle until the bridge is set up for soc_top's system-memory master
+    // (see u_no_sysmem below).
     .S_SYSMEM_awaddr ('0), .S_SYSMEM_awlen ('0), .S_SYSMEM_awsize (3'd3),
     .S_SYSMEM_awburst (2'b01), .S_SYSMEM_awvalid (1'b0), .S_SYSMEM_awready (),
     .S_SYSMEM_wdata ('0), .S_SYSMEM_wstrb ('0), .S_SYSMEM_wlast (1'b0),
@@ -179,6 +190,17 @@ module litefury_top #(
   logic        host_msi, host_irq, console_valid, exit_valid;
   logic [7:0]  console_data;
   logic [31:0] exit_code;
+
+  localparam int unsigned SysIdW = gmmu_soc_pkg::SYSMEM_AXI_ID_BITS;
+  logic              sys_awvalid, sys_awready, sys_wvalid, sys_wready, sys_wlast;
+  logic              sys_bvalid, sys_bready, sys_arvalid, sys_arready;
+  logic              sys_rvalid, sys_rready, sys_rlast;
+  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
+  logic [63:0]       sys_awaddr, sys_araddr, sys_wdata, sys_rdata;
+  logic [7:0]        sys_awlen, sys_arlen, sys_wstrb;
+  logic [2:0]        sys_awsize, sys_arsize;
+  logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
+  logic [3:0]        sys_awcache, sys_arcache;
 
   soc_top #(.RamInit(RamInit)) u_soc (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
@@ -207,8 +229,35 @@ module litefury_top #(
     .ddr_arid_o (ddr_arid), .ddr_araddr_o (ddr_araddr), .ddr_arlen_o (ddr_arlen),
     .ddr_arsize_o (ddr_arsize), .ddr_arburst_o (ddr_arburst), .ddr_rvalid_i (ddr_rvalid),
     .ddr_rready_o (ddr_rready), .ddr_rid_i (ddr_rid), .ddr_rdata_i (ddr_rdata),
-    .ddr_rresp_i (ddr_rresp), .ddr_rlast_i (ddr_rlast)
+    .ddr_rresp_i (ddr_rresp), .ddr_rlast_i (ddr_rlast),
+    .sysmem_awvalid_o (sys_awvalid), .sysmem_awready_i (sys_awready), .sysmem_awid_o (sys_awid),
+    .sysmem_awaddr_o (sys_awaddr), .sysmem_awlen_o (sys_awlen), .sysmem_awsize_o (sys_awsize),
+    .sysmem_awburst_o (sys_awburst), .sysmem_awcache_o (sys_awcache),
+    .sysmem_wvalid_o (sys_wvalid), .sysmem_wready_i (sys_wready), .sysmem_wdata_o (sys_wdata),
+    .sysmem_wstrb_o (sys_wstrb), .sysmem_wlast_o (sys_wlast),
+    .sysmem_bvalid_i (sys_bvalid), .sysmem_bready_o (sys_bready), .sysmem_bid_i (sys_bid),
+    .sysmem_bresp_i (sys_bresp),
+    .sysmem_arvalid_o (sys_arvalid), .sysmem_arready_i (sys_arready), .sysmem_arid_o (sys_arid),
+    .sysmem_araddr_o (sys_araddr), .sysmem_arlen_o (sys_arlen), .sysmem_arsize_o (sys_arsize),
+    .sysmem_arburst_o (sys_arburst), .sysmem_arcache_o (sys_arcache),
+    .sysmem_rvalid_i (sys_rvalid), .sysmem_rready_o (sys_rready), .sysmem_rid_i (sys_rid),
+    .sysmem_rdata_i (sys_rdata), .sysmem_rresp_i (sys_rresp), .sysmem_rlast_i (sys_rlast)
   );
+
+  // ------------------------------------------------------------ system memory
+  axi4_err_slave #(.IdW(SysIdW), .Resp(2'b10)) u_no_sysmem (
+    .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
+    .awvalid_i (sys_awvalid), .awready_o (sys_awready), .awid_i (sys_awid),
+    .wvalid_i (sys_wvalid), .wready_o (sys_wready), .wlast_i (sys_wlast),
+    .bvalid_o (sys_bvalid), .bready_i (sys_bready), .bid_o (sys_bid), .bresp_o (sys_bresp),
+    .arvalid_i (sys_arvalid), .arready_o (sys_arready), .arid_i (sys_arid), .arlen_i (sys_arlen),
+    .rvalid_o (sys_rvalid), .rready_i (sys_rready), .rid_o (sys_rid), .rdata_o (sys_rdata),
+    .rresp_o (sys_rresp), .rlast_o (sys_rlast)
+  );
+
+  logic unused_sysmem;
+  assign unused_sysmem = ^{sys_awaddr, sys_awlen, sys_awsize, sys_awburst, sys_awcache,
+                           sys_wdata, sys_wstrb, sys_araddr, sys_arsize, sys_arburst, sys_arcache};
 
   // ------------------------------------------------------------ MSI crossing
   // Each MSI pulse flips a toggle in ui_clk; the PCIe side sees the flip

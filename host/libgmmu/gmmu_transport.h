@@ -91,6 +91,15 @@ void gmmu_transport_set_timeout(struct gmmu_transport *t, int timeout_ms);
 /* The scheme the handle was opened with, e.g. "sim". */
 const char *gmmu_transport_scheme(const struct gmmu_transport *t);
 
+/* System memory: size bytes (a multiple of 4 KiB) of this process's memory
+ * that the device reaches at bus addresses [*bus_addr, *bus_addr + size),
+ * mapped here at *host_ptr. GMMU_E_NOT_SUPPORTED where the transport cannot
+ * do it (pci: needs a kernel driver for DMA memory; uart:). The memory stays
+ * until sysmem_free with that bus address, or close. */
+int gmmu_transport_sysmem_alloc(struct gmmu_transport *t, uint64_t size, uint64_t *bus_addr,
+                                void **host_ptr);
+int gmmu_transport_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr);
+
 /* ------------------------------------------------------------ writing one */
 
 struct gmmu_transport_ops {
@@ -103,6 +112,10 @@ struct gmmu_transport_ops {
     /* NULL, or returning GMMU_E_NOT_SUPPORTED: the caller polls. */
     int (*wait_irq)(struct gmmu_transport *t, int timeout_ms, uint32_t *vectors);
     void (*close)(struct gmmu_transport *t); /* frees the handle */
+    /* NULL: GMMU_E_NOT_SUPPORTED. Arguments are checked by the wrappers. */
+    int (*sysmem_alloc)(struct gmmu_transport *t, uint64_t size, uint64_t *bus_addr,
+                        void **host_ptr);
+    int (*sysmem_free)(struct gmmu_transport *t, uint64_t bus_addr);
 };
 
 /* The common part of every handle. A concrete transport embeds it as its

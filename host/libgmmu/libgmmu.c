@@ -825,3 +825,20 @@ const char *gmmu_strerror(int rc)
     const char *s = gmmu_status_desc((unsigned)rc);
     return s ? s : "unknown device status";
 }
+
+/* -------------------------------------------------------- system memory */
+int gmmu_sysmem_alloc(struct gmmu_dev *dev, size_t size, uint64_t *bus_addr, void **host_ptr)
+{
+    pthread_mutex_lock(&dev->lock);
+    int rc = gmmu_transport_sysmem_alloc(dev->t, size, bus_addr, host_ptr);
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}
+
+int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr)
+{
+    pthread_mutex_lock(&dev->lock);
+    int rc = gmmu_transport_sysmem_free(dev->t, bus_addr);
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}

@@ -87,6 +87,17 @@ int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out);
 int gmmu_vram_read(struct gmmu_dev *dev, uint64_t vram_offset, void *buf, size_t len);
 int gmmu_vram_write(struct gmmu_dev *dev, uint64_t vram_offset, const void *buf, size_t len);
 
+/* System memory (segment 0): size bytes (a multiple of 4 KiB) of this
+   process's memory that the device reaches at host bus addresses
+   [*bus_addr, *bus_addr + size), mapped here at *host_ptr. *bus_addr is what
+   ALLOC with GMMU_ALLOC_FLAG_SYSTEM takes as sys_addr. GMMU_E_NOT_SUPPORTED
+   where the transport has no way to share memory with the device (pci:
+   without a kernel driver, uart:). The memory lives until gmmu_sysmem_free
+   or gmmu_close; after that the device's accesses to it fail (an engine
+   reports a BUS_ERROR fault). */
+int gmmu_sysmem_alloc(struct gmmu_dev *dev, size_t size, uint64_t *bus_addr, void **host_ptr);
+int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr);
+
 /* Raw BAR0 access, for tools and tests. */
 int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
 int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);

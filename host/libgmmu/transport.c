@@ -177,3 +177,24 @@ const char *gmmu_transport_scheme(const struct gmmu_transport *t)
 {
     return t != NULL ? t->ops->scheme : NULL;
 }
+
+/* ------------------------------------------------------------ system memory */
+
+int gmmu_transport_sysmem_alloc(struct gmmu_transport *t, uint64_t size, uint64_t *bus_addr,
+                                void **host_ptr)
+{
+    if (t == NULL || bus_addr == NULL || host_ptr == NULL || size == 0 || size % 4096 != 0)
+        return GMMU_E_INVALID_ARG;
+    if (t->ops->sysmem_alloc == NULL)
+        return GMMU_E_NOT_SUPPORTED;
+    return t->ops->sysmem_alloc(t, size, bus_addr, host_ptr);
+}
+
+int gmmu_transport_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr)
+{
+    if (t == NULL)
+        return GMMU_E_INVALID_ARG;
+    if (t->ops->sysmem_free == NULL)
+        return GMMU_E_NOT_SUPPORTED;
+    return t->ops->sysmem_free(t, bus_addr);
+}

@@ -8,16 +8,24 @@
  * between any two frames (for instance while a read waits for its
  * completion); they are OR-ed into a pending mask that wait_irq hands out,
  * so none is lost.
+ *
+ * System memory (protocol version 2): the buffer is a memfd sealed against
+ * resizing, mapped here and handed to the simulation with SCM_RIGHTS, so
+ * both processes share the pages and the simulation can never see them
+ * shrink under it.
  */
+#define _GNU_SOURCE /* memfd_create, seals */
 #include "gmmu_transport.h"
 #include "gmmu/simlink.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -26,9 +34,17 @@
 #define FRAME GMMU_SIMLINK_FRAME_BYTES
 #define RX_FRAMES 16u
 
+struct sysmem_buf {
+    uint64_t bus, size;
+    void *mem;
+};
+
 struct sim_transport {
     struct gmmu_transport base; /* first: handles are cast both ways */
     int fd;                     /* -1 once the connection is broken */
+    uint32_t version;           /* negotiated in HELLO */
+    struct sysmem_buf sysmem[GMMU_SIMLINK_SYSMEM_MAX_BUFFERS];
+    unsigned sysmem_count;
     uint32_t next_tag;
     uint32_t irq_pending;       /* vectors received, not yet returned */
     uint8_t rx[RX_FRAMES * FRAME];
@@ -95,7 +111,28 @@ static int wait_fd(struct sim_transport *s, short events, int64_t deadline)
     }
 }
 
-static int send_frame(struct sim_transport *s, const struct gmmu_simlink_frame *f)
+/* The descriptor (or -1) rides with the frame's first byte. */
+static ssize_t send_some(int sock, const uint8_t *buf, size_t len, int fd)
+{
+    if (fd < 0)
+        return send(sock, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof(control));
+    struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+                          .msg_controllen = sizeof(control.buf) };
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    return sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static int send_frame_fd(struct sim_transport *s, const struct gmmu_simlink_frame *f, int fd)
 {
     if (s->fd < 0)
         return GMMU_E_DISCONNECTED;
@@ -105,7 +142,7 @@ static int send_frame(struct sim_transport *s, const struct gmmu_simlink_frame *
     int64_t deadline = deadline_after(s->base.timeout_ms);
     size_t sent = 0;
     while (sent < FRAME) {
-        ssize_t n = send(s->fd, buf + sent, FRAME - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t n = send_some(s->fd, buf + sent, FRAME - sent, sent == 0 ? fd : -1);
         if (n > 0) {
             sent += (size_t)n;
             continue;
@@ -124,6 +161,11 @@ static int send_frame(struct sim_transport *s, const struct gmmu_simlink_frame *
         }
     }
     return GMMU_OK;
+}
+
+static int send_frame(struct sim_transport *s, const struct gmmu_simlink_frame *f)
+{
+    return send_frame_fd(s, f, -1);
 }
 
 static bool take_buffered_frame(struct sim_transport *s, struct gmmu_simlink_frame *f)
@@ -164,6 +206,22 @@ static int recv_frame(struct sim_transport *s, int64_t deadline, struct gmmu_sim
     }
 }
 
+/* Waits for the answer of type `type` to the request tagged `tag`. IRQs
+ * are already recorded by recv_frame; other answers are late ones to
+ * earlier requests that timed out. */
+static int wait_answer(struct sim_transport *s, uint8_t type, uint32_t tag,
+                       struct gmmu_simlink_frame *out)
+{
+    int64_t deadline = deadline_after(s->base.timeout_ms);
+    for (;;) {
+        int rc = recv_frame(s, deadline, out);
+        if (rc != GMMU_OK)
+            return rc;
+        if (out->type == type && out->tag == tag)
+            return GMMU_OK;
+    }
+}
+
 /* ------------------------------------------------------------ accesses */
 
 static int sim_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t *val)
@@ -175,24 +233,15 @@ static int sim_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint
     };
     *val = 0xFFFFFFFFu;
     int rc = send_frame(s, &req);
+    struct gmmu_simlink_frame f;
+    if (rc == GMMU_OK)
+        rc = wait_answer(s, GMMU_SIMLINK_READ_COMPLETION, tag, &f);
     if (rc != GMMU_OK)
         return rc;
-
-    int64_t deadline = deadline_after(t->timeout_ms);
-    for (;;) {
-        struct gmmu_simlink_frame f;
-        rc = recv_frame(s, deadline, &f);
-        if (rc != GMMU_OK)
-            return rc;
-        /* IRQs are already recorded by recv_frame; another completion is
-         * the late answer to an earlier read that timed out. */
-        if (f.type != GMMU_SIMLINK_READ_COMPLETION || f.tag != tag)
-            continue;
-        if (f.status != GMMU_SIMLINK_ST_OK)
-            return GMMU_E_LINK_ERROR;
-        *val = (uint32_t)f.data;
-        return GMMU_OK;
-    }
+    if (f.status != GMMU_SIMLINK_ST_OK)
+        return GMMU_E_LINK_ERROR;
+    *val = (uint32_t)f.data;
+    return GMMU_OK;
 }
 
 static int sim_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t val)
@@ -254,34 +303,143 @@ static int connect_socket(struct sim_transport *s, const char *path)
     return GMMU_OK;
 }
 
-/* The simulation only accepts one host at a time; while another is
- * connected this one's HELLO stays unanswered and open times out. */
-static int handshake(struct sim_transport *s)
+static int hello(struct sim_transport *s, uint32_t version, struct gmmu_simlink_frame *ack)
 {
-    struct gmmu_simlink_frame hello = { .type = GMMU_SIMLINK_HELLO, .tag = GMMU_SIMLINK_VERSION };
-    int rc = send_frame(s, &hello);
+    struct gmmu_simlink_frame f = { .type = GMMU_SIMLINK_HELLO, .tag = version };
+    int rc = send_frame(s, &f);
     if (rc != GMMU_OK)
         return rc;
-
     int64_t deadline = deadline_after(s->base.timeout_ms);
-    struct gmmu_simlink_frame ack;
     do {
-        rc = recv_frame(s, deadline, &ack);
+        rc = recv_frame(s, deadline, ack);
         if (rc != GMMU_OK)
             return rc;
-    } while (ack.type != GMMU_SIMLINK_HELLO_ACK);
+    } while (ack->type != GMMU_SIMLINK_HELLO_ACK);
+    return GMMU_OK;
+}
 
-    if (ack.status != GMMU_SIMLINK_ST_OK || ack.tag != GMMU_SIMLINK_VERSION)
+static bool version_known(uint32_t v)
+{
+    return v >= GMMU_SIMLINK_VERSION_MIN && v <= GMMU_SIMLINK_VERSION;
+}
+
+/* The simulation only accepts one host at a time; while another is
+ * connected this one's HELLO stays unanswered and open times out. An older
+ * simulation refuses our version and names its own: we speak that if we
+ * still can (without system memory). */
+static int handshake(struct sim_transport *s)
+{
+    struct gmmu_simlink_frame ack;
+    int rc = hello(s, GMMU_SIMLINK_VERSION, &ack);
+    if (rc == GMMU_OK && ack.status == GMMU_SIMLINK_ST_BAD_VERSION &&
+        ack.tag < GMMU_SIMLINK_VERSION && version_known(ack.tag))
+        rc = hello(s, ack.tag, &ack);
+    if (rc != GMMU_OK)
+        return rc;
+    if (ack.status != GMMU_SIMLINK_ST_OK || !version_known(ack.tag))
         return GMMU_E_PROTOCOL;
+    s->version = ack.tag;
     s->base.bar_size[0] = ack.addr;
     s->base.bar_size[1] = ack.data;
     return GMMU_OK;
 }
 
+/* ------------------------------------------------------------ system memory */
+
+static int sysmem_status_to_error(uint8_t status)
+{
+    switch (status) {
+    case GMMU_SIMLINK_ST_OK: return GMMU_OK;
+    case GMMU_SIMLINK_ST_BAD_BUFFER: return GMMU_E_INVALID_ARG;
+    case GMMU_SIMLINK_ST_NO_SPACE: return GMMU_E_NO_MEMORY;
+    case GMMU_SIMLINK_ST_NOT_MAPPED: return GMMU_E_INVALID_ARG;
+    default: return GMMU_E_LINK_ERROR;
+    }
+}
+
+/* A memfd of `size` bytes that nobody can shrink or grow any more. */
+static int make_sealed_memfd(uint64_t size)
+{
+    int fd = memfd_create("gmmu-sysmem", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    if (ftruncate(fd, (off_t)size) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int register_buffer(struct sim_transport *s, int fd, uint64_t size, uint64_t *bus)
+{
+    uint32_t tag = s->next_tag++;
+    struct gmmu_simlink_frame req = { .type = GMMU_SIMLINK_SYSMEM_MAP, .tag = tag, .data = size };
+    struct gmmu_simlink_frame ack;
+    int rc = send_frame_fd(s, &req, fd);
+    if (rc == GMMU_OK)
+        rc = wait_answer(s, GMMU_SIMLINK_SYSMEM_MAP_ACK, tag, &ack);
+    if (rc == GMMU_OK)
+        rc = sysmem_status_to_error(ack.status);
+    if (rc == GMMU_OK)
+        *bus = ack.addr;
+    return rc;
+}
+
+static int sim_sysmem_alloc(struct gmmu_transport *t, uint64_t size, uint64_t *bus_addr,
+                            void **host_ptr)
+{
+    struct sim_transport *s = to_sim(t);
+    if (s->version < GMMU_SIMLINK_VERSION_SYSMEM)
+        return GMMU_E_NOT_SUPPORTED;
+    if (s->sysmem_count == GMMU_SIMLINK_SYSMEM_MAX_BUFFERS || size > SIZE_MAX)
+        return GMMU_E_NO_MEMORY;
+    int fd = make_sealed_memfd(size);
+    if (fd < 0)
+        return errno == ENOMEM || errno == EMFILE ? GMMU_E_NO_MEMORY : GMMU_E_IO;
+    void *mem = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    uint64_t bus = 0;
+    int rc = mem == MAP_FAILED ? GMMU_E_NO_MEMORY : register_buffer(s, fd, size, &bus);
+    close(fd); /* the mappings on both sides keep the memory */
+    if (rc != GMMU_OK) {
+        if (mem != MAP_FAILED)
+            munmap(mem, (size_t)size);
+        return rc;
+    }
+    s->sysmem[s->sysmem_count++] = (struct sysmem_buf){ bus, size, mem };
+    *bus_addr = bus;
+    *host_ptr = mem;
+    return GMMU_OK;
+}
+
+/* Our mapping goes whatever the simulation answers: if it has gone, the
+ * buffer went with the connection. */
+static int sim_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr)
+{
+    struct sim_transport *s = to_sim(t);
+    unsigned i = 0;
+    while (i < s->sysmem_count && s->sysmem[i].bus != bus_addr)
+        i++;
+    if (i == s->sysmem_count)
+        return GMMU_E_INVALID_ARG;
+    munmap(s->sysmem[i].mem, (size_t)s->sysmem[i].size);
+    s->sysmem[i] = s->sysmem[--s->sysmem_count];
+
+    uint32_t tag = s->next_tag++;
+    struct gmmu_simlink_frame req = { .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = tag, .addr = bus_addr };
+    struct gmmu_simlink_frame ack;
+    int rc = send_frame(s, &req);
+    if (rc == GMMU_OK)
+        rc = wait_answer(s, GMMU_SIMLINK_SYSMEM_UNMAP_ACK, tag, &ack);
+    return rc == GMMU_OK ? sysmem_status_to_error(ack.status) : rc;
+}
+
 static void sim_close(struct gmmu_transport *t)
 {
     struct sim_transport *s = to_sim(t);
-    break_connection(s);
+    break_connection(s); /* first: the simulation drops its mappings with us */
+    for (unsigned i = 0; i < s->sysmem_count; i++)
+        munmap(s->sysmem[i].mem, (size_t)s->sysmem[i].size);
     free(s);
 }
 
@@ -312,4 +470,6 @@ const struct gmmu_transport_ops gmmu_transport_sim_ops = {
     .write32 = sim_write32,
     .wait_irq = sim_wait_irq,
     .close = sim_close,
+    .sysmem_alloc = sim_sysmem_alloc,
+    .sysmem_free = sim_sysmem_free,
 };

@@ -19,18 +19,28 @@
 extern "C" {
 #endif
 
-/* Bumped whenever a frame layout or the meaning of a field changes. */
-#define GMMU_SIMLINK_VERSION 1u
+/* Bumped whenever a frame layout or the meaning of a field changes, or
+ * messages are added. The device serves every host version from
+ * GMMU_SIMLINK_VERSION_MIN to its own and answers HELLO with the version
+ * both speak; messages of a later version are only sent to, and only
+ * accepted from, a host that negotiated it. */
+#define GMMU_SIMLINK_VERSION 2u
+#define GMMU_SIMLINK_VERSION_MIN 1u
+/* The first version with the SYSMEM_* messages. */
+#define GMMU_SIMLINK_VERSION_SYSMEM 2u
 
 /* Frame layout (byte offsets):
  *   0 type   u8   enum gmmu_simlink_type
  *   1 bar    u8   BAR number (0 = registers, 1 = aperture)
  *   2 size   u8   access size in bytes (only 4 today)
  *   3 status u8   enum gmmu_simlink_status (answers only; 0 in requests)
- *   4 tag    u32  matches a READ_COMPLETION to its MEM_READ; version in HELLO*
- *   8 addr   u64  offset inside the BAR; BAR0 size in HELLO_ACK
+ *   4 tag    u32  matches a READ_COMPLETION to its MEM_READ (a SYSMEM_*_ACK
+ *                 to its request); version in HELLO*
+ *   8 addr   u64  offset inside the BAR; BAR0 size in HELLO_ACK; bus address
+ *                 in SYSMEM_MAP_ACK and SYSMEM_UNMAP
  *  16 data   u64  write/read data in the low 32 bits (high bits zero);
- *                 BAR1 size in HELLO_ACK; vector bitmask in IRQ
+ *                 BAR1 size in HELLO_ACK; vector bitmask in IRQ; buffer
+ *                 size in SYSMEM_MAP and SYSMEM_MAP_ACK
  */
 #define GMMU_SIMLINK_FRAME_BYTES 24u
 
@@ -48,11 +58,33 @@ enum gmmu_simlink_type {
     /* 0x07..0x0F: reserved for more link control messages. */
     GMMU_SIMLINK_RESERVED_LINK_FIRST = 0x07,
     GMMU_SIMLINK_RESERVED_LINK_LAST = 0x0F,
-    /* 0x10..0x1F: reserved for system memory: the host registering a
-     * buffer as system memory, and the device's DMA reads and writes of it. */
-    GMMU_SIMLINK_RESERVED_SYSMEM_FIRST = 0x10,
+    /* 0x10..0x1F: system memory (version >= GMMU_SIMLINK_VERSION_SYSMEM).
+     * SYSMEM_MAP carries a file descriptor (SCM_RIGHTS, sent with the
+     * frame's bytes): a memfd sealed against shrinking, data bytes long
+     * (GMMU_SIMLINK_SYSMEM_ALIGN multiple), addr 0. The device maps it and
+     * serves the SoC's system-memory port from it at the bus address of
+     * the ACK until SYSMEM_UNMAP or the host disconnects. */
+    GMMU_SIMLINK_SYSMEM_MAP = 0x10,       /* host -> device, answered */
+    GMMU_SIMLINK_SYSMEM_MAP_ACK = 0x11,   /* status, addr = bus address, data = size */
+    GMMU_SIMLINK_SYSMEM_UNMAP = 0x12,     /* host -> device, addr = bus address, answered */
+    GMMU_SIMLINK_SYSMEM_UNMAP_ACK = 0x13, /* status, addr echoed */
+    /* 0x14..0x1F: reserved, e.g. for the device's DMA to host memory over
+     * the socket on a host that cannot share memory. */
+    GMMU_SIMLINK_RESERVED_SYSMEM_FIRST = 0x14,
     GMMU_SIMLINK_RESERVED_SYSMEM_LAST = 0x1F
 };
+
+/* Host bus addresses the device gives out for registered buffers: from 4 GiB
+ * up (so system-memory traffic exercises the address bits above 31), each
+ * buffer GMMU_SIMLINK_SYSMEM_PLACEMENT aligned, followed by an unmapped gap
+ * of the same size (an access just past the end faults), and never reused
+ * while the simulation runs (a stale address of a host that left never
+ * reaches another host's buffer). */
+#define GMMU_SIMLINK_SYSMEM_BUS_BASE 0x100000000ull
+#define GMMU_SIMLINK_SYSMEM_PLACEMENT 0x200000ull
+#define GMMU_SIMLINK_SYSMEM_ALIGN 0x1000ull       /* size granule */
+#define GMMU_SIMLINK_SYSMEM_MAX_BYTES 0x40000000ull /* per buffer */
+#define GMMU_SIMLINK_SYSMEM_MAX_BUFFERS 16u       /* per host */
 
 enum gmmu_simlink_status {
     GMMU_SIMLINK_ST_OK = 0,
@@ -60,7 +92,13 @@ enum gmmu_simlink_status {
     GMMU_SIMLINK_ST_BAD_OFFSET = 2,  /* beyond the BAR, or not size-aligned */
     GMMU_SIMLINK_ST_BAD_SIZE = 3,    /* access size other than 4 */
     GMMU_SIMLINK_ST_BUS_ERROR = 4,   /* the device's bus answered an error */
-    GMMU_SIMLINK_ST_BAD_VERSION = 5  /* HELLO_ACK: versions incompatible */
+    GMMU_SIMLINK_ST_BAD_VERSION = 5, /* HELLO_ACK: versions incompatible */
+    GMMU_SIMLINK_ST_BAD_BUFFER = 6,  /* SYSMEM_MAP: no fd, not a shrink-sealed
+                                        memfd of that size, bad size or addr */
+    GMMU_SIMLINK_ST_NO_SPACE = 7,    /* SYSMEM_MAP: buffer table or bus
+                                        addresses exhausted, mmap failed */
+    GMMU_SIMLINK_ST_NOT_MAPPED = 8   /* SYSMEM_UNMAP: no buffer of this host
+                                        starts at that bus address */
 };
 
 /* One frame with its fields in host byte order. */

@@ -43,6 +43,9 @@
 #define GMMU_EXIT_TRAP_BASE GMMU_U(0x00000100) /* Exit code of an unexpected trap: EXIT_TRAP_BASE + mcause (interrupt bit cleared) */
 #define GMMU_DDR_AXI_DATA_BYTES GMMU_U(0x00000008) /* Width of the DDR AXI4 data bus, in bytes */
 #define GMMU_DDR_AXI_ID_BITS GMMU_U(0x00000008) /* Width of the DDR AXI4 ID fields: {master index, master's 4-bit ID} from the DDR arbiter */
+#define GMMU_SYSMEM_AXI_ID_BITS GMMU_U(0x00000008) /* Width of the system-memory AXI4 port's ID fields: {engine index, engine's 4-bit ID} from the system-memory arbiter */
+#define GMMU_SYSMEM_AXCACHE_COHERENT GMMU_U(0x0000000F) /* AxCACHE of a system-memory burst to a CacheCoherent page (write-back, allocate: the host bridge snoops the CPU caches) */
+#define GMMU_SYSMEM_AXCACHE_NONCOHERENT GMMU_U(0x00000003) /* AxCACHE of a system-memory burst to a page without CacheCoherent (normal non-cacheable bufferable: a bridge may set PCIe No Snoop) */
 #define GMMU_CPU_LINE_BYTES GMMU_U(0x00000020) /* VexRiscv data- and instruction-cache line, in bytes */
 /* SYSCTL registers: offsets from GMMU_SYSCTL_BASE. Platform control */
 #define GMMU_SYSCTL_ID GMMU_U(0x0000) /* ro: Reads SYSCTL_MAGIC */

@@ -4,6 +4,7 @@
  * test, as the host, uses libgmmu's transports. Raw socket clients play
  * broken or hostile hosts. Every wait is bounded.
  */
+#define _GNU_SOURCE /* memfd_create and seals, for hostile system-memory hosts */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -37,6 +39,12 @@
 #define SLOW_OFF 0x80u      /* BAR0 read: answered late (or when the host leaves) */
 #define SLOW_VALUE 0x5105u
 #define SLOW_MS 500
+/* System memory as the device sees it: write the bus address to
+ * SYSMEM_ADDR_LO/HI, then read or write the word there at SYSMEM_DATA (a
+ * bus error if no buffer of the host covers it). */
+#define SYSMEM_ADDR_LO 0x90u
+#define SYSMEM_ADDR_HI 0x94u
+#define SYSMEM_DATA 0x98u
 
 struct fake_device {
     struct pcie_link *link;
@@ -47,6 +55,7 @@ struct fake_device {
     bool slow_pending;
     struct pcie_link_request slow_req;
     int64_t slow_due_ms;
+    uint64_t sysmem_addr;
     struct pcie_link_stats stats; /* valid after stop_device */
     char dir[64];
     char path[128];
@@ -78,9 +87,35 @@ static void finish_slow_read(struct fake_device *d, bool force)
     }
 }
 
+/* The device's own access to system memory, as its DMA would make it. */
+static bool serve_sysmem(struct fake_device *d, const struct pcie_link_request *r)
+{
+    if (r->bar != 0 || (r->offset != SYSMEM_ADDR_LO && r->offset != SYSMEM_ADDR_HI &&
+                        r->offset != SYSMEM_DATA))
+        return false;
+    unsigned shift = r->offset == SYSMEM_ADDR_HI ? 32 : 0;
+    if (r->kind == PCIE_LINK_WRITE && r->offset != SYSMEM_DATA) {
+        d->sysmem_addr &= ~(0xFFFFFFFFull << shift);
+        d->sysmem_addr |= (uint64_t)r->data << shift;
+        return true;
+    }
+    uint8_t *mem = pcie_link_sysmem(d->link, d->sysmem_addr, 4);
+    uint32_t v = 0xFFFFFFFFu;
+    if (mem != NULL && r->kind == PCIE_LINK_WRITE)
+        memcpy(mem, &r->data, 4);
+    if (mem != NULL && r->kind == PCIE_LINK_READ)
+        memcpy(&v, mem, 4);
+    if (r->kind == PCIE_LINK_READ)
+        pcie_link_complete_read(d->link, r, v,
+                                mem != NULL ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BUS_ERROR);
+    return true;
+}
+
 static void serve(struct fake_device *d, const struct pcie_link_request *r)
 {
     uint32_t *word = &d->bar[r->bar][r->offset / 4];
+    if (serve_sysmem(d, r))
+        return;
     if (r->kind == PCIE_LINK_WRITE) {
         if (r->bar == 0 && r->offset == DOORBELL_OFF)
             pcie_link_raise_irq(d->link, r->data);
@@ -302,7 +337,8 @@ static void test_garbage_does_not_hurt(void **state)
     fd = raw_connect(d->path);
     raw_hello(fd);
     static const uint8_t bad_types[] = { GMMU_SIMLINK_INVALID, GMMU_SIMLINK_IRQ,
-                                         GMMU_SIMLINK_READ_COMPLETION, 0x09, 0x10, 0xFF };
+                                         GMMU_SIMLINK_READ_COMPLETION, 0x09,
+                                         GMMU_SIMLINK_SYSMEM_MAP_ACK, 0x1F, 0xFF };
     for (size_t i = 0; i < sizeof(bad_types); i++)
         raw_send(fd, (struct gmmu_simlink_frame){ .type = bad_types[i], .size = 4 });
     raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_WRITE, .bar = 7,
@@ -869,7 +905,189 @@ static void test_register_transport(void **state)
     assert_reads(t, 1, 0, 42);
     uint32_t v;
     assert_int_equal(gmmu_transport_wait_irq(t, 0, &v), GMMU_E_NOT_SUPPORTED);
+    uint64_t bus;
+    void *mem;
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 4096, &bus, &mem), GMMU_E_NOT_SUPPORTED);
+    assert_int_equal(gmmu_transport_sysmem_free(t, 0), GMMU_E_NOT_SUPPORTED);
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 100, &bus, &mem), GMMU_E_INVALID_ARG);
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 4096, NULL, &mem), GMMU_E_INVALID_ARG);
     gmmu_transport_close(t);
+}
+
+/* ------------------------------------------------------------ system memory */
+
+static void set_sysmem_addr(struct gmmu_transport *t, uint64_t bus)
+{
+    assert_int_equal(gmmu_transport_write32(t, 0, SYSMEM_ADDR_LO, (uint32_t)bus), GMMU_OK);
+    assert_int_equal(gmmu_transport_write32(t, 0, SYSMEM_ADDR_HI, (uint32_t)(bus >> 32)), GMMU_OK);
+}
+
+/* What the device reads at a bus address, or the link error it gets. */
+static int device_read(struct gmmu_transport *t, uint64_t bus, uint32_t *v)
+{
+    set_sysmem_addr(t, bus);
+    return gmmu_transport_read32(t, 0, SYSMEM_DATA, v);
+}
+
+static void test_sysmem_shared_with_the_device(void **state)
+{
+    struct fake_device *d = *state;
+    struct gmmu_transport *t = open_sim(d);
+    enum { SIZE = 64 * 1024 };
+    uint64_t bus = 0, bus2 = 0;
+    void *mem = NULL, *mem2 = NULL;
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, SIZE, &bus, &mem), GMMU_OK);
+    assert_true(bus >= GMMU_SIMLINK_SYSMEM_BUS_BASE);
+    assert_int_equal(bus % GMMU_SIMLINK_SYSMEM_PLACEMENT, 0);
+
+    /* Host writes, device reads; device writes, host reads. */
+    uint32_t *w = mem;
+    w[0] = 0x11223344u;
+    w[SIZE / 4 - 1] = 0xCAFEF00Du;
+    uint32_t v = 0;
+    assert_int_equal(device_read(t, bus, &v), GMMU_OK);
+    assert_int_equal(v, 0x11223344u);
+    assert_int_equal(device_read(t, bus + SIZE - 4, &v), GMMU_OK);
+    assert_int_equal(v, 0xCAFEF00Du);
+    set_sysmem_addr(t, bus + 8);
+    assert_int_equal(gmmu_transport_write32(t, 0, SYSMEM_DATA, 0xABCD0123u), GMMU_OK);
+    assert_reads(t, 0, SYSMEM_DATA, 0xABCD0123u); /* also orders the write before the check */
+    assert_int_equal(w[2], 0xABCD0123u);
+
+    /* Just past the end, and just before the start: nothing there. */
+    assert_int_equal(device_read(t, bus + SIZE, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(device_read(t, bus - 4, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(device_read(t, bus + SIZE - 2, &v), GMMU_E_LINK_ERROR); /* straddles */
+
+    /* A second buffer lies beyond the first and its guard gap. */
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 4096, &bus2, &mem2), GMMU_OK);
+    assert_true(bus2 >= bus + SIZE + GMMU_SIMLINK_SYSMEM_PLACEMENT);
+    ((uint32_t *)mem2)[0] = 7;
+    assert_int_equal(device_read(t, bus2, &v), GMMU_OK);
+    assert_int_equal(v, 7);
+
+    /* Freed: gone for the device, unknown to a second free. */
+    assert_int_equal(gmmu_transport_sysmem_free(t, bus), GMMU_OK);
+    assert_int_equal(device_read(t, bus, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(gmmu_transport_sysmem_free(t, bus), GMMU_E_INVALID_ARG);
+    gmmu_transport_close(t); /* with bus2 still registered */
+
+    /* The next host cannot reach the last one's memory, and gets new
+     * addresses. */
+    t = open_sim(d);
+    assert_int_equal(device_read(t, bus2, &v), GMMU_E_LINK_ERROR);
+    uint64_t bus3 = 0;
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 4096, &bus3, &mem), GMMU_OK);
+    assert_true(bus3 > bus2);
+    gmmu_transport_close(t);
+    stop_device(d);
+    assert_int_equal(d->stats.sysmem_maps, 3);
+    assert_int_equal(d->stats.sysmem_unmaps, 1);
+    assert_int_equal(d->stats.sysmem_rejected, 0);
+}
+
+static int sealed_memfd(size_t size, unsigned seals)
+{
+    int fd = memfd_create("simlink-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)size), 0);
+    if (seals)
+        assert_int_equal(fcntl(fd, F_ADD_SEALS, seals), 0);
+    return fd;
+}
+
+/* SYSMEM_MAP from a raw client, with fd (or -1: none) attached. */
+static struct gmmu_simlink_frame raw_map(int sock, int fd, uint64_t size, uint32_t tag)
+{
+    uint8_t buf[GMMU_SIMLINK_FRAME_BYTES];
+    struct gmmu_simlink_frame f = { .type = GMMU_SIMLINK_SYSMEM_MAP, .tag = tag, .data = size };
+    gmmu_simlink_encode(&f, buf);
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int))];
+    } control;
+    memset(&control, 0, sizeof(control));
+    struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+    if (fd >= 0) {
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof(control.buf);
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    assert_int_equal(sendmsg(sock, &msg, MSG_NOSIGNAL), (ssize_t)sizeof(buf));
+    struct gmmu_simlink_frame ack = raw_recv(sock);
+    assert_int_equal(ack.type, GMMU_SIMLINK_SYSMEM_MAP_ACK);
+    assert_int_equal(ack.tag, tag);
+    return ack;
+}
+
+/* Buffers the simulator could not safely keep are refused; the host is
+ * still served. */
+static void test_sysmem_bad_buffers(void **state)
+{
+    struct fake_device *d = *state;
+    int sock = raw_connect(d->path);
+    raw_hello(sock);
+    const unsigned shrink_sealed = F_SEAL_SHRINK | F_SEAL_GROW;
+    int fd;
+
+    assert_int_equal(raw_map(sock, -1, 4096, 1).status, GMMU_SIMLINK_ST_BAD_BUFFER);
+    fd = sealed_memfd(4096, 0); /* could be truncated under the simulator */
+    assert_int_equal(raw_map(sock, fd, 4096, 2).status, GMMU_SIMLINK_ST_BAD_BUFFER);
+    close(fd);
+    fd = sealed_memfd(4096, shrink_sealed);
+    assert_int_equal(raw_map(sock, fd, 8192, 3).status, GMMU_SIMLINK_ST_BAD_BUFFER); /* > file */
+    assert_int_equal(raw_map(sock, fd, 100, 4).status, GMMU_SIMLINK_ST_BAD_BUFFER);  /* granule */
+    assert_int_equal(raw_map(sock, fd, 0, 5).status, GMMU_SIMLINK_ST_BAD_BUFFER);
+    struct gmmu_simlink_frame ok = raw_map(sock, fd, 4096, 6);
+    assert_int_equal(ok.status, GMMU_SIMLINK_ST_OK);
+    close(fd);
+
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 7,
+                                                .addr = ok.addr + 4096 });
+    struct gmmu_simlink_frame ack = raw_recv(sock);
+    assert_int_equal(ack.type, GMMU_SIMLINK_SYSMEM_UNMAP_ACK);
+    assert_int_equal(ack.status, GMMU_SIMLINK_ST_NOT_MAPPED);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 8,
+                                                .addr = ok.addr });
+    ack = raw_recv(sock);
+    assert_int_equal(ack.status, GMMU_SIMLINK_ST_OK);
+    assert_int_equal(ack.tag, 8);
+    assert_int_equal(raw_read(sock, 0, 4, 0x20, 9).status, GMMU_SIMLINK_ST_OK);
+    close(sock);
+    stop_device(d);
+    assert_int_equal(d->stats.sysmem_maps, 1);
+    assert_int_equal(d->stats.sysmem_unmaps, 1);
+    assert_int_equal(d->stats.sysmem_rejected, 5);
+}
+
+/* A version-1 host is still served, without system memory: its SYSMEM
+ * frames are garbage to the device. */
+static void test_old_host_version(void **state)
+{
+    struct fake_device *d = *state;
+    int sock = raw_connect(d->path);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO, .tag = 1 });
+    struct gmmu_simlink_frame ack = raw_recv(sock);
+    assert_int_equal(ack.status, GMMU_SIMLINK_ST_OK);
+    assert_int_equal(ack.tag, 1);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_SYSMEM_MAP, .data = 4096 });
+    struct gmmu_simlink_frame c = raw_read(sock, 0, 4, 0x20, 5); /* the next answer is this */
+    assert_int_equal(c.type, GMMU_SIMLINK_READ_COMPLETION);
+    assert_int_equal(c.tag, 5);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO,
+                                                .tag = GMMU_SIMLINK_VERSION + 1 });
+    ack = raw_recv(sock);
+    assert_int_equal(ack.status, GMMU_SIMLINK_ST_BAD_VERSION);
+    assert_int_equal(ack.tag, GMMU_SIMLINK_VERSION);
+    close(sock);
+    stop_device(d);
+    assert_int_equal(d->stats.sysmem_maps + d->stats.sysmem_rejected, 0);
+    assert_true(d->stats.bad_frames >= 1);
 }
 
 int main(void)
@@ -895,6 +1113,10 @@ int main(void)
         cmocka_unit_test(test_pci_missing_device),
         cmocka_unit_test(test_pci_fake_sysfs),
         cmocka_unit_test(test_register_transport),
+        cmocka_unit_test_setup_teardown(test_sysmem_shared_with_the_device, setup_device,
+                                        teardown_device),
+        cmocka_unit_test_setup_teardown(test_sysmem_bad_buffers, setup_device, teardown_device),
+        cmocka_unit_test_setup_teardown(test_old_host_version, setup_device, teardown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -33,5 +33,8 @@ $(HOST_DIR)/test_vidmm_soc: tests/host/test_vidmm_soc.c $(LIBGMMU) $(wildcard ho
 $(HOST_DIR)/test_engine_soc: tests/host/test_engine_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
 
+$(HOST_DIR)/test_sysmem_soc: tests/host/test_sysmem_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
+
 $(HOST_DIR)/test_faults_soc: tests/host/test_faults_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread

@@ -14,13 +14,15 @@ RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv rtl/gmmu_mbox_pkg.sv rtl/gmm
 RTL_SRCS := rtl/soc_top.sv rtl/wb_arbiter.sv rtl/wb_decoder.sv rtl/wb_ram.sv \
             rtl/wb_sysctl.sv rtl/wb_console.sv rtl/wb_timer.sv rtl/wb_to_axi4.sv \
             rtl/axi4lite_to_reg.sv rtl/mbox.sv rtl/dp_ram.sv rtl/axi4_arbiter.sv \
-            rtl/bar1_aperture.sv $(sort $(wildcard rtl/mmu_*.sv)) rtl/gpu_engine.sv \
+            rtl/axi4_demux.sv rtl/axi4_err_slave.sv rtl/bar1_aperture.sv \
+            $(sort $(wildcard rtl/mmu_*.sv)) rtl/gpu_engine.sv \
             rtl/gpu_engine_regs.sv
 RTL_ALL  := rtl/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 
 SIM_DIR   := $(BUILD)/sim
 SIM_BIN   := $(SIM_DIR)/Vsoc_top
-SIM_CSRCS := sim/ddr_model.c sim/sparse_mem.c sim/elf_image.c sim/pcie_link.c sim/bar_master.c
+SIM_CSRCS := sim/ddr_model.c sim/sparse_mem.c sim/elf_image.c sim/pcie_link.c sim/bar_master.c \
+             sim/sysmem_port.c
 SIM_CXX   := sim/sim_main.cpp
 SIM_CLIB  := $(SIM_DIR)/libsimc.a
 SIM_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude -Isim

@@ -82,3 +82,11 @@ TESTS += faults-soc
 t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUCTL)
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/faults-soc-sim.log -- \
 	  sh -c '$(HOST_DIR)/test_faults_soc && tests/host/gmmuctl_faults.sh $(GMMUCTL)'
+
+# System memory end to end: a host buffer registered with the simulated link,
+# engines on it through the MMU; the test reads the per-host port counts from
+# the simulator log.
+TESTS += sysmem-soc
+t-sysmem-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_sysmem_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/sysmem-soc-sim.log -- \
+	  $(HOST_DIR)/test_sysmem_soc $(BUILD)/test/sysmem-soc-sim.log
