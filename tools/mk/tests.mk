@@ -90,3 +90,6 @@ TESTS += sysmem-soc
 t-sysmem-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_sysmem_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/sysmem-soc-sim.log -- \
 	  $(HOST_DIR)/test_sysmem_soc $(BUILD)/test/sysmem-soc-sim.log
+
+# The segment router alone, random traffic (rules in tools/mk/rtl.mk).
+TESTS += route
