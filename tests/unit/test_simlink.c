@@ -1090,6 +1090,67 @@ static void test_old_host_version(void **state)
     assert_true(d->stats.bad_frames >= 1);
 }
 
+/* A version-1 simulation: refuses HELLO 2 naming version 1, then accepts
+ * HELLO 1. Serves one host, answers nothing else, and goes when it leaves. */
+struct old_device {
+    int listen_fd;
+    pthread_t thread;
+    uint32_t hellos[2];
+};
+
+static void *old_device_main(void *arg)
+{
+    struct old_device *o = arg;
+    int fd = accept(o->listen_fd, NULL, NULL);
+    if (fd < 0)
+        return NULL;
+    for (unsigned i = 0; i < 2; i++) {
+        struct gmmu_simlink_frame f = raw_recv(fd);
+        o->hellos[i] = f.tag;
+        bool ok = f.tag == 1;
+        raw_send(fd, (struct gmmu_simlink_frame){
+            .type = GMMU_SIMLINK_HELLO_ACK, .tag = 1, .addr = BAR0_SIZE,
+            .status = ok ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BAD_VERSION });
+        if (ok)
+            break;
+    }
+    char c;
+    while (recv(fd, &c, 1, 0) > 0) /* until the host closes */
+        ;
+    close(fd);
+    return NULL;
+}
+
+static void test_host_falls_back_to_an_old_device(void **state)
+{
+    (void)state;
+    struct old_device o = { 0 };
+    char dir[] = "/tmp/simlink-old-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/old.sock", dir);
+    o.listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    assert_int_equal(bind(o.listen_fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
+    assert_int_equal(listen(o.listen_fd, 1), 0);
+    assert_int_equal(pthread_create(&o.thread, NULL, old_device_main, &o), 0);
+
+    char spec[160];
+    snprintf(spec, sizeof(spec), "sim:%s", addr.sun_path);
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_OK);
+    assert_int_equal(gmmu_transport_bar_size(t, 0), BAR0_SIZE);
+    uint64_t bus;
+    void *mem;
+    assert_int_equal(gmmu_transport_sysmem_alloc(t, 4096, &bus, &mem), GMMU_E_NOT_SUPPORTED);
+    gmmu_transport_close(t);
+    pthread_join(o.thread, NULL);
+    assert_int_equal(o.hellos[0], GMMU_SIMLINK_VERSION);
+    assert_int_equal(o.hellos[1], 1);
+    close(o.listen_fd);
+    unlink(addr.sun_path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1117,6 +1178,7 @@ int main(void)
                                         teardown_device),
         cmocka_unit_test_setup_teardown(test_sysmem_bad_buffers, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_old_host_version, setup_device, teardown_device),
+        cmocka_unit_test(test_host_falls_back_to_an_old_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
