@@ -197,7 +197,7 @@ static void test_unknown_opcode(void **state)
     (void)state;
     struct gmmu_dev *dev = open_dev();
     struct gmmu_stats before = stats(dev);
-    static const uint16_t bad_ops[] = {0x0000, 0x0005, 0x00FF, 0x7FFF, 0xFFFF};
+    static const uint16_t bad_ops[] = {0x0000, 0x000F, 0x00FF, 0x7FFF, 0xFFFF};
     for (size_t i = 0; i < sizeof bad_ops / sizeof bad_ops[0]; i++)
         assert_int_equal(gmmu_call(dev, bad_ops[i], NULL, 0, NULL, 0, NULL), GMMU_STATUS_UNSUPPORTED_OPCODE);
     struct gmmu_stats after = stats(dev);
