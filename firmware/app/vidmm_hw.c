@@ -29,9 +29,20 @@ static struct gmmu_pt_stats stats;
 
 /* ------------------------------------------------------------ VRAM */
 
+/*
+ * Tables go through the cached alias. A read that misses refills a 32-byte
+ * line (four entries) in one burst, where an uncached read pays the DDR
+ * latency for each 32-bit half; scans and walks read runs of entries. The
+ * data cache is write-through, so every store still reaches DDR at once
+ * (the walker sees it) and a cached line holding it is updated. That keeps
+ * the cache right because only the firmware writes tables, always through
+ * here, and a block becomes a table only after this alias cleared or
+ * filled every word of it: stale lines from a block's earlier life as
+ * someone's memory are overwritten first.
+ */
 static volatile uint32_t *ddr_word(uint64_t vram_offset)
 {
-	return (volatile uint32_t *)hal_ddr_uncached(vram_offset);
+	return (volatile uint32_t *)(uintptr_t)hal_ddr_cached(vram_offset);
 }
 
 /* Only the firmware writes tables, so the two halves read are one word. */
@@ -49,10 +60,14 @@ static uint64_t hw_read64(void *ctx, uint64_t off)
  * The walker reads 64-bit words while the CPU writes 32-bit halves, so an
  * entry must never be seen torn. The low half holds VALID:
  *  - a new invalid entry: low half first (invalid at once), then high;
+ *  - a valid entry over an invalid one: high half, then the low half makes
+ *    it valid (the walker ignores the high half of an invalid entry);
  *  - same high half: one write of the low half replaces the entry whole;
  *  - otherwise: clear VALID, write the high half, then the low half. The
  *    entry reads invalid for two writes; this only happens when the high
  *    half (PA bits 51:32, segment) changes under a valid entry.
+ * Each DDR store waits for its AXI write response (tens of cycles), so the
+ * old halves are read (through the cache) to store as few as can be.
  */
 static void hw_write64(void *ctx, uint64_t off, uint64_t value)
 {
@@ -69,6 +84,12 @@ static void hw_write64(void *ctx, uint64_t off, uint64_t value)
 	}
 	stats.valid_written++;
 	stats.words_read++;
+	if (!(p[0] & VALID_LO)) {
+		p[1] = hi;
+		p[0] = lo;
+		stats.bus_writes += 2;
+		return;
+	}
 	if (p[1] != hi) {
 		p[0] = lo & ~VALID_LO;
 		p[1] = hi;

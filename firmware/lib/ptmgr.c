@@ -69,6 +69,23 @@ struct run {
 	unsigned shift;		/* lookups: size of the entry found */
 };
 
+/* Every field set: a partly initialised struct is a memset call at -Os,
+ * and picolibc's memset takes about 12 cycles a byte on this core; runs
+ * are made once per entry. */
+static struct run run_make(enum run_kind kind, uint64_t len, uint64_t attrs)
+{
+	struct run r;
+
+	r.kind = kind;
+	r.len = len;
+	r.pa = 0;
+	r.segment = 0;
+	r.attrs = attrs;
+	r.pages = 0;
+	r.shift = 0;
+	return r;
+}
+
 enum source_kind { SRC_INVALID, SRC_ZERO, SRC_EXTENTS, SRC_COPY };
 
 struct source {
@@ -385,7 +402,9 @@ static bool runs_join(const struct run *a, const struct run *b)
 static struct run entry_run(uint64_t e, uint64_t va, unsigned shift, unsigned pages)
 {
 	uint64_t mask = (UINT64_C(1) << shift) - 1;
-	struct run r = { .kind = RUN_INVALID, .len = (mask + 1) - (va & mask), .shift = shift };
+	struct run r = run_make(RUN_INVALID, (mask + 1) - (va & mask), 0);
+
+	r.shift = shift;
 
 	if (!pte_valid(e))
 		return r;
@@ -536,9 +555,11 @@ static struct run copy_run(struct op *op, uint64_t va, uint64_t max, unsigned pa
 static struct run extents_run(struct source *s, uint64_t va, uint64_t max)
 {
 	uint64_t off = va - s->va0;
-	struct run r = { .kind = RUN_MAPPED, .segment = s->segment,
-			 .attrs = s->attrs, .pages = s->pages };
+	struct run r = run_make(RUN_MAPPED, 0, s->attrs);
 	size_t j;
+
+	r.segment = s->segment;
+	r.pages = s->pages;
 
 	while (off < s->cur_start) {
 		s->cur--;
@@ -569,7 +590,7 @@ static struct run source_run(struct op *op, uint64_t va, uint64_t max, unsigned 
 
 	switch (s->kind) {
 	case SRC_ZERO:
-		return (struct run){ .kind = RUN_ZERO, .len = max, .attrs = s->attrs };
+		return run_make(RUN_ZERO, max, s->attrs);
 	case SRC_EXTENTS:
 		return extents_run(s, va, max);
 	case SRC_COPY:
@@ -577,7 +598,7 @@ static struct run source_run(struct op *op, uint64_t va, uint64_t max, unsigned 
 	case SRC_INVALID:
 		break;
 	}
-	return (struct run){ .kind = RUN_INVALID, .len = max };
+	return run_make(RUN_INVALID, max, 0);
 }
 
 /* Whether one entry of `span` bytes at this level can hold the run. */
@@ -960,9 +981,13 @@ static void chunk_4k_words(struct leaves *lv, unsigned c, const uint64_t old[],
 	uint64_t was = old64(lv, c);
 
 	for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-		struct run r = entry_run(was, cb0 + p * SIZE_4K, GMMU_PAGE_SHIFT_64K, 0);
+		struct run r;
 
-		out[p] = lv->action[c] == CHUNK_4K_SPLIT ? make_entry(&r, 0, LEAF) : old[p];
+		out[p] = old[p];
+		if (lv->action[c] != CHUNK_4K_SPLIT)
+			continue;
+		r = entry_run(was, cb0 + p * SIZE_4K, GMMU_PAGE_SHIFT_64K, 0);
+		out[p] = make_entry(&r, 0, LEAF);
 	}
 	for (uint64_t pos = a; pos < b;) {
 		struct run r = source_run(op, pos, b - pos, 0);
@@ -1184,21 +1209,39 @@ static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0,
 	}
 }
 
+/* Field by field, as run_make: the per-chunk arrays (about 300 bytes) are
+ * written by plan_chunk before anything reads them, so they are not
+ * cleared. Once per 2 MB region and pass. */
+static void leaves_init(struct leaves *lv, struct op *op, const struct table *t,
+			uint64_t base, uint64_t a, uint64_t b)
+{
+	unsigned i = gmmu_va_index(base, DUAL);
+
+	lv->op = op;
+	lv->l1 = t;
+	lv->index = i;
+	lv->entry_offset = t->offset + (uint64_t)i * DUAL_BYTES;
+	lv->base = base;
+	lv->a = a;
+	lv->b = b;
+	lv->w0 = table_word(op, t, DUAL, 2 * i);
+	lv->w1 = table_word(op, t, DUAL, 2 * i + 1);
+	lv->split = false;
+	lv->t4 = NO_BLOCK;
+	lv->t64 = NO_BLOCK;
+	lv->t4_fresh = lv->t64_fresh = false;
+	lv->wrote_valid4 = lv->cleared4 = lv->wrote_valid64 = lv->cleared64 = false;
+	lv->c0 = lv->c1 = 0;
+}
+
 /* One dual entry covering [base, base + 2 MB), of which the command owns
  * [a, b). Returns whether the entry maps anything after. */
 static bool dual_entry(struct op *op, const struct table *t, uint64_t base,
 		       uint64_t a, uint64_t b, struct window *win)
 {
-	unsigned i = gmmu_va_index(base, DUAL);
-	struct leaves lv = {
-		.op = op, .l1 = t, .index = i,
-		.entry_offset = t->offset + (uint64_t)i * DUAL_BYTES,
-		.base = base, .a = a, .b = b,
-		.w0 = table_word(op, t, DUAL, 2 * i),
-		.w1 = table_word(op, t, DUAL, 2 * i + 1),
-		.t4 = NO_BLOCK, .t64 = NO_BLOCK,
-	};
+	struct leaves lv;
 
+	leaves_init(&lv, op, t, base, a, b);
 	if (pte_valid(lv.w1))
 		window_note(win, lv.w1);
 	if (!pte_table(lv.w0) && !pte_valid(lv.w1) &&
@@ -1297,11 +1340,19 @@ static void walk_root(struct op *op, uint64_t lo, uint64_t hi)
 static enum ptm_status run_command(struct ptm *pm, struct source *src,
 				   uint64_t lo, uint64_t hi)
 {
-	struct op op = {
-		.pm = pm, .src = src, .counting = true,
-		.inv_start = lo, .inv_end = hi,
-	};
+	struct op op;
 	enum ptm_status st;
+
+	/* Not an initialiser: that would clear the 256-byte write buffer. */
+	op.pm = pm;
+	op.src = src;
+	op.counting = true;
+	op.changed = false;
+	op.need[BLOCK_4K] = op.need[BLOCK_8K] = 0;
+	op.inv_start = lo;
+	op.inv_end = hi;
+	op.w.offset = 0;
+	op.w.n = 0;
 
 	src->va0 = lo;
 	walk_root(&op, lo, hi);
