@@ -336,6 +336,8 @@ int main(int argc, char **argv)
     bool smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
     struct gmmu_vram_rsp v0, v1;
 
+    /* A row as soon as it is measured: the 1 GiB cases take minutes. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     open_dev();
     print_legend();
     if (gmmu_get_vram(dev, &v0))

@@ -2,6 +2,7 @@
 # Starts the simulation server on a private socket, runs a command with
 # GMMU_DEVICE pointing at it, and always stops the server afterwards.
 #   with_sim_server.sh SIM_BIN FIRMWARE.elf LOG -- COMMAND...
+# COMMAND gets GMMU_HOST_TIMEOUT seconds of wall clock (default 600).
 set -u
 sim=$1; elf=$2; log=$3; shift 4
 dir=$(mktemp -d /tmp/gmmu-sim.XXXXXX)
@@ -16,7 +17,7 @@ for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
 # machine that is longer than a host's open timeout, so wait for it here.
 for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
 grep -q '^mailbox: ready' "$log" || { echo "with_sim_server: firmware not ready after 120 s"; cat "$log"; exit 1; }
-GMMU_DEVICE="sim:$sock" timeout 600 "$@"
+GMMU_DEVICE="sim:$sock" timeout "${GMMU_HOST_TIMEOUT:-600}" "$@"
 rc=$?
 [ $rc -eq 0 ] || { echo "with_sim_server: simulator log:"; tail -20 "$log"; }
 exit $rc

@@ -9,8 +9,10 @@ $(BENCH_FW): tests/host/bench_fw.c $(LIBGMMU) $(wildcard host/libgmmu/*.h includ
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
 
 .PHONY: bench-fw
+# The full run is tens of millions of simulated cycles: up to an hour of
+# wall clock on a loaded machine.
 bench-fw: $(SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW)
-	@tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-fw-sim.log -- \
+	@GMMU_HOST_TIMEOUT=3600 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-fw-sim.log -- \
 	  $(BENCH_FW)
 
 # TESTS += bench-fw-smoke  (added once it runs in under a minute)
