@@ -23,7 +23,7 @@ deps:
 	@bash tools/deps.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory demo-run
+	@$(MAKE) --no-print-directory -s demo-run
 
 test: deps
 	@$(MAKE) --no-print-directory test-run

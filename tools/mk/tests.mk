@@ -30,11 +30,22 @@ t-ddr-bus-error: $(SIM_BIN) $(call FW_ELF,test_ddr_buserr)
 	$(EXPECT) --rc 1 --grep 'BUS ERROR: read at 0xc1000100' --grep 'firmware exit code 512' \
 	  --grep -v 'no fault was taken' -- $(SIM_BIN) --ddr-size-mb 16 --max-cycles 1000000 $(call FW_ELF,test_ddr_buserr)
 
-# make demo (for now): boot the SoC and show the banner, the DDR self-test
-# and the cycle count.
-demo-run: $(SIM_BIN) $(call FW_ELF,gmmu)
-	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv + DDR model, $(LIBC))"
-	@$(SIM_BIN) --boot-arg 1 $(call FW_ELF,gmmu)
+# make demo: boot the SoC in Verilator with the firmware, then drive it
+# from the host library through the scripted session of host/demo (one table
+# row per step). The simulator's own output goes to build/demo-sim.log.
+DEMO_BIN := $(HOST_DIR)/gmmu_demo
+$(DEMO_BIN): host/demo/gmmu_demo.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
+
+demo-run: $(SIM_BIN) $(call FW_ELF,gmmu) $(DEMO_BIN)
+	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv, MMU, 4 GPU engines, DDR model; firmware: $(LIBC))"
+	@echo "== simulator log: $(BUILD)/demo-sim.log"
+	@tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/demo-sim.log -- $(DEMO_BIN)
+
+# The demo is part of the suite: every step checks itself, so a regression
+# in any layer it crosses fails it.
+TESTS += demo
+t-demo: demo-run
 
 # Mailbox host suite through libgmmu against the simulated SoC.
 TESTS += mailbox
@@ -76,13 +87,6 @@ t-engine-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_engine_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/engine-soc-sim.log -- \
 	  $(HOST_DIR)/test_engine_soc
 
-# MMU faults as events and the MMU counters, end to end; then gmmuctl's
-# faults and counters subcommands on the same server.
-TESTS += faults-soc
-t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUCTL)
-	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/faults-soc-sim.log -- \
-	  sh -c '$(HOST_DIR)/test_faults_soc && tests/host/gmmuctl_faults.sh $(GMMUCTL)'
-
 # System memory end to end: a host buffer registered with the simulated link,
 # engines on it through the MMU; the test reads the per-host port counts from
 # the simulator log.
@@ -90,6 +94,13 @@ TESTS += sysmem-soc
 t-sysmem-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_sysmem_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/sysmem-soc-sim.log -- \
 	  $(HOST_DIR)/test_sysmem_soc $(BUILD)/test/sysmem-soc-sim.log
+
+# MMU faults as events and the MMU counters, end to end; then gmmuctl's
+# faults and counters subcommands on the same server.
+TESTS += faults-soc
+t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUCTL)
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/faults-soc-sim.log -- \
+	  sh -c '$(HOST_DIR)/test_faults_soc && tests/host/gmmuctl_faults.sh $(GMMUCTL)'
 
 # The segment router alone, random traffic (rules in tools/mk/rtl.mk).
 TESTS += route

@@ -1,0 +1,470 @@
+/*
+ * gmmu_demo: the scripted session `make demo` runs against the simulated
+ * SoC, through libgmmu only, the way a kernel driver would drive the device.
+ *
+ *   gmmu_demo [-d DEVICE] [-v]      (DEVICE defaults to $GMMU_DEVICE)
+ *
+ * Every step checks its outcome against what the demo computed itself
+ * (expected bytes, checksums, page sizes, fault reasons), and prints one
+ * table row: step, result, device cycles, and the MMU's L1 TLB hits and
+ * misses and page walks during the step. Exit status 0 when every step
+ * passed, 1 otherwise.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gmmu/engine_regs.h>
+#include <gmmu/pte.h>
+
+#include "libgmmu.h"
+
+#define KIB 1024ull
+#define MIB (1024ull * KIB)
+
+#define PAGES_4K 0x1u
+#define PAGES_64K 0x2u
+#define PAGES_2M 0x4u
+
+enum { ENGINE_FILL = 0, ENGINE_COPY = 1, ENGINE_CHECKSUM = 2 };
+
+/* The MMU counters the table shows, summed over the translation ports. */
+struct mmu_totals {
+    bool valid;
+    uint32_t l1_hits, l1_misses, walks;
+};
+
+struct demo {
+    struct gmmu_dev *dev;
+    bool verbose;
+    unsigned steps, failed;
+    /* The step in progress. */
+    uint32_t cycle0;
+    struct mmu_totals mmu0;
+    char result[64];
+    bool ok;
+};
+
+struct buffer {
+    uint32_t alloc;
+    uint64_t base, size, va;
+    uint32_t as;
+};
+
+/* ------------------------------------------------------------ the table */
+
+static void read_mmu_totals(struct gmmu_dev *dev, struct mmu_totals *t)
+{
+    struct gmmu_mmu_perf p;
+    memset(t, 0, sizeof(*t));
+    if (gmmu_get_mmu_counters(dev, 0, &p) != 0)
+        return;
+    t->valid = true;
+    for (uint32_t i = 0; i < p.c.ports; i++) {
+        t->l1_hits += p.port[i].hits;
+        t->l1_misses += p.port[i].misses;
+    }
+    t->walks = p.c.walks;
+}
+
+static void begin(struct demo *d)
+{
+    d->ok = true;
+    d->result[0] = '\0';
+    if (gmmu_bar_read(d->dev, GMMU_MBOX_CYCLE, &d->cycle0) != 0)
+        d->cycle0 = 0;
+    read_mmu_totals(d->dev, &d->mmu0);
+}
+
+static void say(struct demo *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->result, sizeof(d->result), fmt, ap);
+    va_end(ap);
+}
+
+/* Records a failed check; the first one names the step's result. */
+static bool check(struct demo *d, bool cond, const char *fmt, ...)
+{
+    if (cond)
+        return true;
+    if (d->ok) {
+        va_list ap;
+        va_start(ap, fmt);
+        char why[sizeof(d->result) - 6];
+        vsnprintf(why, sizeof(why), fmt, ap);
+        va_end(ap);
+        snprintf(d->result, sizeof(d->result), "FAIL %s", why);
+    }
+    d->ok = false;
+    return false;
+}
+
+static bool call_ok(struct demo *d, int rc, const char *what)
+{
+    return check(d, rc == 0, "%s: %s", what, gmmu_strerror(rc));
+}
+
+static void end(struct demo *d, const char *step)
+{
+    uint32_t cycle1 = 0;
+    struct mmu_totals mmu1;
+    (void)gmmu_bar_read(d->dev, GMMU_MBOX_CYCLE, &cycle1);
+    read_mmu_totals(d->dev, &mmu1);
+    d->steps++;
+    if (!d->ok)
+        d->failed++;
+    printf("%2u  %-34s %-42s %9" PRIu32, d->steps, step, d->result, cycle1 - d->cycle0);
+    if (d->mmu0.valid && mmu1.valid)
+        printf(" %8" PRIu32 " %7" PRIu32 " %6" PRIu32 "\n", mmu1.l1_hits - d->mmu0.l1_hits,
+               mmu1.l1_misses - d->mmu0.l1_misses, mmu1.walks - d->mmu0.walks);
+    else
+        printf(" %8s %7s %6s\n", "-", "-", "-");
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static bool make_buffer(struct demo *d, struct buffer *b, uint32_t as, uint64_t size,
+                        uint32_t pages, uint32_t map_flags)
+{
+    struct gmmu_alloc_req areq = {.size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    if (pages == PAGES_64K)
+        areq.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
+    struct gmmu_alloc_rsp arsp;
+    if (!call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC"))
+        return false;
+    *b = (struct buffer){.alloc = arsp.handle, .base = arsp.base, .size = size, .as = as};
+    struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = b->alloc, .size = size,
+                                .flags = map_flags, .page_sizes = pages};
+    return call_ok(d, gmmu_map_va(d->dev, &mreq, &b->va), "MAP_VA");
+}
+
+/* The page size the tables give the buffer's first and last pages. */
+static bool check_pages(struct demo *d, const struct buffer *b, unsigned want_shift)
+{
+    const uint64_t vas[2] = {b->va, b->va + b->size - 1};
+    for (int i = 0; i < 2; i++) {
+        struct gmmu_query_rsp q;
+        if (!call_ok(d, gmmu_query_va(d->dev, b->as, vas[i], &q), "QUERY_VA"))
+            return false;
+        uint64_t want_pa = b->base + (vas[i] - b->va);
+        if (!check(d, q.state == 2 && q.pa == want_pa && q.page_shift == want_shift,
+                   "VA %#" PRIx64 ": page 2^%u, PA %#" PRIx64, vas[i], q.page_shift, q.pa))
+            return false;
+    }
+    return true;
+}
+
+static bool engine(struct demo *d, uint32_t eng, uint32_t op, const struct buffer *in,
+                   uint64_t dst, uint64_t src, uint32_t len, uint64_t pattern,
+                   struct gmmu_engine_rsp *rsp)
+{
+    struct gmmu_engine_req req = {.engine = eng, .op = op, .as_handle = in->as, .length = len,
+                                  .dst_va = dst, .src_va = src, .pattern = pattern};
+    return call_ok(d, gmmu_engine_run(d->dev, &req, rsp), "ENGINE_RUN");
+}
+
+static bool engine_clean(struct demo *d, const struct gmmu_engine_rsp *r, uint32_t len)
+{
+    return check(d, !(r->engine_status & GMMU_ENGINE_STATUS_FAULT) && r->bytes_done == len,
+                 "engine status %#x, %u bytes", r->engine_status, r->bytes_done);
+}
+
+static unsigned engine_fault_reason(const struct gmmu_engine_rsp *r)
+{
+    return (r->engine_status & GMMU_ENGINE_STATUS_REASON) >> GMMU_ENGINE_STATUS_REASON_LSB;
+}
+
+/* The engine's checksum, computed here: s1 sums the 64-bit words, s2 the
+   running s1 (docs/engine.md). */
+static void checksum(const uint64_t *w, size_t n, uint64_t *s1, uint64_t *s2)
+{
+    *s1 = *s2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        *s1 += w[i];
+        *s2 += *s1;
+    }
+}
+
+/* Reads VRAM through the BAR1 aperture and compares it with want. */
+static bool aperture_matches(struct demo *d, uint64_t vram, const uint64_t *want, size_t bytes)
+{
+    uint64_t *got = malloc(bytes);
+    if (!check(d, got != NULL, "out of host memory"))
+        return false;
+    bool ok = call_ok(d, gmmu_vram_read(d->dev, vram, got, bytes), "aperture read");
+    for (size_t i = 0; ok && i < bytes / 8; i++)
+        ok = check(d, got[i] == want[i], "VRAM %#" PRIx64 ": %#" PRIx64 ", want %#" PRIx64,
+                   vram + 8 * i, got[i], want[i]);
+    free(got);
+    return ok;
+}
+
+/* ------------------------------------------------------------ the session */
+
+struct session {
+    struct gmmu_vram_rsp vram0;
+    uint32_t as_a, as_b, asid_a, asid_b;
+    struct buffer b4k, b64k, b2m, ro;
+    uint64_t zero_va;
+    uint64_t *model; /* what b2m should hold */
+};
+
+#define DEMO_TIMEOUT_MS 120000
+#define FILL_LEN (256u * 1024u)
+#define ZERO_RANGE (1 * MIB)
+static const uint64_t PATTERN = 0x6D6D7567A5A5C3C3ull; /* "gumm" */
+
+static void step_start(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_info info;
+    if (call_ok(d, gmmu_get_info(d->dev, &info), "GET_INFO") &&
+        call_ok(d, gmmu_get_vram(d->dev, &s->vram0), "GET_VRAM"))
+        say(d, "VRAM %" PRIu64 " MiB, %" PRIu64 " MiB free", s->vram0.segment_bytes / MIB,
+            s->vram0.free_bytes / MIB);
+    end(d, "connect, read VRAM accounting");
+}
+
+static void step_address_spaces(struct demo *d, struct session *s)
+{
+    begin(d);
+    if (call_ok(d, gmmu_create_as(d->dev, &s->as_a, &s->asid_a), "CREATE_AS") &&
+        call_ok(d, gmmu_create_as(d->dev, &s->as_b, &s->asid_b), "CREATE_AS") &&
+        check(d, s->asid_a != s->asid_b, "both got ASID %u", s->asid_a))
+        say(d, "A on ASID %u, B on ASID %u", s->asid_a, s->asid_b);
+    end(d, "create address spaces A and B");
+}
+
+static void step_map(struct demo *d, struct session *s, struct buffer *b, uint64_t size,
+                     uint32_t pages, uint32_t flags, unsigned shift, const char *name)
+{
+    begin(d);
+    if (make_buffer(d, b, s->as_a, size, pages, flags) && check_pages(d, b, shift))
+        say(d, "%" PRIu64 " KiB at VA %#" PRIx64 "%s", size / KIB, b->va,
+            (flags & GMMU_MAP_FLAG_READ_ONLY) ? " (RO)" : "");
+    end(d, name);
+}
+
+static void step_fill(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_engine_rsp r;
+    if (engine(d, 0, ENGINE_FILL, &s->b4k, s->b4k.va, 0, FILL_LEN, PATTERN, &r) &&
+        engine_clean(d, &r, FILL_LEN))
+        say(d, "engine 0: %u KiB in %u cycles", FILL_LEN / 1024, r.cycles);
+    end(d, "fill 4 KB-page buffer");
+}
+
+/* 4 KB pages -> 64 KB pages -> 2 MB page, one engine each. */
+static void step_copies(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_engine_rsp r1, r2;
+    uint64_t dst2 = s->b2m.va + 1 * MIB;
+    if (engine(d, 1, ENGINE_COPY, &s->b4k, s->b64k.va, s->b4k.va, FILL_LEN, 0, &r1) &&
+        engine_clean(d, &r1, FILL_LEN) &&
+        engine(d, 2, ENGINE_COPY, &s->b4k, dst2, s->b64k.va, FILL_LEN, 0, &r2) &&
+        engine_clean(d, &r2, FILL_LEN))
+        say(d, "engines 1, 2: 2 x %u KiB", FILL_LEN / 1024);
+    for (size_t i = 0; i < FILL_LEN / 8; i++)
+        s->model[MIB / 8 + i] = PATTERN;
+    end(d, "copy 4K -> 64K -> 2M pages");
+}
+
+/* Each 32-bit BAR1 read is one link round trip (hundreds of device cycles
+   in simulation), so the aperture check reads windows around the copied
+   range's edges and its middle; the checksum step covers every byte. */
+static void step_readback(struct demo *d, struct session *s)
+{
+    begin(d);
+    const uint64_t window = 4 * KIB;
+    const uint64_t at[] = {1 * MIB - window / 2, 1 * MIB + FILL_LEN / 2,
+                           1 * MIB + FILL_LEN - window / 2};
+    bool ok = true;
+    for (size_t i = 0; ok && i < sizeof(at) / sizeof(at[0]); i++)
+        ok = aperture_matches(d, s->b2m.base + at[i], s->model + at[i] / 8, window);
+    if (ok)
+        say(d, "3 x 4 KiB around the copy match");
+    end(d, "read back through the aperture");
+}
+
+static void step_checksum(struct demo *d, struct session *s)
+{
+    begin(d);
+    uint64_t s1, s2;
+    checksum(s->model, s->b2m.size / 8, &s1, &s2);
+    struct gmmu_engine_rsp r;
+    uint32_t len = (uint32_t)s->b2m.size;
+    if (engine(d, 3, ENGINE_CHECKSUM, &s->b2m, 0, s->b2m.va, len, 0, &r) &&
+        engine_clean(d, &r, len) &&
+        check(d, r.result == s1 && r.result2 == s2, "checksum %#" PRIx64 ", want %#" PRIx64,
+              r.result, s1))
+        say(d, "engine 3: %#" PRIx64 " as computed", r.result);
+    end(d, "checksum the 2 MB page");
+}
+
+/* A reserved range whose tiles are Zero PTEs: reads give zeros, writes are
+   dropped (the DXGK_PTE Zero bit). */
+static void step_zero_tiles(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_update_op op = {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO,
+                                .size = ZERO_RANGE};
+    struct gmmu_engine_rsp fill, sum;
+    struct buffer in_a = {.as = s->as_a};
+    if (call_ok(d, gmmu_reserve_va(d->dev, s->as_a, 0, 0, ZERO_RANGE, &s->zero_va), "RESERVE_VA") &&
+        (op.va = s->zero_va, call_ok(d, gmmu_update_va(d->dev, s->as_a, &op, 1), "UPDATE_VA")) &&
+        engine(d, 0, ENGINE_FILL, &in_a, s->zero_va, 0, 64 * 1024, PATTERN, &fill) &&
+        engine_clean(d, &fill, 64 * 1024) &&
+        engine(d, 1, ENGINE_CHECKSUM, &in_a, 0, s->zero_va, 64 * 1024, 0, &sum) &&
+        engine_clean(d, &sum, 64 * 1024) &&
+        check(d, sum.result == 0 && sum.result2 == 0, "read back %#" PRIx64, sum.result))
+        say(d, "1 MiB reserved; fill dropped, reads zero");
+    end(d, "Zero tiles in a reserved range");
+}
+
+/* Takes the fault events the firmware posted for an engine's faulting run:
+   one per faulting translation (the engine has several chunks in flight),
+   each with the reason and a VA in [va, va + len), the first at va. */
+static bool fault_events_match(struct demo *d, uint64_t va, uint32_t len, unsigned reason,
+                               unsigned *count)
+{
+    struct gmmu_event ev;
+    bool seen_first = false;
+    *count = 0;
+    int rc = gmmu_wait_event(d->dev, 2000, &ev);
+    if (!call_ok(d, rc, "fault event"))
+        return false;
+    do {
+        const struct gmmu_fault_evt *f = &ev.u.fault;
+        if (!check(d, ev.type == GMMU_EVT_FAULT && f->reason == reason && f->va >= va &&
+                          f->va < va + len,
+                   "event %u: VA %#" PRIx64 " reason %u", ev.type, f->va, f->reason))
+            return false;
+        seen_first |= f->va == va;
+        (*count)++;
+    } while ((rc = gmmu_next_event(d->dev, &ev)) == 1);
+    return call_ok(d, rc, "next event") && check(d, seen_first, "no event at %#" PRIx64, va);
+}
+
+static void step_fault_read_only(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_engine_rsp r;
+    unsigned events;
+    if (engine(d, 0, ENGINE_FILL, &s->ro, s->ro.va, 0, 4096, PATTERN, &r) &&
+        check(d, (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
+                     engine_fault_reason(&r) == GMMU_FAULT_READ_ONLY && r.fault_va == s->ro.va,
+              "engine status %#x", r.engine_status) &&
+        fault_events_match(d, s->ro.va, 4096, GMMU_FAULT_READ_ONLY, &events))
+        say(d, "write at %#" PRIx64 ": READ_ONLY, %u events", r.fault_va, events);
+    end(d, "fault: write to the read-only range");
+}
+
+/* B has nothing mapped where A has its 64 KB buffer. */
+static void step_fault_isolation(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct gmmu_engine_rsp r;
+    unsigned events;
+    struct buffer in_b = {.as = s->as_b};
+    if (engine(d, 1, ENGINE_CHECKSUM, &in_b, 0, s->b64k.va, 4096, 0, &r) &&
+        check(d, (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
+                     engine_fault_reason(&r) == GMMU_FAULT_INVALID,
+              "engine status %#x", r.engine_status) &&
+        fault_events_match(d, s->b64k.va, 4096, GMMU_FAULT_INVALID, &events))
+        say(d, "read of A's VA in B: INVALID, %u events", events);
+    end(d, "fault: B cannot reach A's memory");
+}
+
+static void step_teardown(struct demo *d, struct session *s)
+{
+    begin(d);
+    struct buffer *bufs[] = {&s->b4k, &s->b64k, &s->b2m, &s->ro};
+    bool ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, s->zero_va, ZERO_RANGE), "UNMAP_VA");
+    for (size_t i = 0; ok && i < sizeof(bufs) / sizeof(bufs[0]); i++)
+        ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, bufs[i]->va, bufs[i]->size), "UNMAP_VA") &&
+             call_ok(d, gmmu_free(d->dev, bufs[i]->alloc), "FREE");
+    struct gmmu_vram_rsp v;
+    if (ok && call_ok(d, gmmu_destroy_as(d->dev, s->as_a), "DESTROY_AS") &&
+        call_ok(d, gmmu_destroy_as(d->dev, s->as_b), "DESTROY_AS") &&
+        call_ok(d, gmmu_get_vram(d->dev, &v), "GET_VRAM") &&
+        check(d, v.free_bytes == s->vram0.free_bytes && v.tables == s->vram0.tables,
+              "free %" PRIu64 " B, was %" PRIu64, v.free_bytes, s->vram0.free_bytes))
+        say(d, "VRAM free %" PRIu64 " MiB, as at the start", v.free_bytes / MIB);
+    end(d, "unmap, free, destroy everything");
+}
+
+static void run_session(struct demo *d)
+{
+    struct session s = {0};
+    s.model = calloc(2 * MIB / 8, sizeof(uint64_t));
+    if (!s.model) {
+        fprintf(stderr, "gmmu_demo: out of memory\n");
+        d->failed++;
+        return;
+    }
+    step_start(d, &s);
+    step_address_spaces(d, &s);
+    step_map(d, &s, &s.b4k, FILL_LEN, PAGES_4K, 0, 12, "map 256 KiB with 4 KB pages");
+    step_map(d, &s, &s.b64k, 1 * MIB, PAGES_64K, 0, 16, "map 1 MiB with 64 KB pages");
+    step_map(d, &s, &s.b2m, 2 * MIB, PAGES_2M, 0, 21, "map 2 MiB as one 2 MB page");
+    step_map(d, &s, &s.ro, 64 * KIB, 0, GMMU_MAP_FLAG_READ_ONLY, 16, "map 64 KiB read-only");
+    /* The 2 MB buffer starts as whatever VRAM held: clear it first. */
+    begin(d);
+    struct gmmu_engine_rsp r;
+    if (engine(d, 3, ENGINE_FILL, &s.b2m, s.b2m.va, 0, (uint32_t)s.b2m.size, 0, &r) &&
+        engine_clean(d, &r, (uint32_t)s.b2m.size))
+        say(d, "engine 3: 2 MiB of zeros");
+    end(d, "clear the 2 MB page");
+    step_fill(d, &s);
+    step_copies(d, &s);
+    step_readback(d, &s);
+    step_checksum(d, &s);
+    step_zero_tiles(d, &s);
+    step_fault_read_only(d, &s);
+    step_fault_isolation(d, &s);
+    step_teardown(d, &s);
+    free(s.model);
+}
+
+int main(int argc, char **argv)
+{
+    /* One row at a time, also when the output is a pipe or a log. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    struct demo d = {0};
+    const char *spec = getenv("GMMU_DEVICE");
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-d") && i + 1 < argc)
+            spec = argv[++i];
+        else if (!strcmp(argv[i], "-v"))
+            d.verbose = true;
+        else {
+            fprintf(stderr, "usage: gmmu_demo [-d DEVICE] [-v]\n");
+            return 64;
+        }
+    }
+    if (!spec) {
+        fprintf(stderr, "gmmu_demo: no device (-d or GMMU_DEVICE)\n");
+        return 64;
+    }
+    int rc = gmmu_open(spec, &d.dev);
+    if (rc) {
+        fprintf(stderr, "gmmu_demo: %s: %s\n", spec, gmmu_strerror(rc));
+        return 1;
+    }
+    /* Commands take device cycles, and a simulated device on a busy
+       machine runs far slower than real time. */
+    gmmu_set_timeout(d.dev, DEMO_TIMEOUT_MS);
+    printf("%2s  %-34s %-42s %9s %8s %7s %6s\n", "#", "step", "result", "cycles", "L1 hits",
+           "misses", "walks");
+    run_session(&d);
+    gmmu_close(d.dev);
+    printf("%u of %u steps passed\n", d.steps - d.failed, d.steps);
+    return d.failed ? 1 : 0;
+}
