@@ -1006,22 +1006,19 @@ static void read_chunk_4k(struct leaves *lv, unsigned c, uint64_t out[])
 		out[p] = lv->t4_fresh ? 0 : get(lv->op->pm, lv->op, at + p * GMMU_PTE_BYTES);
 }
 
-/* Write a chunk's 16 4 KB entries if any of them changes. */
+/* Write the chunk's 4 KB entries that change; unchanged ones cost a DDR
+ * store each (two on a 32-bit bus) and tell the walker nothing. */
 static void write_chunk_4k(struct leaves *lv, unsigned c, const uint64_t old[],
 			   const uint64_t want[])
 {
 	uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
-	bool differs = false;
 
 	for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-		differs |= old[p] != want[p];
 		lv->wrote_valid4 |= pte_valid(want[p]);
 		lv->cleared4 |= pte_valid(old[p]) && !pte_valid(want[p]);
+		if (old[p] != want[p])
+			put(lv->op, at + p * GMMU_PTE_BYTES, want[p]);
 	}
-	if (!differs)
-		return;
-	for (unsigned p = 0; p < CHUNK_PAGES; p++)
-		put(lv->op, at + p * GMMU_PTE_BYTES, want[p]);
 }
 
 /* Pass 1: the 4 KB entries that become valid or change. */
