@@ -23,7 +23,7 @@ package gmmu_mmu_pkg;
   localparam int unsigned PERF_PORT_MISSES = 2;  // Per-port counter index: L1 TLB misses (merged ones included)
   localparam int unsigned PERF_PORT_MERGES = 3;  // Per-port counter index: misses merged into a miss to the same 4 KB page already in flight
   localparam int unsigned PERF_PORT_FAULTS = 4;  // Per-port counter index: translations answered with a fault
-  localparam int unsigned PERF_PORT_PREFETCHES = 5;  // Per-port counter index: next-page prefetches sent to the L2 TLB
+  localparam int unsigned PERF_PORT_PREFETCHES = 5;  // Per-port counter index: prefetches (along the detected stride or of the next ranges) sent to the L2 TLB
   localparam int unsigned PERF_PORT_COUNTERS = 6;  // Counters per port
   localparam int unsigned PERF_L2_LOOKUPS = 0;  // Shared counter index: L2 TLB lookups (one per L1 miss that was not merged)
   localparam int unsigned PERF_L2_HITS = 1;  // Shared counter index: L2 TLB hits

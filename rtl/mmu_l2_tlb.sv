@@ -2,8 +2,9 @@
 //
 // Four banks, one per covered-range size (4 KB, 64 KB, 2 MB, 1 GB), are
 // looked up in parallel, each indexed by the VA bits just above its size
-// (XORed with the address space, so address spaces spread over the sets),
-// so a lookup needs no page-size guess. A 512 GB zero range is kept in the
+// (folded once with the next bits, so power-of-two strides spread over the
+// sets, and XORed with the address space, so address spaces do), so a
+// lookup needs no page-size guess. A 512 GB zero range is kept in the
 // 1 GB bank as the 1 GB range around the VA. Each way of each bank is a
 // synchronous-read RAM (mmu_ram_1r1w) holding {asid, VA page tag,
 // translation record}; valid bits are flops so they can be cleared at once.
@@ -97,12 +98,18 @@ module mmu_l2_tlb #(
   function automatic logic [VpnW-1:0] low_mask(input int unsigned low);
     low_mask = {VpnW{1'b1}} << low;
   endfunction
-  // The set a page number maps to in bank b.
+  // The set a page number maps to in bank b: the page-number bits above the
+  // bank's size, folded once (the next SetW bits XORed in) and XORed with
+  // the address space. The fold spreads power-of-two strides: the rows of a
+  // tile over a 16 KB pitch (every fourth 4 KB page) would otherwise share
+  // a quarter of the sets.
   function automatic logic [SetW-1:0] set_of(input int unsigned b, input logic [VpnW-1:0] vpn,
                                              input logic [AsidW-1:0] asid);
     logic [SetW-1:0] set_mask;
+    logic [2*SetW-1:0] hi;
     set_mask = SetW'(bank_sets(b) - 1);
-    set_of   = (SetW'({{SetW{1'b0}}, vpn} >> bank_low(b)) ^ SetW'(asid)) & set_mask;
+    hi       = (2*SetW)'({{(2*SetW){1'b0}}, vpn} >> bank_low(b));
+    set_of   = (hi[SetW-1:0] ^ (hi[2*SetW-1:SetW] & set_mask) ^ SetW'(asid)) & set_mask;
   endfunction
 
   // ---------------------------------------------------------------- state

@@ -10,8 +10,9 @@
 // fill input; a fill answers its own miss and every merged miss it covers,
 // and installs the translation in the L1 TLB unless it is a fault or stale.
 // Permissions are checked here, for every access, against the translation
-// record of the hit or fill. The first hit on a new L1 entry prefetches the
-// translations of the PfDepth ranges after it, for streams.
+// record of the hit or fill. The first use of a new translation prefetches
+// the PfDepth pages along the port's detected stride (strided streams, the
+// rows of a tile), else the PfDepth ranges after the hit entry (streams).
 //
 // Invalidation: a stale fill (from a walk or lookup that began before an
 // invalidation) is never installed and answers only misses that were
@@ -30,7 +31,8 @@ module mmu_port #(
   parameter int unsigned TagW      = 8,
   parameter int unsigned Mshrs     = 8,
   parameter int unsigned L1Entries = 16,
-  parameter int unsigned PfDepth   = 3,      // next ranges prefetched, 0..3 (0: no prefetch)
+  parameter int unsigned PfDepth   = 3,      // ranges prefetched per event, 0..3 (0: no prefetch)
+  parameter int unsigned PfStrideW = 10,     // stride detector: signed delta bits, in 4 KB pages (< 2: none)
   parameter int unsigned MIdxW     = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
   input  logic                                clk_i,
@@ -275,7 +277,7 @@ module mmu_port #(
 
   logic [Mshrs-1:0] merge_hit;
   logic             free_any, free2;
-  logic [MIdxW-1:0] free_idx;
+  logic [MIdxW-1:0] free_idx, pf_idx;
   logic             alloc, alloc_merge;
 
   logic [Mshrs-1:0] old_eff;
@@ -302,10 +304,13 @@ module mmu_port #(
 
   always_comb begin
     free_idx = '0;
+    pf_idx   = '0;
     free_any = 1'b0;
     free2    = 1'b0;
+    // Requests take the lowest free miss register, prefetches the highest.
     for (int i = Mshrs - 1; i >= 0; i--) begin
       if (!m_busy_q[i]) begin
+        if (!free_any) pf_idx = MIdxW'(i);
         free2    = free_any;
         free_idx = MIdxW'(i);
         free_any = 1'b1;
@@ -327,32 +332,115 @@ module mmu_port #(
   assign alloc       = req_fire && va_ok && !lk_hit;
   assign alloc_merge = |merge_hit;
 
-  // Next-page prefetch: the first request that uses a new L1 entry asks for
-  // the PfDepth ranges right after it (of the entry's size), so a stream
-  // finds its next pages translated. A prefetch takes a miss register (when
-  // at least two are free and no request takes one this cycle) and is looked
-  // up and walked like a miss, but answers nobody and records no fault;
-  // requests to its page that come meanwhile merge into it. The last
-  // PfDepth prefetches are remembered and not sent again.
+  // Prefetch. The first use of a new translation (the first request that
+  // hits a fresh L1 entry, or a miss that asks for a new entry or merges
+  // into a prefetch) is a prefetch *event*. Per port a one-entry stride
+  // detector (a reference-prediction table of one entry) remembers the page
+  // number (4 KB units) of the last event and a candidate delta (non-zero,
+  // PfStrideW bits signed) with a 2-bit confidence: a delta equal to the
+  // candidate raises it (saturating at 3), another one replaces the
+  // candidate (confidence 1) except at confidence 3, which only drops to 2:
+  // one jump (to the next tile) keeps a well-established stride. At
+  // confidence 2 or more (the delta seen twice in a row) an event asks for
+  // the translations of the PfDepth pages event + k*delta, k = 1.. (a
+  // strided stream, the rows of a tile); otherwise the first use of a hit
+  // entry asks for the PfDepth ranges right after it, of the entry's size
+  // (a stream), and a miss asks for nothing. A stride smaller than the hit
+  // entry's range falls back to the next ranges.
+  //
+  // A prefetch takes a miss register (the highest free one, when at least
+  // two are free; along a stride also in a cycle in which a request's miss
+  // takes the lowest) and is looked up and walked like a miss,
+  // but answers nobody and records no fault; requests to its page that come
+  // meanwhile merge into it. The last PfDepth prefetches are remembered and
+  // not sent again (forgotten at an invalidation).
+  //
+  // Timing: the event is registered (stage 1), the detector is updated and
+  // the decision registered (stage 2), the first page computed (stage 3,
+  // pf_q); nothing of it is on the lookup path beyond the event's flops.
   localparam int unsigned PfHist = (PfDepth > 0) ? PfDepth : 1;
-  logic             pf_q;
+  localparam int unsigned SW     = (PfStrideW > 1) ? PfStrideW : 2;
+  localparam logic [2:0]  Cov4K  = 3'(gmmu_mmu_pkg::PSIZE_4K);
+
+  // Stage 1: the event.
+  logic             pe_q, pe_miss_q;
+  logic [AsidW-1:0] pe_asid_q;
+  logic [VpnW-1:0]  pe_vpn_q;
+  logic [2:0]       pe_cov_q;
+  logic             pe_event;
+  // Stride detector.
+  logic             sd_v_q;
+  logic [AsidW-1:0] sd_asid_q;
+  logic [VpnW-1:0]  sd_last_q;
+  logic [SW-1:0]    sd_stride_q;
+  logic [1:0]       sd_conf_q;
+  logic [VpnW-1:0]  sd_delta;
+  logic             sd_same, sd_zero, sd_inrange, sd_match;
+  logic [1:0]       sd_conf_d;
+  logic [SW-1:0]    sd_stride_d;
+  logic [SW-1:0]    sd_mag;
+  logic             sd_use;
+  // Stage 2: the decision.
+  logic             pt_q;
+  logic [AsidW-1:0] pt_asid_q;
+  logic [VpnW-1:0]  pt_vpn_q;
+  logic [VpnW:0]    pt_step_q;
+  logic             pt_stride_q;
+  // Stage 3: the prefetch generator.
+  logic             pf_q, pf_stride_q;
   logic [AsidW-1:0] pf_asid_q;
-  logic [VpnW-1:0]  pf_vpn_q, pf_step_q;
+  logic [VpnW-1:0]  pf_vpn_q;
+  logic [VpnW:0]    pf_step_q;
   logic [1:0]       pf_cnt_q;
   logic [VpnW:0]    pf_next, pf_adv;
-  logic [VpnW-1:0]  pf_step;
   logic             pf_trigger, pf_alloc, pf_dup, pf_skip;
   logic [PfHist-1:0] hist_v_q;
   logic [AsidW-1:0] hist_asid_q [PfHist];
   logic [VpnW-1:0]  hist_vpn_q  [PfHist];
   logic [$clog2(PfHist+1)-1:0] hist_ptr_q;
 
-  assign lk_used    = req_fire && va_ok && lk_hit;
-  assign pf_step    = ~cov_mask(lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3]) + VpnW'(1);
-  assign pf_next    = {1'b0, req_va[VaBits-1:12] | ~cov_mask(lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3])} +
-                      (VpnW+1)'(1);
-  assign pf_trigger = (PfDepth > 0) && lk_used && lk_fresh && !pf_next[VpnW];
-  assign pf_adv     = {1'b0, pf_vpn_q} + {1'b0, pf_step_q};
+  assign lk_used  = req_fire && va_ok && lk_hit;
+  assign pe_event = (PfDepth > 0) &&
+                    ((lk_used && lk_fresh) || (alloc && (!alloc_merge || |(merge_hit & m_pf_q))));
+
+  // Stage 2 (from registers): the delta to the last event and the update.
+  assign sd_delta   = pe_vpn_q - sd_last_q;
+  assign sd_same    = sd_v_q && (sd_asid_q == pe_asid_q);
+  assign sd_zero    = (sd_delta == '0);
+  assign sd_inrange = (sd_delta[VpnW-1:SW-1] == '0) || (sd_delta[VpnW-1:SW-1] == '1);
+  assign sd_match   = sd_same && sd_inrange && (sd_delta[SW-1:0] == sd_stride_q);
+
+  always_comb begin
+    sd_conf_d   = sd_conf_q;
+    sd_stride_d = sd_stride_q;
+    if (!sd_same) begin
+      sd_conf_d = '0;
+    end else if (sd_zero) begin
+      // The same page again (the first hit after its own miss): no news.
+    end else if (sd_match) begin
+      if (sd_conf_q != 2'd3) sd_conf_d = sd_conf_q + 2'd1;
+    end else if (sd_conf_q == 2'd3) begin
+      sd_conf_d = 2'd2;                 // one jump (to the next tile) keeps the stride
+    end else if (sd_inrange) begin
+      sd_stride_d = sd_delta[SW-1:0];   // a new candidate, to be seen once more
+      sd_conf_d   = 2'd1;
+    end else begin
+      sd_conf_d   = '0;
+    end
+  end
+
+  // Use the stride when it is confident and at least the entry's range
+  // (for a hit on a larger entry), so the targets are outside the entry.
+  // Confidence 2 or more always comes with the stride unchanged, so the
+  // magnitude is taken from the register, off the delta's carry chain.
+  assign sd_mag = sd_stride_q[SW-1] ? (~sd_stride_q + SW'(1)) : sd_stride_q;
+  assign sd_use = (PfStrideW > 1) && sd_conf_d[1] &&
+                  ((({{(VpnW-SW){1'b0}}, sd_mag}) & cov_mask(pe_cov_q)) != '0);
+
+  // Stage 3: the first page to prefetch.
+  assign pf_trigger = pt_q;
+  assign pf_next    = {1'b0, pt_vpn_q} + pt_step_q;
+  assign pf_adv     = {1'b0, pf_vpn_q} + pf_step_q;
 
   always_comb begin
     pf_dup = 1'b0;
@@ -361,7 +449,12 @@ module mmu_port #(
     end
   end
   assign pf_skip  = pf_q && pf_dup;
-  assign pf_alloc = pf_q && !pf_dup && !alloc && free2;
+  // A prefetch needs two free miss registers. One along a confirmed stride
+  // may be allocated in the same cycle as a request's miss (it takes the
+  // highest free register, the request the lowest): a tile's rows miss
+  // four requests at a time and would otherwise starve it. A next-range
+  // prefetch is more speculative and waits for a cycle without a miss.
+  assign pf_alloc = pf_q && !pf_dup && free2 && (pf_stride_q || !alloc);
 
   // A fill answers its own miss, and every merged miss it covers: the whole
   // covered range for a translation, the same 4 KB page for a walk fault. A
@@ -415,6 +508,22 @@ module mmu_port #(
       m_sent_q   <= '0;
       m_old_q    <= '0;
       m_pf_q     <= '0;
+      pe_q        <= 1'b0;
+      pe_miss_q   <= 1'b0;
+      pe_asid_q   <= '0;
+      pe_vpn_q    <= '0;
+      pe_cov_q    <= '0;
+      sd_v_q      <= 1'b0;
+      sd_asid_q   <= '0;
+      sd_last_q   <= '0;
+      sd_stride_q <= '0;
+      sd_conf_q   <= '0;
+      pt_q        <= 1'b0;
+      pt_stride_q <= 1'b0;
+      pf_stride_q <= 1'b0;
+      pt_asid_q   <= '0;
+      pt_vpn_q    <= '0;
+      pt_step_q   <= '0;
       pf_q       <= 1'b0;
       pf_asid_q  <= '0;
       pf_vpn_q   <= '0;
@@ -445,22 +554,52 @@ module mmu_port #(
         m_pf_q[free_idx]   <= 1'b0;
       end
       if (pf_alloc) begin
-        m_busy_q[free_idx] <= 1'b1;
-        m_done_q[free_idx] <= 1'b0;
-        m_prim_q[free_idx] <= 1'b1;
-        m_sent_q[free_idx] <= 1'b0;
-        m_old_q[free_idx]  <= inv_valid_i;
-        m_pf_q[free_idx]   <= 1'b1;
+        m_busy_q[pf_idx] <= 1'b1;
+        m_done_q[pf_idx] <= 1'b0;
+        m_prim_q[pf_idx] <= 1'b1;
+        m_sent_q[pf_idx] <= 1'b0;
+        m_old_q[pf_idx]  <= inv_valid_i;
+        m_pf_q[pf_idx]   <= 1'b1;
       end
       if (pf_alloc) begin
         hist_v_q[hist_ptr_q] <= 1'b1;
         hist_ptr_q <= (32'(hist_ptr_q) == PfHist - 1) ? '0 : hist_ptr_q + 1'b1;
       end
+      // Stage 1: the event.
+      pe_q <= pe_event;
+      if (pe_event) begin
+        pe_miss_q <= !lk_hit;
+        pe_asid_q <= req_asid_i;
+        pe_vpn_q  <= req_va[VaBits-1:12];
+        pe_cov_q  <= lk_hit ? lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3] : Cov4K;
+      end
+      // Stage 2: the stride detector and the decision.
+      // A repeat of the last event's page with the stride asks for the list
+      // just asked; a miss without a stride asks for nothing.
+      pt_q <= pe_q && (sd_use ? !(sd_same && sd_zero) : !pe_miss_q);
+      if (pe_q) begin
+        sd_v_q      <= 1'b1;
+        sd_asid_q   <= pe_asid_q;
+        sd_last_q   <= pe_vpn_q;
+        sd_stride_q <= sd_stride_d;
+        sd_conf_q   <= sd_conf_d;
+        pt_asid_q   <= pe_asid_q;
+        pt_stride_q <= sd_use;
+        if (sd_use) begin
+          pt_vpn_q  <= pe_vpn_q;
+          pt_step_q <= {{(VpnW+1-SW){sd_stride_q[SW-1]}}, sd_stride_q};
+        end else begin
+          pt_vpn_q  <= pe_vpn_q | ~cov_mask(pe_cov_q);
+          pt_step_q <= {1'b0, ~cov_mask(pe_cov_q) + VpnW'(1)};
+        end
+      end
+      // Stage 3: the prefetches, one range per cycle.
       if (pf_trigger) begin
-        pf_q      <= 1'b1;
-        pf_asid_q <= req_asid_i;
+        pf_q      <= !pf_next[VpnW];
+        pf_asid_q <= pt_asid_q;
+        pf_stride_q <= pt_stride_q;
         pf_vpn_q  <= pf_next[VpnW-1:0];
-        pf_step_q <= pf_step;
+        pf_step_q <= pt_step_q;
         pf_cnt_q  <= 2'(PfDepth);
       end else if (pf_alloc || pf_skip) begin
         // On to the next range, if any is left and it exists.
@@ -487,13 +626,14 @@ module mmu_port #(
       m_va_q[free_idx]     <= req_va;
       m_access_q[free_idx] <= req_access_i;
       m_tag_q[free_idx]    <= req_tag_i;
-    end else if (pf_alloc) begin
+    end
+    if (pf_alloc) begin
       hist_asid_q[hist_ptr_q] <= pf_asid_q;
       hist_vpn_q[hist_ptr_q]  <= pf_vpn_q;
-      m_asid_q[free_idx]   <= pf_asid_q;
-      m_va_q[free_idx]     <= {pf_vpn_q, 12'b0};
-      m_access_q[free_idx] <= 2'(gmmu_pte_pkg::ACCESS_READ);
-      m_tag_q[free_idx]    <= '0;
+      m_asid_q[pf_idx]   <= pf_asid_q;
+      m_va_q[pf_idx]     <= {pf_vpn_q, 12'b0};
+      m_access_q[pf_idx] <= 2'(gmmu_pte_pkg::ACCESS_READ);
+      m_tag_q[pf_idx]    <= '0;
     end
     for (int i = 0; i < Mshrs; i++) begin
       if (fill_done[i]) m_info_q[i] <= fill_info_i;

@@ -31,7 +31,8 @@ module mmu_top #(
   parameter int unsigned L1Entries  = gmmu_mmu_pkg::L1_ENTRIES,
   parameter int unsigned PwcEntries = gmmu_mmu_pkg::PWC_ENTRIES,
   parameter int unsigned FaultDepth = gmmu_mmu_pkg::FAULT_FIFO_DEPTH,
-  parameter int unsigned PfDepth    = 3,    // next-range prefetch depth per port, 0..3 (0: none)
+  parameter int unsigned PfDepth    = 3,    // prefetch depth per port, 0..3 (0: none)
+  parameter int unsigned PfStrideW  = 10,   // stride detector: signed delta bits in 4 KB pages (<2: next range only)
   parameter int unsigned L2Sets0    = 64,
   parameter int unsigned L2Ways0    = 4,
   parameter int unsigned L2Sets1    = 32,
@@ -140,6 +141,7 @@ module mmu_top #(
       .Mshrs     (Mshrs),
       .L1Entries (L1Entries),
       .PfDepth   (PfDepth),
+      .PfStrideW (PfStrideW),
       .MIdxW     (MIdxW)
     ) u_port (
       .clk_i,

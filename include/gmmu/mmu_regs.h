@@ -22,7 +22,7 @@
 #define GMMU_PERF_PORT_MISSES GMMU_U(0x00000002) /* Per-port counter index: L1 TLB misses (merged ones included) */
 #define GMMU_PERF_PORT_MERGES GMMU_U(0x00000003) /* Per-port counter index: misses merged into a miss to the same 4 KB page already in flight */
 #define GMMU_PERF_PORT_FAULTS GMMU_U(0x00000004) /* Per-port counter index: translations answered with a fault */
-#define GMMU_PERF_PORT_PREFETCHES GMMU_U(0x00000005) /* Per-port counter index: next-page prefetches sent to the L2 TLB */
+#define GMMU_PERF_PORT_PREFETCHES GMMU_U(0x00000005) /* Per-port counter index: prefetches (along the detected stride or of the next ranges) sent to the L2 TLB */
 #define GMMU_PERF_PORT_COUNTERS GMMU_U(0x00000006) /* Counters per port */
 #define GMMU_PERF_L2_LOOKUPS GMMU_U(0x00000000) /* Shared counter index: L2 TLB lookups (one per L1 miss that was not merged) */
 #define GMMU_PERF_L2_HITS GMMU_U(0x00000001) /* Shared counter index: L2 TLB hits */

@@ -174,6 +174,30 @@ static void set_trace(struct bench *b, unsigned port, unsigned kind, uint64_t ba
 
 static void clear_traces(struct bench *b) { memset(b->tr, 0, sizeof b->tr); }
 
+/* Port 0's and the shared counters, to print what a trace cost. */
+struct bench_ctr {
+    uint32_t hits, misses, merges, pf, l2hits, walks;
+};
+
+static struct bench_ctr read_ctr(struct bench *b)
+{
+    struct tb *tb = &b->tb;
+    uint32_t pb = GMMU_MMU_PERF_PORT;
+    return (struct bench_ctr){tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_HITS),
+                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MISSES),
+                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MERGES),
+                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_PREFETCHES),
+                              tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_L2_HITS),
+                              tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_WALKS)};
+}
+
+static void print_ctr(const struct bench_ctr *a, const struct bench_ctr *z)
+{
+    printf("      port 0: %u hits, %u misses (%u merged), %u prefetches; L2 hits %u, walks %u\n",
+           z->hits - a->hits, z->misses - a->misses, z->merges - a->merges, z->pf - a->pf,
+           z->l2hits - a->l2hits, z->walks - a->walks);
+}
+
 static void flush(struct bench *b) { tb_invalidate(&b->tb, GMMU_INV_ALL, 0, 0, 0); }
 
 /* One request on port 0; returns accept-to-response cycles. */
@@ -277,9 +301,12 @@ int mmu_bench(const struct mmu_test_opts *o)
             flush(b);
             clear_traces(b);
             set_trace(b, 0, k, regions[r].base, REGION_BYTES, n);
+            struct bench_ctr c0 = read_ctr(b);
             uint64_t c = run_traces(b);
+            struct bench_ctr c1 = read_ctr(b);
             printf("  %-14s %-4s pages, 1 port : %8" PRIu64 " cycles, %.3f of ideal\n", trace_names[k],
                    regions[r].region, c, (double)n / c);
+            print_ctr(&c0, &c1);
             printf("bench-result trace %s-%s-1 %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].region, c, n);
         }
         /* Four ports, each its own trace over its own quarter. */

@@ -3,7 +3,8 @@
  * coverage, each fault reason, bus errors mid-walk, the fault FIFO and its
  * overflow, invalidation types and their DONE, invalidation racing walks in
  * flight at every cycle offset, address-space isolation, miss merging, hit
- * latency and the registers. Every response is also checked against the
+ * latency, the stride prefetch (also against invalidation) and the
+ * registers. Every response is also checked against the
  * reference model by the testbench core; the tests add their own explicit
  * expectations on top.
  */
@@ -742,6 +743,98 @@ static void t_inval_race(struct dt *d)
            tb->multi_version);
 }
 
+/* Stride prefetch. A strided stream of 4 KB pages (every fourth page: the
+ * rows of a tile over a 16 KB pitch), one request per page, waiting for the
+ * prefetches between pages: the first three pages miss; the third confirms
+ * the delta (seen twice) and prefetches the next three along it, and from
+ * then on every page hits and each first use asks for one new page (the
+ * other two were asked before), so hits and prefetches are counted by hand.
+ * (Next-range prefetch alone gives no hit: the pages in between are never
+ * used and no hit ever triggers it.) A jump to another place keeps the
+ * stride (one mismatch lowers the confidence only): the page after the jump
+ * misses and the next ones hit. Descending strides work alike. Then, at
+ * every cycle offset across the walks, a page whose prefetch is in flight is
+ * changed and invalidated (the three scopes): after DONE it must translate
+ * to the new mapping, so a prefetch that began before the invalidation
+ * installs nothing. */
+static void t_stride_prefetch(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned as = 14, n = 24, settle = 2000;
+    const uint64_t base = UINT64_C(0x0000000250000000), stride = 4 * UINT64_C(0x1000);
+    const uint64_t jump = base + (UINT64_C(3) << 21), down = base + (UINT64_C(6) << 21);
+    dt_new_as(d, as);
+    for (unsigned k = 0; k < n + 3; k++) {
+        wr(d, dt_leaf4k(d, as, base + k * stride), gmmu_pte_make_page(0x100000 + k * 0x1000, 1, 0));
+        wr(d, dt_leaf4k(d, as, jump + k * stride), gmmu_pte_make_page(0x200000 + k * 0x1000, 1, 0));
+        wr(d, dt_leaf4k(d, as, down + k * stride), gmmu_pte_make_page(0x300000 + k * 0x1000, 1, 0));
+    }
+    commit(d);
+    uint32_t h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS), p0 = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES);
+    unsigned bad = 0;
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+        expect_page(as, base + k * stride + 0x40, GMMU_ACCESS_READ, 0x100040 + k * 0x1000, GMMU_PSIZE_4K, 1);
+        bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
+        if (hit != (k >= 3) && bad++ < 4)
+            failf("strided page %u: %s, expected a %s", k, hit ? "hit" : "miss", k >= 3 ? "hit" : "miss");
+        tb_run(tb, settle);
+    }
+    uint32_t hits = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h0, pfs = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES) - p0;
+    EXPECT(hits == n - 3, "strided stream: %u hits, expected %u", hits, n - 3);
+    EXPECT(pfs == n, "strided stream: %u prefetches, expected %u", pfs, n);
+    /* The jump: a miss, then hits along the same stride. */
+    h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+    for (unsigned k = 0; k < 8; k++) {
+        uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+        expect_page(as, jump + k * stride, GMMU_ACCESS_READ, 0x200000 + k * 0x1000, GMMU_PSIZE_4K, 1);
+        bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
+        EXPECT(hit == (k >= 1), "after the jump, page %u: %s", k, hit ? "hit" : "miss");
+        tb_run(tb, settle);
+    }
+    /* Descending: three misses retrain the detector to -4 pages. */
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned r = n + 2 - k;
+        uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+        expect_page(as, down + r * stride, GMMU_ACCESS_READ, 0x300000 + r * 0x1000, GMMU_PSIZE_4K, 1);
+        bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
+        EXPECT(hit == (k >= 3), "descending page %u: %s", k, hit ? "hit" : "miss");
+        tb_run(tb, settle);
+    }
+
+    /* Invalidation against prefetches in flight. Each round: from an empty
+     * L1, pages 0, 1 (waited for) and 2 (not), then after `delay` cycles
+     * page 4 is changed and invalidated, and must give the new mapping. */
+    unsigned walk = 5 * ddr_model_get_config(tb->ddr).read_latency + 60;
+    unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
+    uint64_t v4 = base + 4 * stride, leaf4 = dt_leaf4k(d, as, v4);
+    uint64_t old = rd(d, leaf4);
+    uint32_t pf_start = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES);
+    for (unsigned delay = 0; delay < walk; delay++) {
+        unsigned type = types[delay % 3];
+        uint64_t npa = 0x400000 + (delay % 2) * 0x1000;
+        tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+        tb_run(tb, settle);
+        xlate(d, as, base, GMMU_ACCESS_READ);
+        xlate(d, as, base + stride, GMMU_ACCESS_READ);
+        issue(d, 0, as, base + 2 * stride, GMMU_ACCESS_READ);
+        tb_run(tb, delay);
+        wr(d, leaf4, gmmu_pte_make_page(npa, 1, GMMU_PTE_READ_ONLY));
+        tb_invalidate_start(tb, type, as, v4, v4 + 0xFFF);
+        tb_wait_done(tb);
+        struct dut_rsp r = xlate(d, as, v4 + 8, GMMU_ACCESS_READ);
+        EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == npa + 8 && r.ro,
+               "delay %u: page changed under its prefetch: pa 0x%" PRIx64 " ro %u, expected 0x%" PRIx64, delay,
+               r.pa, r.ro, npa + 8);
+        tb_drain(tb, 10000);
+        wr(d, leaf4, old);
+    }
+    tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+    uint32_t pf_race = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES) - pf_start;
+    EXPECT(pf_race >= 3 * walk, "%u prefetches in %u race rounds", pf_race, walk);
+    printf("  %u race points, %u prefetches\n", walk, pf_race);
+}
+
 /* Back-pressure on responses: nothing lost, nothing duplicated. */
 static void t_backpressure(struct dt *d)
 {
@@ -778,6 +871,7 @@ static const struct dtest tests[] = {
     {"asid_isolation", t_asid_isolation},
     {"merge_and_hits", t_merge_and_hits},
     {"inval_race", t_inval_race},
+    {"stride_prefetch", t_stride_prefetch},
     {"backpressure", t_backpressure},
 };
 
