@@ -5,6 +5,8 @@
  *   COMMAND: info | caps | ping [COUNT] | stats | ident | vram
  *            | alloc SIZE[,contig][,64k] | free HANDLE
  *            | faults [--wait MS] | counters [--clear]
+ *            | the address-space, mapping, engine and aperture commands of
+ *              gmmuctl_vidmm.c (as-create, map, run, read, ...)
  *
  * Exit status: 0 success; 1..255 the device status of a failed command
  * (GMMU_STATUS_*); 64 a usage error; 64 + N the host error -N
@@ -15,27 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libgmmu.h"
+#include "gmmuctl.h"
 
-#define EXIT_USAGE 64
-
-struct options {
-    const char *device;
-    const char *command;
-    const char *arg;
-    bool json;
-    bool clear;
-    int timeout_ms;
-    int wait_ms;        /* faults --wait; -1: do not wait */
-};
-
-static int usage(void)
+int usage(void)
 {
-    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND\n"
+    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND [ARG...]\n"
                     "COMMAND: info | caps | ping [COUNT] | stats | ident | vram\n"
                     "         | alloc SIZE[,contig][,64k] | free HANDLE\n"
                     "         | faults [--wait MS] | counters [--clear]\n"
-                    "DEVICE: sim:SOCKET_PATH or pci:DDDD:BB:DD.F\n");
+                    "%s"
+                    "DEVICE: sim:SOCKET_PATH, pci:DDDD:BB:DD.F or uart:TTY[,BAUD]\n"
+                    "Numbers take 0x and K/M/G suffixes.\n",
+            gmmuctl_vidmm_usage);
     return EXIT_USAGE;
 }
 
@@ -44,7 +37,7 @@ static int exit_code(int rc)
     return rc >= 0 ? (rc > 255 ? 255 : rc) : EXIT_USAGE + (-rc);
 }
 
-static int fail(const struct options *o, const char *what, int rc)
+int fail(const struct options *o, const char *what, int rc)
 {
     if (o->json)
         printf("{\"error\": \"%s\", \"code\": %d, \"message\": \"%s\"}\n", what, rc, gmmu_strerror(rc));
@@ -218,13 +211,7 @@ static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
     if (!o->arg)
         return usage();
     char *end;
-    struct gmmu_alloc_req req = {.size = strtoull(o->arg, &end, 0)};
-    switch (*end) {
-    case 'K': case 'k': req.size <<= 10; end++; break;
-    case 'M': case 'm': req.size <<= 20; end++; break;
-    case 'G': case 'g': req.size <<= 30; end++; break;
-    default: break;
-    }
+    struct gmmu_alloc_req req = {.size = parse_number(o->arg, &end)};
     for (char *opt = strtok(end, ","); opt; opt = strtok(NULL, ","))
         if (!strcmp(opt, "contig")) req.flags |= GMMU_ALLOC_FLAG_CONTIGUOUS;
         else if (!strcmp(opt, "64k")) req.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
@@ -372,9 +359,10 @@ static int parse(int argc, char **argv, struct options *o)
         else if (!strcmp(argv[i], "--wait") && i + 1 < argc) o->wait_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--clear")) o->clear = true;
         else if (!o->command) o->command = argv[i];
-        else if (!o->arg) o->arg = argv[i];
+        else if (o->nargs < MAX_ARGS) o->args[o->nargs++] = argv[i];
         else return -1;
     }
+    o->arg = o->nargs ? o->args[0] : NULL;
     if (!o->device)
         o->device = getenv("GMMU_DEVICE");
     return o->device && o->command ? 0 : -1;
@@ -385,12 +373,12 @@ int main(int argc, char **argv)
     struct options o = {.wait_ms = -1};
     if (parse(argc, argv, &o) != 0)
         return usage();
-    static const struct { const char *name; int (*run)(struct gmmu_dev *, const struct options *); } cmds[] = {
+    static const struct { const char *name; gmmuctl_cmd_fn run; } cmds[] = {
         {"info", cmd_info}, {"caps", cmd_caps}, {"ping", cmd_ping}, {"stats", cmd_stats},
         {"ident", cmd_ident}, {"vram", cmd_vram}, {"alloc", cmd_alloc}, {"free", cmd_free},
         {"faults", cmd_faults}, {"counters", cmd_counters},
     };
-    int (*run)(struct gmmu_dev *, const struct options *) = NULL;
+    gmmuctl_cmd_fn run = gmmuctl_vidmm_command(o.command);
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(o.command, cmds[i].name))
             run = cmds[i].run;

@@ -11,14 +11,14 @@ HOST_APP_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -D_POSIX_C_SOU
 
 host: $(LIBGMMU) $(GMMUCTL)
 
-$(HOST_DIR)/obj/%.o: host/%.c $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+$(HOST_DIR)/obj/%.o: host/%.c $(wildcard host/libgmmu/*.h host/gmmuctl/*.h include/gmmu/*.h)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -c -o $@ $<
 
 $(LIBGMMU): $(patsubst host/%.c,$(HOST_DIR)/obj/%.o,$(LIBGMMU_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
-$(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(LIBGMMU)
+$(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(HOST_DIR)/obj/gmmuctl/gmmuctl_vidmm.o $(LIBGMMU)
 	$(HOST_CC) -pthread -o $@ $^
 
 # Host suites run against a live simulation server, started and stopped

@@ -104,3 +104,9 @@ t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUC
 
 # The segment router alone, random traffic (rules in tools/mk/rtl.mk).
 TESTS += route
+
+# The demo's steps by hand with gmmuctl, as docs/getting-started.md shows.
+TESTS += gmmuctl-session
+t-gmmuctl-session: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/gmmuctl-session-sim.log -- \
+	  tests/host/gmmuctl_session.sh $(GMMUCTL)

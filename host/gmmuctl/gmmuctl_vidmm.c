@@ -1,0 +1,322 @@
+/*
+ * gmmuctl: address spaces, mappings, GPU engines and the VRAM aperture, so
+ * that every step of `make demo` can be done by hand against `make
+ * sim-server` (docs/getting-started.md).
+ *
+ * Positional arguments come first; options are words (ro, nx, cc) or
+ * key=value pairs (va=0x200000, pages=4k,64k).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gmmu/engine_regs.h>
+#include <gmmu/pte.h>
+
+#include "gmmuctl.h"
+
+const char gmmuctl_vidmm_usage[] =
+    "         | as-create | as-destroy AS\n"
+    "         | map AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]\n"
+    "         | unmap AS VA SIZE | reserve AS SIZE [va=N] | zero AS VA SIZE\n"
+    "         | query AS VA\n"
+    "         | run ENGINE fill|copy|checksum AS len=N [dst=VA] [src=VA] [pattern=N]\n"
+    "         | read VRAM_OFFSET LEN | write VRAM_OFFSET WORD32...\n";
+
+unsigned long long parse_number(const char *s, char **end)
+{
+    char *e;
+    unsigned long long v = strtoull(s, &e, 0);
+    switch (*e) {
+    case 'K': case 'k': v <<= 10; e++; break;
+    case 'M': case 'm': v <<= 20; e++; break;
+    case 'G': case 'g': v <<= 30; e++; break;
+    default: break;
+    }
+    if (end)
+        *end = e;
+    return v;
+}
+
+/* A whole-word number: false if s is not one. */
+static bool number_arg(const char *s, uint64_t *out)
+{
+    char *end;
+    if (!s || !*s)
+        return false;
+    *out = parse_number(s, &end);
+    return *end == '\0';
+}
+
+/* The positional arguments: each must be a number. */
+static bool positional(const struct options *o, int count, uint64_t *out)
+{
+    if (o->nargs < count)
+        return false;
+    for (int i = 0; i < count; i++)
+        if (!number_arg(o->args[i], &out[i]))
+            return false;
+    return true;
+}
+
+/* The value of key=N among the options after the first `from` arguments. */
+static bool option_number(const struct options *o, int from, const char *key, uint64_t *out)
+{
+    size_t n = strlen(key);
+    for (int i = from; i < o->nargs; i++)
+        if (!strncmp(o->args[i], key, n) && o->args[i][n] == '=')
+            return number_arg(o->args[i] + n + 1, out);
+    return false;
+}
+
+static bool option_flag(const struct options *o, int from, const char *word)
+{
+    for (int i = from; i < o->nargs; i++)
+        if (!strcmp(o->args[i], word))
+            return true;
+    return false;
+}
+
+/* pages=4k,64k,2m,1g -> the page_sizes bit mask of map_req. */
+static bool page_sizes(const struct options *o, int from, uint32_t *mask)
+{
+    static const char *const names[] = {"4k", "64k", "2m", "1g"};
+    *mask = 0;
+    for (int i = from; i < o->nargs; i++) {
+        if (strncmp(o->args[i], "pages=", 6))
+            continue;
+        char list[64];
+        snprintf(list, sizeof(list), "%s", o->args[i] + 6);
+        for (char *w = strtok(list, ","); w; w = strtok(NULL, ",")) {
+            size_t k = 0;
+            while (k < 4 && strcmp(w, names[k]))
+                k++;
+            if (k == 4)
+                return false;
+            *mask |= 1u << k;
+        }
+    }
+    return true;
+}
+
+static int cmd_as_create(struct gmmu_dev *dev, const struct options *o)
+{
+    uint32_t as, asid;
+    int rc = gmmu_create_as(dev, &as, &asid);
+    if (rc)
+        return fail(o, "as-create", rc);
+    if (o->json)
+        printf("{\"as\": %" PRIu32 ", \"asid\": %" PRIu32 "}\n", as, asid);
+    else
+        printf("address space 0x%" PRIx32 " (hardware ASID %" PRIu32 ")\n", as, asid);
+    return 0;
+}
+
+static int cmd_as_destroy(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t as;
+    if (!positional(o, 1, &as))
+        return usage();
+    int rc = gmmu_destroy_as(dev, (uint32_t)as);
+    return rc ? fail(o, "as-destroy", rc) : 0;
+}
+
+static void print_va(const struct options *o, const char *what, uint64_t va)
+{
+    if (o->json)
+        printf("{\"va\": %" PRIu64 "}\n", va);
+    else
+        printf("%s at VA 0x%" PRIx64 "\n", what, va);
+}
+
+static int cmd_map(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t a[3];
+    struct gmmu_map_req req = {0};
+    if (!positional(o, 3, a) || !page_sizes(o, 3, &req.page_sizes))
+        return usage();
+    req.as_handle = (uint32_t)a[0];
+    req.alloc_handle = (uint32_t)a[1];
+    req.size = a[2];
+    (void)option_number(o, 3, "offset", &req.offset);
+    if (option_number(o, 3, "va", &req.va))
+        req.flags |= GMMU_MAP_FLAG_FIXED_VA;
+    req.flags |= option_flag(o, 3, "ro") ? GMMU_MAP_FLAG_READ_ONLY : 0;
+    req.flags |= option_flag(o, 3, "nx") ? GMMU_MAP_FLAG_NO_EXECUTE : 0;
+    req.flags |= option_flag(o, 3, "cc") ? GMMU_MAP_FLAG_CACHE_COHERENT : 0;
+    uint64_t va;
+    int rc = gmmu_map_va(dev, &req, &va);
+    if (rc)
+        return fail(o, "map", rc);
+    print_va(o, "mapped", va);
+    return 0;
+}
+
+static int cmd_unmap(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t a[3];
+    if (!positional(o, 3, a))
+        return usage();
+    int rc = gmmu_unmap_va(dev, (uint32_t)a[0], a[1], a[2]);
+    return rc ? fail(o, "unmap", rc) : 0;
+}
+
+static int cmd_reserve(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t a[2], va = 0, out;
+    if (!positional(o, 2, a))
+        return usage();
+    uint32_t flags = option_number(o, 2, "va", &va) ? GMMU_MAP_FLAG_FIXED_VA : 0;
+    int rc = gmmu_reserve_va(dev, (uint32_t)a[0], flags, va, a[1], &out);
+    if (rc)
+        return fail(o, "reserve", rc);
+    print_va(o, "reserved", out);
+    return 0;
+}
+
+/* UPDATE_VA with one UNMAP-to-Zero operation: the range reads as zeros. */
+static int cmd_zero(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t a[3];
+    if (!positional(o, 3, a))
+        return usage();
+    struct gmmu_update_op op = {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO,
+                                .va = a[1], .size = a[2]};
+    int rc = gmmu_update_va(dev, (uint32_t)a[0], &op, 1);
+    return rc ? fail(o, "zero", rc) : 0;
+}
+
+static int cmd_query(struct gmmu_dev *dev, const struct options *o)
+{
+    static const char *const states[] = {"invalid", "zero", "mapped"};
+    uint64_t a[2];
+    if (!positional(o, 2, a))
+        return usage();
+    struct gmmu_query_rsp q;
+    int rc = gmmu_query_va(dev, (uint32_t)a[0], a[1], &q);
+    if (rc)
+        return fail(o, "query", rc);
+    const char *state = q.state < 3 ? states[q.state] : "?";
+    if (o->json) {
+        printf("{\"state\": \"%s\", \"segment\": %" PRIu32 ", \"pa\": %" PRIu64
+               ", \"page_shift\": %" PRIu32 ", \"flags\": %" PRIu32 "}\n",
+               state, q.segment, q.pa, q.page_shift, q.flags);
+        return 0;
+    }
+    printf("VA 0x%" PRIx64 ": %s", a[1], state);
+    if (q.state == 2)
+        printf(", %s PA 0x%" PRIx64 ", %" PRIu64 " KiB page%s%s%s", q.segment ? "VRAM" : "system",
+               q.pa, ((uint64_t)1 << q.page_shift) >> 10,
+               (q.flags & GMMU_MAP_FLAG_READ_ONLY) ? ", read-only" : "",
+               (q.flags & GMMU_MAP_FLAG_NO_EXECUTE) ? ", no-execute" : "",
+               (q.flags & GMMU_MAP_FLAG_CACHE_COHERENT) ? ", cache-coherent" : "");
+    printf("\n");
+    return 0;
+}
+
+/* fill, copy or checksum: the ENGINE_OP names of engine.toml, any case. */
+static bool engine_op(const char *name, uint32_t *op)
+{
+    for (uint32_t i = 0; gmmu_engine_op_name(i); i++)
+        if (!strcasecmp(name, gmmu_engine_op_name(i))) {
+            *op = i;
+            return true;
+        }
+    return false;
+}
+
+static void print_engine_rsp(const struct options *o, const struct gmmu_engine_rsp *r)
+{
+    unsigned reason = (r->engine_status & GMMU_ENGINE_STATUS_REASON) >> GMMU_ENGINE_STATUS_REASON_LSB;
+    bool faulted = r->engine_status & GMMU_ENGINE_STATUS_FAULT;
+    if (o->json) {
+        printf("{\"status\": %" PRIu32 ", \"fault\": %s, \"reason\": %u, \"fault_va\": %" PRIu64
+               ", \"bytes_done\": %" PRIu32 ", \"cycles\": %" PRIu32 ", \"result\": %" PRIu64
+               ", \"result2\": %" PRIu64 "}\n",
+               r->engine_status, faulted ? "true" : "false", reason, r->fault_va, r->bytes_done,
+               r->cycles, r->result, r->result2);
+        return;
+    }
+    printf("%" PRIu32 " bytes in %" PRIu32 " cycles", r->bytes_done, r->cycles);
+    if (faulted) {
+        const char *name = gmmu_fault_name(reason);
+        printf(", FAULT %s at VA 0x%" PRIx64, name ? name : "?", r->fault_va);
+    }
+    printf(", checksum 0x%016" PRIx64 " 0x%016" PRIx64 "\n", r->result, r->result2);
+}
+
+static int cmd_run(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t engine, as, len;
+    struct gmmu_engine_req req = {0};
+    if (o->nargs < 3 || !number_arg(o->args[0], &engine) || !engine_op(o->args[1], &req.op) ||
+        !number_arg(o->args[2], &as) || !option_number(o, 3, "len", &len) || len > UINT32_MAX)
+        return usage();
+    req.engine = (uint32_t)engine;
+    req.as_handle = (uint32_t)as;
+    req.length = (uint32_t)len;
+    (void)option_number(o, 3, "dst", &req.dst_va);
+    (void)option_number(o, 3, "src", &req.src_va);
+    (void)option_number(o, 3, "pattern", &req.pattern);
+    struct gmmu_engine_rsp rsp;
+    int rc = gmmu_engine_run(dev, &req, &rsp);
+    if (rc)
+        return fail(o, "run", rc);
+    print_engine_rsp(o, &rsp);
+    return (rsp.engine_status & GMMU_ENGINE_STATUS_FAULT) ? 1 : 0;
+}
+
+#define MAX_DUMP (64 * 1024)
+
+static int cmd_read(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t a[2];
+    if (!positional(o, 2, a) || a[1] == 0 || a[1] > MAX_DUMP || a[1] % 4)
+        return usage();
+    uint32_t *words = malloc(a[1]);
+    if (!words)
+        return fail(o, "read", GMMU_E_NO_MEMORY);
+    int rc = gmmu_vram_read(dev, a[0], words, a[1]);
+    if (rc) {
+        free(words);
+        return fail(o, "read", rc);
+    }
+    for (uint64_t i = 0; i < a[1] / 4; i++) {
+        if (i % 4 == 0)
+            printf("%s%010" PRIx64 ":", i ? "\n" : "", a[0] + 4 * i);
+        printf(" %08" PRIx32, words[i]);
+    }
+    printf("\n");
+    free(words);
+    return 0;
+}
+
+static int cmd_write(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t off, v;
+    uint32_t words[MAX_ARGS];
+    if (o->nargs < 2 || !number_arg(o->args[0], &off))
+        return usage();
+    for (int i = 1; i < o->nargs; i++) {
+        if (!number_arg(o->args[i], &v) || v > UINT32_MAX)
+            return usage();
+        words[i - 1] = (uint32_t)v;
+    }
+    int rc = gmmu_vram_write(dev, off, words, 4u * (unsigned)(o->nargs - 1));
+    return rc ? fail(o, "write", rc) : 0;
+}
+
+gmmuctl_cmd_fn gmmuctl_vidmm_command(const char *name)
+{
+    static const struct { const char *name; gmmuctl_cmd_fn run; } cmds[] = {
+        {"as-create", cmd_as_create}, {"as-destroy", cmd_as_destroy}, {"map", cmd_map},
+        {"unmap", cmd_unmap}, {"reserve", cmd_reserve}, {"zero", cmd_zero},
+        {"query", cmd_query}, {"run", cmd_run}, {"read", cmd_read}, {"write", cmd_write},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(name, cmds[i].name))
+            return cmds[i].run;
+    return NULL;
+}
