@@ -35,6 +35,7 @@ struct gmmu_dev {
     gmmu_event_fn evt_fn;
     void *evt_arg;
     bool evt_stop, evt_thread_live;
+    bool evt_close;                /* the callback closed the handle */
     pthread_t evt_thread;
 };
 
@@ -484,6 +485,16 @@ static bool event_thread_should_stop(struct gmmu_dev *dev, gmmu_event_fn *fn, vo
     return stop;
 }
 
+static void close_now(struct gmmu_dev *dev);
+
+static bool closed_by_callback(struct gmmu_dev *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    bool closing = dev->evt_close;
+    pthread_mutex_unlock(&dev->lock);
+    return closing;
+}
+
 static void *event_thread(void *p)
 {
     struct gmmu_dev *dev = p;
@@ -501,6 +512,12 @@ static void *event_thread(void *p)
         }
     }
     free(ev);
+    /* No one will join a thread whose callback closed the handle: it
+       finishes the close itself, after its last use of the handle. */
+    if (closed_by_callback(dev)) {
+        pthread_detach(pthread_self());
+        close_now(dev);
+    }
     return NULL;
 }
 
@@ -792,9 +809,20 @@ void gmmu_close(struct gmmu_dev *dev)
 {
     if (!dev)
         return;
+    if (on_event_thread(dev)) {
+        pthread_mutex_lock(&dev->lock);
+        dev->evt_close = dev->evt_stop = true;
+        pthread_mutex_unlock(&dev->lock);
+        return;
+    }
     pthread_mutex_lock(&dev->cb_lock);
     stop_event_thread(dev);
     pthread_mutex_unlock(&dev->cb_lock);
+    close_now(dev);
+}
+
+static void close_now(struct gmmu_dev *dev)
+{
     while (unpark(dev, 0, true, NULL))
         ;
     gmmu_transport_close(dev->t);

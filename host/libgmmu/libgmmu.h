@@ -135,9 +135,11 @@ int gmmu_wait_event(struct gmmu_dev *dev, int timeout_ms, struct gmmu_event *out
 
 /* Runs fn for every event on a thread the library owns, until replaced,
    removed (fn NULL) or gmmu_close. fn runs without the handle's lock and
-   may call any libgmmu function except gmmu_set_event_callback and
-   gmmu_close on its handle (GMMU_E_INVALID_ARG from the callback thread).
-   A host error while waiting is passed as ev NULL with rc, then retried. */
+   may call any libgmmu function on the handle, gmmu_close included (the
+   thread then finishes the close once fn returns); only
+   gmmu_set_event_callback is refused there (GMMU_E_INVALID_ARG), since the
+   thread cannot wait for itself. A host error while waiting is passed as
+   ev NULL with rc, then retried. */
 typedef void (*gmmu_event_fn)(struct gmmu_dev *dev, const struct gmmu_event *ev, int rc,
                               void *arg);
 int gmmu_set_event_callback(struct gmmu_dev *dev, gmmu_event_fn fn, void *arg);

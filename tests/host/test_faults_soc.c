@@ -329,6 +329,61 @@ static void test_callback_with_other_threads(void **state)
     assert_int_equal(gmmu_destroy_as(dev, s.as), 0);
 }
 
+/* A callback may close its own handle (the library's thread finishes the
+   close), but not replace itself. */
+struct closer {
+    pthread_mutex_t lock;
+    int set_rc;
+    bool closed;
+};
+
+static void close_from_callback(struct gmmu_dev *d, const struct gmmu_event *ev, int rc, void *arg)
+{
+    struct closer *c = arg;
+    (void)ev;
+    (void)rc;
+    int set_rc = gmmu_set_event_callback(d, NULL, NULL);
+    gmmu_close(d);
+    pthread_mutex_lock(&c->lock);
+    c->set_rc = set_rc;
+    c->closed = true;
+    pthread_mutex_unlock(&c->lock);
+}
+
+static bool wait_closed(struct closer *c)
+{
+    bool closed = false;
+    for (int i = 0; i < 2000 && !closed; i++) {
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&c->lock);
+        closed = c->closed;
+        pthread_mutex_unlock(&c->lock);
+    }
+    return closed;
+}
+
+/* The simulation serves one host at a time, so the handle closed is the
+   test's own: after registering, this thread leaves it to the callback and
+   opens a new one once it is closed. */
+static void test_callback_closes_its_handle(void **state)
+{
+    (void)state;
+    flush_events();
+    struct closer c = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    run(0, OP_FILL, as, NULL_PAGE_VA(5), CHUNK);
+    assert_int_equal(gmmu_set_event_callback(dev, close_from_callback, &c), 0);
+    assert_true(wait_closed(&c));
+    assert_int_equal(c.set_rc, GMMU_E_INVALID_ARG);
+    dev = NULL;
+    assert_int_equal(gmmu_open(getenv("GMMU_DEVICE"), &dev), 0);
+    gmmu_set_timeout(dev, 120000);
+    assert_int_equal(gmmu_ping(dev, "still", 5), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+}
+
 /* ------------------------------------------------------------ bad input */
 static void test_bad_requests(void **state)
 {
@@ -381,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_counters_for_a_known_pattern),
         cmocka_unit_test(test_event_ring_overflow),
         cmocka_unit_test(test_callback_with_other_threads),
+        cmocka_unit_test(test_callback_closes_its_handle),
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_leave_faults_for_gmmuctl),
     };
