@@ -38,3 +38,6 @@ $(HOST_DIR)/test_sysmem_soc: tests/host/test_sysmem_soc.c $(LIBGMMU) $(wildcard 
 
 $(HOST_DIR)/test_faults_soc: tests/host/test_faults_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
+
+$(HOST_DIR)/test_e2e_soc: tests/host/test_e2e_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread

@@ -110,3 +110,11 @@ TESTS += gmmuctl-session
 t-gmmuctl-session: $(SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/gmmuctl-session-sim.log -- \
 	  tests/host/gmmuctl_session.sh $(GMMUCTL)
+
+# Randomized end to end: random mappings in two address spaces, engine
+# traffic, every byte against a model (aperture and checksums), isolation,
+# use after unmap, tiles, faults as events, nothing lost.
+TESTS += e2e-soc
+t-e2e-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_e2e_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/e2e-soc-sim.log -- \
+	  $(HOST_DIR)/test_e2e_soc
