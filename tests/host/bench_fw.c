@@ -307,7 +307,8 @@ static void case_1g(void)
 
 static void print_legend(void)
 {
-    printf("Firmware page-table work on the simulated SoC, in device cycles (deterministic).\n"
+    printf("Firmware page-table work on the simulated SoC, in device cycles (simulated; a\n"
+           "run repeats to within a few cycles).\n"
            "  cycles   doorbell to completion (CPL_LATENCY, measured by the mailbox hardware):\n"
            "           decode, VA allocation, both ptmgr passes, the invalidation, the reply\n"
            "  words    64-bit page-table words written to DDR: entries, clears of new tables,\n"
