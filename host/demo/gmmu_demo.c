@@ -209,7 +209,9 @@ static bool aperture_matches(struct demo *d, uint64_t vram, const uint64_t *want
 struct session {
     struct gmmu_vram_rsp vram0;
     uint32_t as_a, as_b, asid_a, asid_b;
-    struct buffer b4k, b64k, b2m, ro;
+    struct buffer b4k, b64k, b2m, ro, sys;
+    uint64_t sys_bus;
+    void *sys_host;
     uint64_t zero_va;
     uint64_t *model; /* what b2m should hold */
 };
@@ -328,6 +330,33 @@ static void step_zero_tiles(struct demo *d, struct session *s)
     end(d, "Zero tiles in a reserved range");
 }
 
+/* Pages in host memory (PTE Segment 0): the host registers a buffer with
+   the link, VidMm maps it, an engine copies VRAM into it, and the host
+   reads the bytes straight from its own memory. */
+static void step_system_memory(struct demo *d, struct session *s)
+{
+    begin(d);
+    const uint32_t len = 64 * 1024;
+    struct gmmu_alloc_req areq = {.size = len, .flags = GMMU_ALLOC_FLAG_SYSTEM};
+    struct gmmu_alloc_rsp arsp;
+    struct gmmu_engine_rsp r;
+    s->sys = (struct buffer){.as = s->as_a, .size = len};
+    struct gmmu_map_req mreq = {.as_handle = s->as_a, .size = len,
+                                .flags = GMMU_MAP_FLAG_CACHE_COHERENT};
+    bool ok = call_ok(d, gmmu_sysmem_alloc(d->dev, len, &s->sys_bus, &s->sys_host), "sysmem") &&
+              (areq.sys_addr = s->sys_bus,
+               call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC system")) &&
+              (s->sys.alloc = mreq.alloc_handle = arsp.handle,
+               call_ok(d, gmmu_map_va(d->dev, &mreq, &s->sys.va), "MAP_VA")) &&
+              engine(d, 2, ENGINE_COPY, &s->sys, s->sys.va, s->b2m.va + 1 * MIB - len / 2, len, 0,
+                     &r) &&
+              engine_clean(d, &r, len);
+    const uint8_t *want = (const uint8_t *)(s->model + (1 * MIB - len / 2) / 8);
+    if (ok && check(d, memcmp(s->sys_host, want, len) == 0, "host buffer differs"))
+        say(d, "64 KiB copied to host memory at %#" PRIx64, s->sys_bus);
+    end(d, "engine copy into system memory");
+}
+
 /* Takes the fault events the firmware posted for an engine's faulting run:
    one per faulting translation (the engine has several chunks in flight),
    each with the reason and a VA in [va, va + len), the first at va. */
@@ -385,11 +414,12 @@ static void step_fault_isolation(struct demo *d, struct session *s)
 static void step_teardown(struct demo *d, struct session *s)
 {
     begin(d);
-    struct buffer *bufs[] = {&s->b4k, &s->b64k, &s->b2m, &s->ro};
+    struct buffer *bufs[] = {&s->b4k, &s->b64k, &s->b2m, &s->ro, &s->sys};
     bool ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, s->zero_va, ZERO_RANGE), "UNMAP_VA");
     for (size_t i = 0; ok && i < sizeof(bufs) / sizeof(bufs[0]); i++)
         ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, bufs[i]->va, bufs[i]->size), "UNMAP_VA") &&
              call_ok(d, gmmu_free(d->dev, bufs[i]->alloc), "FREE");
+    ok = ok && call_ok(d, gmmu_sysmem_free(d->dev, s->sys_bus), "sysmem free");
     struct gmmu_vram_rsp v;
     if (ok && call_ok(d, gmmu_destroy_as(d->dev, s->as_a), "DESTROY_AS") &&
         call_ok(d, gmmu_destroy_as(d->dev, s->as_b), "DESTROY_AS") &&
@@ -426,6 +456,7 @@ static void run_session(struct demo *d)
     step_copies(d, &s);
     step_readback(d, &s);
     step_checksum(d, &s);
+    step_system_memory(d, &s);
     step_zero_tiles(d, &s);
     step_fault_read_only(d, &s);
     step_fault_isolation(d, &s);
