@@ -48,7 +48,8 @@ struct sample {
 
 struct mapping {
     uint32_t as, alloc;
-    uint64_t base;            /* PA of the allocation's first byte */
+    uint64_t offset;          /* into the allocation */
+    uint64_t base;            /* PA of the mapping's first byte */
     unsigned segment;
     uint64_t size;
     uint32_t pages;
@@ -111,8 +112,9 @@ static struct sample finish(const struct gmmu_pt_stats *b)
 
 static struct sample do_map(const struct mapping *m, uint64_t va)
 {
-    struct gmmu_map_req req = {.as_handle = m->as, .alloc_handle = m->alloc, .size = m->size,
-                               .va = va, .flags = GMMU_MAP_FLAG_FIXED_VA, .page_sizes = m->pages};
+    struct gmmu_map_req req = {.as_handle = m->as, .alloc_handle = m->alloc, .offset = m->offset,
+                               .size = m->size, .va = va, .flags = GMMU_MAP_FLAG_FIXED_VA,
+                               .page_sizes = m->pages};
     struct gmmu_pt_stats before = pt_stats();
     uint64_t got = 0;
     int rc = gmmu_map_va(dev, &req, &got);
@@ -235,22 +237,14 @@ static void case_4k(void)
     struct gmmu_alloc_req req = {.size = 8 * KIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
     struct mapping a = {.as = new_as(), .segment = SEG_VRAM, .size = 4 * KIB, .pages = PAGES_4K};
     a.alloc = new_alloc(&req, &a.base);
-    struct mapping b = a;
+    struct mapping b = a;   /* the allocation's second page, beside a's */
+    b.offset = 4 * KIB;
     b.base += 4 * KIB;
 
     struct sample s = do_map(&a, BENCH_VA);
     print_row("map 4 KB page, new tables", &s);
     expect_range(&a, BENCH_VA, 12);
-    /* b maps the allocation's second page, at offset 4 KB. */
-    struct gmmu_map_req mr = {.as_handle = b.as, .alloc_handle = b.alloc, .offset = 4 * KIB,
-                              .size = b.size, .va = BENCH_VA + 4 * KIB,
-                              .flags = GMMU_MAP_FLAG_FIXED_VA, .page_sizes = PAGES_4K};
-    struct gmmu_pt_stats before = pt_stats();
-    uint64_t got;
-    int rc = gmmu_map_va(dev, &mr, &got);
-    if (rc)
-        die("MAP_VA", rc);
-    s = finish(&before);
+    s = do_map(&b, BENCH_VA + 4 * KIB);
     print_row("map 4 KB page, tables present", &s);
     expect_mapped(&b, BENCH_VA + 4 * KIB, BENCH_VA + 4 * KIB + 0x10, 12);
 
