@@ -802,37 +802,64 @@ static void t_stride_prefetch(struct dt *d)
         tb_run(tb, settle);
     }
 
-    /* Invalidation against prefetches in flight. Each round: from an empty
-     * L1, pages 0, 1 (waited for) and 2 (not), then after `delay` cycles
-     * page 4 is changed and invalidated, and must give the new mapping. */
-    unsigned walk = 5 * ddr_model_get_config(tb->ddr).read_latency + 60;
+    /* Invalidation against prefetches in flight. Pages 0..2 of a strided
+     * stream are at the end of one 2 MB range, pages 3.. in the next one,
+     * whose dual entry the walk cache does not hold, so their prefetch walks
+     * read the dual entry and then the leaf, 2 reads. Each round: from an
+     * empty L1, pages 0, 1 (waited for) and 2 (not: its miss confirms the
+     * stride and prefetches pages 3..5), then after `delay` cycles either
+     * page 4's leaf entry is changed or the dual entry is pointed at another
+     * leaf table, and invalidated (the three scopes). After DONE page 4 must
+     * give the new mapping: a prefetch walk that read the old entries before
+     * the change and ends after the invalidation must install nothing. */
+    unsigned walk = 4 * ddr_model_get_config(tb->ddr).read_latency + 60;
     unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
-    uint64_t v4 = base + 4 * stride, leaf4 = dt_leaf4k(d, as, v4);
-    uint64_t old = rd(d, leaf4);
+    const uint64_t rb = UINT64_C(0x0000000280000000) + (UINT64_C(1) << 21);   /* page 3 */
+    uint64_t pg[6];
+    for (unsigned j = 0; j < 6; j++) {
+        pg[j] = rb + ((int64_t)j - 3) * (int64_t)stride;
+        wr(d, dt_leaf4k(d, as, pg[j]), gmmu_pte_make_page(0x600000 + j * 0x1000, 1, 0));
+    }
+    uint64_t dual = dt_slot(d, as, rb, 1), dual_old = rd(d, dual);
+    uint64_t t2 = dt_alloc(d, GMMU_TABLE_BYTES);
+    for (unsigned m = 0; m < 64; m++)
+        wr(d, t2 + (uint64_t)gmmu_va_index(rb + m * UINT64_C(0x1000), 0) * 8,
+           gmmu_pte_make_page(0x700000 + m * 0x1000, 1, GMMU_PTE_READ_ONLY));
+    uint64_t dual_new = gmmu_pte_make_table(t2);
+    uint64_t leaf4 = dt_leaf4k(d, as, pg[4]), leaf_old = rd(d, leaf4);
+    commit(d);
     uint32_t pf_start = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES);
-    for (unsigned delay = 0; delay < walk; delay++) {
-        unsigned type = types[delay % 3];
-        uint64_t npa = 0x400000 + (delay % 2) * 0x1000;
-        tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
-        tb_run(tb, settle);
-        xlate(d, as, base, GMMU_ACCESS_READ);
-        xlate(d, as, base + stride, GMMU_ACCESS_READ);
-        issue(d, 0, as, base + 2 * stride, GMMU_ACCESS_READ);
-        tb_run(tb, delay);
-        wr(d, leaf4, gmmu_pte_make_page(npa, 1, GMMU_PTE_READ_ONLY));
-        tb_invalidate_start(tb, type, as, v4, v4 + 0xFFF);
-        tb_wait_done(tb);
-        struct dut_rsp r = xlate(d, as, v4 + 8, GMMU_ACCESS_READ);
-        EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == npa + 8 && r.ro,
-               "delay %u: page changed under its prefetch: pa 0x%" PRIx64 " ro %u, expected 0x%" PRIx64, delay,
-               r.pa, r.ro, npa + 8);
-        tb_drain(tb, 10000);
-        wr(d, leaf4, old);
+    for (unsigned what = 0; what < 2; what++) {
+        for (unsigned delay = 0; delay < walk; delay++) {
+            unsigned type = types[delay % 3];
+            uint64_t npa = what ? 0x700000 + ((pg[4] - rb) >> 12) * 0x1000 : 0x400000 + (delay % 2) * 0x1000;
+            tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+            tb_run(tb, settle);
+            xlate(d, as, pg[0], GMMU_ACCESS_READ);
+            xlate(d, as, pg[1], GMMU_ACCESS_READ);
+            issue(d, 0, as, pg[2], GMMU_ACCESS_READ);
+            tb_run(tb, delay);
+            if (what)
+                wr(d, dual, dual_new);
+            else
+                wr(d, leaf4, gmmu_pte_make_page(npa, 1, GMMU_PTE_READ_ONLY));
+            tb_invalidate_start(tb, type, as, what ? rb : pg[4], what ? rb + (UINT64_C(1) << 21) - 1 : pg[4] + 0xFFF);
+            tb_wait_done(tb);
+            struct dut_rsp r = xlate(d, as, pg[4] + 8, GMMU_ACCESS_READ);
+            EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == npa + 8 && r.ro,
+                   "%s changed at delay %u under the prefetch: pa 0x%" PRIx64 " ro %u, expected 0x%" PRIx64,
+                   what ? "dual entry" : "leaf", delay, r.pa, r.ro, npa + 8);
+            tb_drain(tb, 10000);
+            if (what)
+                wr(d, dual, dual_old);
+            else
+                wr(d, leaf4, leaf_old);
+        }
     }
     tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
     uint32_t pf_race = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES) - pf_start;
-    EXPECT(pf_race >= 3 * walk, "%u prefetches in %u race rounds", pf_race, walk);
-    printf("  %u race points, %u prefetches\n", walk, pf_race);
+    EXPECT(pf_race >= 2 * 3 * walk, "%u prefetches in %u race rounds", pf_race, 2 * walk);
+    printf("  %u race points, %u prefetches\n", 2 * walk, pf_race);
 }
 
 /* Back-pressure on responses: nothing lost, nothing duplicated. */
