@@ -10,19 +10,25 @@
 //          them into two AXI4-Lite masters M_BAR0/M_BAR1 and moves them to
 //          the DDR controller's clock; the MIG DDR3 controller (400 MHz
 //          memory clock, 4:1, ui_clk 100 MHz) with its AXI4 slave S_DDR;
-//          and S_SYSMEM, an AXI4 slave towards the bridge's AXI slave (the
-//          device's window onto host memory).
-//   u_no_sysmem  where soc_top's system-memory master ends for now (SLVERR:
-//          engines on segment-0 pages fault with BUS_ERROR). S_SYSMEM is not
-//          connected to it yet because it is not a wire-up: the port takes
-//          32-bit addresses with no IDs and no AxCACHE, the bridge
-//          translates one AXI BAR to one PCIe window fixed at build time,
-//          and soc_top issues 64-bit bus addresses with 8-bit IDs (reads of
-//          different IDs in flight). It needs an AXIBAR2PCIEBAR setting the
-//          host driver programs through the bridge's control port (or a
-//          window the driver allocates its buffers in), an ID-width setting
-//          (or an in-order ID shim) and AxCACHE mapped to No Snoop; see
-//          docs/engine.md, system memory.
+//          S_SYSMEM, an AXI4 slave (64-bit data, 32-bit addresses, 8-bit
+//          IDs, AxCACHE) through a SmartConnect to the bridge's AXI slave,
+//          whose bursts become PCIe memory requests into host memory; and
+//          BAR2 (4 KiB) onto the bridge's own control registers, where the
+//          host driver programs the AXI-to-PCIe translation (below).
+//   u_sysmem_route  soc_top's system-memory master (engine bursts to Segment 0
+//          pages) goes to S_SYSMEM when its 64-bit address is below 4 GiB,
+//          else to u_sysmem_decerr (DECERR: the engine faults with
+//          BUS_ERROR and nothing reaches PCIe). So the device's system-memory
+//          addresses are 0 .. 4 GiB - 1: two 2 GiB windows, bit 31 picks
+//          AXIBAR 0 or 1 of the bridge, and the bridge replaces bits 63:31
+//          with that window's AXIBAR2PCIEBAR register (reset values 0 and
+//          0x8000_0000: device address = host bus address below 4 GiB; the
+//          host driver may point either window at any 2 GiB-aligned host bus
+//          address through BAR2). AxCACHE (CacheCoherent: 0xF, else 0x3)
+//          travels on the AXI side up to the bridge; axi_pcie's AXI slave
+//          has no AxCACHE input, so it cannot set PCIe No Snoop: every
+//          request goes out as the bridge's default (snooped) one. See
+//          boards/litefury/README.md.
 //   u_soc  soc_top on ui_clk, so its DDR master needs no clock crossing.
 //
 // Interrupts: soc_top's MSI pulse (ui_clk) crosses to the bridge's clock as
@@ -70,7 +76,8 @@ module litefury_top #(
 
   import gmmu_soc_pkg::DDR_AXI_ID_BITS;
 
-  localparam int unsigned DdrMb = 512;
+  localparam int unsigned DdrMb  = 512;
+  localparam int unsigned SysIdW = gmmu_soc_pkg::SYSMEM_AXI_ID_BITS;
 
   // ------------------------------------------------------------ block design
   logic        ui_clk, ui_rstn, calib_done, link_up, pcie_clk;
@@ -96,6 +103,17 @@ module litefury_top #(
   logic [2:0]                 ddr_awsize, ddr_arsize;
   logic [1:0]                 ddr_awburst, ddr_arburst, ddr_bresp, ddr_rresp;
   logic [63:0]                ddr_wdata, ddr_rdata;
+
+  // S_SYSMEM: u_sysmem_route's bridge side (slave 0)
+  logic              br_awvalid, br_awready, br_wvalid, br_wready, br_wlast;
+  logic              br_bvalid, br_bready, br_arvalid, br_arready;
+  logic              br_rvalid, br_rready, br_rlast;
+  logic [SysIdW-1:0] br_awid, br_bid, br_arid, br_rid;
+  logic [63:0]       br_awaddr, br_araddr, br_wdata, br_rdata;
+  logic [7:0]        br_awlen, br_arlen, br_wstrb;
+  logic [2:0]        br_awsize, br_arsize;
+  logic [1:0]        br_awburst, br_arburst, br_bresp, br_rresp;
+  logic [3:0]        br_awcache, br_arcache;
 
   litefury_bd_wrapper u_bd (
     .pcie_refclk_clk_p    (pcie_refclk_p_i),
@@ -162,17 +180,20 @@ module litefury_top #(
     .S_DDR_rid (ddr_rid), .S_DDR_rdata (ddr_rdata), .S_DDR_rresp (ddr_rresp),
     .S_DDR_rlast (ddr_rlast), .S_DDR_rvalid (ddr_rvalid), .S_DDR_rready (ddr_rready),
 
-    // Idle until the bridge is set up for soc_top's system-memory master
-    // (see u_no_sysmem below).
-    .S_SYSMEM_awaddr ('0), .S_SYSMEM_awlen ('0), .S_SYSMEM_awsize (3'd3),
-    .S_SYSMEM_awburst (2'b01), .S_SYSMEM_awvalid (1'b0), .S_SYSMEM_awready (),
-    .S_SYSMEM_wdata ('0), .S_SYSMEM_wstrb ('0), .S_SYSMEM_wlast (1'b0),
-    .S_SYSMEM_wvalid (1'b0), .S_SYSMEM_wready (), .S_SYSMEM_bresp (),
-    .S_SYSMEM_bvalid (), .S_SYSMEM_bready (1'b1),
-    .S_SYSMEM_araddr ('0), .S_SYSMEM_arlen ('0), .S_SYSMEM_arsize (3'd3),
-    .S_SYSMEM_arburst (2'b01), .S_SYSMEM_arvalid (1'b0), .S_SYSMEM_arready (),
-    .S_SYSMEM_rdata (), .S_SYSMEM_rresp (), .S_SYSMEM_rlast (), .S_SYSMEM_rvalid (),
-    .S_SYSMEM_rready (1'b1)
+    // soc_top's system-memory master, after u_sysmem_route (addresses
+    // below 4 GiB only, so the low 32 bits are the whole address).
+    .S_SYSMEM_awid (br_awid), .S_SYSMEM_awaddr (br_awaddr[31:0]), .S_SYSMEM_awlen (br_awlen),
+    .S_SYSMEM_awsize (br_awsize), .S_SYSMEM_awburst (br_awburst), .S_SYSMEM_awcache (br_awcache),
+    .S_SYSMEM_awvalid (br_awvalid), .S_SYSMEM_awready (br_awready),
+    .S_SYSMEM_wdata (br_wdata), .S_SYSMEM_wstrb (br_wstrb), .S_SYSMEM_wlast (br_wlast),
+    .S_SYSMEM_wvalid (br_wvalid), .S_SYSMEM_wready (br_wready),
+    .S_SYSMEM_bid (br_bid), .S_SYSMEM_bresp (br_bresp), .S_SYSMEM_bvalid (br_bvalid),
+    .S_SYSMEM_bready (br_bready),
+    .S_SYSMEM_arid (br_arid), .S_SYSMEM_araddr (br_araddr[31:0]), .S_SYSMEM_arlen (br_arlen),
+    .S_SYSMEM_arsize (br_arsize), .S_SYSMEM_arburst (br_arburst), .S_SYSMEM_arcache (br_arcache),
+    .S_SYSMEM_arvalid (br_arvalid), .S_SYSMEM_arready (br_arready),
+    .S_SYSMEM_rid (br_rid), .S_SYSMEM_rdata (br_rdata), .S_SYSMEM_rresp (br_rresp),
+    .S_SYSMEM_rlast (br_rlast), .S_SYSMEM_rvalid (br_rvalid), .S_SYSMEM_rready (br_rready)
   );
 
   assign pcie_clkreq_no = 1'b0;  // always want the reference clock
@@ -191,7 +212,6 @@ module litefury_top #(
   logic [7:0]  console_data;
   logic [31:0] exit_code;
 
-  localparam int unsigned SysIdW = gmmu_soc_pkg::SYSMEM_AXI_ID_BITS;
   logic              sys_awvalid, sys_awready, sys_wvalid, sys_wready, sys_wlast;
   logic              sys_bvalid, sys_bready, sys_arvalid, sys_arready;
   logic              sys_rvalid, sys_rready, sys_rlast;
@@ -245,19 +265,88 @@ module litefury_top #(
   );
 
   // ------------------------------------------------------------ system memory
-  axi4_err_slave #(.IdW(SysIdW), .Resp(2'b10)) u_no_sysmem (
+  // Route each burst by its address: below 4 GiB (the bridge's two 2 GiB
+  // AXI BARs) to S_SYSMEM, at or above it to the DECERR slave. Bursts are
+  // 64-byte aligned and at most 64 bytes (the engines'), so none straddles
+  // 4 GiB or the 2 GiB window boundary. The demux keeps per-ID order when
+  // a master switches between the two (see rtl/axi4_demux.sv); AxCACHE
+  // rides on its user sideband to S_SYSMEM_awcache/arcache.
+  localparam int unsigned RBridge = 0, RDecErr = 1;
+  logic        sys_aw_out, sys_ar_out;
+  assign sys_aw_out = |sys_awaddr[63:32];
+  assign sys_ar_out = |sys_araddr[63:32];
+
+  logic [1:0]          rt_awvalid, rt_awready, rt_wvalid, rt_wready, rt_bvalid, rt_bready;
+  logic [1:0]          rt_arvalid, rt_arready, rt_rvalid, rt_rready, rt_rlast;
+  logic [2*SysIdW-1:0] rt_bid, rt_rid;
+  logic [3:0]          rt_bresp, rt_rresp;
+  logic [127:0]        rt_rdata;
+  logic [SysIdW-1:0]   de_bid, de_rid;
+  logic [1:0]          de_bresp, de_rresp;
+  logic [63:0]         de_rdata;
+  logic                de_rlast;
+
+  axi4_demux #(.NSlaves(2), .IdW(SysIdW), .AddrW(64), .UserW(4)) u_sysmem_route (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
-    .awvalid_i (sys_awvalid), .awready_o (sys_awready), .awid_i (sys_awid),
-    .wvalid_i (sys_wvalid), .wready_o (sys_wready), .wlast_i (sys_wlast),
-    .bvalid_o (sys_bvalid), .bready_i (sys_bready), .bid_o (sys_bid), .bresp_o (sys_bresp),
-    .arvalid_i (sys_arvalid), .arready_o (sys_arready), .arid_i (sys_arid), .arlen_i (sys_arlen),
-    .rvalid_o (sys_rvalid), .rready_i (sys_rready), .rid_o (sys_rid), .rdata_o (sys_rdata),
-    .rresp_o (sys_rresp), .rlast_o (sys_rlast)
+    .m_awvalid_i (sys_awvalid), .m_awready_o (sys_awready), .m_awsel_i (sys_aw_out),
+    .m_awid_i (sys_awid), .m_awaddr_i (sys_awaddr), .m_awlen_i (sys_awlen),
+    .m_awsize_i (sys_awsize), .m_awburst_i (sys_awburst), .m_awuser_i (sys_awcache),
+    .m_wvalid_i (sys_wvalid), .m_wready_o (sys_wready), .m_wdata_i (sys_wdata),
+    .m_wstrb_i (sys_wstrb), .m_wlast_i (sys_wlast),
+    .m_bvalid_o (sys_bvalid), .m_bready_i (sys_bready), .m_bid_o (sys_bid), .m_bresp_o (sys_bresp),
+    .m_arvalid_i (sys_arvalid), .m_arready_o (sys_arready), .m_arsel_i (sys_ar_out),
+    .m_arid_i (sys_arid), .m_araddr_i (sys_araddr), .m_arlen_i (sys_arlen),
+    .m_arsize_i (sys_arsize), .m_arburst_i (sys_arburst), .m_aruser_i (sys_arcache),
+    .m_rvalid_o (sys_rvalid), .m_rready_i (sys_rready), .m_rid_o (sys_rid),
+    .m_rdata_o (sys_rdata), .m_rresp_o (sys_rresp), .m_rlast_o (sys_rlast),
+    .s_awvalid_o (rt_awvalid), .s_awready_i (rt_awready), .s_awid_o (br_awid),
+    .s_awaddr_o (br_awaddr), .s_awlen_o (br_awlen), .s_awsize_o (br_awsize),
+    .s_awburst_o (br_awburst), .s_awuser_o (br_awcache),
+    .s_wvalid_o (rt_wvalid), .s_wready_i (rt_wready), .s_wdata_o (br_wdata),
+    .s_wstrb_o (br_wstrb), .s_wlast_o (br_wlast),
+    .s_bvalid_i (rt_bvalid), .s_bready_o (rt_bready), .s_bid_i (rt_bid), .s_bresp_i (rt_bresp),
+    .s_arvalid_o (rt_arvalid), .s_arready_i (rt_arready), .s_arid_o (br_arid),
+    .s_araddr_o (br_araddr), .s_arlen_o (br_arlen), .s_arsize_o (br_arsize),
+    .s_arburst_o (br_arburst), .s_aruser_o (br_arcache),
+    .s_rvalid_i (rt_rvalid), .s_rready_o (rt_rready), .s_rid_i (rt_rid), .s_rdata_i (rt_rdata),
+    .s_rresp_i (rt_rresp), .s_rlast_i (rt_rlast)
   );
 
-  logic unused_sysmem;
-  assign unused_sysmem = ^{sys_awaddr, sys_awlen, sys_awsize, sys_awburst, sys_awcache,
-                           sys_wdata, sys_wstrb, sys_araddr, sys_arsize, sys_arburst, sys_arcache};
+  // Slave 0: the bridge (S_SYSMEM)
+  assign br_awvalid           = rt_awvalid[RBridge];
+  assign rt_awready[RBridge]  = br_awready;
+  assign br_wvalid            = rt_wvalid[RBridge];
+  assign rt_wready[RBridge]   = br_wready;
+  assign rt_bvalid[RBridge]   = br_bvalid;
+  assign br_bready            = rt_bready[RBridge];
+  assign br_arvalid           = rt_arvalid[RBridge];
+  assign rt_arready[RBridge]  = br_arready;
+  assign rt_rvalid[RBridge]   = br_rvalid;
+  assign br_rready            = rt_rready[RBridge];
+  assign rt_rlast[RBridge]    = br_rlast;
+  assign rt_bid[RBridge*SysIdW +: SysIdW] = br_bid;
+  assign rt_rid[RBridge*SysIdW +: SysIdW] = br_rid;
+  assign rt_bresp[RBridge*2 +: 2]         = br_bresp;
+  assign rt_rresp[RBridge*2 +: 2]         = br_rresp;
+  assign rt_rdata[RBridge*64 +: 64]       = br_rdata;
+
+  // Slave 1: addresses at or above 4 GiB, outside both windows
+  axi4_err_slave #(.IdW(SysIdW), .Resp(2'b11)) u_sysmem_decerr (
+    .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
+    .awvalid_i (rt_awvalid[RDecErr]), .awready_o (rt_awready[RDecErr]), .awid_i (br_awid),
+    .wvalid_i (rt_wvalid[RDecErr]), .wready_o (rt_wready[RDecErr]), .wlast_i (br_wlast),
+    .bvalid_o (rt_bvalid[RDecErr]), .bready_i (rt_bready[RDecErr]), .bid_o (de_bid),
+    .bresp_o (de_bresp),
+    .arvalid_i (rt_arvalid[RDecErr]), .arready_o (rt_arready[RDecErr]), .arid_i (br_arid),
+    .arlen_i (br_arlen), .rvalid_o (rt_rvalid[RDecErr]), .rready_i (rt_rready[RDecErr]),
+    .rid_o (de_rid), .rdata_o (de_rdata), .rresp_o (de_rresp), .rlast_o (de_rlast)
+  );
+  assign rt_bid[RDecErr*SysIdW +: SysIdW] = de_bid;
+  assign rt_rid[RDecErr*SysIdW +: SysIdW] = de_rid;
+  assign rt_bresp[RDecErr*2 +: 2]         = de_bresp;
+  assign rt_rresp[RDecErr*2 +: 2]         = de_rresp;
+  assign rt_rdata[RDecErr*64 +: 64]       = de_rdata;
+  assign rt_rlast[RDecErr]                = de_rlast;
 
   // ------------------------------------------------------------ MSI crossing
   // Each MSI pulse flips a toggle in ui_clk; the PCIe side sees the flip
@@ -294,6 +383,7 @@ module litefury_top #(
   logic unused;
   assign unused = ^{console_valid, console_data, exit_valid, exit_code, host_irq,
                     bar0_awaddr[31:16], bar0_araddr[31:16], bar1_awaddr[31:24],
-                    bar1_araddr[31:24], ddr_awaddr[31:29], ddr_araddr[31:29]};
+                    bar1_araddr[31:24], ddr_awaddr[31:29], ddr_araddr[31:29],
+                    br_awaddr[63:32], br_araddr[63:32]};
 
 endmodule : litefury_top
