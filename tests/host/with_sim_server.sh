@@ -17,6 +17,13 @@ for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.05; done
 # machine that is longer than a host's open timeout, so wait for it here.
 for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
 grep -q '^mailbox: ready' "$log" || { echo "with_sim_server: firmware not ready after 120 s"; cat "$log"; exit 1; }
+# VidMm's tables live in the firmware's heap, a few hundred bytes larger
+# than it needs: firmware that grew past it boots without VidMm. Say so
+# here rather than through every command answering INTERNAL.
+if grep -q '^vidmm: no room\|^vidmm: not available' "$log"; then
+  echo "with_sim_server: the firmware booted without VidMm (on-chip RAM too small for its tables):"
+  grep '^vidmm' "$log"; exit 1
+fi
 GMMU_DEVICE="sim:$sock" timeout "${GMMU_HOST_TIMEOUT:-600}" "$@"
 rc=$?
 [ $rc -eq 0 ] || { echo "with_sim_server: simulator log:"; tail -20 "$log"; }
