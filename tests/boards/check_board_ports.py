@@ -4,6 +4,8 @@
     check_board_ports.py --top TOP.sv --child CHILD.sv [--child ...]
                          [--xdc F.xdc ...] [--mig F.prj] [--lpf F.lpf]
                          [--no-iostandard REGEX] [--pkg PKG.sv ...]
+                         [--bd-tcl BD.tcl --bd-wrapper MODULE]
+                         [--trace CHILD_PORT_REGEX=WRAPPER_PORT_REGEX ...]
 
 1. Every port of each CHILD module (e.g. rtl/soc_top.sv) is connected in its
    instance in TOP, and every CHILD input is driven: by a constant, a TOP
@@ -13,6 +15,16 @@
    and an I/O standard (XDC IOSTANDARD, MIG IOSTANDARD, LPF IO_TYPE) unless
    the port matches --no-iostandard (transceiver pins).
 3. No pin is used twice, and no constraint names a port TOP does not have.
+4. With --bd-tcl: the instance of the block-design wrapper MODULE in TOP
+   connects exactly the ports that the block design's external ports
+   (create_bd_port, create_bd_intf_port with their CONFIG) give the
+   generated wrapper: <port> or <interface>_<signal>, e.g. S_SYSMEM_awcache.
+5. With --trace C=W: every wrapper port matching W is connected to a signal
+   (not a constant, not left open), and every CHILD port matching C reaches
+   one of those signals through TOP's assignments and other instances (at
+   instance granularity; clock and reset ports and `unused*` sinks do not
+   count as paths). So a CHILD port that ends in a local stub (an error
+   slave) while the wrapper's side is tied off fails.
 
 Prints what it checked and every problem; exits 1 on any problem.
 """
@@ -134,6 +146,103 @@ def driven_names(text, top_inputs, skip_instance):
     return names - {skip_instance}
 
 
+KEYWORDS = {"module", "if", "else", "for", "case", "begin", "end", "assign", "always_ff",
+            "always_comb", "always", "localparam", "parameter", "logic", "wire", "input",
+            "output", "inout", "import", "function", "task", "return", "endmodule"}
+
+
+CLOCK_RESET = {"clk", "aclk", "rst", "rstn", "arst", "reset", "resetn", "aresetn"}
+
+
+def all_instances(text):
+    """[(module, instance, {port: expr})] of every instance in text."""
+    out = []
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\b\s*(#\s*\(|[A-Za-z_]\w*\s*\()", text):
+        mod = m.group(1)
+        if mod in KEYWORDS:
+            continue
+        i = m.start(2)
+        if text[i] == "#":
+            i = match_paren(text, text.index("(", i))
+            n = re.match(r"\s*([A-Za-z_]\w*)\s*\(", text[i:])
+            if not n:
+                continue
+            inst, start = n.group(1), i + n.end() - 1
+        else:
+            n = re.match(r"([A-Za-z_]\w*)\s*\(", text[i:])
+            inst, start = n.group(1), i + n.end() - 1
+        if inst in KEYWORDS:
+            continue
+        body = text[start + 1:match_paren(text, start) - 1]
+        conns = {}
+        for c in re.finditer(r"\.(\w+)\s*", body):
+            j = c.end()
+            if j < len(body) and body[j] == "(":
+                conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
+        if conns:
+            out.append((mod, inst, conns))
+    return out
+
+
+def idents(expr, params):
+    return [t for t in re.findall(r"(?<!')(?<![\w$])[A-Za-z_]\w*", expr)
+            if t not in params and not re.fullmatch(r"[bhdo][0-9a-fA-F_]+", t)]
+
+
+def bd_wrapper_ports(path):
+    """Port names of the wrapper Vivado generates for the block design built
+    by the TCL at path (external ports only)."""
+    text = re.sub(r"\\\n", " ", open(path).read())
+    text = re.sub(r"#[^\n]*", "", text)
+    var_of, kind, cfg, plain = {}, {}, {}, []
+    for m in re.finditer(r"(?:set\s+(\w+)\s+\[)?create_bd_intf_port\s+-mode\s+\w+\s+-vlnv\s+"
+                         r"\S+:interface:(\w+):\S+\s+(\w+)", text):
+        kind[m.group(3)] = m.group(2)
+        cfg[m.group(3)] = {}
+        if m.group(1):
+            var_of[m.group(1)] = m.group(3)
+    for m in re.finditer(r"create_bd_port\s+(?:-\w+\s+\S+\s+)*(\w+)\s*\]?\s*$", text, re.M):
+        plain.append(m.group(1))
+    for m in re.finditer(r"set_property\s+-dict\s+\[list\s+([^\]]*)\]\s+\$(\w+)", text):
+        if m.group(2) in var_of:
+            for k, v in re.findall(r"CONFIG\.(\w+)\s+\{?([^\s}]+)\}?", m.group(1)):
+                cfg[var_of[m.group(2)]][k] = v
+    ports, optional, problems = set(plain), set(), []
+    for name, k in kind.items():
+        c = cfg[name]
+        has = lambda f: c.get("HAS_" + f, "1") not in ("0", "false")
+        if k == "diff_clock_rtl":
+            sigs = ["clk_p", "clk_n"]
+        elif k == "pcie_7x_mgt_rtl":
+            sigs = ["rxp", "rxn", "txp", "txn"]
+        elif k == "ddrx_rtl":
+            sigs = ["addr", "ba", "cas_n", "ck_n", "ck_p", "cke", "dm", "dq", "dqs_n", "dqs_p",
+                    "odt", "ras_n", "reset_n", "we_n"]
+            optional.add(f"{name}_cs_n")
+        elif k == "aximm_rtl" and c.get("PROTOCOL", "AXI4") == "AXI4LITE":
+            sigs = []
+            for ch in ("aw", "ar"):
+                sigs += [ch + "addr"] + ([ch + "prot"] if has("PROT") else []) + [ch + "valid", ch + "ready"]
+            sigs += ["wdata", "wstrb", "wvalid", "wready", "bresp", "bvalid", "bready",
+                     "rdata", "rresp", "rvalid", "rready"]
+        elif k == "aximm_rtl":
+            idw = int(c.get("ID_WIDTH", "0"))
+            sigs = []
+            for ch in ("aw", "ar"):
+                sigs += ([ch + "id"] if idw else []) + [ch + "addr", ch + "len", ch + "size", ch + "burst"]
+                sigs += [ch + f.lower() for f in ("LOCK", "CACHE", "PROT", "QOS", "REGION") if has(f)]
+                sigs += [ch + "valid", ch + "ready"]
+            sigs += ["wdata"] + (["wstrb"] if has("WSTRB") else []) + ["wlast", "wvalid", "wready"]
+            sigs += (["bid"] if idw else []) + (["bresp"] if has("BRESP") else []) + ["bvalid", "bready"]
+            sigs += (["rid"] if idw else []) + ["rdata"] + (["rresp"] if has("RRESP") else [])
+            sigs += ["rlast", "rvalid", "rready"]
+        else:
+            problems.append(f"{path}: interface {name} of type {k}: its signals are unknown here")
+            continue
+        ports.update(f"{name}_{s}" for s in sigs)
+    return ports, optional, problems
+
+
 def bits_of(name, bits):
     return [name] if bits == 1 else [f"{name}[{i}]" for i in range(bits)]
 
@@ -147,6 +256,9 @@ def main():
     ap.add_argument("--lpf")
     ap.add_argument("--pkg", action="append", default=[])
     ap.add_argument("--no-iostandard", default=r"^$")
+    ap.add_argument("--bd-tcl")
+    ap.add_argument("--bd-wrapper")
+    ap.add_argument("--trace", action="append", default=[])
     a = ap.parse_args()
     params = read_params(a.pkg)
     problems = []
@@ -185,6 +297,78 @@ def main():
         for p in sorted(extra):
             problems.append(f"{top_name}.{inst}: connects {p}, which {cname} does not have")
         print(f"ok    {top_name}.{inst}: all {len(cports)} ports of {cname} connected, {n_in} inputs driven")
+
+    # 4. block-design wrapper ports against the block design
+    if a.bd_tcl or a.trace:
+        if not a.bd_wrapper:
+            ap.error("--bd-tcl and --trace need --bd-wrapper")
+        winst, wconns = instance_connections(top_text, a.bd_wrapper)
+        if wconns is None:
+            problems.append(f"{a.top}: no instance of {a.bd_wrapper}")
+            wconns = {}
+    if a.bd_tcl:
+        expected, optional, bd_problems = bd_wrapper_ports(a.bd_tcl)
+        problems += bd_problems
+        for p in sorted(expected - set(wconns)):
+            problems.append(f"{top_name}.{winst}: {a.bd_wrapper} port {p} (from {a.bd_tcl}) is not connected")
+        for p in sorted(set(wconns) - expected - optional):
+            problems.append(f"{top_name}.{winst}: connects {p}, which {a.bd_tcl} does not create")
+        print(f"ok    {top_name}.{winst}: {len(wconns)} connections checked against "
+              f"{len(expected)} wrapper ports from {a.bd_tcl}")
+
+    # 5. child ports reach the wrapper
+    if a.trace:
+        insts = all_instances(top_text)
+        child_mods = {module_ports(c, params)[0] for c in a.child}
+        graph = {}
+        def link(nodes):
+            nodes = list(nodes)
+            for n in nodes[1:]:
+                graph.setdefault(nodes[0], set()).add(n)
+                graph.setdefault(n, set()).add(nodes[0])
+        for mod, inst, conns in insts:
+            if mod == a.bd_wrapper or mod in child_mods:
+                continue
+            hub = "inst:" + inst
+            for port, expr in conns.items():
+                if not set(port.lower().split("_")) & CLOCK_RESET:
+                    link([hub] + idents(expr, params))
+        for k, m in enumerate(re.finditer(r"\bassign\s+([^;=]+?)\s*=\s*([^;]+);", top_text)):
+            lhs = idents(m.group(1), params)
+            if lhs and not lhs[0].startswith("unused"):
+                link([f"assign:{k}"] + lhs + idents(m.group(2), params))
+        for spec in a.trace:
+            c_re, w_re = spec.split("=", 1)
+            targets, n_w = set(), 0
+            for p, expr in sorted(wconns.items()):
+                if re.search(w_re, p):
+                    n_w += 1
+                    ids = idents(expr, params)
+                    if not ids:
+                        problems.append(f"{top_name}.{winst}: {p} is tied to '{expr}', not connected to logic")
+                    targets.update(ids)
+            if n_w == 0:
+                problems.append(f"{top_name}.{winst}: no {a.bd_wrapper} port matches {w_re}")
+            n_c = 0
+            for child in a.child:
+                cname, cports = module_ports(child, params)
+                inst, conns = instance_connections(top_text, cname)
+                for p, d, _ in cports:
+                    if not re.search(c_re, p) or p not in (conns or {}):
+                        continue
+                    n_c += 1
+                    todo = list(idents(conns[p], params))
+                    seen = set(todo)
+                    while todo and not (seen & targets):
+                        for n in graph.get(todo.pop(), ()):
+                            if n not in seen:
+                                seen.add(n)
+                                todo.append(n)
+                    if not seen & targets:
+                        problems.append(f"{top_name}.{inst}: {cname}.{p} does not reach any "
+                                        f"{a.bd_wrapper} port matching {w_re}")
+            print(f"ok    {top_name}: traced {n_c} child ports matching {c_re} to "
+                  f"{n_w} wrapper ports matching {w_re}")
 
     # 2. constraints
     pins, iostd, pin_owner = {}, set(), {}

@@ -206,8 +206,11 @@ TESTS += board-ports synth-check
 CHECK_PORTS := python3 tests/boards/check_board_ports.py --pkg rtl/gmmu_soc_pkg.sv
 LF_CHECK := --top $(LF_DIR)/litefury_top.sv --child rtl/soc_top.sv --xdc $(LF_DIR)/litefury.xdc \
             --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_(rx|tx|refclk)_'
+# LiteFury only: the wrapper's ports are the ones bd.tcl creates, and soc_top's
+# system-memory master reaches the block design's S_SYSMEM (the PCIe bridge).
+LF_BD_CHECK := --bd-tcl $(LF_DIR)/bd.tcl --bd-wrapper litefury_bd_wrapper --trace 'sysmem_=S_SYSMEM_'
 t-board-ports:
-	$(CHECK_PORTS) $(LF_CHECK)
+	$(CHECK_PORTS) $(LF_CHECK) $(LF_BD_CHECK)
 	$(CHECK_PORTS) --top $(OC_DIR)/orangecrab_top.sv --child boards/common/uart_soc.sv \
 	  --child rtl/uart_tx.sv --lpf $(OC_DIR)/orangecrab.lpf
 	$(CHECK_PORTS) --pkg rtl/gmmu_uartlink_pkg.sv --pkg rtl/gmmu_mbox_pkg.sv \
@@ -219,6 +222,15 @@ t-board-ports:
 	    --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_' > $$tmp/out.txt && \
 	  grep -q 'pcie_perst_ni has no pin' $$tmp/out.txt && grep -q 'host_irq_o (output) of soc_top is not connected' $$tmp/out.txt && \
 	  echo "board-ports: the checker catches a missing pin and an unconnected port"
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
+	  sed "s/\.S_SYSMEM_awvalid (br_awvalid)/.S_SYSMEM_awvalid (1'b0)/; s/\.m_arvalid_i (sys_arvalid)/.m_arvalid_i (1'b0)/; s/\.S_SYSMEM_rready (/.S_SYSMEM_rrdy (/" \
+	    $(LF_DIR)/litefury_top.sv > $$tmp/bad_top.sv && \
+	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc_top.sv $(LF_BD_CHECK) > $$tmp/out.txt && \
+	  grep -q 'S_SYSMEM_awvalid is tied to' $$tmp/out.txt && \
+	  grep -q 'soc_top.sysmem_arvalid_o does not reach' $$tmp/out.txt && \
+	  grep -q 'S_SYSMEM_rready (from .*) is not connected' $$tmp/out.txt && \
+	  grep -q 'connects S_SYSMEM_rrdy, which .* does not create' $$tmp/out.txt && \
+	  echo "board-ports: the checker catches a tied-off S_SYSMEM, a sysmem port that ends short of it, and a wrapper port bd.tcl does not create"
 
 # Yosys synthesis of the SoC with its UART link for ECP5 and Xilinx 7-series
 # (no place and route): the RTL must stay synthesizable for both. Uses the
