@@ -26,9 +26,9 @@
 //          host driver may point either window at any 2 GiB-aligned host bus
 //          address through BAR2). AxCACHE (CacheCoherent: 0xF, else 0x3)
 //          travels on the AXI side up to the bridge; axi_pcie's AXI slave
-//          has no AxCACHE input, so it cannot set PCIe No Snoop: every
-//          request goes out as the bridge's default (snooped) one. See
-//          boards/litefury/README.md.
+//          has no AxCACHE input, so CacheCoherent cannot set PCIe No
+//          Snoop: every request goes out with the bridge's fixed attributes
+//          (expected snooped, not confirmed). See boards/litefury/README.md.
 //   u_soc  soc_top on ui_clk, so its DDR master needs no clock crossing.
 //
 // Interrupts: soc_top's MSI pulse (ui_clk) crosses to the bridge's clock as
