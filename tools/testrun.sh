@@ -1,21 +1,65 @@
 #!/usr/bin/env bash
 # Runs each named test target (make t-NAME), logs it to build/test/NAME.log,
 # prints PASS/FAIL per test and one closing line "N passed, N failed".
+#
+# Two phases, so the suite uses every core without two tests ever building
+# the same file: first one parallel make builds everything the tests need
+# (tools/test_prereqs.py reads the list from make's database), then the
+# tests run TEST_JOBS at a time (default: the number of cores). Tests in
+# SERIAL_TESTS run alone afterwards: their host side keeps wall-clock
+# retry timers that a simulator sharing its core would miss.
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LOGDIR="$ROOT/build/test"
+JOBS=${TEST_JOBS:-$(nproc)}
+SERIAL_TESTS=" uart-link mailbox-uart "
 mkdir -p "$LOGDIR"
-pass=0; fail=0; failed=()
-for t in "$@"; do
-  start=$(date +%s)
+
+start=$(date +%s)
+mapfile -t files < <(python3 "$ROOT/tools/test_prereqs.py" "$ROOT" "$@")
+if [ ${#files[@]} -gt 0 ] &&
+   ! make -C "$ROOT" --no-print-directory -k -j "$JOBS" "${files[@]}" >"$LOGDIR/build.log" 2>&1; then
+  # Not fatal: each test that needs what failed fails on its own, with the
+  # error in its log.
+  printf 'BUILD %-28s %4ss   (errors: build/test/build.log)\n' "(some failed)" "$(( $(date +%s) - start ))"
+else
+  printf 'BUILD %-28s %4ss\n' "${#files[@]} files" "$(( $(date +%s) - start ))"
+fi
+
+run_one() { # test: runs it, prints its line, exit status is the verdict
+  local t=$1 s
+  s=$(date +%s)
   if make -C "$ROOT" --no-print-directory "t-$t" >"$LOGDIR/$t.log" 2>&1; then
-    pass=$((pass + 1)); printf 'PASS  %-28s %4ss\n' "$t" "$(( $(date +%s) - start ))"
+    printf 'PASS  %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
   else
-    fail=$((fail + 1)); failed+=("$t")
-    printf 'FAIL  %-28s %4ss   (log: build/test/%s.log)\n' "$t" "$(( $(date +%s) - start ))" "$t"
-    tail -n 25 "$LOGDIR/$t.log" | sed 's/^/      | /'
+    printf 'FAIL  %-28s %4ss   (log: build/test/%s.log)\n%s\n' "$t" "$(( $(date +%s) - s ))" "$t" \
+      "$(tail -n 25 "$LOGDIR/$t.log" | sed 's/^/      | /')"
+    return 1
   fi
+}
+
+parallel=(); serial=()
+for t in "$@"; do
+  case "$SERIAL_TESTS" in *" $t "*) serial+=("$t") ;; *) parallel+=("$t") ;; esac
 done
-[ "$fail" -eq 0 ] || echo "failed: ${failed[*]}"
-echo "$pass passed, $fail failed"
+
+# Each finished test leaves its verdict in a file; lines print as they end.
+verdicts=$(mktemp -d)
+trap 'rm -rf "$verdicts"' EXIT
+running=0
+for t in "${parallel[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi
+  ( run_one "$t" && touch "$verdicts/pass.$t" || touch "$verdicts/fail.$t" ) &
+  running=$((running + 1))
+done
+wait
+for t in "${serial[@]}"; do
+  run_one "$t" && touch "$verdicts/pass.$t" || touch "$verdicts/fail.$t"
+done
+
+pass=$(find "$verdicts" -name 'pass.*' | wc -l)
+failed=$(find "$verdicts" -name 'fail.*' -printf '%f\n' | sed 's/^fail\.//' | sort | xargs)
+fail=$(echo "$failed" | wc -w)
+[ "$fail" -eq 0 ] || echo "failed: $failed"
+echo "$pass passed, $fail failed ($(( $(date +%s) - start )) s)"
 [ "$fail" -eq 0 ]

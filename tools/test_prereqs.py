@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Prints the files the named tests (make targets t-NAME) need built.
+
+Reads make's database (`make -pq`, once per C library, since a test named
+X-newlib is t-X built with LIBC=newlib) and follows each t-NAME's
+prerequisites through phony targets (demo-run, ...) down to files: every
+absolute path found is printed once. tools/testrun.sh builds them all in
+one parallel make before running the tests side by side, so that no two
+tests ever build the same file at once.
+
+    test_prereqs.py ROOT TEST...
+"""
+import re
+import subprocess
+import sys
+
+RULE = re.compile(r"^([^\s:#=%][^:=]*?):(?!=)\s*(.*)$")
+
+
+def database(root, libc):
+    out = subprocess.run(["make", "-C", root, "-pq", "--no-print-directory", "LIBC=" + libc],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    rules = {}
+    for line in out.splitlines():
+        m = RULE.match(line)
+        if m and not line.startswith("\t"):
+            rules.setdefault(m.group(1).strip(), []).extend(m.group(2).split("|")[0].split())
+    return rules
+
+
+def files_of(target, rules, seen):
+    for dep in rules.get(target, []):
+        if dep in seen:
+            continue
+        seen.add(dep)
+        if dep.startswith("/"):
+            yield dep
+        else:
+            yield from files_of(dep, rules, seen)
+
+
+def main():
+    root, tests = sys.argv[1], sys.argv[2:]
+    dbs = {}
+    printed = set()
+    for test in tests:
+        libc, name = ("newlib", test[:-len("-newlib")]) if test.endswith("-newlib") else ("picolibc", test)
+        if libc not in dbs:
+            dbs[libc] = database(root, libc)
+        rules = dbs[libc]
+        for f in files_of("t-" + name, rules, set()):
+            if f not in printed:
+                printed.add(f)
+                print(f)
+
+
+if __name__ == "__main__":
+    main()
