@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Prints the files the named tests (make targets t-NAME) need built.
+"""Prints the files the named tests (make targets t-NAME) need built, one
+per line as "LIBC PATH" (the C library to build it with).
 
 Reads make's database (`make -pq`, once per C library, since a test named
 X-newlib is t-X built with LIBC=newlib) and follows each t-NAME's
@@ -51,7 +52,7 @@ def main():
         for f in files_of("t-" + name, rules, set()):
             if f not in printed:
                 printed.add(f)
-                print(f)
+                print(libc, f)
 
 
 if __name__ == "__main__":

@@ -14,16 +14,24 @@ LOGDIR="$ROOT/build/test"
 JOBS=${TEST_JOBS:-$(nproc)}
 SERIAL_TESTS=" uart-link mailbox-uart "
 mkdir -p "$LOGDIR"
+: >"$LOGDIR/build.log"
 
 start=$(date +%s)
-mapfile -t files < <(python3 "$ROOT/tools/test_prereqs.py" "$ROOT" "$@")
-if [ ${#files[@]} -gt 0 ] &&
-   ! make -C "$ROOT" --no-print-directory -k -j "$JOBS" "${files[@]}" >"$LOGDIR/build.log" 2>&1; then
+build_ok=true
+nfiles=0
+for libc in picolibc newlib; do
+  mapfile -t files < <(python3 "$ROOT/tools/test_prereqs.py" "$ROOT" "$@" | awk -v l="$libc" '$1 == l {print $2}')
+  [ ${#files[@]} -gt 0 ] || continue
+  nfiles=$((nfiles + ${#files[@]}))
+  make -C "$ROOT" --no-print-directory -k -j "$JOBS" LIBC="$libc" "${files[@]}" >>"$LOGDIR/build.log" 2>&1 ||
+    build_ok=false
+done
+if $build_ok; then
+  printf 'BUILD %-28s %4ss\n' "$nfiles files" "$(( $(date +%s) - start ))"
+else
   # Not fatal: each test that needs what failed fails on its own, with the
   # error in its log.
   printf 'BUILD %-28s %4ss   (errors: build/test/build.log)\n' "(some failed)" "$(( $(date +%s) - start ))"
-else
-  printf 'BUILD %-28s %4ss\n' "${#files[@]} files" "$(( $(date +%s) - start ))"
 fi
 
 run_one() { # test: runs it, prints its line, exit status is the verdict
