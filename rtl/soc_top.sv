@@ -363,6 +363,9 @@ module soc_top
     .reg_err_i (bar0_err), .reg_rdata_i (bar0_rdata)
   );
 
+  // The mailbox owns APERTURE_BASE; BAR1 below uses it.
+  logic [31:0] aperture_base;
+
   mbox u_mbox (
     .clk_i, .rst_ni,
     .host_req_i (bar0_req), .host_we_i (bar0_we), .host_addr_i (bar0_addr),
@@ -378,7 +381,7 @@ module soc_top
   // BAR1: the VRAM aperture, a window into DDR at MBOX.APERTURE_BASE.
   logic        bar1_req, bar1_we, bar1_ack, bar1_err;
   logic [23:0] bar1_addr;
-  logic [31:0] bar1_wdata, bar1_rdata, aperture_base;
+  logic [31:0] bar1_wdata, bar1_rdata;
   logic [3:0]  bar1_wstrb;
 
   axi4lite_to_reg #(.AddrWidth(24)) u_bar1 (
