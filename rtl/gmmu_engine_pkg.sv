@@ -12,7 +12,8 @@ package gmmu_engine_pkg;
   typedef enum logic [1:0] {
     ENGINE_OP_FILL = 2'd0,
     ENGINE_OP_COPY = 2'd1,
-    ENGINE_OP_CHECKSUM = 2'd2
+    ENGINE_OP_CHECKSUM = 2'd2,
+    ENGINE_OP_FETCH = 2'd3
   } engine_op_e;
   // ENGINE register offsets
   localparam logic [15:0] ENGINE_ID = 16'h0000;

@@ -1,4 +1,4 @@
-// GPU engine: a copy / fill / checksum DMA engine that stands for a GPU's
+// GPU engine: a copy / fill / checksum / fetch DMA engine that stands for a GPU's
 // copy engine and shaders. It works on virtual addresses: every 64-byte
 // chunk of a stream is translated through one MMU translation port
 // (mmu_top's req/rsp channels), then moved with one 8-beat AXI4 INCR burst
@@ -8,11 +8,14 @@
 //   COPY     reads [SRC_VA, +LENGTH) and writes it to [DST_VA, +LENGTH)
 //   CHECKSUM reads [SRC_VA, +LENGTH): s1 = sum of the 64-bit little-endian
 //            words mod 2^64, s2 = sum of the running s1 after each word
+//   FETCH    CHECKSUM with the source translated as EXECUTE (as a shader's
+//            instruction fetch): the MMU faults a NoExecute page NO_EXECUTE
 //
 // Pipeline. Chunk n of a run lives in slot n mod Slots (Slots chunks in
 // flight); four in-order stages walk the chunk indices:
 //   alloc  takes a free slot and sends the chunk's translations (COPY: the
-//          source's READ, then the destination's WRITE), tag = {dst, slot};
+//          source's READ, then the destination's WRITE; FETCH: the source's
+//          EXECUTE), tag = {dst, slot};
 //   (responses return in any order and fill the slot by tag)
 //   AR     issues the chunk's read burst (ARID = slot) once its source is
 //          translated; a Zero page is skipped (reads as zeros). R beats fill
@@ -135,6 +138,10 @@ module gpu_engine
   localparam logic [1:0] OpFill    = 2'(ENGINE_OP_FILL);
   localparam logic [1:0] OpCopy    = 2'(ENGINE_OP_COPY);
   localparam logic [1:0] OpSum     = 2'(ENGINE_OP_CHECKSUM);
+  localparam logic [1:0] OpFetch   = 2'(ENGINE_OP_FETCH);
+  localparam logic [1:0] AccRead   = 2'(gmmu_pte_pkg::ACCESS_READ);
+  localparam logic [1:0] AccWrite  = 2'(gmmu_pte_pkg::ACCESS_WRITE);
+  localparam logic [1:0] AccExec   = 2'(gmmu_pte_pkg::ACCESS_EXECUTE);
 
   if (Slots < 2 || Slots > 16 || (Slots & (Slots - 1)) != 0) begin : gen_bad_slots
     $error("gpu_engine: Slots must be a power of two from 2 to 16");
@@ -156,7 +163,8 @@ module gpu_engine
   logic             start, abort, run_end;
 
   logic             busy_q, stop_q, aborted_q;
-  logic             fault_q, fault_wr_q;
+  logic             fault_q;
+  logic [1:0]       fault_access_q;
   logic [2:0]       fault_reason_q;
   chunk_t           fault_idx_q;
   logic [63:0]      fault_va_q;
@@ -187,7 +195,7 @@ module gpu_engine
     .fault_i        (fault_q),
     .aborted_i      (aborted_q),
     .reason_i       (fault_reason_q),
-    .access_i       (fault_wr_q ? 2'(gmmu_pte_pkg::ACCESS_WRITE) : 2'(gmmu_pte_pkg::ACCESS_READ)),
+    .access_i       (fault_access_q),
     .fault_va_i     (fault_va_q),
     .result_i       (s1_q),
     .result2_i      (t_q + s1_q),
@@ -200,15 +208,18 @@ module gpu_engine
   );
 
   // ------------------------------------------------------------ run shape
-  logic   op_copy, op_sum, need_src, need_dst;
-  chunk_t nchunks;
+  // op_sum: the source is summed, not written (CHECKSUM and FETCH, which
+  // differ only in the access of the source's translations).
+  logic       op_copy, op_sum, need_src, need_dst;
+  logic [1:0] src_access;
+  chunk_t     nchunks;
 
-  assign op_copy  = (cfg_op == OpCopy);
-  assign op_sum   = (cfg_op == OpSum);
-  assign need_src = op_copy || op_sum;
-  assign need_dst = op_copy || (cfg_op == OpFill);
-  // The reserved OP moves nothing.
-  assign nchunks  = (need_src || need_dst) ? cfg_length[31:6] : '0;
+  assign op_copy    = (cfg_op == OpCopy);
+  assign op_sum     = (cfg_op == OpSum) || (cfg_op == OpFetch);
+  assign need_src   = op_copy || op_sum;
+  assign need_dst   = op_copy || (cfg_op == OpFill);
+  assign src_access = (cfg_op == OpFetch) ? AccExec : AccRead;
+  assign nchunks    = cfg_length[31:6];
 
   // ------------------------------------------------------------ slot state
   // Per slot: the two translations, the read's progress, the AW's handshake
@@ -246,7 +257,7 @@ module gpu_engine
   assign tr_req_valid_o  = tr_valid_q;
   assign tr_req_asid_o   = cfg_asid;
   assign tr_req_va_o     = tr_va_q;
-  assign tr_req_access_o = tr_dst_q ? 2'(gmmu_pte_pkg::ACCESS_WRITE) : 2'(gmmu_pte_pkg::ACCESS_READ);
+  assign tr_req_access_o = tr_dst_q ? AccWrite : src_access;
   assign tr_req_tag_o    = TagW'({tr_dst_q, tr_slot_q});
   assign tr_rsp_ready_o  = 1'b1;
 
@@ -425,7 +436,7 @@ module gpu_engine
       stop_q         <= 1'b0;
       aborted_q      <= 1'b0;
       fault_q        <= 1'b0;
-      fault_wr_q     <= 1'b0;
+      fault_access_q <= AccRead;
       fault_reason_q <= FaultNone;
       fault_idx_q    <= '0;
       fault_va_q     <= '0;
@@ -477,7 +488,7 @@ module gpu_engine
         stop_q         <= 1'b0;
         aborted_q      <= 1'b0;
         fault_q        <= 1'b0;
-        fault_wr_q     <= 1'b0;
+        fault_access_q <= AccRead;
         fault_reason_q <= FaultNone;
         fault_idx_q    <= '0;
         fault_va_q     <= '0;
@@ -503,7 +514,7 @@ module gpu_engine
         if (cand_valid) stop_q <= 1'b1;
         if (record) begin
           fault_q        <= 1'b1;
-          fault_wr_q     <= cand_write;
+          fault_access_q <= cand_write ? AccWrite : src_access;
           fault_reason_q <= cand_reason;
           fault_idx_q    <= cand_idx;
           fault_va_q     <= (cand_write ? cfg_dst_va : cfg_src_va) + {32'd0, cand_idx, 6'd0};

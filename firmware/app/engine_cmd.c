@@ -65,7 +65,7 @@ uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
     if (req_len != sizeof rq || resp_cap < sizeof(struct gmmu_engine_rsp))
         return GMMU_STATUS_MALFORMED_LENGTH;
     memcpy(&rq, req, sizeof rq);
-    if (rq.engine >= GMMU_ENGINES || rq.op > GMMU_ENGINE_OP_CHECKSUM)
+    if (rq.engine >= GMMU_ENGINES || rq.op > GMMU_ENGINE_OP_FETCH)
         return GMMU_STATUS_INVALID_ARGUMENT;
     if ((rq.length | rq.dst_va | rq.src_va) & (GMMU_ENGINE_CHUNK_BYTES - 1))
         return GMMU_STATUS_UNALIGNED;

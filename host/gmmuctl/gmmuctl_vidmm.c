@@ -22,7 +22,7 @@ const char gmmuctl_vidmm_usage[] =
     "         | map AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]\n"
     "         | unmap AS VA SIZE | reserve AS SIZE [va=N] | zero AS VA SIZE\n"
     "         | query AS VA\n"
-    "         | run ENGINE fill|copy|checksum AS len=N [dst=VA] [src=VA] [pattern=N]\n"
+    "         | run ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]\n"
     "         | read VRAM_OFFSET LEN | write VRAM_OFFSET WORD32...\n";
 
 unsigned long long parse_number(const char *s, char **end)
@@ -216,7 +216,7 @@ static int cmd_query(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
-/* fill, copy or checksum: the ENGINE_OP names of engine.toml, any case. */
+/* fill, copy, checksum or fetch: the ENGINE_OP names of engine.toml, any case. */
 static bool engine_op(const char *name, uint32_t *op)
 {
     for (uint32_t i = 0; gmmu_engine_op_name(i); i++)

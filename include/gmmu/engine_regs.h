@@ -13,6 +13,7 @@ enum gmmu_engine_op {
     GMMU_ENGINE_OP_FILL = 0, /* Write PATTERN to [DST_VA, DST_VA + LENGTH) */
     GMMU_ENGINE_OP_COPY = 1, /* Copy [SRC_VA, SRC_VA + LENGTH) to [DST_VA, DST_VA + LENGTH) */
     GMMU_ENGINE_OP_CHECKSUM = 2, /* Checksum [SRC_VA, SRC_VA + LENGTH) into RESULT and RESULT2 */
+    GMMU_ENGINE_OP_FETCH = 3, /* CHECKSUM with the source translated as EXECUTE (an instruction fetch): a NoExecute page faults NO_EXECUTE */
 };
 
 static inline const char *gmmu_engine_op_name(unsigned value)
@@ -21,6 +22,7 @@ static inline const char *gmmu_engine_op_name(unsigned value)
     case 0: return "FILL";
     case 1: return "COPY";
     case 2: return "CHECKSUM";
+    case 3: return "FETCH";
     default: return 0;
     }
 }
@@ -31,11 +33,12 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
     case 0: return "Write PATTERN to [DST_VA, DST_VA + LENGTH)";
     case 1: return "Copy [SRC_VA, SRC_VA + LENGTH) to [DST_VA, DST_VA + LENGTH)";
     case 2: return "Checksum [SRC_VA, SRC_VA + LENGTH) into RESULT and RESULT2";
+    case 3: return "CHECKSUM with the source translated as EXECUTE (an instruction fetch): a NoExecute page faults NO_EXECUTE";
     default: return 0;
     }
 }
 
-/* ENGINE registers: offsets from GMMU_ENGINE_BASE. GPU engine (copy/fill/checksum DMA through an MMU translation port), one block per engine at ENGINE_STRIDE. Configuration registers ignore writes while STATUS.BUSY; VAs and LENGTH keep bits 5:0 zero */
+/* ENGINE registers: offsets from GMMU_ENGINE_BASE. GPU engine (copy/fill/checksum/fetch DMA through an MMU translation port), one block per engine at ENGINE_STRIDE. Configuration registers ignore writes while STATUS.BUSY; VAs and LENGTH keep bits 5:0 zero */
 #define GMMU_ENGINE_ID GMMU_U(0x0000) /* ro: Reads ENGINE_ID_VALUE */
 #define GMMU_ENGINE_CONFIG GMMU_U(0x0004) /* ro: Build parameters */
 #define GMMU_ENGINE_CONFIG_SLOTS GMMU_U(0x000000FF) /* Chunks in flight (RTL parameter Slots) */
@@ -47,7 +50,7 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_CTRL_START_LSB 0u
 #define GMMU_ENGINE_CTRL_ABORT GMMU_U(0x00000002) /* Write 1 (while BUSY) to stop issuing: bursts already committed finish, then DONE and ABORTED are set */
 #define GMMU_ENGINE_CTRL_ABORT_LSB 1u
-#define GMMU_ENGINE_CTRL_OP GMMU_U(0x00000030) /* Operation (ENGINE_OP). The reserved value 3 finishes at once with nothing done */
+#define GMMU_ENGINE_CTRL_OP GMMU_U(0x00000030) /* Operation (ENGINE_OP) */
 #define GMMU_ENGINE_CTRL_OP_LSB 4u
 #define GMMU_ENGINE_STATUS GMMU_U(0x000C) /* rw: Status. Write 1 to DONE to clear it (and the done interrupt); other bits are read-only */
 #define GMMU_ENGINE_STATUS_BUSY GMMU_U(0x00000001) /* A run is in progress (including the drain after a fault or abort) */
@@ -60,22 +63,22 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_STATUS_ABORTED_LSB 3u
 #define GMMU_ENGINE_STATUS_REASON GMMU_U(0x00000070) /* Fault reason (FAULT enum of pte.toml): the MMU's, or BUS_ERROR for an AXI error response or a VRAM PA at or above 4 GiB */
 #define GMMU_ENGINE_STATUS_REASON_LSB 4u
-#define GMMU_ENGINE_STATUS_ACCESS GMMU_U(0x00000300) /* Access of the fault (ACCESS enum of pte.toml): READ for the source, WRITE for the destination */
+#define GMMU_ENGINE_STATUS_ACCESS GMMU_U(0x00000300) /* Access of the fault (ACCESS enum of pte.toml): READ for the source (EXECUTE for a FETCH source), WRITE for the destination */
 #define GMMU_ENGINE_STATUS_ACCESS_LSB 8u
 #define GMMU_ENGINE_ASID GMMU_U(0x0010) /* rw: Address space of every translation of a run */
 #define GMMU_ENGINE_LENGTH GMMU_U(0x0014) /* rw: Bytes to move, a multiple of 64 up to 2^32 - 64 (bits 5:0 read 0); 0 completes at once */
 #define GMMU_ENGINE_DST_VA_LO GMMU_U(0x0018) /* rw: Destination VA bits 31:0 (FILL, COPY); 64-byte aligned (bits 5:0 read 0) */
 #define GMMU_ENGINE_DST_VA_HI GMMU_U(0x001C) /* rw: Destination VA bits 63:32 */
-#define GMMU_ENGINE_SRC_VA_LO GMMU_U(0x0020) /* rw: Source VA bits 31:0 (COPY, CHECKSUM); 64-byte aligned (bits 5:0 read 0) */
+#define GMMU_ENGINE_SRC_VA_LO GMMU_U(0x0020) /* rw: Source VA bits 31:0 (COPY, CHECKSUM, FETCH); 64-byte aligned (bits 5:0 read 0) */
 #define GMMU_ENGINE_SRC_VA_HI GMMU_U(0x0024) /* rw: Source VA bits 63:32 */
 #define GMMU_ENGINE_PATTERN_LO GMMU_U(0x0028) /* rw: FILL pattern bits 31:0: every 64-bit little-endian word written is PATTERN */
 #define GMMU_ENGINE_PATTERN_HI GMMU_U(0x002C) /* rw: FILL pattern bits 63:32 */
-#define GMMU_ENGINE_FAULT_VA_LO GMMU_U(0x0030) /* ro: VA of the first faulting chunk in order, bits 31:0 (source VA for ACCESS=READ, destination VA for WRITE) */
+#define GMMU_ENGINE_FAULT_VA_LO GMMU_U(0x0030) /* ro: VA of the first faulting chunk in order, bits 31:0 (source VA for ACCESS=READ or EXECUTE, destination VA for WRITE) */
 #define GMMU_ENGINE_FAULT_VA_HI GMMU_U(0x0034) /* ro: FAULT_VA bits 63:32 */
-#define GMMU_ENGINE_RESULT_LO GMMU_U(0x0038) /* ro: CHECKSUM s1 bits 31:0: sum of the source's 64-bit little-endian words mod 2^64 (over the chunks done) */
-#define GMMU_ENGINE_RESULT_HI GMMU_U(0x003C) /* ro: CHECKSUM s1 bits 63:32 */
-#define GMMU_ENGINE_RESULT2_LO GMMU_U(0x0040) /* ro: CHECKSUM s2 bits 31:0: sum mod 2^64 of the running s1 after each word (docs/engine.md) */
-#define GMMU_ENGINE_RESULT2_HI GMMU_U(0x0044) /* ro: CHECKSUM s2 bits 63:32 */
+#define GMMU_ENGINE_RESULT_LO GMMU_U(0x0038) /* ro: CHECKSUM and FETCH s1 bits 31:0: sum of the source's 64-bit little-endian words mod 2^64 (over the chunks done) */
+#define GMMU_ENGINE_RESULT_HI GMMU_U(0x003C) /* ro: CHECKSUM and FETCH s1 bits 63:32 */
+#define GMMU_ENGINE_RESULT2_LO GMMU_U(0x0040) /* ro: CHECKSUM and FETCH s2 bits 31:0: sum mod 2^64 of the running s1 after each word (docs/engine.md) */
+#define GMMU_ENGINE_RESULT2_HI GMMU_U(0x0044) /* ro: CHECKSUM and FETCH s2 bits 63:32 */
 #define GMMU_ENGINE_BYTES_DONE GMMU_U(0x0048) /* ro: Bytes of the chunks finished in order (written or summed); after a fault, the offset of the faulting chunk */
 #define GMMU_ENGINE_CYCLES GMMU_U(0x004C) /* ro: Clock cycles of the current or last run, START to DONE (wraps at 2^32) */
 #define GMMU_ENGINE_TRANSLATIONS GMMU_U(0x0050) /* ro: Translation requests the MMU accepted in the current or last run */

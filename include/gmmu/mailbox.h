@@ -521,11 +521,11 @@ GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 48, "vram_rsp layout");
 /* ENGINE_RUN payload */
 struct gmmu_engine_req {
     uint32_t engine; /* +0: Engine index (< ENGINES) */
-    uint32_t op; /* +4: 0 fill, 1 copy, 2 checksum (the engine's CTRL.OP) */
+    uint32_t op; /* +4: 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP) */
     uint32_t as_handle; /* +8: Address space to run in */
     uint32_t length; /* +12: Bytes, a multiple of 64 */
     uint64_t dst_va; /* +16: Fill and copy destination, 64-byte aligned */
-    uint64_t src_va; /* +24: Copy and checksum source, 64-byte aligned */
+    uint64_t src_va; /* +24: Copy, checksum and fetch source, 64-byte aligned */
     uint64_t pattern; /* +32: Fill pattern */
 };
 #define GMMU_ENGINE_REQ_BYTES 40u

@@ -94,12 +94,15 @@ struct tb_xlat tb_translate(struct tb *tb, uint64_t va, unsigned access)
         x.fault = p->chunk_reason;
     else if (access == GMMU_ACCESS_WRITE && p->ro)
         x.fault = GMMU_FAULT_READ_ONLY;
+    else if (access == GMMU_ACCESS_EXECUTE && p->nx)
+        x.fault = GMMU_FAULT_NO_EXECUTE;
     if (x.fault || !p)
         return x;
     x.zero = p->zero;
     x.seg = p->seg;
     x.cc = p->cc;
     x.ro = p->ro;
+    x.nx = p->nx;
     x.pa = p->zero ? 0 : p->pa + (va % TB_PAGE);
     return x;
 }
@@ -183,8 +186,11 @@ static void present_response(struct tb *tb)
 
 static void accept_request(struct tb *tb, const struct dut_tr_req *r)
 {
-    if (r->access != GMMU_ACCESS_READ && r->access != GMMU_ACCESS_WRITE)
-        tb_fail(tb, "translation request with access %u", r->access);
+    /* A FETCH only executes its source; the other runs read and write. */
+    bool access_ok = tb->fetch ? r->access == GMMU_ACCESS_EXECUTE
+                               : (r->access == GMMU_ACCESS_READ || r->access == GMMU_ACCESS_WRITE);
+    if (!access_ok)
+        tb_fail(tb, "translation request with access %u in a %s run", r->access, tb->fetch ? "FETCH" : "non-FETCH");
     if (r->va % TB_CHUNK)
         tb_fail(tb, "translation VA 0x%" PRIx64 " not 64-byte aligned", r->va);
     if (r->asid != tb->asid)
@@ -214,6 +220,7 @@ static void accept_request(struct tb *tb, const struct dut_tr_req *r)
     p->rsp.seg = x.seg;
     p->rsp.cc = x.cc;
     p->rsp.ro = x.ro;
+    p->rsp.nx = x.nx;
     p->rsp.psize = 0;
     tb->cnt.translations++;
 }
@@ -232,7 +239,8 @@ static void check_burst(struct tb *tb, const char *what, uint32_t addr, uint8_t 
         return;
     }
     unsigned chunk = (addr % TB_PAGE) / TB_CHUNK;
-    bool chunk_bad = p->fault || ((p->chunk_fault >> chunk) & 1) || p->zero || (write && p->ro);
+    bool chunk_bad = p->fault || ((p->chunk_fault >> chunk) & 1) || p->zero || (write && p->ro) ||
+                     (!write && tb->fetch && p->nx);
     if (chunk_bad || (p->seg == GMMU_SEGMENT_VRAM && (p->pa >> 32)))
         tb_fail(tb, "%s to 0x%08x: the page (VPN 0x%" PRIx64 ") is zero or faults for it", what, addr,
                 p->vpn);

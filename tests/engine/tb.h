@@ -11,7 +11,9 @@
  * aligned addresses with full strobes; W never runs ahead of its AW; the
  * sideband (segment, CacheCoherent, PA bits above 31) of every AR and AW
  * is the one of the page the address belongs to; zero pages and faulting
- * pages are never read or written.
+ * pages are never read or written (a FETCH never reads a NoExecute page).
+ * Source translations are READ, or EXECUTE in a FETCH run (tb->fetch), and
+ * an EXECUTE of a NoExecute page faults NO_EXECUTE, as mmu_port does.
  */
 #ifndef GMMU_TESTS_ENGINE_TB_H
 #define GMMU_TESTS_ENGINE_TB_H
@@ -49,7 +51,7 @@ static inline void rng_seed(struct rng *r, uint64_t seed) { r->s = seed * 0x9E37
 struct tb_page {
     uint64_t vpn;           /* VA >> 12 */
     uint64_t pa;            /* page base; bits 51:32 may be set */
-    uint8_t seg, cc, zero, ro;
+    uint8_t seg, cc, zero, ro, nx;
     uint8_t fault;          /* reason for every access to the page, 0: none */
     uint8_t chunk_reason;   /* reason for the chunks in chunk_fault */
     uint64_t chunk_fault;   /* bit i: the page's chunk i faults */
@@ -57,7 +59,7 @@ struct tb_page {
 
 /* The answer to one translation. */
 struct tb_xlat {
-    uint8_t fault, zero, seg, cc, ro;
+    uint8_t fault, zero, seg, cc, ro, nx;
     uint64_t pa;
 };
 
@@ -90,6 +92,7 @@ struct tb {
     struct rng rng;
     struct tb_env env;
     uint32_t asid;
+    bool fetch;          /* the run is a FETCH: source translations are EXECUTE */
     uint64_t max_cycles; /* per wait; 0: no limit */
 
     /* the table: pages[] with open-addressing indices by VPN and by PA page */
@@ -134,7 +137,7 @@ void tb_pages_clear(struct tb *tb);
 struct tb_page *tb_page_add(struct tb *tb, uint64_t vpn, uint64_t pa);
 struct tb_page *tb_page_find(struct tb *tb, uint64_t vpn);
 struct tb_page *tb_page_by_pa(struct tb *tb, uint64_t pa); /* by PA bits 31:12 */
-/* What the stand-in MMU answers for va and access (0 read, 1 write). */
+/* What the stand-in MMU answers for va and access (GMMU_ACCESS_READ, WRITE, EXECUTE). */
 struct tb_xlat tb_translate(struct tb *tb, uint64_t va, unsigned access);
 
 /* A new run: clears the counts (the table stays). */

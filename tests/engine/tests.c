@@ -1,10 +1,11 @@
 /*
- * GPU engine tests: random FILL/COPY/CHECKSUM runs against a C model of the
- * engine and of memory, aborts, directed register behaviour and the
- * throughput measurement.
+ * GPU engine tests: random FILL/COPY/CHECKSUM/FETCH runs against a C model
+ * of the engine and of memory, aborts, directed register behaviour, FETCH
+ * and NoExecute, and the throughput measurement.
  *
  * The model (ref_run) walks the chunks in order, as docs/engine.md defines
- * the result: for chunk i, the source is translated and read (Zero: zeros),
+ * the result: for chunk i, the source is translated (READ, or EXECUTE for
+ * FETCH) and read (Zero: zeros),
  * then the destination is translated and written (Zero: dropped); the first
  * fault stops the run, and the chunks before it are done. A write error is
  * found only after later writes may have been posted: the chunks after it
@@ -50,8 +51,14 @@ static struct {
 } err_ranges[MAX_ERR_RANGES];
 static unsigned n_err_ranges;
 
-static bool need_src(unsigned op) { return op == GMMU_ENGINE_OP_COPY || op == GMMU_ENGINE_OP_CHECKSUM; }
+/* CHECKSUM and FETCH sum the source; FETCH translates it as EXECUTE. */
+static bool is_sum(unsigned op) { return op == GMMU_ENGINE_OP_CHECKSUM || op == GMMU_ENGINE_OP_FETCH; }
+static bool need_src(unsigned op) { return op == GMMU_ENGINE_OP_COPY || is_sum(op); }
 static bool need_dst(unsigned op) { return op == GMMU_ENGINE_OP_COPY || op == GMMU_ENGINE_OP_FILL; }
+static unsigned src_access(unsigned op)
+{
+    return op == GMMU_ENGINE_OP_FETCH ? GMMU_ACCESS_EXECUTE : GMMU_ACCESS_READ;
+}
 
 static void put_u64(uint8_t *p, uint64_t v)
 {
@@ -87,7 +94,7 @@ static enum chunk_result model_access(struct tb *tb, uint64_t va, unsigned acces
     }
     *addr = (uint32_t)x.pa;
     bool outside = (uint64_t)*addr + TB_CHUNK > tb->ddr_size;
-    if (access == GMMU_ACCESS_READ) {
+    if (access != GMMU_ACCESS_WRITE) {
         for (unsigned i = 0; i < n_err_ranges; i++) {
             if (*addr < err_ranges[i].hi && *addr + TB_CHUNK > err_ranges[i].lo)
                 outside = true;
@@ -108,8 +115,6 @@ static void ref_run(struct tb *tb, const struct run *r, uint64_t limit, struct e
 {
     memset(e, 0, offsetof(struct expect, opt));
     uint64_t n = r->len / TB_CHUNK;
-    if (r->op > GMMU_ENGINE_OP_CHECKSUM)
-        n = 0;
     if (limit < n)
         n = limit;
     bool optional = false;
@@ -121,12 +126,12 @@ static void ref_run(struct tb *tb, const struct run *r, uint64_t limit, struct e
         uint64_t sva = r->src + i * TB_CHUNK, dva = r->dst + i * TB_CHUNK;
         memset(data, 0, sizeof data);
         if (need_src(r->op)) {
-            enum chunk_result c = model_access(tb, sva, GMMU_ACCESS_READ, &addr, &reason);
+            enum chunk_result c = model_access(tb, sva, src_access(r->op), &addr, &reason);
             if (c == CHUNK_FAULT) {
                 if (!optional) {
                     e->fault = true;
                     e->reason = reason;
-                    e->access = GMMU_ACCESS_READ;
+                    e->access = (uint8_t)src_access(r->op);
                     e->fault_va = sva;
                 }
                 break;
@@ -175,7 +180,7 @@ static void ref_run(struct tb *tb, const struct run *r, uint64_t limit, struct e
                 }
             }
         }
-        if (r->op == GMMU_ENGINE_OP_CHECKSUM) {
+        if (is_sum(r->op)) {
             for (unsigned w = 0; w < TB_CHUNK / 8; w++) {
                 s1 += get_u64(data + 8 * w);
                 s2 += s1;
@@ -214,6 +219,7 @@ static void program(struct tb *tb, const struct run *r)
 static void start(struct tb *tb, unsigned op)
 {
     tb_run_begin(tb);
+    tb->fetch = op == GMMU_ENGINE_OP_FETCH;
     tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_CTRL_START | (op << GMMU_ENGINE_CTRL_OP_LSB));
 }
 
@@ -337,8 +343,16 @@ static void map_range(struct tb *tb, uint64_t va, uint64_t len, bool clean)
                 p->pa |= random_pa_hi(tb) << 32;
         }
         p->zero = rng_chance(&tb->rng, clean ? 3 : 6);
+        p->nx = rng_chance(&tb->rng, 10); /* matters to FETCH only: see clear_nx */
         fill_random(tb, p->pa & 0xFFFFFFFFu);
     }
+}
+
+/* Every page executable: a FETCH run that must not fault. */
+static void clear_nx(struct tb *tb)
+{
+    for (unsigned i = 0; i < tb->npages; i++)
+        tb->pages[i].nx = 0;
 }
 
 static struct tb_page *random_page_of(struct tb *tb, uint64_t va, uint64_t len)
@@ -357,7 +371,7 @@ static void inject(struct tb *tb, const struct run *r)
     struct tb_page *p = random_page_of(tb, va, r->len);
     if (!p)
         return;
-    switch (rng_below(&tb->rng, 7)) {
+    switch (rng_below(&tb->rng, 8)) {
     case 0: /* the whole page faults */
         p->fault = (uint8_t)(1 + rng_below(&tb->rng, 6));
         break;
@@ -377,6 +391,9 @@ static void inject(struct tb *tb, const struct run *r)
         p->zero = 0;
         p->pa = tb->ddr_size + rng_below(&tb->rng, (UINT64_C(1) << 32) - tb->ddr_size - TB_PAGE);
         p->pa &= ~(uint64_t)(TB_PAGE - 1);
+        break;
+    case 5: /* NoExecute: faults a FETCH source, nothing else */
+        p->nx = 1;
         break;
     default: { /* an AXI read error on one beat */
         if (!need_src(r->op) || n_err_ranges == MAX_ERR_RANGES)
@@ -476,7 +493,7 @@ static uint64_t random_va(struct tb *tb, uint64_t region)
 
 static void new_run(struct tb *tb, struct run *r, bool faults)
 {
-    r->op = (unsigned)rng_below(&tb->rng, 3);
+    r->op = (unsigned)rng_below(&tb->rng, 4);
     r->len = random_chunks(tb) * TB_CHUNK;
     r->src = random_va(tb, UINT64_C(1) << 48);
     r->dst = random_va(tb, UINT64_C(1) << 49);
@@ -489,6 +506,8 @@ static void new_run(struct tb *tb, struct run *r, bool faults)
         map_range(tb, r->src, r->len, !faults);
     if (need_dst(r->op))
         map_range(tb, r->dst, r->len, !faults);
+    if (!faults)
+        clear_nx(tb);
     if (faults) {
         unsigned n = rng_chance(&tb->rng, 20) ? 2 : 1;
         for (unsigned i = 0; i < n; i++)
@@ -504,7 +523,7 @@ bool test_random(struct tb *tb, unsigned count)
 {
     unsigned errs = tb->errors;
     uint64_t cycles = 0, faults = 0, reordered = 0, bytes = 0;
-    unsigned by_op[3] = { 0 }, by_fault[2][8] = { { 0 } }, write_errors = 0;
+    unsigned by_op[4] = { 0 }, by_fault[3][8] = { { 0 } }, write_errors = 0;
     for (unsigned n = 0; n < count && tb->errors == errs; n++) {
         struct run r;
         bool faulty = rng_chance(&tb->rng, 45);
@@ -531,14 +550,15 @@ bool test_random(struct tb *tb, unsigned count)
     }
     ddr_model_clear_errors(tb->ddr);
     n_err_ranges = 0;
-    printf("random: %u runs (fill %u, copy %u, checksum %u), %" PRIu64 " faulted, %" PRIu64
+    printf("random: %u runs (fill %u, copy %u, checksum %u, fetch %u), %" PRIu64 " faulted, %" PRIu64
            " bytes done, %" PRIu64 " cycles, %" PRIu64 " translations answered out of order: %s\n",
-           count, by_op[0], by_op[1], by_op[2], faults, bytes, cycles, reordered,
+           count, by_op[0], by_op[1], by_op[2], by_op[3], faults, bytes, cycles, reordered,
            tb->errors == errs ? "PASS" : "FAIL");
-    printf("random: faults by reason (read/write):");
+    printf("random: faults by reason (read/write/execute):");
     for (unsigned f = 1; f < 8; f++) {
-        if (by_fault[0][f] || by_fault[1][f])
-            printf(" %s %u/%u", gmmu_fault_name(f) ? gmmu_fault_name(f) : "?", by_fault[0][f], by_fault[1][f]);
+        if (by_fault[0][f] || by_fault[1][f] || by_fault[2][f])
+            printf(" %s %u/%u/%u", gmmu_fault_name(f) ? gmmu_fault_name(f) : "?", by_fault[0][f], by_fault[1][f],
+                   by_fault[2][f]);
     }
     printf(" (%u write errors)\n", write_errors);
     return tb->errors == errs;
@@ -558,6 +578,7 @@ bool test_abort(struct tb *tb, unsigned count)
                 map_range(tb, r.src, r.len, true);
             if (need_dst(r.op))
                 map_range(tb, r.dst, r.len, true);
+            clear_nx(tb);
         }
         program(tb, &r);
         start(tb, r.op);
@@ -583,6 +604,104 @@ bool test_abort(struct tb *tb, unsigned count)
     }
     printf("abort: %u runs, %u stopped early: %s\n", count, aborted_runs, tb->errors == errs ? "PASS" : "FAIL");
     return tb->errors == errs;
+}
+
+/* The checksum of [va, va + len) computed here from the DDR model's bytes
+   (every page mapped, none Zero): docs/engine.md's formula. */
+static void sum_by_va(struct tb *tb, uint64_t va, uint64_t len, uint64_t *s1, uint64_t *s2)
+{
+    *s1 = *s2 = 0;
+    for (uint64_t a = va; a < va + len; a += 8) {
+        const struct tb_page *p = tb_page_find(tb, a >> 12);
+        uint8_t w[8] = { 0 };
+        if (p)
+            sparse_mem_read(ddr_model_mem(tb->ddr), (p->pa & 0xFFFFFFFFu) + a % TB_PAGE, w, 8);
+        *s1 += get_u64(w);
+        *s2 += *s1;
+    }
+}
+
+/* One FETCH or CHECKSUM run of r; its STATUS, BYTES_DONE, RESULT and READ_BURSTS
+   against what the caller expects, and against the model (check_registers). */
+static void fetch_run(struct tb *tb, struct run *r, uint32_t want_status, uint64_t want_done, uint64_t s1,
+                      uint64_t s2, const char *what)
+{
+    ref_run(tb, r, UINT64_MAX, &exp_buf);
+    program(tb, r);
+    start(tb, r->op);
+    tb_wait_done(tb);
+    uint32_t st = tb_reg_read(tb, GMMU_ENGINE_STATUS);
+    uint32_t bd = tb_reg_read(tb, GMMU_ENGINE_BYTES_DONE);
+    uint64_t g1 = reg_read64(tb, GMMU_ENGINE_RESULT_LO), g2 = reg_read64(tb, GMMU_ENGINE_RESULT2_LO);
+    uint32_t nrd = tb_reg_read(tb, GMMU_ENGINE_READ_BURSTS);
+    if (st != want_status)
+        tb_fail(tb, "%s: STATUS 0x%03x, expected 0x%03x", what, st, want_status);
+    if (bd != want_done)
+        tb_fail(tb, "%s: BYTES_DONE %u, expected %" PRIu64, what, bd, want_done);
+    if (g1 != s1 || g2 != s2)
+        tb_fail(tb, "%s: RESULT 0x%016" PRIx64 " 0x%016" PRIx64 ", computed 0x%016" PRIx64 " 0x%016" PRIx64, what,
+                g1, g2, s1, s2);
+    if (nrd != want_done / TB_CHUNK)
+        tb_fail(tb, "%s: READ_BURSTS %u, expected %" PRIu64 " (no read of a NoExecute page)", what, nrd,
+                want_done / TB_CHUNK);
+    if (st & GMMU_ENGINE_STATUS_FAULT) {
+        uint64_t fva = reg_read64(tb, GMMU_ENGINE_FAULT_VA_LO);
+        if (fva != r->src + want_done)
+            tb_fail(tb, "%s: FAULT_VA 0x%" PRIx64 ", expected 0x%" PRIx64, what, fva, r->src + want_done);
+        /* ACCESS is the run's, kept after CTRL.OP is rewritten (without START). */
+        tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_OP_FILL << GMMU_ENGINE_CTRL_OP_LSB);
+        if (tb_reg_read(tb, GMMU_ENGINE_STATUS) != st)
+            tb_fail(tb, "%s: STATUS changed to 0x%03x after a write of CTRL.OP", what,
+                    tb_reg_read(tb, GMMU_ENGINE_STATUS));
+    }
+    check_registers(tb, r, &exp_buf, false, what);
+}
+
+/* FETCH is CHECKSUM with EXECUTE translations: on executable pages it sums
+   what CHECKSUM sums; a NoExecute page faults NO_EXECUTE (access EXECUTE) at
+   its first chunk, with nothing of it read; CHECKSUM (READ) ignores NoExecute. */
+static void directed_fetch(struct tb *tb)
+{
+    struct tb_env envs[2] = { { 1, 1, true, 100, { 100, 100, 100, 100, 100 } },
+                              { 1, 40, false, 60, { 70, 70, 70, 70, 70 } } };
+    const uint32_t done = GMMU_ENGINE_STATUS_DONE;
+    const uint32_t nx_fault = GMMU_ENGINE_STATUS_DONE | GMMU_ENGINE_STATUS_FAULT |
+                              GMMU_FAULT_NO_EXECUTE << GMMU_ENGINE_STATUS_REASON_LSB |
+                              GMMU_ACCESS_EXECUTE << GMMU_ENGINE_STATUS_ACCESS_LSB;
+    for (unsigned e = 0; e < 2; e++) {
+        tb->env = envs[e];
+        struct run r = { GMMU_ENGINE_OP_FETCH, 0x3400000000ull + e * 0x100000, 0, 4 * TB_PAGE, 0 };
+        uint64_t s1, s2, h1, h2;
+        tb->asid = 5;
+        tb_pages_clear(tb);
+        map_range(tb, r.src, r.len, true);
+        for (unsigned i = 0; i < tb->npages; i++)
+            tb->pages[i].zero = tb->pages[i].nx = 0;
+        sum_by_va(tb, r.src, r.len, &s1, &s2);
+        sum_by_va(tb, r.src, 2 * TB_PAGE, &h1, &h2);
+        if (!s1 || s1 == h1)
+            tb_fail(tb, "fetch set-up: the computed checksums do not tell the pages apart");
+
+        /* Executable: FETCH and CHECKSUM give the checksum computed here. */
+        fetch_run(tb, &r, done, r.len, s1, s2, "fetch, executable");
+        r.op = GMMU_ENGINE_OP_CHECKSUM;
+        fetch_run(tb, &r, done, r.len, s1, s2, "checksum, executable");
+
+        /* All NoExecute: FETCH faults at the first chunk; CHECKSUM still reads. */
+        for (unsigned i = 0; i < tb->npages; i++)
+            tb->pages[i].nx = 1;
+        r.op = GMMU_ENGINE_OP_FETCH;
+        fetch_run(tb, &r, nx_fault, 0, 0, 0, "fetch, NoExecute");
+        r.op = GMMU_ENGINE_OP_CHECKSUM;
+        fetch_run(tb, &r, done, r.len, s1, s2, "checksum, NoExecute");
+
+        /* The third page NoExecute: FETCH sums the first two and faults there. */
+        for (unsigned i = 0; i < tb->npages; i++)
+            tb->pages[i].nx = tb->pages[i].vpn == (r.src >> 12) + 2;
+        r.op = GMMU_ENGINE_OP_FETCH;
+        fetch_run(tb, &r, nx_fault, 2 * TB_PAGE, h1, h2, "fetch, third page NoExecute");
+    }
+    tb->fetch = false;
 }
 
 /* Registers, odd lengths and operations, writes while busy. */
@@ -625,18 +744,18 @@ bool test_directed(struct tb *tb)
     if (tb->io.done || tb_reg_read(tb, GMMU_ENGINE_STATUS) != 0)
         tb_fail(tb, "STATUS 0x%x before any run", tb_reg_read(tb, GMMU_ENGINE_STATUS));
 
-    /* LENGTH 0 and the reserved OP finish at once with nothing done. */
+    /* LENGTH 0 finishes at once with nothing done, whatever the OP. */
     struct run r = { GMMU_ENGINE_OP_COPY, 0x1000, 0x2000, 0, 0 };
     tb_pages_clear(tb);
     for (unsigned op = 0; op < 4; op++) {
         r.op = op;
-        r.len = op == 3 ? 4096 : 0;
+        r.len = 0;
         tb->asid = 1;
         program(tb, &r);
         start(tb, op);
         tb_wait_done(tb);
         ref_run(tb, &r, UINT64_MAX, &exp_buf);
-        check_registers(tb, &r, &exp_buf, false, op == 3 ? "reserved OP" : "LENGTH 0");
+        check_registers(tb, &r, &exp_buf, false, "LENGTH 0");
         if (tb->cnt.translations)
             tb_fail(tb, "empty run: %" PRIu64 " translations", tb->cnt.translations);
     }
@@ -700,7 +819,10 @@ bool test_directed(struct tb *tb)
     check_memory(tb, &exp_buf, "late write error");
     tb->env = ideal;
 
-    printf("directed: registers, empty runs, writes while busy, write errors: %s\n",
+    directed_fetch(tb);
+    tb->env = ideal;
+
+    printf("directed: registers, empty runs, writes while busy, write errors, fetch and NoExecute: %s\n",
            tb->errors == errs ? "PASS" : "FAIL");
     return tb->errors == errs;
 }
@@ -712,7 +834,7 @@ bool test_throughput(struct tb *tb, uint64_t len, double min_ratio)
     struct tb_env ideal = { 1, 1, true, 100, { 100, 100, 100, 100, 100 } };
     tb->env = ideal;
     bool ok = true;
-    for (unsigned op = 0; op < 3; op++) {
+    for (unsigned op = 0; op < 4; op++) {
         struct run r = { op, UINT64_C(0x100000000000), UINT64_C(0x200000000000), len, 0x5555AAAA5555AAAAull };
         tb->asid = 2;
         tb_pages_clear(tb);
@@ -721,7 +843,7 @@ bool test_throughput(struct tb *tb, uint64_t len, double min_ratio)
         if (need_dst(op))
             map_range(tb, r.dst, r.len, true);
         for (unsigned i = 0; i < tb->npages; i++)
-            tb->pages[i].zero = 0;
+            tb->pages[i].zero = tb->pages[i].nx = 0;
         ref_run(tb, &r, UINT64_MAX, &exp_buf);
         program(tb, &r);
         start(tb, op);
