@@ -11,6 +11,8 @@
  *     buffer there or faults, never this one;
  *   - use after unmap with warm TLBs: faults, memory untouched;
  *   - Zero tiles and a tile mapped into a reserved range;
+ *   - no-execute: an engine FETCH (a checksum with EXECUTE translations)
+ *     of a NoExecute buffer faults NO_EXECUTE, of an executable one sums it;
  *   - faults arrive as events with the engine's VA and reason;
  *   - VRAM accounting and the MMU's fault overflow end where they started.
  *
@@ -38,7 +40,8 @@
 #define MIB (1024ull * KIB)
 #define CHUNK 64u
 
-enum { OP_FILL = 0, OP_COPY = 1, OP_CHECKSUM = 2 };
+enum { OP_FILL = GMMU_ENGINE_OP_FILL, OP_COPY = GMMU_ENGINE_OP_COPY, OP_CHECKSUM = GMMU_ENGINE_OP_CHECKSUM,
+       OP_FETCH = GMMU_ENGINE_OP_FETCH };
 enum { NBUF = 8, NOPS = 24, MAX_OP_BYTES = 2048 };
 
 static struct gmmu_dev *dev;
@@ -396,6 +399,90 @@ static void test_tiles_zero_and_read_only(void **state)
     assert_int_equal(gmmu_destroy_as(dev, as), 0);
 }
 
+/* Two buffers of random bytes, one mapped NoExecute (DXGK_PTE NoExecute),
+   one not. An engine FETCH (CHECKSUM with the source translated as EXECUTE,
+   as a shader's instruction fetch) of the executable one gives its
+   checksum; of the NoExecute one it faults NO_EXECUTE at the first chunk,
+   with access EXECUTE, and posts the fault as an event. Reading the
+   NoExecute buffer (CHECKSUM) is still allowed. */
+static void test_fetch_no_execute(void **state)
+{
+    (void)state;
+    enum { SIZE = 8 * 1024 };
+    static uint8_t bytes[2][SIZE];
+    uint32_t as, asid, alloc[2];
+    uint64_t base[2], va[2], s1[2], s2[2];
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    for (int i = 0; i < 2; i++) {
+        struct gmmu_alloc_req areq = {.size = SIZE, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+        struct gmmu_alloc_rsp arsp;
+        assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
+        alloc[i] = arsp.handle;
+        base[i] = arsp.base;
+        for (size_t k = 0; k < SIZE; k += 8) {
+            uint64_t w = rnd();
+            memcpy(&bytes[i][k], &w, 8);
+        }
+        assert_int_equal(gmmu_vram_write(dev, base[i], bytes[i], SIZE), 0);
+        checksum(bytes[i], SIZE, &s1[i], &s2[i]);
+        /* Buffer 0 executable, buffer 1 NoExecute. */
+        struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = alloc[i], .size = SIZE,
+                                    .flags = i ? GMMU_MAP_FLAG_NO_EXECUTE : 0};
+        assert_int_equal(gmmu_map_va(dev, &mreq, &va[i]), 0);
+    }
+    assert_int_not_equal(s1[0], s1[1]);
+
+    /* Executable: FETCH sums it as CHECKSUM does. */
+    struct gmmu_engine_rsp r = run(OP_FETCH, as, 0, va[0], SIZE, 0);
+    assert_false(faulted(&r));
+    assert_int_equal(r.bytes_done, SIZE);
+    assert_int_equal(r.result, s1[0]);
+    assert_int_equal(r.result2, s2[0]);
+
+    /* NoExecute forbids execution only: CHECKSUM (READ) works. */
+    r = run(OP_CHECKSUM, as, 0, va[1], SIZE, 0);
+    assert_false(faulted(&r));
+    assert_int_equal(r.result, s1[1]);
+    assert_int_equal(r.result2, s2[1]);
+
+    /* FETCH of the NoExecute buffer: NO_EXECUTE at its first chunk. */
+    drain_events();
+    uint32_t engine = (uint32_t)rnd_below(4);
+    struct gmmu_engine_req req = {.engine = engine, .op = OP_FETCH, .as_handle = as, .length = SIZE,
+                                  .src_va = va[1]};
+    assert_int_equal(gmmu_engine_run(dev, &req, &r), 0);
+    assert_true(faulted(&r));
+    assert_int_equal(reason(&r), GMMU_FAULT_NO_EXECUTE);
+    assert_int_equal((r.engine_status & GMMU_ENGINE_STATUS_ACCESS) >> GMMU_ENGINE_STATUS_ACCESS_LSB,
+                     GMMU_ACCESS_EXECUTE);
+    assert_int_equal(r.fault_va, va[1]);
+    assert_int_equal(r.bytes_done, 0);
+    assert_int_equal(r.result, 0);
+    /* The events: every one NO_EXECUTE by an execute on the engine's port,
+       one of them at the buffer's first byte. */
+    struct gmmu_event ev;
+    do {
+        assert_int_equal(gmmu_wait_event(dev, 5000, &ev), 0);
+        assert_int_equal(ev.type, GMMU_EVT_FAULT);
+        assert_int_equal(ev.u.fault.reason, GMMU_FAULT_NO_EXECUTE);
+        assert_int_equal(ev.u.fault.access, GMMU_ACCESS_EXECUTE);
+        assert_int_equal(ev.u.fault.port, engine);
+        assert_int_equal(ev.u.fault.as_handle, as);
+    } while (ev.u.fault.va != va[1]);
+    drain_events();
+
+    /* The executable buffer still fetches after the fault (nothing stuck). */
+    r = run(OP_FETCH, as, 0, va[0], SIZE, 0);
+    assert_false(faulted(&r));
+    assert_int_equal(r.result, s1[0]);
+
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(gmmu_unmap_va(dev, as, va[i], SIZE), 0);
+        assert_int_equal(gmmu_free(dev, alloc[i]), 0);
+    }
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+}
+
 /* ---------------------------------------------------------------- harness */
 
 static int setup(void **state)
@@ -442,6 +529,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_traffic),
         cmocka_unit_test(test_tiles_zero_and_read_only),
+        cmocka_unit_test(test_fetch_no_execute),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
