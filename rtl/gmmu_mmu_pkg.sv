@@ -9,7 +9,9 @@ package gmmu_mmu_pkg;
   localparam int unsigned PORTS = 4;  // Translation ports (clients), each with its own L1 TLB
   localparam int unsigned WALKERS = 8;  // Page-table walks in flight on the one AXI4 read master (at most 16: one AXI ID each)
   localparam int unsigned L1_ENTRIES = 16;  // Entries of each port's fully associative L1 TLB
-  localparam int unsigned MSHRS = 8;  // Misses each port keeps in flight (hit-under-miss, merged misses included)
+  localparam int unsigned MSHRS = 16;  // Misses each port keeps in flight (hit-under-miss, merged misses included)
+  localparam int unsigned LEAF_LINE_PTES = 4;  // 4 KB-page leaf entries the walker reads per leaf read (one aligned burst); the neighbours go to the L2 TLB too
+  localparam int unsigned PF_DEPTH = 3;  // Pages each port prefetches ahead of a detected stream (0: no prefetch)
   localparam int unsigned L2_ENTRIES = 512;  // Entries of the shared set-associative L2 TLB (four page-size banks, block RAM)
   localparam int unsigned PWC_ENTRIES = 16;  // Entries of the page-walk cache (upper-level table pointers)
   localparam int unsigned ASIDS = 64;  // Address spaces (entries of the address-space table)
@@ -34,7 +36,8 @@ package gmmu_mmu_pkg;
   localparam int unsigned PERF_FAULTS = 6;  // Shared counter index: faults of all ports (recorded in the FIFO or counted in FAULT_OVERFLOW)
   localparam int unsigned PERF_INVALIDATIONS = 7;  // Shared counter index: invalidation commands executed
   localparam int unsigned PERF_CYCLES = 8;  // Shared counter index: clock cycles since the counters were cleared
-  localparam int unsigned PERF_SHARED_COUNTERS = 9;  // Shared counters
+  localparam int unsigned PERF_L2_NEIGHBOURS = 9;  // Shared counter index: neighbouring leaf entries of a leaf line installed in the L2 TLB
+  localparam int unsigned PERF_SHARED_COUNTERS = 10;  // Shared counters
   localparam int unsigned INFO_PPN_LSB = 0;  // RTL translation record: PA[51:12] of the covered range (PA_BITS - 12 bits)
   localparam int unsigned INFO_SEG_LSB = 40;  // RTL translation record: segment (5 bits)
   localparam int unsigned INFO_CC_BIT = 45;  // RTL translation record: cache coherent

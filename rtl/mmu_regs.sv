@@ -75,6 +75,7 @@ module mmu_regs #(
   input  logic [WCntW-1:0]        walk_busy_i,
   input  logic                    ev_pwc_hit_i,
   input  logic                    ev_pte_read_i,
+  input  logic                    ev_l2_nb_i,
   input  logic                    ev_fault_i_any
 );
 
@@ -200,6 +201,7 @@ module mmu_regs #(
       sc_q[gmmu_mmu_pkg::PERF_FAULTS]        <= sc_q[gmmu_mmu_pkg::PERF_FAULTS] + 32'(ev_fault_i_any);
       sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] <= sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] + 32'(pulse_q);
       sc_q[gmmu_mmu_pkg::PERF_CYCLES]        <= sc_q[gmmu_mmu_pkg::PERF_CYCLES] + 32'd1;
+      sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] <= sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] + 32'(ev_l2_nb_i);
     end
   end
 

@@ -31,7 +31,8 @@ module mmu_top #(
   parameter int unsigned L1Entries  = gmmu_mmu_pkg::L1_ENTRIES,
   parameter int unsigned PwcEntries = gmmu_mmu_pkg::PWC_ENTRIES,
   parameter int unsigned FaultDepth = gmmu_mmu_pkg::FAULT_FIFO_DEPTH,
-  parameter int unsigned PfDepth    = 3,    // prefetch depth per port, 0..3 (0: none)
+  parameter int unsigned PfDepth    = gmmu_mmu_pkg::PF_DEPTH,  // 0..3 (0: none)
+  parameter int unsigned LeafLine   = gmmu_mmu_pkg::LEAF_LINE_PTES,  // leaf entries per leaf read: 1, 2, 4, 8
   parameter int unsigned PfStrideW  = 10,   // stride detector: signed delta bits in 4 KB pages (<2: next range only)
   parameter int unsigned L2Sets0    = 64,
   parameter int unsigned L2Ways0    = 4,
@@ -233,6 +234,10 @@ module mmu_top #(
   logic [AsidW-1:0]  dn_asid;
   logic [VpnW-1:0]   dn_vpn;
   logic [MetaW-1:0]  dn_meta;
+  logic              nb_valid, dn_ins;
+  logic [AsidW-1:0]  nb_asid;
+  logic [VpnW-1:0]   nb_vpn;
+  logic [InfoW-1:0]  nb_info;
 
   mmu_l2_tlb #(
     .AsidW (AsidW),
@@ -264,9 +269,9 @@ module mmu_top #(
     .res_meta_o   (l2_res_meta),
     .inflight_o   (l2_inflight),
     .ins_valid_i  (l2_ins),
-    .ins_asid_i   (dn_asid),
-    .ins_vpn_i    (dn_vpn),
-    .ins_info_i   (dn_info),
+    .ins_asid_i   (dn_ins ? dn_asid : nb_asid),
+    .ins_vpn_i    (dn_ins ? dn_vpn : nb_vpn),
+    .ins_info_i   (dn_ins ? dn_info : nb_info),
     .inv_valid_i  (inv_valid),
     .inv_type_i   (inv_type),
     .inv_asid_i   (inv_asid),
@@ -290,6 +295,7 @@ module mmu_top #(
     .AsidW      (AsidW),
     .MetaW      (MetaW),
     .PwcEntries (PwcEntries),
+    .LeafLine   (LeafLine),
     .AxiAddrW   (32),
     .VpnW       (VpnW),
     .CntW       (WCntW)
@@ -325,6 +331,10 @@ module mmu_top #(
     .dn_vpn_o     (dn_vpn),
     .dn_meta_o    (dn_meta),
     .dn_stale_o   (dn_stale),
+    .nb_valid_o   (nb_valid),
+    .nb_asid_o    (nb_asid),
+    .nb_vpn_o     (nb_vpn),
+    .nb_info_o    (nb_info),
     .inv_valid_i  (inv_valid),
     .inv_type_i   (inv_type),
     .inv_asid_i   (inv_asid),
@@ -348,8 +358,11 @@ module mmu_top #(
   assign {fill_port, fill_idx} = l2_fill ? l2_res_meta : dn_meta;
 
   // A walk that faulted, or began before an invalidation, installs nothing.
-  assign l2_ins = dn_valid && dn_ready && !dn_stale && !inv_valid &&
+  // A neighbour from a leaf line takes the install port when no walk needs
+  // it, and is dropped otherwise (it is only a hint).
+  assign dn_ins = dn_valid && dn_ready && !dn_stale && !inv_valid &&
                   (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == 3'(gmmu_pte_pkg::FAULT_NONE));
+  assign l2_ins = dn_ins || (nb_valid && !inv_valid);
 
   // ---------------------------------------------------------------- faults
   logic             fa_valid;
@@ -424,6 +437,7 @@ module mmu_top #(
     .walk_busy_i    (wk_busy),
     .ev_pwc_hit_i   (ev_pwc_hit),
     .ev_pte_read_i  (ev_read),
+    .ev_l2_nb_i     (l2_ins && !dn_ins),
     .ev_fault_i_any (fa_valid)
   );
 

@@ -20,14 +20,28 @@
 // the context is free again; a walk that faults installs nothing. An invalidation marks every walk in flight stale: it
 // still answers its request but installs nothing anywhere.
 //
+// Leaf lines: a 4 KB-page leaf entry is read as one aligned burst of
+// LeafLine entries (LeafLine beats). The walk evaluates its own entry when
+// that beat arrives; every other valid entry of the line (a translation of
+// a neighbouring 4 KB page of the same address space) is offered to the L2
+// TLB on the neighbour output (nb_*), one per cycle, unless the walk is
+// stale, an invalidation comes in that cycle, or another walk in flight is
+// for that page (it installs its own). Neighbours are hints: the consumer
+// may drop them. A context takes no new read, and is not reused, until the
+// rest of its line has arrived, so beats are never attributed to the wrong
+// read. This is what makes a surface whose rows are different pages cost
+// one walk per LeafLine pages instead of one per page.
+//
 // Timing: start to first AR 1 cycle (plus arbitration); each level costs
-// the memory latency plus about 2 cycles.
+// the memory latency plus about 2 cycles; a leaf line LeafLine - 1 beats
+// more (the walk's own entry may be any of them).
 module mmu_walker #(
   parameter int unsigned NWalkers   = 8,
   parameter int unsigned Levels     = 4,
   parameter int unsigned AsidW      = 6,
   parameter int unsigned MetaW      = 5,
   parameter int unsigned PwcEntries = 16,
+  parameter int unsigned LeafLine   = gmmu_mmu_pkg::LEAF_LINE_PTES,  // 1, 2, 4 or 8
   parameter int unsigned AxiAddrW   = 32,
   parameter int unsigned VpnW       = 9 * Levels,
   parameter int unsigned CntW       = $clog2(NWalkers + 1)
@@ -72,6 +86,12 @@ module mmu_walker #(
   output logic [MetaW-1:0]                    dn_meta_o,
   output logic                                dn_stale_o,
 
+  // Neighbouring leaf entries of a line read (hints for the L2 TLB)
+  output logic                                nb_valid_o,
+  output logic [AsidW-1:0]                    nb_asid_o,
+  output logic [VpnW-1:0]                     nb_vpn_o,
+  output logic [gmmu_mmu_pkg::INFO_BITS-1:0]  nb_info_o,
+
   // Invalidation pulse
   input  logic                                inv_valid_i,
   input  logic [1:0]                          inv_type_i,
@@ -92,6 +112,8 @@ module mmu_walker #(
   localparam int unsigned NLv   = Levels - 1;
   localparam int unsigned DataW = 90;
   localparam int unsigned AddrW = 44;   // PA[51:8] of a table
+  localparam int unsigned LineW = (LeafLine > 1) ? $clog2(LeafLine) : 1;   // entry in a line
+  localparam int unsigned RemW  = $clog2(LeafLine + 1);                     // beats still to come
 
   localparam logic [2:0] StFree    = 3'd0;
   localparam logic [2:0] StRdReq   = 3'd1;
@@ -176,6 +198,8 @@ module mmu_walker #(
   logic [InfoW-1:0]   info_q   [NWalkers];
   logic [NLv-1:0]     pend_q   [NWalkers];
   logic [NLv*DataW-1:0] pdata_q [NWalkers];
+  logic [RemW-1:0]    lrem_q   [NWalkers];   // beats of the context's leaf line still to come
+  logic [NWalkers-1:0] draining;
 
   logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst;
   always_comb begin
@@ -184,6 +208,7 @@ module mmu_walker #(
       is_rdreq[i] = (st_q[i] == StRdReq);
       is_done[i]  = (st_q[i] == StDone);
       is_inst[i]  = (st_q[i] == StInstall);
+      draining[i] = (lrem_q[i] != '0);
     end
   end
 
@@ -204,8 +229,8 @@ module mmu_walker #(
     st_idx   = '0;
     free_cnt = '0;
     for (int i = NWalkers - 1; i >= 0; i--) begin
-      if (is_free[i]) st_idx = CIdxW'(i);
-      free_cnt = free_cnt + CntW'(is_free[i]);
+      if (is_free[i] && !draining[i]) st_idx = CIdxW'(i);
+      free_cnt = free_cnt + CntW'(is_free[i] && !draining[i]);
     end
   end
 
@@ -244,6 +269,10 @@ module mmu_walker #(
 
   // ---------------------------------------------------------------- AR
   logic               ar_valid_q;
+  logic               nb_valid_q;
+  logic [AsidW-1:0]   nb_asid_q;
+  logic [VpnW-1:0]    nb_vpn_q;
+  logic [InfoW-1:0]   nb_info_q;
   logic [CIdxW-1:0]   ar_ctx_q;
   logic [AxiAddrW-1:0] ar_addr_q;
   logic               ar_dual_q;
@@ -256,11 +285,13 @@ module mmu_walker #(
   logic [51:0]        rq_offs;
   logic [VpnW-1:0]    rq_vpn;
   logic [1:0]         rq_lvl;
+  logic               rq_line;    // a 4 KB-page leaf entry: read its whole line
+  logic               ar_line_q;
 
   mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_rq_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (is_rdreq),
+    .req_i       (is_rdreq & ~draining),
     .take_i      (rq_take),
     .gnt_valid_o (rq_any),
     .gnt_idx_o   (rq_idx)
@@ -279,6 +310,8 @@ module mmu_walker #(
         if (rq_lvl == 2'(l)) rq_offs = {40'b0, rq_vpn[9*l +: 9], 3'b0};
       end
     end
+    rq_line = (LeafLine > 1) && (rq_lvl == 2'd0) && !leaf64_q[rq_idx];
+    if (rq_line) rq_offs[LineW+2:0] = '0;
     rq_addr = {tbl_q[rq_idx], 8'b0} + rq_offs;
     rq_oor  = (rq_addr[51:AxiAddrW] != '0);
   end
@@ -312,9 +345,38 @@ module mmu_walker #(
   logic               t_read;     // go on to read the 64 KB-page leaf
   logic [InfoW-1:0]   t_info;
 
-  assign r_idx = CIdxW'(rid_i);
-  assign r_ok  = rvalid_i && (32'(rid_i) < NWalkers) && (st_q[r_idx] == StRdWait);
-  assign r_err = (rresp_i != 2'b00);
+  // A beat of a leaf line is the walk's own entry (r_ok) or a neighbour
+  // (r_nb); any other beat is for a context waiting for one.
+  logic               r_id_ok, r_line, r_nb;
+  logic [LineW-1:0]   r_beat;
+  logic [VpnW-1:0]    nb_vpn;
+  logic [InfoW-1:0]   nb_info;
+  logic               nb_entry_ok, nb_walked;
+
+  assign r_idx   = CIdxW'(rid_i);
+  assign r_id_ok = rvalid_i && (32'(rid_i) < NWalkers);
+  assign r_line  = r_id_ok && draining[r_idx];
+  assign r_beat  = LineW'(LeafLine - 32'(lrem_q[r_idx]));
+  assign r_ok    = r_id_ok && (st_q[r_idx] == StRdWait) &&
+                   (!r_line || r_beat == vpn_q[r_idx][LineW-1:0]);
+  assign r_nb    = r_line && !r_ok;
+  assign r_err   = (rresp_i != 2'b00);
+
+  // The neighbour's page and record, and whether it may be offered: a valid
+  // leaf entry (not LargePage without Zero), of a walk that is not stale,
+  // for a page no other walk in flight will install.
+  always_comb begin
+    nb_vpn = vpn_q[r_idx];
+    nb_vpn[LineW-1:0] = r_beat;
+    nb_info     = term_info(rdata_i, gmmu_mmu_pkg::PSIZE_4K, gmmu_mmu_pkg::PSIZE_4K, nb_vpn);
+    nb_entry_ok = !r_err && rdata_i[VBit] && (rdata_i[ZBit] || !rdata_i[LpBit]);
+    nb_walked   = 1'b0;
+    for (int i = 0; i < NWalkers; i++) begin
+      if (st_q[i] != StFree && !stale_q[i] && asid_q[i] == asid_q[r_idx] && vpn_q[i] == nb_vpn) begin
+        nb_walked = 1'b1;
+      end
+    end
+  end
 
   assign c_lvl    = lvl_q[r_idx];
   assign c_wbuf   = wbuf_q[r_idx];
@@ -556,7 +618,14 @@ module mmu_walker #(
       ar_ctx_q   <= '0;
       ar_addr_q  <= '0;
       ar_dual_q  <= 1'b0;
+      ar_line_q  <= 1'b0;
+      nb_valid_q <= 1'b0;
+      for (int i = 0; i < NWalkers; i++) lrem_q[i] <= '0;
     end else begin
+      nb_valid_q <= (LeafLine > 1) && r_nb && nb_entry_ok && !nb_walked && !stale_q[r_idx] &&
+                    !inv_valid_i;
+      if (r_line) lrem_q[r_idx] <= lrem_q[r_idx] - RemW'(1);
+
       if (inv_valid_i) stale_q <= '1;
 
       // Start.
@@ -577,6 +646,8 @@ module mmu_walker #(
           ar_ctx_q     <= rq_idx;
           ar_addr_q    <= rq_addr[AxiAddrW-1:0];
           ar_dual_q    <= (rq_lvl == 2'd1);
+          ar_line_q    <= rq_line;
+          if (rq_line) lrem_q[rq_idx] <= RemW'(LeafLine);
         end
       end
 
@@ -593,6 +664,11 @@ module mmu_walker #(
   end
 
   always_ff @(posedge clk_i) begin
+    if (r_nb) begin
+      nb_asid_q <= asid_q[r_idx];
+      nb_vpn_q  <= nb_vpn;
+      nb_info_q <= nb_info;
+    end
     if (st_valid_i) begin
       asid_q[st_idx]   <= st_asid_i;
       vpn_q[st_idx]    <= st_vpn_i;
@@ -630,10 +706,15 @@ module mmu_walker #(
   assign arvalid_o  = ar_valid_q;
   assign arid_o     = 4'(ar_ctx_q);
   assign araddr_o   = 32'(ar_addr_q);
-  assign arlen_o    = {7'b0, ar_dual_q};
+  assign arlen_o    = ar_line_q ? 8'(LeafLine - 1) : {7'b0, ar_dual_q};
   assign arsize_o   = 3'd3;
   assign arburst_o  = 2'b01;
   assign rready_o   = 1'b1;
+
+  assign nb_valid_o = nb_valid_q;
+  assign nb_asid_o  = nb_asid_q;
+  assign nb_vpn_o   = nb_vpn_q;
+  assign nb_info_o  = nb_info_q;
 
   assign free_cnt_o   = free_cnt;
   assign busy_cnt_o   = CntW'(NWalkers) - free_cnt;

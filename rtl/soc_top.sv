@@ -18,7 +18,13 @@ module soc_top
   import gmmu_soc_pkg::*;
 #(
   parameter int unsigned RamWords  = RAM_SIZE / 4,
-  parameter string       RamInit   = ""
+  parameter string       RamInit   = "",
+  // MMU configuration (mmu_top's parameters; firmware reads them back from
+  // MMU_CONFIG). Defaults are the product's; boards short of logic pass a
+  // smaller one (boards/orangecrab-85f).
+  parameter int unsigned MmuWalkers = gmmu_mmu_pkg::WALKERS,
+  parameter int unsigned MmuMshrs   = gmmu_mmu_pkg::MSHRS,
+  parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -441,7 +447,7 @@ module soc_top
   logic [NPorts*PaW-1:0]   tr_rsp_pa;
   logic [NPorts*5-1:0]     tr_rsp_seg;
 
-  mmu_top u_mmu (
+  mmu_top #(.NWalkers(MmuWalkers), .Mshrs(MmuMshrs), .PfDepth(MmuPfDepth)) u_mmu (
     .clk_i, .rst_ni,
     .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SMmu]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
     .wb_dat_i (bus_dat_w), .wb_sel_i (bus_sel), .wb_ack_o (slv_ack[SMmu]),

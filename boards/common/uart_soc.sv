@@ -17,7 +17,10 @@
 module uart_soc #(
   parameter int unsigned ClkDiv   = 8,
   parameter int unsigned RamWords = gmmu_soc_pkg::RAM_SIZE / 4,
-  parameter string       RamInit  = ""
+  parameter string       RamInit  = "",
+  parameter int unsigned MmuWalkers = gmmu_mmu_pkg::WALKERS,
+  parameter int unsigned MmuMshrs   = gmmu_mmu_pkg::MSHRS,
+  parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -97,7 +100,8 @@ module uart_soc #(
   logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
   logic [3:0]        sys_awcache, sys_arcache;
 
-  soc_top #(.RamWords(RamWords), .RamInit(RamInit)) u_soc (
+  soc_top #(.RamWords(RamWords), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
+            .MmuPfDepth(MmuPfDepth)) u_soc (
     .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
     .console_valid_o, .console_data_o, .console_ready_i,
     .exit_valid_o, .exit_code_o,

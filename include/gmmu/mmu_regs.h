@@ -8,7 +8,9 @@
 #define GMMU_PORTS GMMU_U(0x00000004) /* Translation ports (clients), each with its own L1 TLB */
 #define GMMU_WALKERS GMMU_U(0x00000008) /* Page-table walks in flight on the one AXI4 read master (at most 16: one AXI ID each) */
 #define GMMU_L1_ENTRIES GMMU_U(0x00000010) /* Entries of each port's fully associative L1 TLB */
-#define GMMU_MSHRS GMMU_U(0x00000008) /* Misses each port keeps in flight (hit-under-miss, merged misses included) */
+#define GMMU_MSHRS GMMU_U(0x00000010) /* Misses each port keeps in flight (hit-under-miss, merged misses included) */
+#define GMMU_LEAF_LINE_PTES GMMU_U(0x00000004) /* 4 KB-page leaf entries the walker reads per leaf read (one aligned burst); the neighbours go to the L2 TLB too */
+#define GMMU_PF_DEPTH GMMU_U(0x00000003) /* Pages each port prefetches ahead of a detected stream (0: no prefetch) */
 #define GMMU_L2_ENTRIES GMMU_U(0x00000200) /* Entries of the shared set-associative L2 TLB (four page-size banks, block RAM) */
 #define GMMU_PWC_ENTRIES GMMU_U(0x00000010) /* Entries of the page-walk cache (upper-level table pointers) */
 #define GMMU_ASIDS GMMU_U(0x00000040) /* Address spaces (entries of the address-space table) */
@@ -33,7 +35,8 @@
 #define GMMU_PERF_FAULTS GMMU_U(0x00000006) /* Shared counter index: faults of all ports (recorded in the FIFO or counted in FAULT_OVERFLOW) */
 #define GMMU_PERF_INVALIDATIONS GMMU_U(0x00000007) /* Shared counter index: invalidation commands executed */
 #define GMMU_PERF_CYCLES GMMU_U(0x00000008) /* Shared counter index: clock cycles since the counters were cleared */
-#define GMMU_PERF_SHARED_COUNTERS GMMU_U(0x00000009) /* Shared counters */
+#define GMMU_PERF_L2_NEIGHBOURS GMMU_U(0x00000009) /* Shared counter index: neighbouring leaf entries of a leaf line installed in the L2 TLB */
+#define GMMU_PERF_SHARED_COUNTERS GMMU_U(0x0000000A) /* Shared counters */
 #define GMMU_INFO_PPN_LSB GMMU_U(0x00000000) /* RTL translation record: PA[51:12] of the covered range (PA_BITS - 12 bits) */
 #define GMMU_INFO_SEG_LSB GMMU_U(0x00000028) /* RTL translation record: segment (5 bits) */
 #define GMMU_INFO_CC_BIT GMMU_U(0x0000002D) /* RTL translation record: cache coherent */

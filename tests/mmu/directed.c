@@ -8,6 +8,7 @@
  * reference model by the testbench core; the tests add their own explicit
  * expectations on top.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -641,6 +642,49 @@ static void t_asid_isolation(struct dt *d)
                         UINT64_C(0x1000000) * (s + 1) + s, GMMU_PSIZE_4K, 1);
 }
 
+/* Leaf lines: a walk to a 4 KB page reads the GMMU_LEAF_LINE_PTES entries
+ * of its aligned line; the valid neighbours are installed in the L2, so
+ * their first requests are L2 hits without a walk. An invalid neighbour is
+ * not installed (it faults after a walk of its own), nor is an entry of
+ * another line. */
+static void t_leaf_line(struct dt *d)
+{
+    const unsigned line = GMMU_LEAF_LINE_PTES;
+    const uint64_t base = UINT64_C(0x0000000230000000); /* line-aligned */
+    dt_new_as(d, 14);
+    for (unsigned i = 0; i < 2 * line; i++)
+        if (i != 2)
+            wr(d, dt_leaf4k(d, 14, base + i * UINT64_C(0x1000)), gmmu_pte_make_page(0x500000 + i * 0x3000, 1, 0));
+    commit(d);
+    uint32_t walks0 = perf_shared(d, GMMU_PERF_WALKS), nb0 = perf_shared(d, GMMU_PERF_L2_NEIGHBOURS);
+    expect_page(14, base + 0x10, GMMU_ACCESS_READ, 0x500010, GMMU_PSIZE_4K, 1);
+    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "one walk for the first page");
+    EXPECT(perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0 == (line > 2 ? line - 2 : line - 1),
+           "neighbours installed: %u", perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0);
+    /* The neighbours, from another port (its L1 is cold, its prefetcher idle). */
+    uint32_t l2h0 = perf_shared(d, GMMU_PERF_L2_HITS);
+    for (unsigned i = 1; i < line; i++) {
+        if (i == 2)
+            continue;
+        unsigned tag = issue(d, 1, 14, base + i * UINT64_C(0x1000) + 8, GMMU_ACCESS_WRITE);
+        struct dut_rsp r = wait_rsp(d, 1, tag);
+        EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == 0x500000 + i * 0x3000 + 8, "neighbour %u: pa 0x%" PRIx64, i,
+               r.pa);
+    }
+    unsigned nb_used = line > 2 ? line - 2 : line - 1;
+    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "neighbours walked: %u walks",
+           perf_shared(d, GMMU_PERF_WALKS) - walks0);
+    EXPECT(perf_shared(d, GMMU_PERF_L2_HITS) - l2h0 >= nb_used, "neighbours hit in the L2");
+    if (line > 2) {
+        expect_fault(14, base + 2 * UINT64_C(0x1000), GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+        EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 2, "the invalid neighbour is walked");
+    }
+    /* The next line is not installed by the first. */
+    unsigned tag = issue(d, 2, 14, base + line * UINT64_C(0x1000), GMMU_ACCESS_READ);
+    wait_rsp(d, 2, tag);
+    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == (line > 2 ? 3u : 2u), "the next line is walked");
+}
+
 /* Requests to one page back to back: one walk, the rest merged; hits are
  * answered the next cycle at one per cycle. */
 static void t_merge_and_hits(struct dt *d)
@@ -652,7 +696,8 @@ static void t_merge_and_hits(struct dt *d)
     commit(d);
     uint32_t walks0 = perf_shared(d, GMMU_PERF_WALKS);
     uint32_t merges0 = perf_port(d, 0, GMMU_PERF_PORT_MERGES);
-    unsigned tags[8];
+    unsigned tags[64];
+    assert(tb->prm.mshrs <= 64);
     uint64_t t0 = tb_now(tb);
     for (unsigned i = 0; i < tb->prm.mshrs; i++)
         tags[i] = issue(d, 0, 10, va + i * 8, GMMU_ACCESS_READ);
@@ -897,6 +942,7 @@ static const struct dtest tests[] = {
     {"invalidation", t_invalidation},
     {"asid_isolation", t_asid_isolation},
     {"merge_and_hits", t_merge_and_hits},
+    {"leaf_line", t_leaf_line},
     {"inval_race", t_inval_race},
     {"stride_prefetch", t_stride_prefetch},
     {"backpressure", t_backpressure},

@@ -7,6 +7,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "gmmu/mmu_regs.h"
 #include "Vmmu_top.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -75,6 +76,21 @@ struct dut {
     axi4_pins pins{};
     uint64_t cycle = 0;
 };
+
+// Parameters a configuration leaves at mmu_top's defaults come from the
+// generated definitions (include/defs/mmu.toml), as the RTL's do.
+#ifndef DUT_ASID_BITS
+#define DUT_ASID_BITS __builtin_ctz(GMMU_ASIDS)
+#endif
+#ifndef DUT_TAG_BITS
+#define DUT_TAG_BITS GMMU_TAG_BITS
+#endif
+#ifndef DUT_MSHRS
+#define DUT_MSHRS GMMU_MSHRS
+#endif
+#ifndef DUT_L1_ENTRIES
+#define DUT_L1_ENTRIES GMMU_L1_ENTRIES
+#endif
 
 extern "C" {
 

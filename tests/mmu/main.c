@@ -69,10 +69,10 @@ bool mmu_check_counters(struct tb *tb)
     }
     printf("counters: requests %" PRIu64 " hits %" PRIu64 " misses %" PRIu64 " merged %" PRIu64
            " faults %" PRIu64 "; L2 lookups %u hits %u; walks %u, mean %.1f cycles, walk-cache hits %u;"
-           " PTE reads %u; invalidations %u: %s\n",
+           " PTE reads %u, L2 neighbours %u; invalidations %u: %s\n",
            req, hit, miss, merge, flt, s[GMMU_PERF_L2_LOOKUPS], s[GMMU_PERF_L2_HITS], s[GMMU_PERF_WALKS],
            s[GMMU_PERF_WALKS] ? (double)s[GMMU_PERF_WALK_CYCLES] / s[GMMU_PERF_WALKS] : 0.0,
-           s[GMMU_PERF_PWC_HITS], s[GMMU_PERF_PTE_READS], s[GMMU_PERF_INVALIDATIONS],
+           s[GMMU_PERF_PWC_HITS], s[GMMU_PERF_PTE_READS], s[GMMU_PERF_L2_NEIGHBOURS], s[GMMU_PERF_INVALIDATIONS],
            ok ? "consistent" : "INCONSISTENT");
     (void)acc;
     return ok;

@@ -31,8 +31,7 @@ mmu_l2_P       := NPorts=2 NWalkers=2 Levels=2 PwcEntries=4
 mmu_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(mmu_$(2)_P)))
 mmu_G = $(addprefix -G,$(mmu_$(1)_P))
 mmu_D = -DDUT_PORTS=$(call mmu_param,NPorts,$(1)) -DDUT_WALKERS=$(call mmu_param,NWalkers,$(1)) \
-        -DDUT_LEVELS=$(call mmu_param,Levels,$(1)) -DDUT_PWC_ENTRIES=$(call mmu_param,PwcEntries,$(1)) \
-        -DDUT_ASID_BITS=6 -DDUT_TAG_BITS=8 -DDUT_MSHRS=8 -DDUT_L1_ENTRIES=16
+        -DDUT_LEVELS=$(call mmu_param,Levels,$(1)) -DDUT_PWC_ENTRIES=$(call mmu_param,PwcEntries,$(1))
 
 mmu_tb_bin = $(MMU_DIR)/$(1)/mmu_tb
 
