@@ -2,7 +2,7 @@
  * gmmu_demo: the scripted session `make demo` runs against the simulated
  * SoC, through libgmmu only, the way a kernel driver would drive the device.
  *
- *   gmmu_demo [-d DEVICE] [-v]      (DEVICE defaults to $GMMU_DEVICE)
+ *   gmmu_demo [-d DEVICE]           (DEVICE defaults to $GMMU_DEVICE)
  *
  * Every step checks its outcome against what the demo computed itself
  * (expected bytes, checksums, page sizes, fault reasons), and prints one
@@ -39,7 +39,6 @@ struct mmu_totals {
 
 struct demo {
     struct gmmu_dev *dev;
-    bool verbose;
     unsigned steps, failed;
     /* The step in progress. */
     uint32_t cycle0;
@@ -473,10 +472,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc)
             spec = argv[++i];
-        else if (!strcmp(argv[i], "-v"))
-            d.verbose = true;
         else {
-            fprintf(stderr, "usage: gmmu_demo [-d DEVICE] [-v]\n");
+            fprintf(stderr, "usage: gmmu_demo [-d DEVICE]\n");
             return 64;
         }
     }
