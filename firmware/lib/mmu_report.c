@@ -29,6 +29,12 @@ SHARED_FIELD(pte_reads, GMMU_PERF_PTE_READS);
 SHARED_FIELD(faults, GMMU_PERF_FAULTS);
 SHARED_FIELD(invalidations, GMMU_PERF_INVALIDATIONS);
 SHARED_FIELD(cycles, GMMU_PERF_CYCLES);
+/* The reply carries the shared counters up to CYCLES (protocol 1.3); later
+ * ones (PERF_L2_NEIGHBOURS) stay in the MMU's registers, so the reply's
+ * reserved word stays 0. */
+#define SHARED_IN_REPLY (GMMU_PERF_CYCLES + 1u)
+_Static_assert(SHARED_FIRST + 4u * SHARED_IN_REPLY == offsetof(struct gmmu_mmu_counters, reserved),
+               "the reply's shared counters end at its reserved word");
 _Static_assert(GMMU_MSG_HDR_BYTES + sizeof(struct gmmu_fault_evt) <= GMMU_SLOT_BYTES,
                "a fault event takes one slot, so EVT_SLOTS of them fit the ring");
 
@@ -106,8 +112,8 @@ uint32_t mmu_report_counters(const struct mmu_report_hw *hw, const uint8_t *req,
         read_run(hw, GMMU_MMU_PERF_PORT + GMMU_PERF_PORT_STRIDE * p, words, GMMU_PERF_PORT_COUNTERS);
         memcpy(resp + sizeof c + p * sizeof words, words, sizeof words);
     }
-    uint32_t shared[GMMU_PERF_SHARED_COUNTERS];
-    read_run(hw, GMMU_MMU_PERF_SHARED, shared, GMMU_PERF_SHARED_COUNTERS);
+    uint32_t shared[SHARED_IN_REPLY];
+    read_run(hw, GMMU_MMU_PERF_SHARED, shared, SHARED_IN_REPLY);
     memcpy((uint8_t *)&c + SHARED_FIRST, shared, sizeof shared);
     c.fault_overflow = hw->read(hw->ctx, GMMU_MMU_FAULT_OVERFLOW);
     if (rq.flags & GMMU_MMU_COUNTERS_FLAG_CLEAR)
