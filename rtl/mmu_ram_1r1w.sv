@@ -19,7 +19,9 @@ module mmu_ram_1r1w #(
   output logic [Width-1:0] rdata_o
 );
 
-  logic [Width-1:0] mem [Depth];
+  // Block RAM even when small: the L2 TLB is specified "in block RAM", and
+  // distributed RAM would spend LUTs the TLBs and walker need.
+  (* ram_style = "block" *) logic [Width-1:0] mem [Depth];
   logic [Width-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin
