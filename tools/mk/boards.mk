@@ -137,7 +137,7 @@ $(OC_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
 
 # Synthesis: the generated core as plain Verilog, ours through slang.
 $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
-	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 2 minutes)"
+	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 20 minutes with the MMU)"
 	@$(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
 	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
 	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v; \
@@ -150,7 +150,7 @@ $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 	@grep -E '^ +[0-9]+ +(LUT4|TRELLIS_FF|DP16KD|MULT18X18D|CCU2C|EHXPLLL)$$' $(OC_BUILD)/synth-stat.txt | sed 's/^/      /'
 
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
-	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; several minutes)"
+	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
 	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
 	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
