@@ -1,14 +1,17 @@
 // One translation port: request/response channels, the port's L1 TLB, its
-// miss registers (MSHRs) and its fault staging register.
+// miss registers (MSHRs), its miss slots and its fault staging register.
 //
 // A request is looked up in the L1 TLB in the cycle it is accepted and a hit
 // is answered the next cycle (one lookup per cycle). A miss takes a miss
-// register and the port goes on serving later requests (hit under miss);
-// responses therefore return out of order, identified by the tag. A miss to
-// a 4 KB page that already has a miss in flight is merged: it waits for that
-// one's answer instead of asking the L2 TLB again. Answers arrive on the
-// fill input; a fill answers its own miss and every merged miss it covers,
-// and installs the translation in the L1 TLB unless it is a fault or stale.
+// slot (tag, access, page offset) and the port goes on serving later
+// requests (hit under miss); responses therefore return out of order,
+// identified by the tag. A miss register holds one 4 KB page being asked
+// of the L2 TLB (and its answer); a miss to a page that already has one is
+// merged: its slot links to that register and takes no register of its own,
+// so a surface row of four requests costs one register and four slots.
+// Answers arrive on the fill input; a fill answers every slot linked to its
+// register and installs the translation in the L1 TLB unless it is a fault
+// or stale. A register is freed once answered and no slot links to it.
 // Permissions are checked here, for every access, against the translation
 // record of the hit or fill. The first use of a new translation prefetches
 // the PfDepth pages along the port's detected stride (strided streams, the
@@ -29,7 +32,8 @@ module mmu_port #(
   parameter int unsigned AsidW     = 6,
   parameter int unsigned VaBits    = 48,
   parameter int unsigned TagW      = 8,
-  parameter int unsigned Mshrs     = 8,
+  parameter int unsigned Mshrs     = 8,      // miss registers: pages in flight (prefetches included)
+  parameter int unsigned Slots     = 32,     // miss slots: requests waiting for a register's answer
   parameter int unsigned L1Entries = 16,
   parameter int unsigned PfDepth   = 3,      // ranges prefetched per event, 0..3 (0: no prefetch)
   parameter int unsigned PfStrideW = 10,     // stride detector: signed delta bits, in 4 KB pages (< 2: none)
@@ -99,6 +103,7 @@ module mmu_port #(
 );
 
   localparam int unsigned VpnW   = VaBits - 12;
+  localparam int unsigned SIdxW  = (Slots > 1) ? $clog2(Slots) : 1;
   localparam int unsigned InfoW  = gmmu_mmu_pkg::INFO_BITS;
   localparam int unsigned PaW    = gmmu_mmu_pkg::PA_BITS;
   // Response record: fault, zero, pa, seg, cc, ro, nx, psize.
@@ -158,17 +163,22 @@ module mmu_port #(
   endfunction
 
   // ------------------------------------------------------------ state
-  // Miss registers. busy: allocated; done: answered, waiting to leave;
-  // prim: has (or will send) its own L2 request; sent: that request was
-  // accepted; old: allocated before the latest invalidation (never merged
-  // into, and may take a stale answer).
-  logic [Mshrs-1:0] m_busy_q, m_done_q, m_prim_q, m_sent_q, m_old_q;
-  logic [Mshrs-1:0] m_pf_q;   // a prefetch: installs, answers no request
+  // Miss registers, one per 4 KB page in flight. busy: allocated; sent: its
+  // L2 request was accepted; filled: answered (info valid), waiting for its
+  // slots to leave; old: allocated before the latest invalidation (never
+  // merged into; a stale answer only reaches old registers, see below).
+  logic [Mshrs-1:0] m_busy_q, m_sent_q, m_filled_q, m_old_q;
+  logic [Mshrs-1:0] m_pf_q;   // a prefetch: installs, answers only slots merged into it
   logic [AsidW-1:0] m_asid_q   [Mshrs];
-  logic [VaBits-1:0] m_va_q    [Mshrs];
-  logic [1:0]       m_access_q [Mshrs];
-  logic [TagW-1:0]  m_tag_q    [Mshrs];
+  logic [VpnW-1:0]  m_vpn_q    [Mshrs];
   logic [InfoW-1:0] m_info_q   [Mshrs];
+  // Miss slots, one per request waiting for an answer. done: its register
+  // was answered; link: that register.
+  logic [Slots-1:0] s_busy_q, s_done_q;
+  logic [MIdxW-1:0] s_link_q   [Slots];
+  logic [11:0]      s_off_q    [Slots];
+  logic [1:0]       s_access_q [Slots];
+  logic [TagW-1:0]  s_tag_q    [Slots];
 
   // Response FIFO, four entries, two writes per cycle (an answered miss and
   // a hit can be queued in the same cycle).
@@ -195,7 +205,7 @@ module mmu_port #(
   logic [VpnW-1:0]   fill_vpn;
   logic [AsidW-1:0]  fill_asid;
 
-  assign fill_vpn  = m_va_q[fill_idx_i][VaBits-1:12];
+  assign fill_vpn  = m_vpn_q[fill_idx_i];
   assign fill_asid = m_asid_q[fill_idx_i];
 
   // The lookup port serves requests only; a fill is installed without a
@@ -234,13 +244,14 @@ module mmu_port #(
 
   // ------------------------------------------------------------ arbiters
   logic             done_any, send_any;
-  logic [MIdxW-1:0] done_idx, send_idx;
+  logic [SIdxW-1:0] done_idx;
+  logic [MIdxW-1:0] send_idx, done_link;
   logic             done_take;
 
-  mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_done_arb (
+  mmu_rr_arb #(.N(Slots), .IdxW(SIdxW)) u_done_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (m_busy_q & m_done_q),
+    .req_i       (s_busy_q & s_done_q),
     .take_i      (done_take),
     .gnt_valid_o (done_any),
     .gnt_idx_o   (done_idx)
@@ -249,7 +260,7 @@ module mmu_port #(
   mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_send_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (m_busy_q & ~m_done_q & m_prim_q & ~m_sent_q),
+    .req_i       (m_busy_q & ~m_sent_q),
     .take_i      (miss_ready_i),
     .gnt_valid_o (send_any),
     .gnt_idx_o   (send_idx)
@@ -257,7 +268,7 @@ module mmu_port #(
 
   assign miss_valid_o = send_any;
   assign miss_asid_o  = m_asid_q[send_idx];
-  assign miss_vpn_o   = m_va_q[send_idx][VaBits-1:12];
+  assign miss_vpn_o   = m_vpn_q[send_idx];
   assign miss_idx_o   = send_idx;
 
   // ------------------------------------------------------------ datapath
@@ -276,19 +287,23 @@ module mmu_port #(
   logic [TagW-1:0]  push_tag;
 
   logic [Mshrs-1:0] merge_hit;
-  logic             free_any, free2;
-  logic [MIdxW-1:0] free_idx, pf_idx;
+  logic             free_any, free2, s_free_any;
+  logic [MIdxW-1:0] free_idx, pf_idx, merge_idx;
+  logic [SIdxW-1:0] s_free_idx;
   logic             alloc, alloc_merge;
 
   logic [Mshrs-1:0] old_eff;
-  logic [Mshrs-1:0] fill_done;
-  logic [VpnW-1:0]  fill_mask;
+  logic [Mshrs-1:0] fill_now;     // the register answered this cycle
+  logic [Mshrs-1:0] m_linked;     // some slot still links to the register
+  logic [Slots-1:0] s_fill_done;  // slots answered this cycle
 
   assign req_va   = req_va_i[VaBits-1:0];
   assign va_ok    = (req_va_i[63:VaBits] == '0);
   assign room1 = (of_cnt_q <= 3'd3);
   assign room2 = (of_cnt_q <= 3'd2);
-  assign done_rsp = make_rsp(m_info_q[done_idx], m_va_q[done_idx], m_access_q[done_idx]);
+  assign done_link = s_link_q[done_idx];
+  assign done_rsp = make_rsp(m_info_q[done_link], {m_vpn_q[done_link], s_off_q[done_idx]},
+                             s_access_q[done_idx]);
   assign done_fault = (done_rsp[RspW-1 -: 3] != FaultNone);
   assign lk_rsp   = !va_ok ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
                            : make_rsp(lk_info, req_va, req_access_i);
@@ -299,7 +314,9 @@ module mmu_port #(
   // staging register is free and the answered miss (if any) is no fault, so
   // at most one fault is staged per cycle.
   assign done_take   = done_any && room1 && (!done_fault || !fs_valid_q);
-  assign req_ready_o = room2 && !fs_valid_q && !(done_any && done_fault) && free_any;
+  // A free register is required even for a miss that will merge, so ready
+  // does not depend on the request's address.
+  assign req_ready_o = room2 && !fs_valid_q && !(done_any && done_fault) && free_any && s_free_any;
   assign req_fire    = req_valid_i && req_ready_o;
 
   always_comb begin
@@ -316,6 +333,14 @@ module mmu_port #(
         free_any = 1'b1;
       end
     end
+    s_free_idx = '0;
+    s_free_any = 1'b0;
+    for (int i = Slots - 1; i >= 0; i--) begin
+      if (!s_busy_q[i]) begin
+        s_free_idx = SIdxW'(i);
+        s_free_any = 1'b1;
+      end
+    end
   end
 
   // A miss registered in the cycle of an invalidation counts as older.
@@ -324,8 +349,12 @@ module mmu_port #(
   always_comb begin
     for (int i = 0; i < Mshrs; i++) begin
       // Not into a miss answered this very cycle (it would never be answered).
-      merge_hit[i] = m_busy_q[i] && !m_done_q[i] && !old_eff[i] && !fill_done[i] &&
-                     (m_asid_q[i] == req_asid_i) && (m_va_q[i][VaBits-1:12] == req_va[VaBits-1:12]);
+      merge_hit[i] = m_busy_q[i] && !m_filled_q[i] && !old_eff[i] && !fill_now[i] &&
+                     (m_asid_q[i] == req_asid_i) && (m_vpn_q[i] == req_va[VaBits-1:12]);
+    end
+    merge_idx = '0;
+    for (int i = Mshrs - 1; i >= 0; i--) begin
+      if (merge_hit[i]) merge_idx = MIdxW'(i);
     end
   end
 
@@ -456,24 +485,21 @@ module mmu_port #(
   // prefetch is more speculative and waits for a cycle without a miss.
   assign pf_alloc = pf_q && !pf_dup && free2 && (pf_stride_q || !alloc);
 
-  // A fill answers its own miss, and every merged miss it covers: the whole
-  // covered range for a translation, the same 4 KB page for a walk fault. A
-  // stale fill answers only misses older than the invalidation.
-  assign fill_mask = (fill_info_i[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone) ?
-                     cov_mask(fill_info_i[gmmu_mmu_pkg::INFO_COV_LSB +: 3]) : {VpnW{1'b1}};
-
+  // A fill answers its register and every slot linked to it. A stale fill
+  // (from a lookup or walk that began before an invalidation) can only be
+  // the answer of a register that was sent before it, hence old; slots link
+  // only to registers that were not old when they merged, and became old
+  // with them, so every slot a stale fill answers was in flight at the
+  // invalidation.
   always_comb begin
     for (int i = 0; i < Mshrs; i++) begin
-      fill_done[i] = 1'b0;
-      if (fill_valid_i && m_busy_q[i] && !m_done_q[i]) begin
-        if (MIdxW'(i) == fill_idx_i) begin
-          fill_done[i] = m_prim_q[i] && m_sent_q[i];
-        end else begin
-          fill_done[i] = !m_prim_q[i] && (m_asid_q[i] == fill_asid) &&
-                         (((m_va_q[i][VaBits-1:12] ^ fill_vpn) & fill_mask) == '0) &&
-                         (!fill_stale_i || old_eff[i]);
-        end
-      end
+      fill_now[i] = fill_valid_i && (MIdxW'(i) == fill_idx_i) && m_busy_q[i] && m_sent_q[i] &&
+                    !m_filled_q[i];
+      m_linked[i] = 1'b0;
+    end
+    for (int j = 0; j < Slots; j++) begin
+      s_fill_done[j] = s_busy_q[j] && !s_done_q[j] && fill_now[s_link_q[j]];
+      if (s_busy_q[j]) m_linked[s_link_q[j]] = 1'b1;
     end
   end
 
@@ -489,11 +515,11 @@ module mmu_port #(
     push_tag    = req_tag_i;
     if (done_take && done_fault) begin
       push_fault  = 1'b1;
-      push_va     = {{(64-VaBits){1'b0}}, m_va_q[done_idx]};
-      push_asid   = m_asid_q[done_idx];
-      push_access = m_access_q[done_idx];
+      push_va     = {{(64-VaBits){1'b0}}, m_vpn_q[done_link], s_off_q[done_idx]};
+      push_asid   = m_asid_q[done_link];
+      push_access = s_access_q[done_idx];
       push_reason = done_rsp[RspW-1 -: 3];
-      push_tag    = m_tag_q[done_idx];
+      push_tag    = s_tag_q[done_idx];
     end else if (lk_push && lk_fault) begin
       push_fault  = 1'b1;
     end
@@ -503,11 +529,12 @@ module mmu_port #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       m_busy_q   <= '0;
-      m_done_q   <= '0;
-      m_prim_q   <= '0;
       m_sent_q   <= '0;
+      m_filled_q <= '0;
       m_old_q    <= '0;
       m_pf_q     <= '0;
+      s_busy_q   <= '0;
+      s_done_q   <= '0;
       pe_q        <= 1'b0;
       pe_miss_q   <= 1'b0;
       pe_asid_q   <= '0;
@@ -538,26 +565,30 @@ module mmu_port #(
     end else begin
       if (inv_valid_i) m_old_q <= m_old_q | m_busy_q;
       if (send_any && miss_ready_i) m_sent_q[send_idx] <= 1'b1;
-      // A prefetch is done when its fill arrives; nobody waits for its answer.
-      m_done_q <= m_done_q | (fill_done & ~m_pf_q);
-      m_busy_q <= m_busy_q & ~(fill_done & m_pf_q);
+      // A register leaves once answered and no slot links to it (a prefetch
+      // nobody merged into: the cycle after its fill).
+      m_filled_q <= m_filled_q | fill_now;
+      m_busy_q   <= m_busy_q & ~(m_filled_q & ~m_linked);
+      s_done_q   <= s_done_q | s_fill_done;
       if (done_take) begin
-        m_busy_q[done_idx] <= 1'b0;
-        m_done_q[done_idx] <= 1'b0;
+        s_busy_q[done_idx] <= 1'b0;
+        s_done_q[done_idx] <= 1'b0;
       end
       if (alloc) begin
-        m_busy_q[free_idx] <= 1'b1;
-        m_done_q[free_idx] <= 1'b0;
-        m_prim_q[free_idx] <= !alloc_merge;
-        m_sent_q[free_idx] <= 1'b0;
-        m_old_q[free_idx]  <= inv_valid_i;
-        m_pf_q[free_idx]   <= 1'b0;
+        s_busy_q[s_free_idx] <= 1'b1;
+        s_done_q[s_free_idx] <= 1'b0;
+      end
+      if (alloc && !alloc_merge) begin
+        m_busy_q[free_idx]   <= 1'b1;
+        m_filled_q[free_idx] <= 1'b0;
+        m_sent_q[free_idx]   <= 1'b0;
+        m_old_q[free_idx]    <= inv_valid_i;
+        m_pf_q[free_idx]     <= 1'b0;
       end
       if (pf_alloc) begin
-        m_busy_q[pf_idx] <= 1'b1;
-        m_done_q[pf_idx] <= 1'b0;
-        m_prim_q[pf_idx] <= 1'b1;
-        m_sent_q[pf_idx] <= 1'b0;
+        m_busy_q[pf_idx]   <= 1'b1;
+        m_filled_q[pf_idx] <= 1'b0;
+        m_sent_q[pf_idx]   <= 1'b0;
         m_old_q[pf_idx]  <= inv_valid_i;
         m_pf_q[pf_idx]   <= 1'b1;
       end
@@ -622,23 +653,25 @@ module mmu_port #(
 
   always_ff @(posedge clk_i) begin
     if (alloc) begin
-      m_asid_q[free_idx]   <= req_asid_i;
-      m_va_q[free_idx]     <= req_va;
-      m_access_q[free_idx] <= req_access_i;
-      m_tag_q[free_idx]    <= req_tag_i;
+      s_link_q[s_free_idx]   <= alloc_merge ? merge_idx : free_idx;
+      s_off_q[s_free_idx]    <= req_va[11:0];
+      s_access_q[s_free_idx] <= req_access_i;
+      s_tag_q[s_free_idx]    <= req_tag_i;
+    end
+    if (alloc && !alloc_merge) begin
+      m_asid_q[free_idx] <= req_asid_i;
+      m_vpn_q[free_idx]  <= req_va[VaBits-1:12];
     end
     if (pf_alloc) begin
       hist_asid_q[hist_ptr_q] <= pf_asid_q;
       hist_vpn_q[hist_ptr_q]  <= pf_vpn_q;
-      m_asid_q[pf_idx]   <= pf_asid_q;
-      m_va_q[pf_idx]     <= {pf_vpn_q, 12'b0};
-      m_access_q[pf_idx] <= 2'(gmmu_pte_pkg::ACCESS_READ);
-      m_tag_q[pf_idx]    <= '0;
+      m_asid_q[pf_idx] <= pf_asid_q;
+      m_vpn_q[pf_idx]  <= pf_vpn_q;
     end
     for (int i = 0; i < Mshrs; i++) begin
-      if (fill_done[i]) m_info_q[i] <= fill_info_i;
+      if (fill_now[i]) m_info_q[i] <= fill_info_i;
     end
-    if (done_take) of_q[of_wr_q] <= {m_tag_q[done_idx], done_rsp};
+    if (done_take) of_q[of_wr_q] <= {s_tag_q[done_idx], done_rsp};
     if (lk_push) of_q[of_wr_q + 2'(done_take)] <= {req_tag_i, lk_rsp};
     if (push_fault) begin
       fs_va_q     <= push_va;

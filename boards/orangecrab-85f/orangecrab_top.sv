@@ -24,12 +24,12 @@
 // Baud rates: host link and console 1 Mbaud (ClkDiv 48 at 48 MHz); the DDR
 // core's calibration log 115200.
 //
-// MMU configuration: the product's default MMU (16 miss registers per port,
-// 8 walkers, stride prefetch) is about 60 000 LUT4 on its own, too much
-// beside the CPU, four engines and LiteDRAM on an 85F. The board builds it
-// with 4 walkers, 4 miss registers per port and no prefetch (about 38 600
-// LUT4 on its own; docs/boards.md). The firmware reads the walker count
-// from MMU_CONFIG; nothing else changes.
+// MMU configuration: the product's default MMU (8 walkers, 8 miss registers
+// and 32 miss slots per port, stride prefetch) is too large beside the CPU,
+// four engines and LiteDRAM on an 85F. The board builds it with 4 walkers,
+// 4 miss registers and 8 miss slots per port and no prefetch
+// (docs/boards.md). The firmware reads the walker count from MMU_CONFIG;
+// nothing else changes.
 module orangecrab_top #(
   parameter string       RamInit   = "",
   parameter int unsigned SysHz     = 48_000_000,
@@ -37,6 +37,7 @@ module orangecrab_top #(
   parameter int unsigned DdrSizeMb = 128,
   parameter int unsigned MmuWalkers = 4,
   parameter int unsigned MmuMshrs   = 4,
+  parameter int unsigned MmuSlots   = 8,
   parameter int unsigned MmuPfDepth = 0
 ) (
   input  logic        clk48_i,        // 48 MHz oscillator
@@ -182,7 +183,7 @@ module orangecrab_top #(
   logic [31:0] exit_code;
 
   uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
-             .MmuPfDepth(MmuPfDepth)) u_soc (
+             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth)) u_soc (
     .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
     .console_valid_o (console_valid), .console_data_o (console_data),
