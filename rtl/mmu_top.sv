@@ -236,7 +236,7 @@ module mmu_top #(
   logic [AsidW-1:0]  dn_asid;
   logic [VpnW-1:0]   dn_vpn;
   logic [MetaW-1:0]  dn_meta;
-  logic              nb_valid, dn_ins;
+  logic              nb_valid, dn_ins, nb_ins;
   logic [AsidW-1:0]  nb_asid;
   logic [VpnW-1:0]   nb_vpn;
   logic [InfoW-1:0]  nb_info;
@@ -271,9 +271,9 @@ module mmu_top #(
     .res_meta_o   (l2_res_meta),
     .inflight_o   (l2_inflight),
     .ins_valid_i  (l2_ins),
-    .ins_asid_i   (dn_ins ? dn_asid : nb_asid),
-    .ins_vpn_i    (dn_ins ? dn_vpn : nb_vpn),
-    .ins_info_i   (dn_ins ? dn_info : nb_info),
+    .ins_asid_i   (nb_ins ? nb_asid : dn_asid),
+    .ins_vpn_i    (nb_ins ? nb_vpn : dn_vpn),
+    .ins_info_i   (nb_ins ? nb_info : dn_info),
     .inv_valid_i  (inv_valid),
     .inv_type_i   (inv_type),
     .inv_asid_i   (inv_asid),
@@ -364,7 +364,8 @@ module mmu_top #(
   // it, and is dropped otherwise (it is only a hint).
   assign dn_ins = dn_valid && dn_ready && !dn_stale && !inv_valid &&
                   (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == 3'(gmmu_pte_pkg::FAULT_NONE));
-  assign l2_ins = dn_ins || (nb_valid && !inv_valid);
+  assign nb_ins = nb_valid && !dn_ins && !inv_valid;
+  assign l2_ins = dn_ins || nb_ins;
 
   // ---------------------------------------------------------------- faults
   logic             fa_valid;
@@ -439,7 +440,7 @@ module mmu_top #(
     .walk_busy_i    (wk_busy),
     .ev_pwc_hit_i   (ev_pwc_hit),
     .ev_pte_read_i  (ev_read),
-    .ev_l2_nb_i     (l2_ins && !dn_ins),
+    .ev_l2_nb_i     (nb_ins),
     .ev_fault_i_any (fa_valid)
   );
 
