@@ -111,6 +111,14 @@ module mmu_port #(
   localparam int unsigned OutW   = TagW + RspW;
   localparam logic [2:0]  FaultNone = 3'(gmmu_pte_pkg::FAULT_NONE);
 
+  // The stride detector slices the page-number delta at PfStrideW - 1.
+  if (PfStrideW > VaBits - 12) begin : gen_bad_stride
+    $error("mmu_port: PfStrideW must not exceed the VA's page-number bits (VaBits - 12)");
+  end
+  if (PfDepth > 3) begin : gen_bad_pf_depth
+    $error("mmu_port: PfDepth must be 0 to 3");
+  end
+
   // ------------------------------------------------------------ helpers
   // VA page-number bits above the covered range of a PSIZE code.
   function automatic logic [VpnW-1:0] cov_mask(input logic [2:0] cov);
@@ -173,9 +181,10 @@ module mmu_port #(
   logic [VpnW-1:0]  m_vpn_q    [Mshrs];
   logic [InfoW-1:0] m_info_q   [Mshrs];
   // Miss slots, one per request waiting for an answer. done: its register
-  // was answered; link: that register.
+  // was answered; link: that register, one-hot, so a fill and the freeing
+  // of registers are AND-OR terms rather than a decoder per slot.
   logic [Slots-1:0] s_busy_q, s_done_q;
-  logic [MIdxW-1:0] s_link_q   [Slots];
+  logic [Mshrs-1:0] s_link_q   [Slots];
   logic [11:0]      s_off_q    [Slots];
   logic [1:0]       s_access_q [Slots];
   logic [TagW-1:0]  s_tag_q    [Slots];
@@ -245,7 +254,11 @@ module mmu_port #(
   // ------------------------------------------------------------ arbiters
   logic             done_any, send_any;
   logic [SIdxW-1:0] done_idx;
-  logic [MIdxW-1:0] send_idx, done_link;
+  logic [MIdxW-1:0] send_idx;
+  logic [Mshrs-1:0] done_link;    // one-hot: the register of the slot answered now
+  logic [AsidW-1:0] done_asid;
+  logic [VpnW-1:0]  done_vpn;
+  logic [InfoW-1:0] done_info;
   logic             done_take;
 
   mmu_rr_arb #(.N(Slots), .IdxW(SIdxW)) u_done_arb (
@@ -288,7 +301,8 @@ module mmu_port #(
 
   logic [Mshrs-1:0] merge_hit;
   logic             free_any, free2, s_free_any;
-  logic [MIdxW-1:0] free_idx, pf_idx, merge_idx;
+  logic [MIdxW-1:0] free_idx, pf_idx;
+  logic [Mshrs-1:0] merge_first;  // one-hot: the register a merging miss joins
   logic [SIdxW-1:0] s_free_idx;
   logic             alloc, alloc_merge;
 
@@ -302,8 +316,19 @@ module mmu_port #(
   assign room1 = (of_cnt_q <= 3'd3);
   assign room2 = (of_cnt_q <= 3'd2);
   assign done_link = s_link_q[done_idx];
-  assign done_rsp = make_rsp(m_info_q[done_link], {m_vpn_q[done_link], s_off_q[done_idx]},
-                             s_access_q[done_idx]);
+  always_comb begin
+    done_asid = '0;
+    done_vpn  = '0;
+    done_info = '0;
+    for (int i = 0; i < Mshrs; i++) begin
+      if (done_link[i]) begin
+        done_asid = done_asid | m_asid_q[i];
+        done_vpn  = done_vpn  | m_vpn_q[i];
+        done_info = done_info | m_info_q[i];
+      end
+    end
+  end
+  assign done_rsp = make_rsp(done_info, {done_vpn, s_off_q[done_idx]}, s_access_q[done_idx]);
   assign done_fault = (done_rsp[RspW-1 -: 3] != FaultNone);
   assign lk_rsp   = !va_ok ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
                            : make_rsp(lk_info, req_va, req_access_i);
@@ -352,10 +377,9 @@ module mmu_port #(
       merge_hit[i] = m_busy_q[i] && !m_filled_q[i] && !old_eff[i] && !fill_now[i] &&
                      (m_asid_q[i] == req_asid_i) && (m_vpn_q[i] == req_va[VaBits-1:12]);
     end
-    merge_idx = '0;
-    for (int i = Mshrs - 1; i >= 0; i--) begin
-      if (merge_hit[i]) merge_idx = MIdxW'(i);
-    end
+    // Two registers may hold one page (a prefetch and a miss allocated in
+    // one cycle); a merge joins the lowest.
+    merge_first = merge_hit & (~merge_hit + Mshrs'(1));
   end
 
   assign alloc       = req_fire && va_ok && !lk_hit;
@@ -495,11 +519,11 @@ module mmu_port #(
     for (int i = 0; i < Mshrs; i++) begin
       fill_now[i] = fill_valid_i && (MIdxW'(i) == fill_idx_i) && m_busy_q[i] && m_sent_q[i] &&
                     !m_filled_q[i];
-      m_linked[i] = 1'b0;
     end
+    m_linked = '0;
     for (int j = 0; j < Slots; j++) begin
-      s_fill_done[j] = s_busy_q[j] && !s_done_q[j] && fill_now[s_link_q[j]];
-      if (s_busy_q[j]) m_linked[s_link_q[j]] = 1'b1;
+      s_fill_done[j] = s_busy_q[j] && !s_done_q[j] && |(fill_now & s_link_q[j]);
+      if (s_busy_q[j]) m_linked = m_linked | s_link_q[j];
     end
   end
 
@@ -515,8 +539,8 @@ module mmu_port #(
     push_tag    = req_tag_i;
     if (done_take && done_fault) begin
       push_fault  = 1'b1;
-      push_va     = {{(64-VaBits){1'b0}}, m_vpn_q[done_link], s_off_q[done_idx]};
-      push_asid   = m_asid_q[done_link];
+      push_va     = {{(64-VaBits){1'b0}}, done_vpn, s_off_q[done_idx]};
+      push_asid   = done_asid;
       push_access = s_access_q[done_idx];
       push_reason = done_rsp[RspW-1 -: 3];
       push_tag    = s_tag_q[done_idx];
@@ -653,7 +677,7 @@ module mmu_port #(
 
   always_ff @(posedge clk_i) begin
     if (alloc) begin
-      s_link_q[s_free_idx]   <= alloc_merge ? merge_idx : free_idx;
+      s_link_q[s_free_idx]   <= alloc_merge ? merge_first : Mshrs'(1) << free_idx;
       s_off_q[s_free_idx]    <= req_va[11:0];
       s_access_q[s_free_idx] <= req_access_i;
       s_tag_q[s_free_idx]    <= req_tag_i;

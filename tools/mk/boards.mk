@@ -127,6 +127,10 @@ OC_PNR_SEED ?= 1
 # nextpnr checks sys (48 MHz) against this; the DDR PHY's clocks are
 # constrained by the PLL it sees.
 OC_FREQ_MHZ := 48
+# router1 did not converge on the board with the MMU (about 200 000 arcs
+# still overused after 170 000 iterations, 15 minutes); router2 rips up
+# by congestion rather than arc by arc.
+NEXTPNR_ROUTER ?= router2
 
 $(OC_DRAM): $(OC_DIR)/litedram.yml tools/board_litedram.sh $(BOARD_STAMP)
 	@bash tools/board_litedram.sh $(OC_DIR)/litedram.yml $(OC_BUILD)/litedram
@@ -152,7 +156,7 @@ $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
 	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
 	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
-	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --timing-allow-fail \
+	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
 	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
 	@grep -E "Max frequency for clock" $(OC_BUILD)/pnr.log | tail -8 | sed 's/^Info: /      /'
@@ -306,6 +310,6 @@ $(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
 $(FM_BUILD)/pnr.log: $(FM_BUILD)/mmu.json
 	@echo "fmax-mmu: [2/2] nextpnr-ecp5 --85k --speed 8 at $(FMAX_MMU_MHZ) MHz (log: $@)"
 	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
-	  --freq $(FMAX_MMU_MHZ) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
+	  --freq $(FMAX_MMU_MHZ) --router $(NEXTPNR_ROUTER) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
 	  || { tail -30 $@.tmp; exit 1; }
 	@mv $@.tmp $@
