@@ -13,6 +13,13 @@ BUILD  := $(ROOT)/build
 VENV   := $(ROOT)/.venv
 PY     := $(VENV)/bin/python
 JOBS   ?= 2
+# C++ optimisation of the Verilator harnesses. Verilator compiles its
+# per-cycle code at -Os whatever this says (OPT_FAST, appended last); this
+# flag reaches only the construction code and the harness, where -O1 halves
+# the compile time of the MMU testbench (77 s -> 40 s of CPU) and leaves
+# the simulation speed as it was (measured: 200 000 random translations,
+# 7.8 s either way).
+VL_CXXOPT ?= -O1
 
 .PHONY: help deps demo test firmware sim lint defs check-defs unit clean sim-run
 

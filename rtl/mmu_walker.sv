@@ -120,6 +120,7 @@ module mmu_walker #(
   localparam logic [2:0] StRdWait  = 3'd2;
   localparam logic [2:0] StDone    = 3'd3;
   localparam logic [2:0] StInstall = 3'd4;   // answered; writing the walk cache
+  localparam logic [2:0] StFollow  = 3'd5;   // waiting on a leader walk (see "following")
 
   localparam int unsigned VBit  = gmmu_pte_pkg::PTE_VALID_LSB;
   localparam int unsigned ZBit  = gmmu_pte_pkg::PTE_ZERO_LSB;
@@ -200,15 +201,20 @@ module mmu_walker #(
   logic [NLv*DataW-1:0] pdata_q [NWalkers];
   logic [RemW-1:0]    lrem_q   [NWalkers];   // beats of the context's leaf line still to come
   logic [NWalkers-1:0] draining;
+  logic [NWalkers-1:0] lead_q   [NWalkers];  // a follower's leader, one-hot
+  logic [NWalkers-1:0] same64_q;             // a follower in its leader's 64 KB range
 
-  logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst;
+  logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst, is_follow, is_walking, at_lvl0;
   always_comb begin
     for (int i = 0; i < NWalkers; i++) begin
-      is_free[i]  = (st_q[i] == StFree);
-      is_rdreq[i] = (st_q[i] == StRdReq);
-      is_done[i]  = (st_q[i] == StDone);
-      is_inst[i]  = (st_q[i] == StInstall);
-      draining[i] = (lrem_q[i] != '0);
+      is_free[i]    = (st_q[i] == StFree);
+      is_rdreq[i]   = (st_q[i] == StRdReq);
+      is_done[i]    = (st_q[i] == StDone);
+      is_inst[i]    = (st_q[i] == StInstall);
+      is_follow[i]  = (st_q[i] == StFollow);
+      is_walking[i] = (st_q[i] == StRdReq) || (st_q[i] == StRdWait);
+      at_lvl0[i]    = (lvl_q[i] == 2'd0);
+      draining[i]   = (lrem_q[i] != '0);
     end
   end
 
@@ -263,6 +269,95 @@ module mmu_walker #(
       end else begin
         s_tbl    = pwc_data[AddrW-1:0];
         s_leaf64 = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- following
+  // A walk that starts while another one of its address space and 2 MB
+  // range is in flight, at its level or deeper, waits for it instead of
+  // reading the same entries again: misses to the different 4 KB pages of
+  // one 64 KB page (their size is known only at the leaf), and the rows of
+  // a surface that share a level-1 dual entry. The follower keeps its own
+  // starting point and is resolved by what its leader found:
+  //   finish: the leader ended without a fault with a translation whose
+  //           range (cov) holds the follower's page: the same answer;
+  //   copy:   the leader is at a leaf table of the range (its dual entry
+  //           read, no fall-through): go on from that table;
+  //   resume: anything else (a fault, a 4 KB answer, a fall-through, an
+  //           invalidation): walk from its own starting point.
+  // A follower in the leader's 64 KB range waits while the leader reads a
+  // 64 KB-page leaf (it may cover it); one leader is resolved per cycle
+  // (its followers together), and a leader with followers does not leave
+  // StDone until they are resolved. Only walks that are not stale follow
+  // or lead, so a follower takes nothing older than an L2 or walk-cache
+  // hit could give it.
+  logic [NWalkers-1:0] fl_cand, fl_lead, fl_same64v;
+  logic                fl_start;
+  logic [NWalkers-1:0] cov64_ok, cov2m_ok;
+  logic [NWalkers-1:0] l_done, l_walk, l_lvl0, l_leaf64, l_fell, l_cov;
+  logic [NWalkers-1:0] fw_finish, fw_copy, fw_resume, fw_need, fw_apply, fw_leaders, fw_pick, led;
+  logic [InfoW-1:0]    pk_info;
+  logic [AddrW-1:0]    pk_tbl;
+  logic [63:0]         pk_wbuf;
+  logic                pk_leaf64;
+
+  always_comb begin
+    for (int j = 0; j < NWalkers; j++) begin
+      fl_same64v[j] = (vpn_q[j][8:4] == st_vpn_i[8:4]);
+      // j may still answer with a 64 KB or larger range, or j reads (or
+      // has read) the dual entry the new walk would read too.
+      fl_cand[j] = is_walking[j] && !stale_q[j] && (asid_q[j] == st_asid_i) &&
+                   (vpn_q[j][VpnW-1:9] == st_vpn_i[VpnW-1:9]) && (lvl_q[j] <= s_lvl) &&
+                   ((fl_same64v[j] && !(at_lvl0[j] && !leaf64_q[j]) && !(leaf64_q[j] && fell_q[j])) ||
+                    (s_lvl != 2'd0 && !(at_lvl0[j] && fell_q[j])));
+    end
+    fl_lead = fl_cand & (~fl_cand + NWalkers'(1));
+  end
+  assign fl_start = st_valid_i && (s_st == StRdReq) && !st_stale_i && !inv_valid_i && (|fl_cand);
+
+  always_comb begin
+    for (int j = 0; j < NWalkers; j++) begin
+      cov64_ok[j] = (info_q[j][gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FNone) &&
+                    (info_q[j][gmmu_mmu_pkg::INFO_COV_LSB +: 3] != 3'(gmmu_mmu_pkg::PSIZE_4K));
+      cov2m_ok[j] = cov64_ok[j] &&
+                    (info_q[j][gmmu_mmu_pkg::INFO_COV_LSB +: 3] != 3'(gmmu_mmu_pkg::PSIZE_64K));
+    end
+    led = '0;
+    for (int i = 0; i < NWalkers; i++) begin
+      // The leader's state, through the one-hot link.
+      l_done[i]   = |(lead_q[i] & is_done);
+      l_walk[i]   = |(lead_q[i] & is_walking);
+      l_lvl0[i]   = |(lead_q[i] & at_lvl0);
+      l_leaf64[i] = |(lead_q[i] & leaf64_q);
+      l_fell[i]   = |(lead_q[i] & fell_q);
+      l_cov[i]    = same64_q[i] ? |(lead_q[i] & cov64_ok) : |(lead_q[i] & cov2m_ok);
+      fw_finish[i] = is_follow[i] && !stale_q[i] && l_done[i] && l_cov[i];
+      fw_copy[i]   = is_follow[i] && !stale_q[i] && !fw_finish[i] && (l_done[i] || l_walk[i]) &&
+                     l_lvl0[i] && !l_fell[i] && !(l_walk[i] && l_leaf64[i] && same64_q[i]);
+      fw_resume[i] = is_follow[i] && !fw_finish[i] && !fw_copy[i] &&
+                     (stale_q[i] || l_done[i] || !l_walk[i] || (l_lvl0[i] && l_fell[i]));
+      if (is_follow[i]) led = led | lead_q[i];
+    end
+    fw_need    = fw_finish | fw_copy;
+    fw_leaders = '0;
+    for (int i = 0; i < NWalkers; i++) begin
+      if (fw_need[i]) fw_leaders = fw_leaders | lead_q[i];
+    end
+    fw_pick = fw_leaders & (~fw_leaders + NWalkers'(1));
+    for (int i = 0; i < NWalkers; i++) begin
+      fw_apply[i] = fw_resume[i] || (fw_need[i] && |(lead_q[i] & fw_pick));
+    end
+    pk_info   = '0;
+    pk_tbl    = '0;
+    pk_wbuf   = '0;
+    pk_leaf64 = 1'b0;
+    for (int j = 0; j < NWalkers; j++) begin
+      if (fw_pick[j]) begin
+        pk_info   = pk_info | info_q[j];
+        pk_tbl    = pk_tbl | tbl_q[j];
+        pk_wbuf   = pk_wbuf | wbuf_q[j];
+        pk_leaf64 = pk_leaf64 | leaf64_q[j];
       end
     end
   end
@@ -524,7 +619,7 @@ module mmu_walker #(
   mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_dn_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (is_done),
+    .req_i       (is_done & ~led),
     .take_i      (dn_ready_i),
     .gnt_valid_o (dn_any),
     .gnt_idx_o   (dn_idx)
@@ -630,7 +725,7 @@ module mmu_walker #(
 
       // Start.
       if (st_valid_i) begin
-        st_q[st_idx]    <= s_st;
+        st_q[st_idx]    <= fl_start ? StFollow : s_st;
         stale_q[st_idx] <= st_stale_i || inv_valid_i;
         beat1_q[st_idx] <= 1'b0;
       end
@@ -655,6 +750,11 @@ module mmu_walker #(
       if (r_ok) begin
         st_q[r_idx]    <= e_st;
         beat1_q[r_idx] <= e_beat1;
+      end
+
+      // Followers resolved.
+      for (int i = 0; i < NWalkers; i++) begin
+        if (fw_apply[i]) st_q[i] <= fw_finish[i] ? StDone : StRdReq;
       end
 
       // Done.
@@ -682,6 +782,18 @@ module mmu_walker #(
       err0_q[st_idx]   <= 1'b0;
       pend_q[st_idx]   <= '0;
       pdata_q[st_idx]  <= '0;
+      lead_q[st_idx]   <= fl_lead;
+      same64_q[st_idx] <= |(fl_lead & fl_same64v);
+    end
+    for (int i = 0; i < NWalkers; i++) begin
+      if (fw_apply[i] && fw_finish[i]) info_q[i] <= pk_info;
+      if (fw_apply[i] && fw_copy[i]) begin
+        lvl_q[i]    <= 2'd0;
+        tbl_q[i]    <= pk_tbl;
+        leaf64_q[i] <= pk_leaf64;
+        fell_q[i]   <= 1'b0;
+        wbuf_q[i]   <= pk_wbuf;
+      end
     end
     if (rq_take && rq_oor) info_q[rq_idx] <= fault_info(FBus);
     if (in_any) pend_q[in_idx] <= in_left;

@@ -686,6 +686,57 @@ static void t_leaf_line(struct dt *d)
     EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == (line > 2 ? 3u : 2u), "the next line is walked");
 }
 
+/* Walk following: walks that start while a walk of the same 2 MB range is
+ * in flight wait for it instead of reading the same entries. Misses of
+ * four ports at once to four 4 KB pages of one 64 KB page cost the reads of
+ * one cold walk (root, level 2, dual entry, leaf: 4 bursts); then four
+ * 4 KB pages of a fresh 2 MB range, each in its own 64 KB range, read that
+ * range's dual entry once (the level-2 entry is in the walk cache by then)
+ * and each its own leaf line: 1 + 4 bursts, where walking alone costs 8;
+ * last, four 64 KB pages of another fresh 2 MB range: a walk never takes
+ * the answer of a leader in another 64 KB range (1 + 4 bursts, each its
+ * own page). The counts hold for builds with 4 levels, 4 ports, 4 or
+ * more walkers and a walk cache; other builds check the answers only. */
+static void t_walk_follow(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const bool counted = tb->prm.levels == 4 && tb->prm.ports >= 4 && tb->prm.walkers >= 4 &&
+                         tb->prm.pwc_entries > 0;
+    const unsigned n = tb->prm.ports < 4 ? tb->prm.ports : 4;
+    const uint64_t big = UINT64_C(0x0000000340000000);    /* its own level-2 entry */
+    const uint64_t fresh = big + UINT64_C(0x200000);       /* the next 2 MB range */
+    const uint64_t fresh64 = big + UINT64_C(0x400000);     /* and the one after */
+    dt_new_as(d, 16);
+    wr(d, dt_leaf64k(d, 16, big), gmmu_pte_make_page(0x7700000, 1, 0));
+    for (unsigned i = 0; i < n; i++)
+        wr(d, dt_leaf4k(d, 16, fresh + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x8800000 + i * 0x5000, 1, 0));
+    for (unsigned i = 0; i < n; i++)
+        wr(d, dt_leaf64k(d, 16, fresh64 + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x9900000 + i * 0x20000, 1, 0));
+    commit(d);
+
+    const uint64_t base[3] = {big, fresh, fresh64}, step[3] = {0x1000, 0x10000, 0x10000};
+    const uint64_t pa0[3] = {0x7700000, 0x8800000, 0x9900000}, pa_step[3] = {0x1000, 0x5000, 0x20000};
+    const unsigned psize[3] = {GMMU_PSIZE_64K, GMMU_PSIZE_4K, GMMU_PSIZE_64K};
+    const uint64_t expect_reads[3] = {4, 5, 5};
+    for (unsigned part = 0; part < 3; part++) {
+        uint32_t reads0 = perf_shared(d, GMMU_PERF_PTE_READS);
+        unsigned tags[4];
+        for (unsigned i = 0; i < n; i++)
+            tags[i] = issue(d, i, 16, base[part] + i * step[part] + 0x18, GMMU_ACCESS_READ);
+        for (unsigned i = 0; i < n; i++) {
+            struct dut_rsp r = wait_rsp(d, i, tags[i]);
+            uint64_t pa = pa0[part] + i * pa_step[part] + 0x18;
+            EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == pa && r.psize == psize[part],
+                   "part %u port %u: fault %s pa 0x%" PRIx64 " psize %u, expected pa 0x%" PRIx64, part, i,
+                   gmmu_ref_fault_name(r.fault), r.pa, r.psize, pa);
+        }
+        uint32_t reads = perf_shared(d, GMMU_PERF_PTE_READS) - reads0;
+        if (counted)
+            EXPECT(reads == expect_reads[part], "part %u: %u table reads, expected %" PRIu64, part, reads,
+                   expect_reads[part]);
+    }
+}
+
 /* Requests to one page back to back: one walk, the rest merged; hits are
  * answered the next cycle at one per cycle. */
 static void t_merge_and_hits(struct dt *d)
@@ -944,6 +995,7 @@ static const struct dtest tests[] = {
     {"asid_isolation", t_asid_isolation},
     {"merge_and_hits", t_merge_and_hits},
     {"leaf_line", t_leaf_line},
+    {"walk_follow", t_walk_follow},
     {"inval_race", t_inval_race},
     {"stride_prefetch", t_stride_prefetch},
     {"backpressure", t_backpressure},

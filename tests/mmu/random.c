@@ -81,8 +81,11 @@ static void gen(struct tb *tb, void *ctx)
             unsigned shift = g->focus_shift > 16 ? 16 : g->focus_shift;
             asid = g->focus_asid;
             va = g->focus_va;
-            if (rng_chance(&g->rng, 50))
+            unsigned k = (unsigned)rng_below(&g->rng, 100);
+            if (k < 40)
                 va = (va & ~((UINT64_C(1) << shift) - 1)) | rng_below(&g->rng, UINT64_C(1) << shift);
+            else if (k < 60) /* its 2 MB range: walks that share a dual entry run together */
+                va = (va & ~UINT64_C(0x1FFFFF)) | rng_below(&g->rng, UINT64_C(0x200000));
             else
                 va = (va & ~UINT64_C(0xFFF)) | rng_below(&g->rng, 0x1000);
         } else if (r < 55 && g->recent_n[p]) {

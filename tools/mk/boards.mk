@@ -33,7 +33,7 @@ $(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard s
 	@mkdir -p $(UART_SIM_DIR)
 	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --trace-fst --x-assign fast --x-initial fast \
 	  -Irtl --top-module uart_soc -GClkDiv=$(UART_CLK_DIV) --Mdir $(UART_SIM_DIR)/obj \
-	  -CFLAGS "-std=c++17 -O2 -I$(ROOT)/include -I$(ROOT)/sim -DUART_CLK_DIV=$(UART_CLK_DIV)" \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -DUART_CLK_DIV=$(UART_CLK_DIV)" \
 	  -LDFLAGS "$(UART_SIM_CLIB)" \
 	  $(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp -o $(UART_SIM_BIN) \
 	  >$(UART_SIM_DIR)/verilate.log 2>&1 || { tail -40 $(UART_SIM_DIR)/verilate.log; exit 1; }

@@ -51,7 +51,7 @@ $(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.
 	@mkdir -p $(ENGINE_DIR)/$(1) && rm -f $$@
 	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast --trace-fst \
 	  -Irtl --top-module gpu_engine $(call engine_G,$(1)) --Mdir $(ENGINE_DIR)/$(1)/obj \
-	  -CFLAGS "-std=c++17 -O2 -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/engine $(call engine_D,$(1))" \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/engine $(call engine_D,$(1))" \
 	  $(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp $(ENGINE_TB_LIB) -o $$@ >$(ENGINE_DIR)/$(1)/verilate.log 2>&1 \
 	  || { tail -40 $(ENGINE_DIR)/$(1)/verilate.log; exit 1; }
 	@echo "engine-tb: built $$@"

@@ -57,7 +57,7 @@ $(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(MMU_TB_L
 	@mkdir -p $(MMU_DIR)/$(1) && rm -f $$@
 	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast --trace-fst \
 	  -Irtl --top-module mmu_top $(call mmu_G,$(1)) --Mdir $(MMU_DIR)/$(1)/obj \
-	  -CFLAGS "-std=c++17 -O2 -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/mmu $(call mmu_D,$(1))" \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/mmu $(call mmu_D,$(1))" \
 	  $(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp $(MMU_TB_LIB) -o $$@ >$(MMU_DIR)/$(1)/verilate.log 2>&1 \
 	  || { tail -40 $(MMU_DIR)/$(1)/verilate.log; exit 1; }
 	@echo "mmu-tb: built $$@"

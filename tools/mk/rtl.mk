@@ -45,7 +45,7 @@ $(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h)
 	@mkdir -p $(SIM_DIR)
 	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --trace-fst --x-assign fast --x-initial fast \
 	  -Irtl --top-module soc_top --Mdir $(SIM_DIR)/obj \
-	  -CFLAGS "-std=c++17 -O2 -I$(ROOT)/include -I$(ROOT)/sim" \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim" \
 	  -LDFLAGS "$(SIM_CLIB)" \
 	  $(RTL_ALL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX) -o $(SIM_BIN) >$(SIM_DIR)/verilate.log 2>&1 \
 	  || { tail -40 $(SIM_DIR)/verilate.log; exit 1; }
@@ -79,7 +79,7 @@ $(ROUTE_LIB): $(ROUTE_OBJS)
 $(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h $(ROUTE_LIB)
 	@mkdir -p $(ROUTE_DIR)
 	verilator --cc --exe --build -j $(JOBS) -Wall -O2 -Irtl --top-module route_tb_top \
-	  --Mdir $(ROUTE_DIR)/obj -CFLAGS "-O2 -I$(ROOT)/sim -I$(ROOT)/tests/route" \
+	  --Mdir $(ROUTE_DIR)/obj -CFLAGS "$(VL_CXXOPT) -I$(ROOT)/sim -I$(ROOT)/tests/route" \
 	  -LDFLAGS "$(ROUTE_LIB)" $(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp -o $@ \
 	  >$(ROUTE_DIR)/verilate.log 2>&1 || { tail -40 $(ROUTE_DIR)/verilate.log; exit 1; }
 
