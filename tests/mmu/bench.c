@@ -254,7 +254,9 @@ int mmu_bench(const struct mmu_test_opts *o)
     flush(b);
     uint64_t cold = one(b, R4K + 0x5000);
     uint64_t hit = one(b, R4K + 0x5040);
-    uint64_t pwc1 = one(b, R4K + 0x6000);                       /* same 2 MB: leaf only */
+    /* Same 2 MB: leaf only. Not 0x6000: that is in the leaf line of 0x5000
+     * (an L2 hit) and among the ranges the first hit prefetches. */
+    uint64_t pwc1 = one(b, R4K + 0x10000);
     uint64_t pwc2 = one(b, R4K + (UINT64_C(5) << 21));          /* same 1 GB: dual + leaf */
     /* An L2 hit: push the page out of the 16-entry L1 with other pages. */
     for (unsigned i = 0; i < 2 * tb->prm.l1_entries; i++)
