@@ -131,6 +131,9 @@ OC_FREQ_MHZ := 48
 # still overused after 170 000 iterations, 15 minutes); router2 rips up
 # by congestion rather than arc by arc.
 NEXTPNR_ROUTER ?= router2
+# Long runs print where they are once a minute (tools/with_progress.sh).
+PROGRESS_YOSYS   := PROGRESS_OUT=$(OC_BUILD)/synth.out bash tools/with_progress.sh $(OC_BUILD)/synth.log '^[0-9.]+ Executing' --
+PROGRESS_NEXTPNR := bash tools/with_progress.sh $(OC_BUILD)/pnr.log '^Info: +(at |iter=|Running |Routing|Setting up)' --
 
 $(OC_DRAM): $(OC_DIR)/litedram.yml tools/board_litedram.sh $(BOARD_STAMP)
 	@bash tools/board_litedram.sh $(OC_DIR)/litedram.yml $(OC_BUILD)/litedram
@@ -142,20 +145,20 @@ $(OC_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
 # Synthesis: the generated core as plain Verilog, ours through slang.
 $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 20 minutes with the MMU)"
-	@$(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
+	@$(PROGRESS_YOSYS) $(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
 	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
 	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v; \
 	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" \
 	    $(filter %.sv,$(OC_RTL)) $(VEXRISCV_REL); \
 	  synth_ecp5 -top orangecrab_top -json $@; \
-	  tee -q -o $(OC_BUILD)/synth-stat.txt stat" >$(OC_BUILD)/synth.out 2>&1 \
+	  tee -q -o $(OC_BUILD)/synth-stat.txt stat" \
 	  || { tail -20 $(OC_BUILD)/synth.log; exit 1; }
 	@echo "      $$(grep -c '^Warning' $(OC_BUILD)/synth.log) yosys warnings (most from the generated LiteDRAM core; see the log)"
 	@grep -E '^ +[0-9]+ +(LUT4|TRELLIS_FF|DP16KD|MULT18X18D|CCU2C|EHXPLLL)$$' $(OC_BUILD)/synth-stat.txt | sed 's/^/      /'
 
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
 	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
-	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
+	@$(PROGRESS_NEXTPNR) $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
 	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
 	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
@@ -302,14 +305,16 @@ $(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/bo
 
 $(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
 	@echo "fmax-mmu: [1/2] yosys synth_ecp5 of mmu_top (log: $(FM_BUILD)/synth.log)"
-	@$(YOSYS_WASM) -q -l $(FM_BUILD)/synth.log -p "read_slang $(SLANG_FLAGS) --top fmax_wrap \
+	@PROGRESS_OUT=$(FM_BUILD)/synth.out bash tools/with_progress.sh $(FM_BUILD)/synth.log '^[0-9.]+ Executing' -- \
+	  $(YOSYS_WASM) -q -l $(FM_BUILD)/synth.log -p "read_slang $(SLANG_FLAGS) --top fmax_wrap \
 	  $(MMU_SRCS_FOR_FMAX) $(FM_BUILD)/fmax_wrap.sv; synth_ecp5 -top fmax_wrap -json $@; \
-	  tee -q -o $(FM_BUILD)/synth-stat.txt stat" >$(FM_BUILD)/synth.out 2>&1 \
+	  tee -q -o $(FM_BUILD)/synth-stat.txt stat" \
 	  || { tail -20 $(FM_BUILD)/synth.log; exit 1; }
 
 $(FM_BUILD)/pnr.log: $(FM_BUILD)/mmu.json
 	@echo "fmax-mmu: [2/2] nextpnr-ecp5 --85k --speed 8 at $(FMAX_MMU_MHZ) MHz (log: $@)"
-	@$(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
+	@bash tools/with_progress.sh $@.tmp '^Info: +(at |iter=|Running |Routing|Setting up)' -- \
+	  $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
 	  --freq $(FMAX_MMU_MHZ) --router $(NEXTPNR_ROUTER) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
 	  || { tail -30 $@.tmp; exit 1; }
 	@mv $@.tmp $@
