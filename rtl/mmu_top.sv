@@ -34,6 +34,7 @@ module mmu_top #(
   parameter int unsigned FaultDepth = gmmu_mmu_pkg::FAULT_FIFO_DEPTH,
   parameter int unsigned PfDepth    = gmmu_mmu_pkg::PF_DEPTH,  // 0..3 (0: none)
   parameter int unsigned LeafLine   = gmmu_mmu_pkg::LEAF_LINE_PTES,  // leaf entries per leaf read: 1, 2, 4, 8
+  parameter bit          WalkFollow = 1'b1, // walks of one 2 MB range in flight share reads (mmu_walker)
   parameter int unsigned PfStrideW  = 10,   // stride detector: signed delta bits in 4 KB pages (<2: next range only)
   parameter int unsigned L2Sets0    = 64,
   parameter int unsigned L2Ways0    = 4,
@@ -298,6 +299,7 @@ module mmu_top #(
     .MetaW      (MetaW),
     .PwcEntries (PwcEntries),
     .LeafLine   (LeafLine),
+    .Follow     (WalkFollow),
     .AxiAddrW   (32),
     .VpnW       (VpnW),
     .CntW       (WCntW)

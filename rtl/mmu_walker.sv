@@ -42,6 +42,7 @@ module mmu_walker #(
   parameter int unsigned MetaW      = 5,
   parameter int unsigned PwcEntries = 16,
   parameter int unsigned LeafLine   = gmmu_mmu_pkg::LEAF_LINE_PTES,  // 1, 2, 4 or 8
+  parameter bit          Follow     = 1'b1,   // walk following (see below); 0 saves its logic
   parameter int unsigned AxiAddrW   = 32,
   parameter int unsigned VpnW       = 9 * Levels,
   parameter int unsigned CntW       = $clog2(NWalkers + 1)
@@ -211,7 +212,7 @@ module mmu_walker #(
       is_rdreq[i]   = (st_q[i] == StRdReq);
       is_done[i]    = (st_q[i] == StDone);
       is_inst[i]    = (st_q[i] == StInstall);
-      is_follow[i]  = (st_q[i] == StFollow);
+      is_follow[i]  = Follow && (st_q[i] == StFollow);   // constant 0 without following
       is_walking[i] = (st_q[i] == StRdReq) || (st_q[i] == StRdWait);
       at_lvl0[i]    = (lvl_q[i] == 2'd0);
       draining[i]   = (lrem_q[i] != '0);
@@ -314,7 +315,7 @@ module mmu_walker #(
     end
     fl_lead = fl_cand & (~fl_cand + NWalkers'(1));
   end
-  assign fl_start = st_valid_i && (s_st == StRdReq) && !st_stale_i && !inv_valid_i && (|fl_cand);
+  assign fl_start = Follow && st_valid_i && (s_st == StRdReq) && !st_stale_i && !inv_valid_i && (|fl_cand);
 
   always_comb begin
     for (int j = 0; j < NWalkers; j++) begin

@@ -27,8 +27,8 @@
 // MMU configuration: the product's default MMU (8 walkers, 8 miss registers
 // and 32 miss slots per port, stride prefetch) is too large beside the CPU,
 // four engines and LiteDRAM on an 85F. The board builds it with 4 walkers,
-// 4 miss registers and 8 miss slots per port and no prefetch
-// (docs/boards.md). The firmware reads the walker count from MMU_CONFIG;
+// 4 miss registers and 8 miss slots per port, no prefetch and no walk
+// following (docs/boards.md). The firmware reads the walker count from MMU_CONFIG;
 // nothing else changes.
 module orangecrab_top #(
   parameter string       RamInit   = "",
@@ -38,7 +38,8 @@ module orangecrab_top #(
   parameter int unsigned MmuWalkers = 4,
   parameter int unsigned MmuMshrs   = 4,
   parameter int unsigned MmuSlots   = 8,
-  parameter int unsigned MmuPfDepth = 0
+  parameter int unsigned MmuPfDepth = 0,
+  parameter bit          MmuFollow  = 1'b0
 ) (
   input  logic        clk48_i,        // 48 MHz oscillator
   input  logic        usr_btn_ni,     // user button, low when pressed
@@ -183,7 +184,7 @@ module orangecrab_top #(
   logic [31:0] exit_code;
 
   uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
-             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth)) u_soc (
+             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow)) u_soc (
     .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
     .console_valid_o (console_valid), .console_data_o (console_data),
