@@ -204,6 +204,7 @@ module mmu_walker #(
   logic [NWalkers-1:0] draining;
   logic [NWalkers-1:0] lead_q   [NWalkers];  // a follower's leader, one-hot
   logic [NWalkers-1:0] same64_q;             // a follower in its leader's 64 KB range
+  logic [NWalkers-1:0] samepg_q;             // a follower for its leader's page
 
   logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst, is_follow, is_walking, at_lvl0;
   always_comb begin
@@ -277,25 +278,29 @@ module mmu_walker #(
   // ---------------------------------------------------------------- following
   // A walk that starts while another one of its address space and 2 MB
   // range is in flight, at its level or deeper, waits for it instead of
-  // reading the same entries again: misses to the different 4 KB pages of
-  // one 64 KB page (their size is known only at the leaf), and the rows of
-  // a surface that share a level-1 dual entry. The follower keeps its own
-  // starting point and is resolved by what its leader found:
-  //   finish: the leader ended without a fault with a translation whose
-  //           range (cov) holds the follower's page: the same answer;
+  // reading the same entries again: misses of several ports to one page,
+  // misses to the different 4 KB pages of one 64 KB page (their size is
+  // known only at the leaf), and the rows of a surface that share a
+  // level-1 dual entry. A leader for the same page is preferred. The
+  // follower keeps its own starting point and is resolved by what its
+  // leader found:
+  //   finish: the leader ended without a fault, for the same page or with
+  //           a translation whose range (cov) holds the follower's page:
+  //           the same answer;
   //   copy:   the leader is at a leaf table of the range (its dual entry
   //           read, no fall-through): go on from that table;
   //   resume: anything else (a fault, a 4 KB answer, a fall-through, an
   //           invalidation): walk from its own starting point.
-  // A follower in the leader's 64 KB range waits while the leader reads a
-  // 64 KB-page leaf (it may cover it); one leader is resolved per cycle
+  // A follower for the leader's page waits for its answer; one in the
+  // leader's 64 KB range waits while the leader reads a 64 KB-page leaf
+  // (it may cover it); one leader is resolved per cycle
   // (its followers together), and a leader with followers does not leave
   // StDone until they are resolved. Only walks that are not stale follow
   // or lead, so a follower takes nothing older than an L2 or walk-cache
   // hit could give it.
-  logic [NWalkers-1:0] fl_cand, fl_lead, fl_same64v;
+  logic [NWalkers-1:0] fl_cand, fl_lead, fl_same64v, fl_samepg_v, fl_pref;
   logic                fl_start;
-  logic [NWalkers-1:0] cov64_ok, cov2m_ok;
+  logic [NWalkers-1:0] no_fault, cov64_ok, cov2m_ok;
   logic [NWalkers-1:0] l_done, l_walk, l_lvl0, l_leaf64, l_fell, l_cov;
   logic [NWalkers-1:0] fw_finish, fw_copy, fw_resume, fw_need, fw_apply, fw_leaders, fw_pick, led;
   logic [InfoW-1:0]    pk_info;
@@ -305,21 +310,26 @@ module mmu_walker #(
 
   always_comb begin
     for (int j = 0; j < NWalkers; j++) begin
-      fl_same64v[j] = (vpn_q[j][8:4] == st_vpn_i[8:4]);
-      // j may still answer with a 64 KB or larger range, or j reads (or
-      // has read) the dual entry the new walk would read too.
+      fl_same64v[j]  = (vpn_q[j][8:4] == st_vpn_i[8:4]);
+      fl_samepg_v[j] = fl_same64v[j] && (vpn_q[j][3:0] == st_vpn_i[3:0]);
+      // j walks the same page, or may still answer with a 64 KB or larger
+      // range, or reads (or has read) the dual entry the new walk would
+      // read too.
       fl_cand[j] = is_walking[j] && !stale_q[j] && (asid_q[j] == st_asid_i) &&
                    (vpn_q[j][VpnW-1:9] == st_vpn_i[VpnW-1:9]) && (lvl_q[j] <= s_lvl) &&
-                   ((fl_same64v[j] && !(at_lvl0[j] && !leaf64_q[j]) && !(leaf64_q[j] && fell_q[j])) ||
+                   (fl_samepg_v[j] ||
+                    (fl_same64v[j] && !(at_lvl0[j] && !leaf64_q[j]) && !(leaf64_q[j] && fell_q[j])) ||
                     (s_lvl != 2'd0 && !(at_lvl0[j] && fell_q[j])));
     end
-    fl_lead = fl_cand & (~fl_cand + NWalkers'(1));
+    fl_pref = (|(fl_cand & fl_samepg_v)) ? (fl_cand & fl_samepg_v) : fl_cand;
+    fl_lead = fl_pref & (~fl_pref + NWalkers'(1));
   end
   assign fl_start = Follow && st_valid_i && (s_st == StRdReq) && !st_stale_i && !inv_valid_i && (|fl_cand);
 
   always_comb begin
     for (int j = 0; j < NWalkers; j++) begin
-      cov64_ok[j] = (info_q[j][gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FNone) &&
+      no_fault[j] = (info_q[j][gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FNone);
+      cov64_ok[j] = no_fault[j] &&
                     (info_q[j][gmmu_mmu_pkg::INFO_COV_LSB +: 3] != 3'(gmmu_mmu_pkg::PSIZE_4K));
       cov2m_ok[j] = cov64_ok[j] &&
                     (info_q[j][gmmu_mmu_pkg::INFO_COV_LSB +: 3] != 3'(gmmu_mmu_pkg::PSIZE_64K));
@@ -332,12 +342,14 @@ module mmu_walker #(
       l_lvl0[i]   = |(lead_q[i] & at_lvl0);
       l_leaf64[i] = |(lead_q[i] & leaf64_q);
       l_fell[i]   = |(lead_q[i] & fell_q);
-      l_cov[i]    = same64_q[i] ? |(lead_q[i] & cov64_ok) : |(lead_q[i] & cov2m_ok);
+      l_cov[i]    = samepg_q[i] ? |(lead_q[i] & no_fault) :
+                    same64_q[i] ? |(lead_q[i] & cov64_ok) : |(lead_q[i] & cov2m_ok);
       fw_finish[i] = is_follow[i] && !stale_q[i] && l_done[i] && l_cov[i];
-      fw_copy[i]   = is_follow[i] && !stale_q[i] && !fw_finish[i] && (l_done[i] || l_walk[i]) &&
-                     l_lvl0[i] && !l_fell[i] && !(l_walk[i] && l_leaf64[i] && same64_q[i]);
+      fw_copy[i]   = is_follow[i] && !stale_q[i] && !fw_finish[i] && !samepg_q[i] &&
+                     (l_done[i] || l_walk[i]) && l_lvl0[i] && !l_fell[i] &&
+                     !(l_walk[i] && l_leaf64[i] && same64_q[i]);
       fw_resume[i] = is_follow[i] && !fw_finish[i] && !fw_copy[i] &&
-                     (stale_q[i] || l_done[i] || !l_walk[i] || (l_lvl0[i] && l_fell[i]));
+                     (stale_q[i] || l_done[i] || !l_walk[i] || (l_lvl0[i] && l_fell[i] && !samepg_q[i]));
       if (is_follow[i]) led = led | lead_q[i];
     end
     fw_need    = fw_finish | fw_copy;
@@ -785,6 +797,7 @@ module mmu_walker #(
       pdata_q[st_idx]  <= '0;
       lead_q[st_idx]   <= fl_lead;
       same64_q[st_idx] <= |(fl_lead & fl_same64v);
+      samepg_q[st_idx] <= |(fl_lead & fl_samepg_v);
     end
     for (int i = 0; i < NWalkers; i++) begin
       if (fw_apply[i] && fw_finish[i]) info_q[i] <= pk_info;

@@ -693,9 +693,11 @@ static void t_leaf_line(struct dt *d)
  * 4 KB pages of a fresh 2 MB range, each in its own 64 KB range, read that
  * range's dual entry once (the level-2 entry is in the walk cache by then)
  * and each its own leaf line: 1 + 4 bursts, where walking alone costs 8;
- * last, four 64 KB pages of another fresh 2 MB range: a walk never takes
+ * then four 64 KB pages of another fresh 2 MB range: a walk never takes
  * the answer of a leader in another 64 KB range (1 + 4 bursts, each its
- * own page). The counts hold for builds with 4 levels, 4 ports, 4 or
+ * own page); last, four ports missing on one 4 KB page of a fresh 2 MB
+ * range take one walk's answer (dual entry + leaf: 2 bursts, 5 if the
+ * others read their own leaf). The counts hold for builds with 4 levels, 4 ports, 4 or
  * more walkers and a walk cache; other builds check the answers only. */
 static void t_walk_follow(struct dt *d)
 {
@@ -706,19 +708,22 @@ static void t_walk_follow(struct dt *d)
     const uint64_t big = UINT64_C(0x0000000340000000);    /* its own level-2 entry */
     const uint64_t fresh = big + UINT64_C(0x200000);       /* the next 2 MB range */
     const uint64_t fresh64 = big + UINT64_C(0x400000);     /* and the one after */
+    const uint64_t shared = big + UINT64_C(0x600000);      /* and the one after that */
     dt_new_as(d, 16);
     wr(d, dt_leaf64k(d, 16, big), gmmu_pte_make_page(0x7700000, 1, 0));
     for (unsigned i = 0; i < n; i++)
         wr(d, dt_leaf4k(d, 16, fresh + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x8800000 + i * 0x5000, 1, 0));
     for (unsigned i = 0; i < n; i++)
         wr(d, dt_leaf64k(d, 16, fresh64 + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x9900000 + i * 0x20000, 1, 0));
+    wr(d, dt_leaf4k(d, 16, shared), gmmu_pte_make_page(0xAA00000, 1, 0));
     commit(d);
 
-    const uint64_t base[3] = {big, fresh, fresh64}, step[3] = {0x1000, 0x10000, 0x10000};
-    const uint64_t pa0[3] = {0x7700000, 0x8800000, 0x9900000}, pa_step[3] = {0x1000, 0x5000, 0x20000};
-    const unsigned psize[3] = {GMMU_PSIZE_64K, GMMU_PSIZE_4K, GMMU_PSIZE_64K};
-    const uint64_t expect_reads[3] = {4, 5, 5};
-    for (unsigned part = 0; part < 3; part++) {
+    const uint64_t base[4] = {big, fresh, fresh64, shared}, step[4] = {0x1000, 0x10000, 0x10000, 8};
+    const uint64_t pa0[4] = {0x7700000, 0x8800000, 0x9900000, 0xAA00000};
+    const uint64_t pa_step[4] = {0x1000, 0x5000, 0x20000, 8};
+    const unsigned psize[4] = {GMMU_PSIZE_64K, GMMU_PSIZE_4K, GMMU_PSIZE_64K, GMMU_PSIZE_4K};
+    const uint64_t expect_reads[4] = {4, 5, 5, 2};
+    for (unsigned part = 0; part < 4; part++) {
         uint32_t reads0 = perf_shared(d, GMMU_PERF_PTE_READS);
         unsigned tags[4];
         for (unsigned i = 0; i < n; i++)
