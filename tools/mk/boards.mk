@@ -127,13 +127,15 @@ OC_PNR_SEED ?= 1
 # nextpnr checks sys (48 MHz) against this; the DDR PHY's clocks are
 # constrained by the PLL it sees.
 OC_FREQ_MHZ := 48
-# router1 did not converge on the board with the MMU (about 200 000 arcs
-# still overused after 170 000 iterations, 15 minutes); router2 rips up
-# by congestion rather than arc by arc.
+# router1 did not converge on the board with the MMU (about 199 000 of
+# 276 508 arcs still to route after 170 000 iterations, 15 minutes);
+# router2 rips up by congestion rather than arc by arc.
 NEXTPNR_ROUTER ?= router2
-# Long runs print where they are once a minute (tools/with_progress.sh).
-PROGRESS_YOSYS   := PROGRESS_OUT=$(OC_BUILD)/synth.out bash tools/with_progress.sh $(OC_BUILD)/synth.log '^[0-9.]+ Executing' --
-PROGRESS_NEXTPNR := bash tools/with_progress.sh $(OC_BUILD)/pnr.log '^Info: +(at |iter=|Running |Routing|Setting up)' --
+# Long runs print where they are once a minute (tools/with_progress.sh):
+# $(call progress_yosys,OUT,LOG) / $(call progress_nextpnr,LOG) prefix the
+# tool's command line.
+progress_yosys   = PROGRESS_OUT=$(1) bash tools/with_progress.sh $(2) '^[0-9.]+ Executing' --
+progress_nextpnr = bash tools/with_progress.sh $(1) '^Info: +(at |iter=|Running |Routing|Setting up)' --
 
 $(OC_DRAM): $(OC_DIR)/litedram.yml tools/board_litedram.sh $(BOARD_STAMP)
 	@bash tools/board_litedram.sh $(OC_DIR)/litedram.yml $(OC_BUILD)/litedram
@@ -145,7 +147,7 @@ $(OC_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
 # Synthesis: the generated core as plain Verilog, ours through slang.
 $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 20 minutes with the MMU)"
-	@$(PROGRESS_YOSYS) $(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
+	@$(call progress_yosys,$(OC_BUILD)/synth.out,$(OC_BUILD)/synth.log) $(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
 	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
 	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v; \
 	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" \
@@ -158,7 +160,7 @@ $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
 	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
-	@$(PROGRESS_NEXTPNR) $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
+	@$(call progress_nextpnr,$(OC_BUILD)/pnr.log) $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
 	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
 	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
@@ -255,8 +257,8 @@ SYNTH_CHECK_DIR := build/synth-check
 SYNTH_CHECK_SRCS = $(filter %.sv,$(UART_SOC_RTL)) $(VEXRISCV_REL)
 # The quick checks build a smaller MMU (2 walkers, 2 miss registers and 4
 # slots per port): every construct of the default is still elaborated and
-# mapped (prefetch, walk following, leaf lines, all levels), in about half
-# the time of the full-size one; synth-full builds the default.
+# mapped (prefetch, walk following, leaf lines, all levels), about 15%
+# faster than the full-size one; synth-full builds the default.
 SYNTH_CHECK_SMALL := -G MmuWalkers=2 -G MmuMshrs=2 -G MmuSlots=4
 synth_check_run = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)$(2).log -p "read_slang $(SLANG_FLAGS) $(4) \
 	  --top uart_soc $(SYNTH_CHECK_SRCS); synth_$(1) -top uart_soc $(3); \
@@ -310,7 +312,7 @@ $(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/bo
 
 $(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
 	@echo "fmax-mmu: [1/2] yosys synth_ecp5 of mmu_top (log: $(FM_BUILD)/synth.log)"
-	@PROGRESS_OUT=$(FM_BUILD)/synth.out bash tools/with_progress.sh $(FM_BUILD)/synth.log '^[0-9.]+ Executing' -- \
+	@$(call progress_yosys,$(FM_BUILD)/synth.out,$(FM_BUILD)/synth.log) \
 	  $(YOSYS_WASM) -q -l $(FM_BUILD)/synth.log -p "read_slang $(SLANG_FLAGS) --top fmax_wrap \
 	  $(MMU_SRCS_FOR_FMAX) $(FM_BUILD)/fmax_wrap.sv; synth_ecp5 -top fmax_wrap -json $@; \
 	  tee -q -o $(FM_BUILD)/synth-stat.txt stat" \
@@ -318,7 +320,7 @@ $(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
 
 $(FM_BUILD)/pnr.log: $(FM_BUILD)/mmu.json
 	@echo "fmax-mmu: [2/2] nextpnr-ecp5 --85k --speed 8 at $(FMAX_MMU_MHZ) MHz (log: $@)"
-	@bash tools/with_progress.sh $@.tmp '^Info: +(at |iter=|Running |Routing|Setting up)' -- \
+	@$(call progress_nextpnr,$@.tmp) \
 	  $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
 	  --freq $(FMAX_MMU_MHZ) --router $(NEXTPNR_ROUTER) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
 	  || { tail -30 $@.tmp; exit 1; }
