@@ -1,5 +1,5 @@
 /*
- * "uart:PATH[,BAUD][,retry=MS][,tries=N]": a board reached over a serial
+ * "uart:PATH[,BAUD][,retry=MS][,tries=N][,seq=S]": a board reached over a serial
  * line (a USB-serial adapter, or the simulation's pty), through the device's
  * uart_bar_bridge. Protocol: include/gmmu/uartlink.h; rules: docs/boards.md.
  *
@@ -9,6 +9,8 @@
  *   retry=MS  how long the first attempt waits for its answer (default 100;
  *             each attempt that times out doubles it, up to 16 times)
  *   tries=N   attempts per access before GMMU_E_TIMEOUT (default 8)
+ *   seq=S     the first request's sequence number, 0-255 (default: a
+ *             different one per handle); for reproducible byte streams
  *
  * Stop-and-wait: every read and write is one request frame answered by one
  * response frame with the same sequence number. A NAK, a response with a bad
@@ -350,7 +352,8 @@ static bool baud_constant(unsigned long baud, speed_t *out)
     return false;
 }
 
-static bool parse_number(const char *s, size_t len, unsigned long max, unsigned long *out)
+static bool parse_number(const char *s, size_t len, unsigned long min, unsigned long max,
+                         unsigned long *out)
 {
     if (len == 0 || len > 10)
         return false;
@@ -360,33 +363,50 @@ static bool parse_number(const char *s, size_t len, unsigned long max, unsigned 
             return false;
         v = v * 10 + (unsigned long)(s[i] - '0');
     }
-    if (v == 0 || v > max)
+    if (v < min || v > max)
         return false;
     *out = v;
     return true;
 }
 
-/* PATH[,BAUD][,retry=MS][,tries=N] */
-static int parse_spec(const char *rest, char **path, speed_t *speed, int *retry_ms, unsigned *tries)
+struct uart_options {
+    speed_t speed;
+    int retry_ms;
+    unsigned tries;
+    int first_seq; /* -1: chosen at open */
+};
+
+/* One ",NAME=VALUE" or ",BAUD" option. */
+static bool parse_option(const char *opt, size_t olen, bool *have_baud, struct uart_options *o)
+{
+    unsigned long v;
+    if (olen > 6 && strncmp(opt, "retry=", 6) == 0 && parse_number(opt + 6, olen - 6, 1, 600000, &v))
+        o->retry_ms = (int)v;
+    else if (olen > 6 && strncmp(opt, "tries=", 6) == 0 && parse_number(opt + 6, olen - 6, 1, MAX_TRIES, &v))
+        o->tries = (unsigned)v;
+    else if (olen > 4 && strncmp(opt, "seq=", 4) == 0 && parse_number(opt + 4, olen - 4, 0, 255, &v))
+        o->first_seq = (int)v;
+    else if (!*have_baud && parse_number(opt, olen, 1, 100000000, &v) && baud_constant(v, &o->speed))
+        *have_baud = true;
+    else
+        return false;
+    return true;
+}
+
+/* PATH[,BAUD][,retry=MS][,tries=N][,seq=S] */
+static int parse_spec(const char *rest, char **path, struct uart_options *o)
 {
     const char *comma = strchr(rest, ',');
     size_t plen = comma ? (size_t)(comma - rest) : strlen(rest);
     if (plen == 0 || plen >= 4096)
         return GMMU_E_BAD_SPEC;
     bool have_baud = false;
-    baud_constant(GMMU_UART_DEFAULT_BAUD, speed);
+    baud_constant(GMMU_UART_DEFAULT_BAUD, &o->speed);
     while (comma != NULL) {
         const char *opt = comma + 1;
         comma = strchr(opt, ',');
         size_t olen = comma ? (size_t)(comma - opt) : strlen(opt);
-        unsigned long v;
-        if (olen > 6 && strncmp(opt, "retry=", 6) == 0 && parse_number(opt + 6, olen - 6, 600000, &v))
-            *retry_ms = (int)v;
-        else if (olen > 6 && strncmp(opt, "tries=", 6) == 0 && parse_number(opt + 6, olen - 6, MAX_TRIES, &v))
-            *tries = (unsigned)v;
-        else if (!have_baud && parse_number(opt, olen, 100000000, &v) && baud_constant(v, speed))
-            have_baud = true;
-        else
+        if (!parse_option(opt, olen, &have_baud, o))
             return GMMU_E_BAD_SPEC;
     }
     *path = strndup(rest, plen);
@@ -430,12 +450,12 @@ static int configure_line(int fd, speed_t speed)
 }
 
 /* HELLO: the device forgets its last request, tells its version and BARs. */
-static int handshake(struct uart_transport *u)
+static int handshake(struct uart_transport *u, int first_seq)
 {
     /* Start somewhere else each time, so a stale answer seldom matches. */
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    u->next_seq = (uint8_t)(ts.tv_nsec ^ getpid());
+    u->next_seq = first_seq >= 0 ? (uint8_t)first_seq : (uint8_t)(ts.tv_nsec ^ getpid());
 
     struct gmmu_uartlink_rsp r;
     int rc = transact(u, GMMU_UARTLINK_HELLO, 0, 0, 0, &r);
@@ -466,12 +486,11 @@ static int uart_open(const char *rest, struct gmmu_transport **out)
         return GMMU_E_NO_MEMORY;
     gmmu_transport_init(&u->base, &gmmu_transport_uart_ops);
     u->fd = -1;
-    u->retry_ms = DEFAULT_RETRY_MS;
-    u->tries = DEFAULT_TRIES;
-
+    struct uart_options opts = {.retry_ms = DEFAULT_RETRY_MS, .tries = DEFAULT_TRIES, .first_seq = -1};
     char *path = NULL;
-    speed_t speed = 0;
-    int rc = parse_spec(rest, &path, &speed, &u->retry_ms, &u->tries);
+    int rc = parse_spec(rest, &path, &opts);
+    u->retry_ms = opts.retry_ms;
+    u->tries = opts.tries;
     if (rc == GMMU_OK) {
         u->fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
         if (u->fd < 0)
@@ -479,12 +498,12 @@ static int uart_open(const char *rest, struct gmmu_transport **out)
     }
     free(path);
     if (rc == GMMU_OK) {
-        rc = configure_line(u->fd, speed);
+        rc = configure_line(u->fd, opts.speed);
         if (rc == GMMU_E_INVALID_ARG)
             rc = GMMU_E_NO_DEVICE; /* the file is not a serial line */
     }
     if (rc == GMMU_OK)
-        rc = handshake(u);
+        rc = handshake(u, opts.first_seq);
     if (rc != GMMU_OK) {
         uart_close(&u->base);
         return rc;
