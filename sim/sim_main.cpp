@@ -16,7 +16,7 @@
 #include "Vsoc_top__Syms.h"
 #include "Vsoc_top_VexRiscv.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "fst_trace.h"
 
 #include "bar_master.h"
 #include "ddr_model.h"
@@ -241,14 +241,12 @@ int main(int argc, char **argv)
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
-    ctx->traceEverOn(!opt.trace.empty());
+    const char *trace_path = opt.trace.empty() ? nullptr : opt.trace.c_str();
+    FstTrace::prepare(*ctx, trace_path);
     auto top = std::make_unique<Vsoc_top>(ctx.get());
-    std::unique_ptr<VerilatedFstC> fst;
-    if (!opt.trace.empty()) {
-        fst = std::make_unique<VerilatedFstC>();
-        top->trace(fst.get(), 99);
-        fst->open(opt.trace.c_str());
-    }
+    FstTrace fst;
+    if (!fst.open(*top, trace_path))
+        return 2;
 
     pcie_link *link = nullptr;
     bar_master *bars = nullptr;
@@ -302,7 +300,7 @@ int main(int argc, char **argv)
             drive_bar_inputs(*top, bar0, bar1);
         }
         top->eval();
-        if (fst) fst->dump(2 * cycle);
+        fst.dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
         sample_sysmem_outputs(*top, spins);
         if (top->console_valid_o) {
@@ -325,7 +323,7 @@ int main(int argc, char **argv)
         }
         top->clk_i = 1;
         top->eval();
-        if (fst) fst->dump(2 * cycle + 1);
+        fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -348,7 +346,7 @@ int main(int argc, char **argv)
         pcie_link_close(link);
     }
     if (!opt.profile.empty()) write_profile(opt.profile, pc_hist);
-    if (fst) fst->close();
+    fst.close();
     top->final();
     ddr_model_destroy(ddr);
     sysmem_port_destroy(sysmem);

@@ -15,7 +15,7 @@
 
 #include "Vuart_soc.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "fst_trace.h"
 
 #include "ddr_model.h"
 #include "ddr_pins.h"
@@ -119,14 +119,12 @@ int main(int argc, char **argv)
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
-    ctx->traceEverOn(!opt.trace.empty());
+    const char *trace_path = opt.trace.empty() ? nullptr : opt.trace.c_str();
+    FstTrace::prepare(*ctx, trace_path);
     auto top = std::make_unique<Vuart_soc>(ctx.get());
-    std::unique_ptr<VerilatedFstC> fst;
-    if (!opt.trace.empty()) {
-        fst = std::make_unique<VerilatedFstC>();
-        top->trace(fst.get(), 99);
-        fst->open(opt.trace.c_str());
-    }
+    FstTrace fst;
+    if (!fst.open(*top, trace_path))
+        return 2;
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
 
@@ -154,7 +152,7 @@ int main(int argc, char **argv)
         drive_ddr_inputs(*top, pins);
         top->uart_rx_i = uart_line_drive(line);
         top->eval();
-        if (fst) fst->dump(2 * cycle);
+        fst.dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
         if (top->console_valid_o) {
             std::fputc(top->console_data_o, stdout);
@@ -168,7 +166,7 @@ int main(int argc, char **argv)
         uart_line_sample(line, top->uart_tx_o);
         top->clk_i = 1;
         top->eval();
-        if (fst) fst->dump(2 * cycle + 1);
+        fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -187,7 +185,7 @@ int main(int argc, char **argv)
                 (unsigned long long)link_reqs, (unsigned long long)link_naks,
                 (unsigned long long)link_drops, (unsigned long long)ls.dev_framing_errors,
                 (unsigned long long)ls.pty_overflow);
-    if (fst) fst->close();
+    fst.close();
     top->final();
     ddr_model_destroy(ddr);
     uart_line_close(line);

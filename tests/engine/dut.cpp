@@ -7,7 +7,7 @@
 
 #include "Vgpu_engine.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "fst_trace.h"
 
 #ifndef DUT_SLOTS
 #error "build with -DDUT_SLOTS=... (and the other DUT_* parameters)"
@@ -16,7 +16,7 @@
 struct dut {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vgpu_engine> top;
-    std::unique_ptr<VerilatedFstC> fst;
+    FstTrace fst;
     ddr_model *ddr = nullptr;
     axi4_pins pins{};
     uint64_t cycle = 0;
@@ -39,12 +39,11 @@ struct dut *dut_create(struct ddr_model *ddr, const char *trace_path)
     dut *d = new dut;
     d->ddr = ddr;
     d->ctx = std::make_unique<VerilatedContext>();
-    d->ctx->traceEverOn(trace_path != nullptr);
+    FstTrace::prepare(*d->ctx, trace_path);
     d->top = std::make_unique<Vgpu_engine>(d->ctx.get());
-    if (trace_path) {
-        d->fst = std::make_unique<VerilatedFstC>();
-        d->top->trace(d->fst.get(), 99);
-        d->fst->open(trace_path);
+    if (!d->fst.open(*d->top, trace_path)) {
+        delete d;
+        return nullptr;
     }
     return d;
 }
@@ -53,8 +52,7 @@ void dut_destroy(struct dut *d)
 {
     if (!d)
         return;
-    if (d->fst)
-        d->fst->close();
+    d->fst.close();
     d->top->final();
     delete d;
 }
@@ -99,8 +97,7 @@ void dut_eval(struct dut *d, struct dut_io *io)
     t.axi_rlast_i = p.rlast;
 
     t.eval();
-    if (d->fst)
-        d->fst->dump(2 * d->cycle);
+    d->fst.dump(2 * d->cycle);
 
     // The engine's view, then the model's.
     axi4_pins &e = io->axi;
@@ -170,8 +167,7 @@ void dut_tick(struct dut *d)
     ddr_model_clock(d->ddr, &d->pins);
     d->top->clk_i = 1;
     d->top->eval();
-    if (d->fst)
-        d->fst->dump(2 * d->cycle + 1);
+    d->fst.dump(2 * d->cycle + 1);
     d->cycle++;
 }
 

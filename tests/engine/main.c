@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     }
     struct tb *tb = tb_create(seed, latency, trace);
     if (!tb) {
-        fprintf(stderr, "engine_tb: out of memory\n");
+        fprintf(stderr, "engine_tb: cannot set up the testbench (out of memory, or the trace above)\n");
         return 1;
     }
     struct dut_params p = dut_params();

@@ -124,6 +124,10 @@ struct tb *tb_create(uint64_t seed, unsigned ddr_latency, const char *trace)
         return NULL;
     }
     tb->dut = dut_create(tb->ddr, trace);
+    if (!tb->dut) {
+        tb_destroy(tb);
+        return NULL;
+    }
     tb->prm = dut_params();
     rng_seed(&tb->rng, seed);
     tb->max_cycles = 2000000;

@@ -10,7 +10,7 @@
 #include "gmmu/mmu_regs.h"
 #include "Vmmu_top.h"
 #include "verilated.h"
-#include "verilated_fst_c.h"
+#include "fst_trace.h"
 
 #ifndef DUT_PORTS
 #error "build with -DDUT_PORTS=... (and the other DUT_* parameters)"
@@ -71,7 +71,7 @@ uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned width)
 struct dut {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<Vmmu_top> top;
-    std::unique_ptr<VerilatedFstC> fst;
+    FstTrace fst;
     ddr_model *ddr = nullptr;
     axi4_pins pins{};
     uint64_t cycle = 0;
@@ -112,12 +112,12 @@ struct dut *dut_create(const struct dut_config *cfg)
 {
     dut *d = new dut;
     d->ctx = std::make_unique<VerilatedContext>();
-    d->ctx->traceEverOn(cfg && cfg->trace_path);
+    const char *trace_path = cfg ? cfg->trace_path : nullptr;
+    FstTrace::prepare(*d->ctx, trace_path);
     d->top = std::make_unique<Vmmu_top>(d->ctx.get());
-    if (cfg && cfg->trace_path) {
-        d->fst = std::make_unique<VerilatedFstC>();
-        d->top->trace(d->fst.get(), 99);
-        d->fst->open(cfg->trace_path);
+    if (!d->fst.open(*d->top, trace_path)) {
+        delete d;
+        return nullptr;
     }
     ddr_model_config mc{};
     if (cfg) {
@@ -136,8 +136,7 @@ void dut_destroy(struct dut *d)
 {
     if (!d)
         return;
-    if (d->fst)
-        d->fst->close();
+    d->fst.close();
     d->top->final();
     ddr_model_destroy(d->ddr);
     delete d;
@@ -178,8 +177,7 @@ void dut_eval(struct dut *d, struct dut_io *io)
     t.axi_rlast_i = d->pins.rlast;
 
     t.eval();
-    if (d->fst)
-        d->fst->dump(2 * d->cycle);
+    d->fst.dump(2 * d->cycle);
 
     d->pins.arvalid = t.axi_arvalid_o;
     d->pins.arid = t.axi_arid_o;
@@ -217,8 +215,7 @@ void dut_tick(struct dut *d)
     ddr_model_clock(d->ddr, &d->pins);
     d->top->clk_i = 1;
     d->top->eval();
-    if (d->fst)
-        d->fst->dump(2 * d->cycle + 1);
+    d->fst.dump(2 * d->cycle + 1);
     d->cycle++;
 }
 

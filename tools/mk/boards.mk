@@ -29,10 +29,10 @@ $(UART_SIM_CLIB): $(UART_SIM_COBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk
+$(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk $(VL_TRACE_CFG)
 	@mkdir -p $(UART_SIM_DIR)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --trace-fst --x-assign fast --x-initial fast \
-	  -Irtl --top-module uart_soc -GClkDiv=$(UART_CLK_DIV) --Mdir $(UART_SIM_DIR)/obj \
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 $(VL_TRACE_FLAGS) --x-assign fast --x-initial fast \
+	  -Irtl --top-module uart_soc -GClkDiv=$(UART_CLK_DIV) --Mdir $(UART_SIM_DIR)/$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -DUART_CLK_DIV=$(UART_CLK_DIV)" \
 	  -LDFLAGS "$(UART_SIM_CLIB)" \
 	  $(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp -o $(UART_SIM_BIN) \

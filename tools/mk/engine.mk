@@ -47,10 +47,10 @@ $(ENGINE_TB_LIB): $(patsubst %.c,$(ENGINE_DIR)/c/%.o,$(ENGINE_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define engine_tb_rule
-$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(ENGINE_TB_LIB) tools/mk/engine.mk
+$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h $(VL_TRACE_CFG)
 	@mkdir -p $(ENGINE_DIR)/$(1) && rm -f $$@
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast --trace-fst \
-	  -Irtl --top-module gpu_engine $(call engine_G,$(1)) --Mdir $(ENGINE_DIR)/$(1)/obj \
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
+	  -Irtl --top-module gpu_engine $(call engine_G,$(1)) --Mdir $(ENGINE_DIR)/$(1)/$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/engine $(call engine_D,$(1))" \
 	  $(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp $(ENGINE_TB_LIB) -o $$@ >$(ENGINE_DIR)/$(1)/verilate.log 2>&1 \
 	  || { tail -40 $(ENGINE_DIR)/$(1)/verilate.log; exit 1; }

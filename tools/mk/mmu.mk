@@ -53,10 +53,10 @@ $(MMU_TB_LIB): $(patsubst %.c,$(MMU_DIR)/c/%.o,$(MMU_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define mmu_tb_rule
-$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(MMU_TB_LIB) tools/mk/mmu.mk
+$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h $(VL_TRACE_CFG)
 	@mkdir -p $(MMU_DIR)/$(1) && rm -f $$@
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast --trace-fst \
-	  -Irtl --top-module mmu_top $(call mmu_G,$(1)) --Mdir $(MMU_DIR)/$(1)/obj \
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
+	  -Irtl --top-module mmu_top $(call mmu_G,$(1)) --Mdir $(MMU_DIR)/$(1)/$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/mmu $(call mmu_D,$(1))" \
 	  $(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp $(MMU_TB_LIB) -o $$@ >$(MMU_DIR)/$(1)/verilate.log 2>&1 \
 	  || { tail -40 $(MMU_DIR)/$(1)/verilate.log; exit 1; }

@@ -41,10 +41,10 @@ $(SIM_CLIB): $(patsubst sim/%.c,$(SIM_DIR)/c/%.o,$(SIM_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 # -Wno-fatal is not used: our RTL must be warning-free in the build too.
-$(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h)
+$(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_TRACE_CFG)
 	@mkdir -p $(SIM_DIR)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --trace-fst --x-assign fast --x-initial fast \
-	  -Irtl --top-module soc_top --Mdir $(SIM_DIR)/obj \
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 $(VL_TRACE_FLAGS) --x-assign fast --x-initial fast \
+	  -Irtl --top-module soc_top --Mdir $(SIM_DIR)/$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim" \
 	  -LDFLAGS "$(SIM_CLIB)" \
 	  $(RTL_ALL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX) -o $(SIM_BIN) >$(SIM_DIR)/verilate.log 2>&1 \
