@@ -2,6 +2,7 @@
 """Writes a wrapper that lets place and route time one module on its own.
 
     board_fmax_wrap.py MODULE.sv OUT.sv [--pkg PKG.sv ...] [--clk clk_i] [--rst rst_ni]
+                       [--config-of BOARD_TOP.sv --via PARENT.sv]
 
 A module with hundreds of port bits (mmu_top) cannot be placed as a chip top:
 there are not enough pins, and pins would put I/O delays into its paths.
@@ -15,6 +16,11 @@ and surrounds the module with registers, as the SoC does:
   - the module's reset is synchronised.
 The module's own register-to-register paths are then what limits Fmax.
 Widths come from the module's parameter defaults and the packages' localparams.
+
+--config-of/--via time the module as a board builds it: PARENT.sv
+instantiates it with parameters from its own (`.NWalkers(MmuWalkers)`),
+and the board top sets those (`parameter int unsigned MmuWalkers = 2`);
+the wrapper passes the board's values to the module.
 """
 import argparse
 import math
@@ -48,6 +54,33 @@ def module_params(path, params):
     return out
 
 
+def sv_int(text):
+    """4, 32'd4, 1'b0 -> int."""
+    m = re.fullmatch(r"\s*(?:\d*'([bdh]))?\s*([0-9a-fA-F_]+)\s*", text)
+    if not m:
+        raise ValueError(f"not a number: {text!r}")
+    base = {"b": 2, "h": 16, "d": 10, None: 10}[m.group(1)]
+    return int(m.group(2).replace("_", ""), base)
+
+
+def board_config(module, board_top, parent):
+    """{module parameter: value} as board_top sets them through parent."""
+    ptext = cbp.strip_comments(open(parent).read())
+    m = re.search(rf"\b{module}\s*#\s*\(", ptext)
+    if not m:
+        raise ValueError(f"{parent} does not instantiate {module} with parameters")
+    plist = ptext[m.end() - 1:cbp.match_paren(ptext, m.end() - 1)]
+    via = dict((outer, inner) for inner, outer in re.findall(r"\.(\w+)\s*\(\s*(\w+)\s*\)", plist))
+    btext = cbp.strip_comments(open(board_top).read())
+    out = {}
+    for name, value in re.findall(r"parameter\s+(?:int\s+unsigned\s+|int\s+|bit\s+)?(\w+)\s*=\s*([^,\n)]+)", btext):
+        if name in via:
+            out[via[name]] = sv_int(value)
+    if not out:
+        raise ValueError(f"{board_top} sets none of {sorted(via)}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("module")
@@ -55,7 +88,11 @@ def main():
     ap.add_argument("--pkg", action="append", default=[])
     ap.add_argument("--clk", default="clk_i")
     ap.add_argument("--rst", default="rst_ni")
+    ap.add_argument("--config-of", help="board top whose parameters configure the module")
+    ap.add_argument("--via", help="the module's parent, which maps the board's parameters onto it")
     a = ap.parse_args()
+    if bool(a.config_of) != bool(a.via):
+        ap.error("--config-of and --via go together")
     pkg = {}
     for p in a.pkg:
         text = cbp.strip_comments(open(p).read())
@@ -69,6 +106,11 @@ def main():
                 pass
     params = module_params(a.module, pkg)
     name, ports = cbp.module_ports(a.module, params)
+    overrides = board_config(name, a.config_of, a.via) if a.config_of else {}
+    mtext = cbp.strip_comments(open(a.module).read())
+    unknown = sorted(k for k in overrides if not re.search(rf"parameter\s+[^=;]*\b{k}\s*=", mtext))
+    if unknown:
+        raise SystemExit(f"board_fmax_wrap: {name} has no parameter {', '.join(unknown)}")
     ins = [(p, w) for p, d, w in ports if d == "input" and p not in (a.clk, a.rst)]
     outs = [(p, w) for p, d, w in ports if d == "output"]
     n_in = sum(w for _, w in ins)
@@ -101,7 +143,11 @@ def main():
     for p, w in outs:
         conns.append(f"    .{p} (out_w[{pos + w - 1}:{pos}])")
         pos += w
-    A(f"  {name} u_dut (")
+    if overrides:
+        plist = ", ".join(f".{k}({v})" for k, v in sorted(overrides.items()))
+        A(f"  {name} #({plist}) u_dut (")
+    else:
+        A(f"  {name} u_dut (")
     A(",\n".join(conns))
     A("  );")
     # XOR folding, 4:1 per registered stage
@@ -119,7 +165,9 @@ def main():
     A("endmodule : fmax_wrap")
     with open(a.out, "w") as f:
         f.write("\n".join(L) + "\n")
-    print(f"board_fmax_wrap: {a.out}: {name} with {n_in} input and {n_out} output bits, {stage} fold stages")
+    config = " ".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "defaults"
+    print(f"board_fmax_wrap: {a.out}: {name} ({config}) with {n_in} input and {n_out} output bits, "
+          f"{stage} fold stages")
     return 0
 
 

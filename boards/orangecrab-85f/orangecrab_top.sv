@@ -26,18 +26,19 @@
 //
 // MMU configuration: the product's default MMU (8 walkers, 8 miss registers
 // and 32 miss slots per port, stride prefetch) is too large beside the CPU,
-// four engines and LiteDRAM on an 85F. The board builds it with 4 walkers,
-// 4 miss registers and 8 miss slots per port, no prefetch and no walk
-// following (docs/boards.md). The firmware reads the walker count from MMU_CONFIG;
-// nothing else changes.
+// four engines and LiteDRAM on an 85F. The board builds it with 2 walkers,
+// 2 miss registers and 4 miss slots per port, no prefetch and no walk
+// following (docs/boards.md): with 4/4/8 the 85F was 76% full and nextpnr
+// could not route it. The firmware reads the walker count from MMU_CONFIG;
+// nothing else changes. `make fmax-mmu` times mmu_top with these values.
 module orangecrab_top #(
   parameter string       RamInit   = "",
   parameter int unsigned SysHz     = 48_000_000,
   parameter int unsigned Baud      = 1_000_000,
   parameter int unsigned DdrSizeMb = 128,
-  parameter int unsigned MmuWalkers = 4,
-  parameter int unsigned MmuMshrs   = 4,
-  parameter int unsigned MmuSlots   = 8,
+  parameter int unsigned MmuWalkers = 2,
+  parameter int unsigned MmuMshrs   = 2,
+  parameter int unsigned MmuSlots   = 4,
   parameter int unsigned MmuPfDepth = 0,
   parameter bit          MmuFollow  = 1'b0
 ) (
