@@ -6,6 +6,7 @@
 #   make t-uart-link / t-mailbox-uart / t-synth-check / ...   (part of make test)
 #   make bitstream BOARD=orangecrab-85f       synthesis, place and route, bitstream
 #   make synth-report BOARD=orangecrab-85f    resources and Fmax per clock
+#   make paths-mmu / paths-board              estimated long paths, from the netlists
 #   make flash BOARD=orangecrab-85f           openFPGALoader (DFU bootloader)
 #   make bitstream BOARD=litefury             Vivado batch flow (needs Vivado)
 
@@ -307,6 +308,22 @@ MMU_SRCS_FOR_FMAX = $(MMU_PKGS) $(filter-out $(MMU_PKGS),$(sort $(wildcard rtl/m
 .PHONY: fmax-mmu
 fmax-mmu: $(FM_BUILD)/pnr.log
 	@grep -E "Max frequency for clock" $< | tail -1 | sed 's/^Info: /fmax-mmu: /'
+
+# Where the long paths are, from the synthesised netlists alone (minutes,
+# where routing takes most of an hour): tools/ecp5_paths.py estimates each
+# register-to-register path with fixed cell and net delays. paths-mmu for
+# mmu_top in the board's configuration, paths-board for the whole board.
+.PHONY: paths-mmu paths-board
+paths-mmu: $(FM_BUILD)/mmu.json
+	@python3 tools/ecp5_paths.py $< fmax_wrap --paths $(PATHS) --periods 20.8,10
+
+paths-board: $(OC_JSON)
+	@python3 tools/ecp5_paths.py $< orangecrab_top --paths $(PATHS) --periods 20.8,10
+PATHS ?= 5
+
+TESTS += ecp5-paths
+t-ecp5-paths:
+	python3 tests/boards/test_ecp5_paths.py
 
 $(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/boards/check_board_ports.py \
     boards/orangecrab-85f/orangecrab_top.sv rtl/soc_top.sv
