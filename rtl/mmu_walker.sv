@@ -349,7 +349,7 @@ module mmu_walker #(
                      (l_done[i] || l_walk[i]) && l_lvl0[i] && !l_fell[i] &&
                      !(l_walk[i] && l_leaf64[i] && same64_q[i]);
       fw_resume[i] = is_follow[i] && !fw_finish[i] && !fw_copy[i] &&
-                     (stale_q[i] || l_done[i] || !l_walk[i] || (l_lvl0[i] && l_fell[i] && !samepg_q[i]));
+                     (stale_q[i] || !l_walk[i] || (l_lvl0[i] && l_fell[i] && !samepg_q[i]));
       if (is_follow[i]) led = led | lead_q[i];
     end
     fw_need    = fw_finish | fw_copy;
