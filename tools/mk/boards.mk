@@ -303,6 +303,9 @@ synth-full: $(BOARD_STAMP)
 # Mmu* parameters, mapped through soc_top's instance): the product's
 # default alone is 86% of the part and did not finish. Part of synth-report.
 FMAX_MMU_MHZ ?= 100
+# router2 stalled on mmu_top alone (1 727 overused wires after 48
+# iterations); router1 routed it in 13 minutes (2026-11-24).
+FMAX_MMU_ROUTER ?= router1
 MMU_SRCS_FOR_FMAX = $(MMU_PKGS) $(filter-out $(MMU_PKGS),$(sort $(wildcard rtl/mmu_*.sv)))
 
 .PHONY: fmax-mmu
@@ -343,6 +346,6 @@ $(FM_BUILD)/pnr.log: $(FM_BUILD)/mmu.json
 	@echo "fmax-mmu: [2/2] nextpnr-ecp5 --85k --speed 8 at $(FMAX_MMU_MHZ) MHz (log: $@)"
 	@$(call progress_nextpnr,$@.tmp) \
 	  $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $< --lpf-allow-unconstrained \
-	  --freq $(FMAX_MMU_MHZ) --router $(NEXTPNR_ROUTER) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
+	  --freq $(FMAX_MMU_MHZ) --router $(FMAX_MMU_ROUTER) --timing-allow-fail --report $(FM_BUILD)/pnr-report.json -l $@.tmp -q \
 	  || { tail -30 $@.tmp; exit 1; }
 	@mv $@.tmp $@
