@@ -136,7 +136,7 @@ NEXTPNR_ROUTER ?= router2
 # $(call progress_yosys,OUT,LOG) / $(call progress_nextpnr,LOG) prefix the
 # tool's command line.
 progress_yosys   = PROGRESS_OUT=$(1) bash tools/with_progress.sh $(2) '^[0-9.]+ Executing' --
-progress_nextpnr = bash tools/with_progress.sh $(1) '^Info: +(at |iter=|Running |Routing|Setting up)' --
+progress_nextpnr = bash tools/with_progress.sh $(1) '^Info: +(at |iter=|Running |Routing|Setting up|[0-9]+ \|)' --
 
 $(OC_DRAM): $(OC_DIR)/litedram.yml tools/board_litedram.sh $(BOARD_STAMP)
 	@bash tools/board_litedram.sh $(OC_DIR)/litedram.yml $(OC_BUILD)/litedram
