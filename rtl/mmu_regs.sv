@@ -170,32 +170,6 @@ module mmu_regs #(
 
   assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[0];
 
-  // Events are registered before the counters add them, so the counters'
-  // carry chains start at a flip-flop: a port's fault event feeding its
-  // 32-bit counter was the end of the MMU's routed critical path (request
-  // -> L1 compare -> record -> fault -> counter, 18.8 ns, make fmax-mmu).
-  // A counter is therefore one cycle behind its events.
-  logic [NPorts-1:0] ev_req_q, ev_hit_q, ev_miss_q, ev_merge_q, ev_fault_q, ev_pf_q;
-  logic              ev_l2_lookup_q, ev_l2_hit_q, ev_walk_q, ev_pwc_hit_q, ev_pte_read_q, ev_l2_nb_q;
-  logic              ev_fault_any_q;
-  logic [WCntW-1:0]  walk_busy_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      {ev_req_q, ev_hit_q, ev_miss_q, ev_merge_q, ev_fault_q, ev_pf_q} <= '0;
-      {ev_l2_lookup_q, ev_l2_hit_q, ev_walk_q, ev_pwc_hit_q, ev_pte_read_q, ev_l2_nb_q} <= '0;
-      ev_fault_any_q <= 1'b0;
-      walk_busy_q    <= '0;
-    end else begin
-      {ev_req_q, ev_hit_q, ev_miss_q, ev_merge_q, ev_fault_q, ev_pf_q} <=
-        {ev_req_i, ev_hit_i, ev_miss_i, ev_merge_i, ev_fault_i, ev_pf_i};
-      {ev_l2_lookup_q, ev_l2_hit_q, ev_walk_q, ev_pwc_hit_q, ev_pte_read_q, ev_l2_nb_q} <=
-        {ev_l2_lookup_i, ev_l2_hit_i, ev_walk_i, ev_pwc_hit_i, ev_pte_read_i, ev_l2_nb_i};
-      ev_fault_any_q <= ev_fault_i_any;
-      walk_busy_q    <= walk_busy_i;
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
@@ -206,28 +180,28 @@ module mmu_regs #(
     end else begin
       for (int p = 0; p < NPorts; p++) begin
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] + 32'(ev_req_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] + 32'(ev_req_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] + 32'(ev_hit_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] + 32'(ev_hit_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] + 32'(ev_miss_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] + 32'(ev_miss_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] + 32'(ev_merge_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] + 32'(ev_merge_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] + 32'(ev_fault_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] + 32'(ev_fault_i[p]);
         pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] + 32'(ev_pf_q[p]);
+          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] + 32'(ev_pf_i[p]);
       end
-      sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    <= sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS] + 32'(ev_l2_lookup_q);
-      sc_q[gmmu_mmu_pkg::PERF_L2_HITS]       <= sc_q[gmmu_mmu_pkg::PERF_L2_HITS] + 32'(ev_l2_hit_q);
-      sc_q[gmmu_mmu_pkg::PERF_WALKS]         <= sc_q[gmmu_mmu_pkg::PERF_WALKS] + 32'(ev_walk_q);
-      sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES]   <= sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES] + 32'(walk_busy_q);
-      sc_q[gmmu_mmu_pkg::PERF_PWC_HITS]      <= sc_q[gmmu_mmu_pkg::PERF_PWC_HITS] + 32'(ev_pwc_hit_q);
-      sc_q[gmmu_mmu_pkg::PERF_PTE_READS]     <= sc_q[gmmu_mmu_pkg::PERF_PTE_READS] + 32'(ev_pte_read_q);
-      sc_q[gmmu_mmu_pkg::PERF_FAULTS]        <= sc_q[gmmu_mmu_pkg::PERF_FAULTS] + 32'(ev_fault_any_q);
+      sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    <= sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS] + 32'(ev_l2_lookup_i);
+      sc_q[gmmu_mmu_pkg::PERF_L2_HITS]       <= sc_q[gmmu_mmu_pkg::PERF_L2_HITS] + 32'(ev_l2_hit_i);
+      sc_q[gmmu_mmu_pkg::PERF_WALKS]         <= sc_q[gmmu_mmu_pkg::PERF_WALKS] + 32'(ev_walk_i);
+      sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES]   <= sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES] + 32'(walk_busy_i);
+      sc_q[gmmu_mmu_pkg::PERF_PWC_HITS]      <= sc_q[gmmu_mmu_pkg::PERF_PWC_HITS] + 32'(ev_pwc_hit_i);
+      sc_q[gmmu_mmu_pkg::PERF_PTE_READS]     <= sc_q[gmmu_mmu_pkg::PERF_PTE_READS] + 32'(ev_pte_read_i);
+      sc_q[gmmu_mmu_pkg::PERF_FAULTS]        <= sc_q[gmmu_mmu_pkg::PERF_FAULTS] + 32'(ev_fault_i_any);
       sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] <= sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] + 32'(pulse_q);
       sc_q[gmmu_mmu_pkg::PERF_CYCLES]        <= sc_q[gmmu_mmu_pkg::PERF_CYCLES] + 32'd1;
-      sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] <= sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] + 32'(ev_l2_nb_q);
+      sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] <= sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] + 32'(ev_l2_nb_i);
     end
   end
 
