@@ -15,7 +15,8 @@ and surrounds the module with registers, as the SoC does:
     paths end at a register and the folding adds no long paths;
   - the module's reset is synchronised.
 The module's own register-to-register paths are then what limits Fmax.
-Widths come from the module's parameter defaults and the packages' localparams.
+Widths come from the module's parameters (defaults, or the board's values
+below) and the packages' localparams.
 
 --config-of/--via time the module as a board builds it: PARENT.sv
 instantiates it with parameters from its own (`.NWalkers(MmuWalkers)`),
@@ -32,8 +33,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "board
 import check_board_ports as cbp  # noqa: E402  (port parser shared with the port check)
 
 
-def module_params(path, params):
-    """Evaluates `parameter int unsigned X = expr` defaults in order."""
+def module_params(path, params, overrides):
+    """Evaluates `parameter int unsigned X = expr` defaults in order; a
+    parameter in overrides takes that value instead (and later defaults
+    derived from it follow)."""
     text = cbp.strip_comments(open(path).read())
     head = ""
     m = re.search(r"\bmodule\s+\w+\s*(?:import[^;]*;\s*)*#\s*\(", text)
@@ -51,6 +54,7 @@ def module_params(path, params):
             out[name] = int(eval(e, {"clog2": lambda v: max(0, math.ceil(math.log2(v))) if v > 1 else 0}))
         except Exception as exc:  # noqa: BLE001
             raise ValueError(f"cannot evaluate parameter {name} = {expr}") from exc
+        out[name] = overrides.get(name, out[name])
     return out
 
 
@@ -104,10 +108,11 @@ def main():
                                            {"clog2": lambda v: max(0, math.ceil(math.log2(v)))}))
             except Exception:  # noqa: BLE001  (types, strings: not widths)
                 pass
-    params = module_params(a.module, pkg)
-    name, ports = cbp.module_ports(a.module, params)
-    overrides = board_config(name, a.config_of, a.via) if a.config_of else {}
     mtext = cbp.strip_comments(open(a.module).read())
+    name = re.search(r"\bmodule\s+(\w+)", mtext).group(1)
+    overrides = board_config(name, a.config_of, a.via) if a.config_of else {}
+    params = module_params(a.module, pkg, overrides)
+    name, ports = cbp.module_ports(a.module, params)
     unknown = sorted(k for k in overrides if not re.search(rf"parameter\s+[^=;]*\b{k}\s*=", mtext))
     if unknown:
         raise SystemExit(f"board_fmax_wrap: {name} has no parameter {', '.join(unknown)}")
