@@ -24,7 +24,7 @@ module mmu_l2_tlb #(
   parameter int unsigned AsidW  = 6,
   parameter int unsigned VpnW   = 36,
   parameter int unsigned MetaW  = 5,
-  parameter int unsigned Sets0  = 64,   // 4 KB bank
+  parameter int unsigned Sets0  = 128,  // 4 KB bank
   parameter int unsigned Ways0  = 4,
   parameter int unsigned Sets1  = 32,   // 64 KB bank
   parameter int unsigned Ways1  = 4,

@@ -15,7 +15,8 @@
 // Permissions are checked here, for every access, against the translation
 // record of the hit or fill. The first use of a new translation prefetches
 // the PfDepth pages along the port's detected stride (strided streams, the
-// rows of a tile), else the PfDepth ranges after the hit entry (streams).
+// rows of a tile; after the stride's last learned jump, the pages after its
+// target), else the PfDepth ranges after the hit entry (streams).
 //
 // Invalidation: a stale fill (from a walk or lookup that began before an
 // invalidation) is never installed and answers only misses that were
@@ -401,6 +402,14 @@ module mmu_port #(
   // (a stream), and a miss asks for nothing. A stride smaller than the hit
   // entry's range falls back to the next ranges.
   //
+  // The detector also learns the last jump that broke a confirmed stride
+  // (from page S to page J: the last row of a tile back to its first row,
+  // the bottom of a column to its top) and, along the stride, takes J as the
+  // page after S, so the rows after a repeated jump are asked for before it
+  // (a one-entry Markov predictor over the stride's breaks). A stride that
+  // goes on past S forgets the jump, and so does an invalidation or a
+  // change of address space.
+  //
   // A prefetch takes a miss register (the highest free one, when at least
   // two are free; along a stride also in a cycle in which a request's miss
   // takes the lowest) and is looked up and walked like a miss,
@@ -447,6 +456,11 @@ module mmu_port #(
   logic [1:0]       pf_cnt_q;
   logic [VpnW:0]    pf_next, pf_adv;
   logic             pf_trigger, pf_alloc, pf_dup, pf_skip;
+  // The learned jump: the last break of a confirmed stride (from the page
+  // of one event to the page of the next).
+  logic             jw_v_q;
+  logic [VpnW-1:0]  jw_src_q, jw_dst_q;
+  logic             jw_at_pt, jw_at_pf;
   logic [PfHist-1:0] hist_v_q;
   logic [AsidW-1:0] hist_asid_q [PfHist];
   logic [VpnW-1:0]  hist_vpn_q  [PfHist];
@@ -490,10 +504,13 @@ module mmu_port #(
   assign sd_use = (PfStrideW > 1) && sd_conf_d[1] &&
                   ((({{(VpnW-SW){1'b0}}, sd_mag}) & cov_mask(pe_cov_q)) != '0);
 
-  // Stage 3: the first page to prefetch.
+  // Stage 3: the first page to prefetch. Along a stride, the page after the
+  // learned jump's source is its target.
   assign pf_trigger = pt_q;
-  assign pf_next    = {1'b0, pt_vpn_q} + pt_step_q;
-  assign pf_adv     = {1'b0, pf_vpn_q} + pf_step_q;
+  assign jw_at_pt   = pt_stride_q && jw_v_q && (pt_vpn_q == jw_src_q);
+  assign jw_at_pf   = pf_stride_q && jw_v_q && (pf_vpn_q == jw_src_q);
+  assign pf_next    = jw_at_pt ? {1'b0, jw_dst_q} : {1'b0, pt_vpn_q} + pt_step_q;
+  assign pf_adv     = jw_at_pf ? {1'b0, jw_dst_q} : {1'b0, pf_vpn_q} + pf_step_q;
 
   always_comb begin
     pf_dup = 1'b0;
@@ -569,6 +586,9 @@ module mmu_port #(
       sd_last_q   <= '0;
       sd_stride_q <= '0;
       sd_conf_q   <= '0;
+      jw_v_q      <= 1'b0;
+      jw_src_q    <= '0;
+      jw_dst_q    <= '0;
       pt_q        <= 1'b0;
       pt_stride_q <= 1'b0;
       pf_stride_q <= 1'b0;
@@ -638,6 +658,13 @@ module mmu_port #(
         sd_last_q   <= pe_vpn_q;
         sd_stride_q <= sd_stride_d;
         sd_conf_q   <= sd_conf_d;
+        // A stride that goes on past the jump's source unlearns the jump.
+        if (!sd_same || (sd_match && sd_last_q == jw_src_q)) jw_v_q <= 1'b0;
+        if (sd_same && !sd_zero && !sd_match && sd_conf_q == 2'd3) begin
+          jw_v_q   <= 1'b1;
+          jw_src_q <= sd_last_q;
+          jw_dst_q <= pe_vpn_q;
+        end
         pt_asid_q   <= pe_asid_q;
         pt_stride_q <= sd_use;
         if (sd_use) begin
@@ -662,7 +689,10 @@ module mmu_port #(
         pf_cnt_q <= pf_cnt_q - 2'd1;
         if (pf_cnt_q == 2'd1 || pf_adv[VpnW]) pf_q <= 1'b0;
       end
-      if (inv_valid_i) hist_v_q <= '0;
+      if (inv_valid_i) begin
+        hist_v_q <= '0;
+        jw_v_q   <= 1'b0;
+      end
 
       // Response FIFO.
       of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_push);

@@ -36,7 +36,7 @@ module mmu_top #(
   parameter int unsigned LeafLine   = gmmu_mmu_pkg::LEAF_LINE_PTES,  // leaf entries per leaf read: 1, 2, 4, 8
   parameter bit          WalkFollow = 1'b1, // walks of one 2 MB range in flight share reads (mmu_walker)
   parameter int unsigned PfStrideW  = 10,   // stride detector: signed delta bits in 4 KB pages (<2: next range only)
-  parameter int unsigned L2Sets0    = 64,
+  parameter int unsigned L2Sets0    = 128,
   parameter int unsigned L2Ways0    = 4,
   parameter int unsigned L2Sets1    = 32,
   parameter int unsigned L2Ways1    = 4,

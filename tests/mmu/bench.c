@@ -219,6 +219,40 @@ static uint64_t one(struct bench *b, uint64_t va)
 
 /* ------------------------------------------------------------ the bench */
 
+struct region {
+    const char *name;
+    uint64_t base;
+};
+
+/* The single-port traces again over smaller working sets (the main table's
+ * is the whole 64 MB region): streaming and the tiled surface wrap around,
+ * the strided column and the random gather stay inside. 1 MB is the
+ * smallest size that holds one band of 64-row tiles. */
+static void bench_working_sets(struct bench *b, const struct region *regions, uint64_t n)
+{
+    enum { N_WS = 3 };
+    static const unsigned ws_mb[N_WS] = {1, 4, 16};
+    printf("working sets: %" PRIu64 " requests on one port, cycles (of ideal):\n", n);
+    for (unsigned r = 0; r < 3; r++) {
+        for (unsigned k = TR_STREAM; k <= TR_GATHER; k++) {
+            uint64_t c[N_WS];
+            for (unsigned w = 0; w < N_WS; w++) {
+                flush(b);
+                clear_traces(b);
+                set_trace(b, 0, k, regions[r].base, (uint64_t)ws_mb[w] << 20, n);
+                c[w] = run_traces(b);
+            }
+            printf("  %-14s %-4s pages:", trace_names[k], regions[r].name);
+            for (unsigned w = 0; w < N_WS; w++)
+                printf(" %2u MB %7" PRIu64 " (%.3f)", ws_mb[w], c[w], (double)n / c[w]);
+            printf("\n");
+            for (unsigned w = 0; w < N_WS; w++)
+                printf("bench-result ws %s-%s-%uM %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].name,
+                       ws_mb[w], c[w], n);
+        }
+    }
+}
+
 int mmu_bench(const struct mmu_test_opts *o)
 {
     static struct bench bs;
@@ -294,7 +328,7 @@ int mmu_bench(const struct mmu_test_opts *o)
     printf("bench-result hits one=%.4f all=%.4f\n", (double)nh / c1, (double)nh / c4);
 
     /* --- traces --------------------------------------------------------- */
-    struct { const char *region; uint64_t base; } regions[3] = {{"4K", R4K}, {"64K", R64K}, {"2M", R2M}};
+    const struct region regions[3] = {{"4K", R4K}, {"64K", R64K}, {"2M", R2M}};
     const uint64_t n = o->count ? o->count : 32768;
     printf("traces: %" PRIu64 " requests of %u bytes per port, cycles (ideal = 1 translation/cycle/port):\n", n,
            ACCESS_BYTES);
@@ -307,9 +341,9 @@ int mmu_bench(const struct mmu_test_opts *o)
             uint64_t c = run_traces(b);
             struct bench_ctr c1 = read_ctr(b);
             printf("  %-14s %-4s pages, 1 port : %8" PRIu64 " cycles, %.3f of ideal\n", trace_names[k],
-                   regions[r].region, c, (double)n / c);
+                   regions[r].name, c, (double)n / c);
             print_ctr(&c0, &c1);
-            printf("bench-result trace %s-%s-1 %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].region, c, n);
+            printf("bench-result trace %s-%s-1 %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].name, c, n);
         }
         /* Four ports, each its own trace over its own quarter. */
         flush(b);
@@ -317,10 +351,11 @@ int mmu_bench(const struct mmu_test_opts *o)
         for (unsigned p = 0; p < ports; p++)
             set_trace(b, p, p % 4, regions[r].base + p * (REGION_BYTES / 4), REGION_BYTES / 4, n);
         uint64_t c = run_traces(b);
-        printf("  %-14s %-4s pages, %u ports: %8" PRIu64 " cycles, %.3f of ideal\n", "mixed", regions[r].region,
+        printf("  %-14s %-4s pages, %u ports: %8" PRIu64 " cycles, %.3f of ideal\n", "mixed", regions[r].name,
                ports, c, (double)n / c);
-        printf("bench-result trace mixed-%s-%u %" PRIu64 " %" PRIu64 "\n", regions[r].region, ports, c, n);
+        printf("bench-result trace mixed-%s-%u %" PRIu64 " %" PRIu64 "\n", regions[r].name, ports, c, n);
     }
+    bench_working_sets(b, regions, n);
     mmu_check_counters(tb);
     bool ok = tb->mismatches == 0;
     printf("bench: %s (%" PRIu64 " translations checked against the model, %" PRIu64 " mismatches)\n",

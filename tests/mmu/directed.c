@@ -3,8 +3,8 @@
  * coverage, each fault reason, bus errors mid-walk, the fault FIFO and its
  * overflow, invalidation types and their DONE, invalidation racing walks in
  * flight at every cycle offset, address-space isolation, miss merging, hit
- * latency, the stride prefetch (also against invalidation) and the
- * registers. Every response is also checked against the
+ * latency, the stride prefetch (also against invalidation), the learned
+ * jump of the prefetch and the registers. Every response is also checked against the
  * reference model by the testbench core; the tests add their own explicit
  * expectations on top.
  */
@@ -964,6 +964,43 @@ static void t_stride_prefetch(struct dt *d)
     printf("  %u race points, %u prefetches\n", 2 * walk, pf_race);
 }
 
+/* Learned jump. Passes over a strided stream of 4 KB pages A[0..m-1]
+ * (every fourth page, one request per page, waiting between pages; m more
+ * than the L1 holds, so A[0] is gone at the end of a pass), each pass
+ * starting again at A[0], like the rows of the tiles of one column. Misses
+ * counted by hand: pass 1 misses A[0..2] (the stride is confirmed at A[2]);
+ * pass 2 misses A[0] only (the jump A[m-1] -> A[0] breaks the confirmed
+ * stride and is learned); pass 3 misses nothing (A[m-3]'s prefetches run
+ * A[m-2], A[m-1], then A[0]); pass 4 goes on past A[m-1] to A[2m-1] and
+ * misses A[m] only (the jump was predicted instead), which forgets the
+ * jump; pass 5 misses A[0] again (the L1 lost it during pass 4's last m
+ * pages). */
+static void t_jump_prefetch(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned as = 6, settle = 2000, m = tb->prm.l1_entries + 8;
+    const uint64_t base = UINT64_C(0x0000000260000000), stride = 4 * UINT64_C(0x1000);
+    dt_new_as(d, as);
+    for (unsigned k = 0; k < 2 * m + 4; k++)
+        wr(d, dt_leaf4k(d, as, base + k * stride), gmmu_pte_make_page(0x500000 + k * 0x1000, 1, 0));
+    commit(d);
+    const struct { unsigned len, miss_lo, miss_hi; } pass[5] = {
+        {m, 0, 2}, {m, 0, 0}, {m, m, m}, {2 * m, m, m}, {m, 0, 0}};
+    for (unsigned p = 0; p < 5; p++) {
+        unsigned bad = 0;
+        for (unsigned k = 0; k < pass[p].len; k++) {
+            uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
+            expect_page(as, base + k * stride + 0x80, GMMU_ACCESS_READ, 0x500080 + k * 0x1000, GMMU_PSIZE_4K, 1);
+            bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
+            bool miss_expected = k >= pass[p].miss_lo && k <= pass[p].miss_hi;
+            if (hit == miss_expected && bad++ < 4)
+                failf("pass %u, page %u: %s, expected a %s", p + 1, k, hit ? "hit" : "miss",
+                      miss_expected ? "miss" : "hit");
+            tb_run(tb, settle);
+        }
+    }
+}
+
 /* Back-pressure on responses: nothing lost, nothing duplicated. */
 static void t_backpressure(struct dt *d)
 {
@@ -1003,6 +1040,7 @@ static const struct dtest tests[] = {
     {"walk_follow", t_walk_follow},
     {"inval_race", t_inval_race},
     {"stride_prefetch", t_stride_prefetch},
+    {"jump_prefetch", t_jump_prefetch},
     {"backpressure", t_backpressure},
 };
 
