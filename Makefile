@@ -69,4 +69,5 @@ include tools/mk/mmu.mk
 include tools/mk/boards.mk
 include tools/mk/fuzz.mk
 include tools/mk/engine.mk
+include tools/mk/cdc.mk
 include tools/mk/bench.mk
