@@ -268,6 +268,9 @@ module mmu_l2_tlb #(
   end
 
   // Valid bits: install sets one, a sweep step clears some, INV_ALL all.
+  // The bits of sets and ways a bank does not have are held at zero here,
+  // so synthesis drops their flip-flops (it cannot see that the indices
+  // never reach them: the vectors are MaxSets wide for every RAM).
   logic [MaxSets-1:0] vb_d [NRam];
   always_comb begin
     for (int r = 0; r < NRam; r++) begin
@@ -275,6 +278,11 @@ module mmu_l2_tlb #(
       if (sw_clear[r]) vb_d[r][sw_cmp_set_q] = 1'b0;
       if (ins_valid_i && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
       if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) vb_d[r] = '0;
+      for (int st = 0; st < MaxSets; st++) begin
+        if (32'(st) >= bank_sets(r / MaxWays) || 32'(r % MaxWays) >= bank_ways(r / MaxWays)) begin
+          vb_d[r][st] = 1'b0;
+        end
+      end
     end
   end
 

@@ -7,13 +7,20 @@
 //           user port, and a small init CPU that runs DDR3 initialisation
 //           and read leveling at power-up (init_done / init_error).
 //   u_soc   the SoC with its UART host link (boards/common/uart_soc.sv),
-//           clocked by the core's user clock (sys, 48 MHz) so its AXI4 DDR
-//           master meets the user port without a clock crossing.
+//           on its own clock (soc, SocHz: 24 MHz by default) from a second
+//           PLL: the placed SoC does not reach the DDR core's 48 MHz, and
+//           the DDR3 PHY cannot run slower. orangecrab_soc_pll is generated
+//           at build time by the pinned yowasp-ecppll (48 MHz in, OC_SOC_MHZ
+//           out; tools/mk/boards.mk), which also passes SocHz.
+//   u_cdc   the AXI4 clock crossing (rtl/axi4_cdc.sv) from the SoC's DDR
+//           master to the core's user port (sys, 48 MHz).
 //   console soc_top's console byte stream goes out on its own TX-only UART.
 //
 // Reset: the SoC leaves reset when the DDR core is out of reset and reports
-// init_done without init_error, and while the user button is not pressed
-// (synchronised to sys, released two cycles later). Holding the button for
+// init_done without init_error, the SoC's PLL is locked, and while the user
+// button is not pressed. One condition resets both clock domains (asserted
+// at once, released two cycles later in each), as the crossing requires.
+// Holding the button for
 // one second pulls the board's reset line, which reloads the FPGA from the
 // bootloader (as the OrangeCrab's own designs do).
 //
@@ -21,7 +28,7 @@
 // blue flashes for each host request; red is steady on a DDR calibration
 // failure and flashes for each NAK the link sends.
 //
-// Baud rates: host link and console 1 Mbaud (ClkDiv 48 at 48 MHz); the DDR
+// Baud rates: host link and console 1 Mbaud (ClkDiv 24 at 24 MHz); the DDR
 // core's calibration log 115200.
 //
 // MMU configuration: the product's default MMU (8 walkers, 8 miss registers
@@ -33,7 +40,8 @@
 // nothing else changes. `make fmax-mmu` times mmu_top with these values.
 module orangecrab_top #(
   parameter string       RamInit   = "",
-  parameter int unsigned SysHz     = 48_000_000,
+  parameter int unsigned SysHz     = 48_000_000,   // the DDR core's user clock
+  parameter int unsigned SocHz     = 24_000_000,   // the SoC's clock (orangecrab_soc_pll)
   parameter int unsigned Baud      = 1_000_000,
   parameter int unsigned DdrSizeMb = 128,
   parameter int unsigned MmuWalkers = 2,
@@ -73,7 +81,7 @@ module orangecrab_top #(
   output logic [1:0]  ddram_gnd_o
 );
 
-  localparam int unsigned ClkDiv = SysHz / Baud;
+  localparam int unsigned ClkDiv = SocHz / Baud;
   localparam int unsigned IdW = gmmu_soc_pkg::DDR_AXI_ID_BITS;
   localparam int unsigned DdrAw = 27;  // byte address bits of the 128 MiB user port
 
@@ -148,19 +156,27 @@ module orangecrab_top #(
     .user_port_axi_rid     (rid)
   );
 
-  // ------------------------------------------------------------ reset
+  // ------------------------------------------------------------ clocks, reset
+  logic soc_clk, soc_locked;
+  orangecrab_soc_pll u_soc_pll (.clk48_i, .clk_o (soc_clk), .locked (soc_locked));
+
   logic [1:0] btn_sync_q;
-  logic [1:0] rst_sync_q;
+  logic [1:0] rst_sync_q;       // sys domain: the crossing's DDR side
+  logic [1:0] soc_rst_sync_q;   // soc domain: the SoC and the crossing's SoC side
   logic       run;
 
   always_ff @(posedge sys_clk) btn_sync_q <= {btn_sync_q[0], usr_btn_ni};
 
-  assign run = !sys_rst && init_done && !init_error && btn_sync_q[1];
+  assign run = !sys_rst && init_done && !init_error && btn_sync_q[1] && soc_locked;
 
-  // Asynchronous assertion, synchronous release.
+  // Asynchronous assertion, synchronous release, in each domain.
   always_ff @(posedge sys_clk or negedge run) begin
     if (!run) rst_sync_q <= 2'b00;
     else      rst_sync_q <= {rst_sync_q[0], 1'b1};
+  end
+  always_ff @(posedge soc_clk or negedge run) begin
+    if (!run) soc_rst_sync_q <= 2'b00;
+    else      soc_rst_sync_q <= {soc_rst_sync_q[0], 1'b1};
   end
 
   // A button held for a second reloads the FPGA.
@@ -184,9 +200,19 @@ module orangecrab_top #(
   logic       exit_valid;
   logic [31:0] exit_code;
 
+  // The SoC's DDR master, in the soc domain.
+  logic              s_awvalid, s_awready, s_wvalid, s_wready, s_wlast, s_bvalid, s_bready;
+  logic              s_arvalid, s_arready, s_rvalid, s_rready, s_rlast;
+  logic [IdW-1:0]    s_awid, s_bid, s_arid, s_rid;
+  logic [31:0]       s_awaddr, s_araddr;
+  logic [7:0]        s_awlen, s_arlen, s_wstrb;
+  logic [2:0]        s_awsize, s_arsize;
+  logic [1:0]        s_awburst, s_arburst, s_bresp, s_rresp;
+  logic [63:0]       s_wdata, s_rdata;
+
   uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
              .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow)) u_soc (
-    .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
+    .clk_i (soc_clk), .rst_ni (soc_rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
     .console_valid_o (console_valid), .console_data_o (console_data),
     .console_ready_i (console_ready),
@@ -194,29 +220,52 @@ module orangecrab_top #(
     .uart_rx_i, .uart_tx_o,
     .link_req_o (link_req), .link_nak_o (link_nak), .link_drop_o (link_drop),
     .host_irq_o (host_irq),
-    .ddr_awvalid_o (awvalid), .ddr_awready_i (awready), .ddr_awid_o (awid),
-    .ddr_awaddr_o (awaddr), .ddr_awlen_o (awlen), .ddr_awsize_o (awsize),
-    .ddr_awburst_o (awburst), .ddr_wvalid_o (wvalid), .ddr_wready_i (wready),
-    .ddr_wdata_o (wdata), .ddr_wstrb_o (wstrb), .ddr_wlast_o (wlast),
-    .ddr_bvalid_i (bvalid), .ddr_bready_o (bready), .ddr_bid_i (bid), .ddr_bresp_i (bresp),
-    .ddr_arvalid_o (arvalid), .ddr_arready_i (arready), .ddr_arid_o (arid),
-    .ddr_araddr_o (araddr), .ddr_arlen_o (arlen), .ddr_arsize_o (arsize),
-    .ddr_arburst_o (arburst), .ddr_rvalid_i (rvalid), .ddr_rready_o (rready),
-    .ddr_rid_i (rid), .ddr_rdata_i (rdata), .ddr_rresp_i (rresp), .ddr_rlast_i (rlast)
+    .ddr_awvalid_o (s_awvalid), .ddr_awready_i (s_awready), .ddr_awid_o (s_awid),
+    .ddr_awaddr_o (s_awaddr), .ddr_awlen_o (s_awlen), .ddr_awsize_o (s_awsize),
+    .ddr_awburst_o (s_awburst), .ddr_wvalid_o (s_wvalid), .ddr_wready_i (s_wready),
+    .ddr_wdata_o (s_wdata), .ddr_wstrb_o (s_wstrb), .ddr_wlast_o (s_wlast),
+    .ddr_bvalid_i (s_bvalid), .ddr_bready_o (s_bready), .ddr_bid_i (s_bid), .ddr_bresp_i (s_bresp),
+    .ddr_arvalid_o (s_arvalid), .ddr_arready_i (s_arready), .ddr_arid_o (s_arid),
+    .ddr_araddr_o (s_araddr), .ddr_arlen_o (s_arlen), .ddr_arsize_o (s_arsize),
+    .ddr_arburst_o (s_arburst), .ddr_rvalid_i (s_rvalid), .ddr_rready_o (s_rready),
+    .ddr_rid_i (s_rid), .ddr_rdata_i (s_rdata), .ddr_rresp_i (s_rresp), .ddr_rlast_i (s_rlast)
+  );
+
+  axi4_cdc #(.IdW(IdW), .AddrW(32), .DataW(64)) u_cdc (
+    .s_clk_i (soc_clk), .s_rst_ni (soc_rst_sync_q[1]),
+    .s_awvalid_i (s_awvalid), .s_awready_o (s_awready), .s_awid_i (s_awid), .s_awaddr_i (s_awaddr),
+    .s_awlen_i (s_awlen), .s_awsize_i (s_awsize), .s_awburst_i (s_awburst),
+    .s_wvalid_i (s_wvalid), .s_wready_o (s_wready), .s_wdata_i (s_wdata), .s_wstrb_i (s_wstrb),
+    .s_wlast_i (s_wlast), .s_bvalid_o (s_bvalid), .s_bready_i (s_bready), .s_bid_o (s_bid),
+    .s_bresp_o (s_bresp), .s_arvalid_i (s_arvalid), .s_arready_o (s_arready), .s_arid_i (s_arid),
+    .s_araddr_i (s_araddr), .s_arlen_i (s_arlen), .s_arsize_i (s_arsize), .s_arburst_i (s_arburst),
+    .s_rvalid_o (s_rvalid), .s_rready_i (s_rready), .s_rid_o (s_rid), .s_rdata_o (s_rdata),
+    .s_rresp_o (s_rresp), .s_rlast_o (s_rlast),
+    .m_clk_i (sys_clk), .m_rst_ni (rst_sync_q[1]),
+    .m_awvalid_o (awvalid), .m_awready_i (awready), .m_awid_o (awid), .m_awaddr_o (awaddr),
+    .m_awlen_o (awlen), .m_awsize_o (awsize), .m_awburst_o (awburst),
+    .m_wvalid_o (wvalid), .m_wready_i (wready), .m_wdata_o (wdata), .m_wstrb_o (wstrb),
+    .m_wlast_o (wlast), .m_bvalid_i (bvalid), .m_bready_o (bready), .m_bid_i (bid),
+    .m_bresp_i (bresp), .m_arvalid_o (arvalid), .m_arready_i (arready), .m_arid_o (arid),
+    .m_araddr_o (araddr), .m_arlen_o (arlen), .m_arsize_o (arsize), .m_arburst_o (arburst),
+    .m_rvalid_i (rvalid), .m_rready_o (rready), .m_rid_i (rid), .m_rdata_i (rdata),
+    .m_rresp_i (rresp), .m_rlast_i (rlast)
   );
 
   uart_tx #(.ClkDiv(ClkDiv)) u_console (
-    .clk_i (sys_clk), .rst_ni (rst_sync_q[1]),
+    .clk_i (soc_clk), .rst_ni (soc_rst_sync_q[1]),
     .valid_i (console_valid), .data_i (console_data), .ready_o (console_ready),
     .tx_o (console_tx_o)
   );
 
   // ------------------------------------------------------------ LEDs
-  localparam int unsigned FlashW = $clog2(SysHz / 20);  // about 50 ms
-  logic [24:0]       beat_q;
+  // In the soc domain, where the link's pulses come from.
+  localparam int unsigned FlashW = $clog2(SocHz / 20);  // about 50 ms
+  localparam int unsigned BeatW  = $clog2(SocHz) - 1;   // top bit: 1 to 2 Hz
+  logic [BeatW-1:0]  beat_q;
   logic [FlashW-1:0] blue_q, red_q;
 
-  always_ff @(posedge sys_clk) begin
+  always_ff @(posedge soc_clk) begin
     beat_q <= beat_q + 1'b1;
     if (link_req)            blue_q <= '1;
     else if (blue_q != '0)   blue_q <= blue_q - 1'b1;
@@ -224,7 +273,7 @@ module orangecrab_top #(
     else if (red_q != '0)    red_q <= red_q - 1'b1;
   end
 
-  assign led_g_no = !(rst_sync_q[1] && beat_q[24]);
+  assign led_g_no = !(soc_rst_sync_q[1] && beat_q[BeatW-1]);
   assign led_b_no = !(blue_q != '0);
   assign led_r_no = !(init_error || red_q != '0);
 

@@ -89,6 +89,13 @@ def module_ports(path, params):
                     break
         i += 1
     body = lists[-1]
+    # The module's own numeric parameter defaults size its ports too (an
+    # instance that overrides one is checked by connection, not by width).
+    params = dict(params)
+    if len(lists) > 1:
+        for pm in re.finditer(r"\bparameter\s+(?:int\s+unsigned\s+|int\s+)?(\w+)\s*=\s*(\d+)\s*[,)]?",
+                              lists[0]):
+            params.setdefault(pm.group(1), int(pm.group(2)))
     ports = []
     for d in re.finditer(r"\b(input|output|inout)\b([^,;]*?)(\w+)\s*(?=,|$)", body + ",", re.S):
         direction, decl, pname = d.group(1), d.group(2), d.group(3)

@@ -120,7 +120,12 @@ OC_DIR   := boards/orangecrab-85f
 OC_BUILD := build/boards/orangecrab-85f
 OC_DRAM  := $(OC_BUILD)/litedram/litedram_core.v
 OC_HEX   := $(OC_BUILD)/firmware.hex
-OC_RTL   := $(UART_SOC_RTL) $(OC_DIR)/orangecrab_top.sv
+OC_RTL   := $(UART_SOC_RTL) rtl/cdc_fifo.sv rtl/axi4_cdc.sv $(OC_DIR)/orangecrab_top.sv
+# The SoC's clock (MHz): a second PLL, generated here by yowasp-ecppll from
+# the 48 MHz oscillator; the SoC crosses to the DDR core's 48 MHz through
+# rtl/axi4_cdc.sv. A frequency the PLL makes exactly (24, 30, 32, 36, 40).
+OC_SOC_MHZ ?= 24
+OC_PLL   := $(OC_BUILD)/soc_pll.v
 OC_JSON  := $(OC_BUILD)/orangecrab.json
 OC_CFG   := $(OC_BUILD)/orangecrab.config
 OC_BIT   := $(OC_BUILD)/orangecrab.bit
@@ -145,13 +150,23 @@ $(OC_HEX): $(call FW_ELF,gmmu) tools/board_elf2hex.py
 	@mkdir -p $(@D)
 	@python3 tools/board_elf2hex.py $< $@
 
-# Synthesis: the generated core as plain Verilog, ours through slang.
-$(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
+# The SoC's PLL. The frequency is also a make prerequisite (a stamp), so a
+# new OC_SOC_MHZ regenerates it and resynthesises.
+.PHONY: oc-soc-mhz
+$(OC_BUILD)/soc-mhz.cfg: oc-soc-mhz
+	@mkdir -p $(@D) && { echo $(OC_SOC_MHZ) | cmp -s - $@ || echo $(OC_SOC_MHZ) >$@; }
+$(OC_PLL): $(OC_BUILD)/soc-mhz.cfg $(BOARD_STAMP)
+	@$(VENV)/bin/yowasp-ecppll -n orangecrab_soc_pll --clkin_name clk48_i --clkout0_name clk_o \
+	  -i 48 -o $(OC_SOC_MHZ) -f $@ >$(OC_BUILD)/soc_pll.log 2>&1 || { cat $(OC_BUILD)/soc_pll.log; exit 1; }
+	@grep -q "clk_o, // $(OC_SOC_MHZ) MHz" $@ || { echo "soc_pll: the PLL cannot make exactly $(OC_SOC_MHZ) MHz:"; grep MHz $@; rm -f $@; exit 1; }
+
+# Synthesis: the generated core and PLL as plain Verilog, ours through slang.
+$(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_PLL) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 20 minutes with the MMU)"
 	@$(call progress_yosys,$(OC_BUILD)/synth.out,$(OC_BUILD)/synth.log) $(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
 	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
-	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v; \
-	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" \
+	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v $(OC_PLL); \
+	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" -G SocHz=$(OC_SOC_MHZ)000000 \
 	    $(filter %.sv,$(OC_RTL)) $(VEXRISCV_REL); \
 	  synth_ecp5 -top orangecrab_top -json $@; \
 	  tee -q -o $(OC_BUILD)/synth-stat.txt stat" \
@@ -224,7 +239,7 @@ LF_BD_CHECK := --bd-tcl $(LF_DIR)/bd.tcl --bd-wrapper litefury_bd_wrapper --trac
 t-board-ports:
 	$(CHECK_PORTS) $(LF_CHECK) $(LF_BD_CHECK)
 	$(CHECK_PORTS) --top $(OC_DIR)/orangecrab_top.sv --child boards/common/uart_soc.sv \
-	  --child rtl/uart_tx.sv --lpf $(OC_DIR)/orangecrab.lpf
+	  --child rtl/uart_tx.sv --child rtl/axi4_cdc.sv --lpf $(OC_DIR)/orangecrab.lpf
 	$(CHECK_PORTS) --pkg rtl/gmmu_uartlink_pkg.sv --pkg rtl/gmmu_mbox_pkg.sv \
 	  --top boards/common/uart_soc.sv --child rtl/soc_top.sv --child rtl/uart_bar_bridge.sv
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
