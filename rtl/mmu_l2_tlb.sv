@@ -10,12 +10,17 @@
 // translation record}; valid bits are flops so they can be cleared at once.
 //
 // Pipeline: cycle 0 accepts a lookup and reads the RAMs; cycle 1 compares
-// every way; cycle 2 presents the result (res_*), which the consumer must
-// take that cycle (a hit becomes a fill, a miss starts a walk: the caller
-// guarantees a free walker through can_accept_i). Latency 2, one per cycle.
+// every way and picks the hit within each bank; cycle 2 picks among the
+// banks (the smallest covered size wins); cycle 3 presents the result
+// (res_*), which the consumer must take that cycle (a hit becomes a fill, a
+// miss starts a walk: the caller guarantees a free walker through
+// can_accept_i). Latency 3, one per cycle. The bank choice has a cycle of
+// its own because compare and select in one cycle, straight off the block
+// RAMs, was the MMU's longest path on ECP5 (13 LUT levels, 22.9 ns).
 //
-// Install (from a completed walk) writes the bank of the record's covered
-// size: an invalid way of the set, else a pseudo-random one. Invalidation:
+// Install (from a completed walk) writes, the cycle after ins_valid_i, the
+// bank of the record's covered size: an invalid way of the set, else a
+// pseudo-random one. Invalidation:
 // INV_ALL clears every valid bit in one cycle; INV_ASID and INV_RANGE sweep
 // the sets (one per cycle, MaxSets + 2 cycles) reading the tags, while
 // lookups are held off (busy_o). A lookup in flight when an invalidation
@@ -44,7 +49,7 @@ module mmu_l2_tlb #(
   input  logic [MetaW-1:0]                    in_meta_i,
   input  logic                                can_accept_i,
 
-  // Result, two cycles later
+  // Result, three cycles later
   output logic                                res_valid_o,
   output logic                                res_hit_o,
   output logic                                res_stale_o,
@@ -52,7 +57,7 @@ module mmu_l2_tlb #(
   output logic [AsidW-1:0]                    res_asid_o,
   output logic [VpnW-1:0]                     res_vpn_o,
   output logic [MetaW-1:0]                    res_meta_o,
-  output logic [1:0]                          inflight_o,   // lookups in cycles 1 and 2
+  output logic [1:0]                          inflight_o,   // lookups in cycles 1 to 3
 
   // Install
   input  logic                                ins_valid_i,
@@ -123,11 +128,18 @@ module mmu_l2_tlb #(
   logic [MetaW-1:0]  s1_meta_q;
   logic [Banks*MaxWays-1:0] s1_vbits_q;
 
-  logic              s2_v_q, s2_hit_q, s2_stale_q;
+  logic              s2_v_q, s2_stale_q;
+  logic [Banks-1:0]  s2_bank_hit_q;
+  logic [Banks*InfoW-1:0] s2_bank_info_q;   // bank b at [b*InfoW +: InfoW]
   logic [AsidW-1:0]  s2_asid_q;
   logic [VpnW-1:0]   s2_vpn_q;
   logic [MetaW-1:0]  s2_meta_q;
-  logic [InfoW-1:0]  s2_info_q;
+
+  logic              s3_v_q, s3_hit_q, s3_stale_q;
+  logic [AsidW-1:0]  s3_asid_q;
+  logic [VpnW-1:0]   s3_vpn_q;
+  logic [MetaW-1:0]  s3_meta_q;
+  logic [InfoW-1:0]  s3_info_q;
 
   logic              sw_active_q, sw_cmp_q;
   logic [SetW-1:0]   sw_set_q, sw_cmp_set_q;
@@ -146,6 +158,31 @@ module mmu_l2_tlb #(
   assign ram_re     = in_fire || sw_active_q;
 
   // ---------------------------------------------------------------- install
+  // An install is registered before it picks its way and writes: straight
+  // from a finished walk, the way choice (the set's valid bits through a
+  // 128-to-1 select) and the valid-bit update made one of the MMU's longest
+  // paths on ECP5. One cycle later is still safe against invalidation: an
+  // install the caller let through before an invalidation lands no later
+  // than the invalidation's own cycle, where INV_ALL clears after it and a
+  // sweep has not read its first set yet.
+  logic              ins_valid_q;
+  logic [AsidW-1:0]  ins_asid_q;
+  logic [VpnW-1:0]   ins_vpn_q;
+  logic [InfoW-1:0]  ins_info_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) ins_valid_q <= 1'b0;
+    else         ins_valid_q <= ins_valid_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (ins_valid_i) begin
+      ins_asid_q <= ins_asid_i;
+      ins_vpn_q  <= ins_vpn_i;
+      ins_info_q <= ins_info_i;
+    end
+  end
+
   logic [1:0]        ins_bank;
   logic [2:0]        ins_cov;
   logic [SetW-1:0]   ins_set;
@@ -158,7 +195,7 @@ module mmu_l2_tlb #(
   logic [VpnW-1:0]   ins_mask_b [Banks];
 
   always_comb begin
-    unique case (ins_info_i[CovL +: 3])
+    unique case (ins_info_q[CovL +: 3])
       gmmu_mmu_pkg::PSIZE_4K:  begin ins_bank = 2'd0; ins_cov = gmmu_mmu_pkg::PSIZE_4K;  end
       gmmu_mmu_pkg::PSIZE_64K: begin ins_bank = 2'd1; ins_cov = gmmu_mmu_pkg::PSIZE_64K; end
       gmmu_mmu_pkg::PSIZE_2M:  begin ins_bank = 2'd2; ins_cov = gmmu_mmu_pkg::PSIZE_2M;  end
@@ -166,9 +203,9 @@ module mmu_l2_tlb #(
     endcase
     ins_set  = ins_set_b[ins_bank];
     ins_mask = ins_mask_b[ins_bank];
-    ins_info = ins_info_i;
+    ins_info = ins_info_q;
     ins_info[CovL +: 3] = ins_cov;
-    ins_word = {ins_asid_i, ins_vpn_i & ins_mask, ins_info};
+    ins_word = {ins_asid_q, ins_vpn_q & ins_mask, ins_info};
     for (int w = 0; w < MaxWays; w++) begin
       ins_set_valid[w] = vb_q[32'(ins_bank) * MaxWays + 32'(w)][ins_set] ||
                          (w >= bank_ways(32'(ins_bank)));
@@ -187,14 +224,14 @@ module mmu_l2_tlb #(
     localparam int unsigned BSetW = (BSets > 1) ? $clog2(BSets) : 1;
 
     assign in_set[b]     = set_of(b, in_vpn_i, in_asid_i);
-    assign ins_set_b[b]  = set_of(b, ins_vpn_i, ins_asid_i);
+    assign ins_set_b[b]  = set_of(b, ins_vpn_q, ins_asid_q);
     assign ins_mask_b[b] = low_mask(bank_low(b));
     assign rd_set[b] = sw_active_q ? sw_set_q : in_set[b];
 
     for (genvar w = 0; w < MaxWays; w++) begin : gen_way
       if (w < BWays) begin : gen_ram
         logic we;
-        assign we = ins_valid_i && (ins_bank == 2'(b)) && (ins_way == 2'(w));
+        assign we = ins_valid_q && (ins_bank == 2'(b)) && (ins_way == 2'(w));
         mmu_ram_1r1w #(
           .Depth (BSets),
           .Width (EntW),
@@ -215,24 +252,43 @@ module mmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- compare
-  logic              s1_hit;
-  logic [InfoW-1:0]  s1_info;
-  logic [EntW-1:0]   ent;
+  // Cycle 1: every way compared; within a bank the lowest hitting way wins
+  // (two ways of a bank hold the same page only when two walks of it
+  // finished together, and then they agree).
+  logic [Banks-1:0]   s1_bank_hit;
+  logic [Banks*InfoW-1:0] s1_bank_info;   // bank b at [b*InfoW +: InfoW]
+  logic [MaxWays-1:0] way_hit      [Banks];
+  logic [MaxWays-1:0] way_first    [Banks];
+  logic [AsidW-1:0]   way_asid;
+  logic [VpnW-1:0]    way_tag;
 
   always_comb begin
-    s1_hit  = 1'b0;
-    s1_info = '0;
-    ent     = '0;
-    for (int b = Banks - 1; b >= 0; b--) begin
-      for (int w = MaxWays - 1; w >= 0; w--) begin
-        ent = rdata[b*MaxWays+w];
-        if (s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
-            (ent[EntW-1 -: AsidW] == s1_asid_q) &&
-            (ent[InfoW +: VpnW] == (s1_vpn_q & low_mask(bank_low(b))))) begin
-          s1_hit  = 1'b1;
-          s1_info = ent[InfoW-1:0];
-        end
+    way_asid = '0;
+    way_tag  = '0;
+    for (int b = 0; b < Banks; b++) begin
+      for (int w = 0; w < MaxWays; w++) begin
+        {way_asid, way_tag} = rdata[b*MaxWays+w][EntW-1:InfoW];
+        way_hit[b][w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) && (way_asid == s1_asid_q) &&
+                        (way_tag == (s1_vpn_q & low_mask(bank_low(b))));
       end
+      way_first[b]    = way_hit[b] & ~(way_hit[b] - MaxWays'(1));   // the lowest set bit
+      s1_bank_hit[b]  = |way_hit[b];
+      s1_bank_info[b*InfoW +: InfoW] = '0;
+      for (int w = 0; w < MaxWays; w++) begin
+        s1_bank_info[b*InfoW +: InfoW] = s1_bank_info[b*InfoW +: InfoW] |
+                                         ({InfoW{way_first[b][w]}} & rdata[b*MaxWays+w][InfoW-1:0]);
+      end
+    end
+  end
+
+  // Cycle 2: the smallest covered size that hit wins.
+  logic              s2_hit;
+  logic [InfoW-1:0]  s2_info;
+  always_comb begin
+    s2_hit  = |s2_bank_hit_q;
+    s2_info = '0;
+    for (int b = Banks - 1; b >= 0; b--) begin
+      if (s2_bank_hit_q[b]) s2_info = s2_bank_info_q[b*InfoW +: InfoW];
     end
   end
 
@@ -276,7 +332,7 @@ module mmu_l2_tlb #(
     for (int r = 0; r < NRam; r++) begin
       vb_d[r] = vb_q[r];
       if (sw_clear[r]) vb_d[r][sw_cmp_set_q] = 1'b0;
-      if (ins_valid_i && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
+      if (ins_valid_q && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
       if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) vb_d[r] = '0;
       for (int st = 0; st < MaxSets; st++) begin
         if (32'(st) >= bank_sets(r / MaxWays) || 32'(r % MaxWays) >= bank_ways(r / MaxWays)) begin
@@ -293,8 +349,10 @@ module mmu_l2_tlb #(
       lfsr_q       <= 16'hACE1;
       s1_v_q       <= 1'b0;
       s2_v_q       <= 1'b0;
-      s2_hit_q     <= 1'b0;
       s2_stale_q   <= 1'b0;
+      s3_v_q       <= 1'b0;
+      s3_hit_q     <= 1'b0;
+      s3_stale_q   <= 1'b0;
       sw_active_q  <= 1'b0;
       sw_cmp_q     <= 1'b0;
       sw_set_q     <= '0;
@@ -307,12 +365,14 @@ module mmu_l2_tlb #(
       lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
 
       // Lookup pipeline.
-      // Nothing enters in an invalidation cycle, so only a lookup in
-      // cycle 1 can be overtaken by one (cycle 2 is covered by the caller).
+      // Nothing enters in an invalidation cycle, so only lookups in cycles
+      // 1 and 2 can be overtaken by one (cycle 3 is covered by the caller).
       s1_v_q     <= in_fire;
       s2_v_q     <= s1_v_q;
-      s2_hit_q   <= s1_hit;
       s2_stale_q <= inv_valid_i;
+      s3_v_q     <= s2_v_q;
+      s3_hit_q   <= s2_hit;
+      s3_stale_q <= s2_stale_q || inv_valid_i;
 
       for (int r = 0; r < NRam; r++) vb_q[r] <= vb_d[r];
 
@@ -342,23 +402,30 @@ module mmu_l2_tlb #(
       s1_vbits_q <= in_vbits;
     end
     if (s1_v_q) begin
-      s2_asid_q <= s1_asid_q;
-      s2_vpn_q  <= s1_vpn_q;
-      s2_meta_q <= s1_meta_q;
-      s2_info_q <= s1_info;
+      s2_asid_q      <= s1_asid_q;
+      s2_vpn_q       <= s1_vpn_q;
+      s2_meta_q      <= s1_meta_q;
+      s2_bank_hit_q  <= s1_bank_hit;
+      s2_bank_info_q <= s1_bank_info;
+    end
+    if (s2_v_q) begin
+      s3_asid_q <= s2_asid_q;
+      s3_vpn_q  <= s2_vpn_q;
+      s3_meta_q <= s2_meta_q;
+      s3_info_q <= s2_info;
     end
   end
 
-  assign res_valid_o = s2_v_q;
-  assign res_hit_o   = s2_hit_q;
-  assign res_stale_o = s2_stale_q;
-  assign res_info_o  = s2_info_q;
-  assign res_asid_o  = s2_asid_q;
-  assign res_vpn_o   = s2_vpn_q;
-  assign res_meta_o  = s2_meta_q;
-  assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q};
+  assign res_valid_o = s3_v_q;
+  assign res_hit_o   = s3_hit_q;
+  assign res_stale_o = s3_stale_q;
+  assign res_info_o  = s3_info_q;
+  assign res_asid_o  = s3_asid_q;
+  assign res_vpn_o   = s3_vpn_q;
+  assign res_meta_o  = s3_meta_q;
+  assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q} + {1'b0, s3_v_q};
   assign busy_o      = sw_active_q || sw_cmp_q;
   assign ev_lookup_o = in_fire;
-  assign ev_hit_o    = s2_v_q && s2_hit_q;
+  assign ev_hit_o    = s3_v_q && s3_hit_q;
 
 endmodule : mmu_l2_tlb
