@@ -326,19 +326,27 @@ module mmu_l2_tlb #(
   // Valid bits: install sets one, a sweep step clears some, INV_ALL all.
   // The bits of sets and ways a bank does not have are held at zero here,
   // so synthesis drops their flip-flops (it cannot see that the indices
-  // never reach them: the vectors are MaxSets wide for every RAM).
+  // never reach them: the vectors are MaxSets wide for every RAM). A
+  // constant mask rather than a loop over the sets: Verilator does not
+  // unroll a loop of MaxSets (128) and ran it on every evaluation.
+  function automatic logic [MaxSets-1:0] present_sets(input int unsigned r);
+    logic [MaxSets-1:0] m;
+    m = '0;
+    if (r % MaxWays < bank_ways(r / MaxWays)) begin
+      for (int st = 0; st < MaxSets; st++) m[st] = (32'(st) < bank_sets(r / MaxWays));
+    end
+    present_sets = m;
+  endfunction
+
   logic [MaxSets-1:0] vb_d [NRam];
-  always_comb begin
-    for (int r = 0; r < NRam; r++) begin
+  for (genvar r = 0; r < NRam; r++) begin : gen_vb
+    localparam logic [MaxSets-1:0] Present = present_sets(r);
+    always_comb begin
       vb_d[r] = vb_q[r];
       if (sw_clear[r]) vb_d[r][sw_cmp_set_q] = 1'b0;
       if (ins_valid_q && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
       if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) vb_d[r] = '0;
-      for (int st = 0; st < MaxSets; st++) begin
-        if (32'(st) >= bank_sets(r / MaxWays) || 32'(r % MaxWays) >= bank_ways(r / MaxWays)) begin
-          vb_d[r][st] = 1'b0;
-        end
-      end
+      vb_d[r] = vb_d[r] & Present;
     end
   end
 
