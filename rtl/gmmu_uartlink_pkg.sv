@@ -18,6 +18,7 @@ package gmmu_uartlink_pkg;
   localparam logic [15:0] UARTLINK_CRC_INIT = 16'hFFFF;
 
   localparam int unsigned UARTLINK_FRAME_TIMEOUT_BYTES = 32;
+  localparam int unsigned UARTLINK_NAK_QUIET_BYTES = 2;
 
   // Request types (host -> device)
   localparam logic [7:0] UARTLINK_HELLO = 8'h01;

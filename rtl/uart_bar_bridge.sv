@@ -9,14 +9,19 @@
 //            SOF byte, the CRC-16 running as they arrive. A frame whose
 //            bytes stop for FrameTimeoutBytes byte times, whose CRC is wrong
 //            or which holds a byte with a bad stop bit is dropped and
-//            answered with a NAK; a good one goes to the executor.
+//            answered with a NAK; a good one goes to the executor. The NAK
+//            waits until the receiver hunts for a SOF and the line has been
+//            quiet for NakQuietBytes byte times (bad frames before that
+//            share it): sent while the host's bytes still arrive, it would
+//            bring the resend into a frame begun at a 0xA5 inside the
+//            request, which would then end inside the resend, and so on.
 //   execute  one request at a time (stop-and-wait). HELLO clears the
 //            duplicate memory. READ/WRITE with the seq and type of the last
 //            executed request is answered from that memory without touching
 //            the bus; anything else is checked (BAR, offset) and run as one
-//            AXI4-Lite transaction with all byte strobes. A request or NAK
-//            that arrives while the executor is busy is dropped (drop_o):
-//            the host's retry timeout covers it.
+//            AXI4-Lite transaction with all byte strobes. A request that
+//            arrives while the executor is busy is dropped (drop_o): the
+//            host's retry timeout covers it. A pending NAK waits for it.
 //   transmit 10-byte frames through uart_tx, the CRC computed while they go
 //            out. A pending answer goes before an IRQ frame; MSI pulses that
 //            arrive meanwhile are OR-ed into one IRQ frame.
@@ -29,6 +34,7 @@ module uart_bar_bridge
 #(
   parameter int unsigned ClkDiv            = 16,
   parameter int unsigned FrameTimeoutBytes = UARTLINK_FRAME_TIMEOUT_BYTES,
+  parameter int unsigned NakQuietBytes     = UARTLINK_NAK_QUIET_BYTES,
   parameter int unsigned Bar0Log2          = 16,  // BAR0 size, log2 bytes
   parameter int unsigned Bar1Log2          = 24   // BAR1 size, log2 bytes (0: none)
 ) (
@@ -82,13 +88,16 @@ module uart_bar_bridge
 
   // Status pulses (for LEDs and counters)
   output logic        req_o,     // a request was executed on the bus
-  output logic        nak_o,     // a frame was dropped and answered with a NAK
-  output logic        drop_o     // a request or NAK was dropped: executor busy
+  output logic        nak_o,     // a NAK was sent for one or more dropped frames
+  output logic        drop_o     // a request was dropped: executor busy
 );
 
   localparam int unsigned TimeoutCycles = FrameTimeoutBytes * 10 * ClkDiv;
   localparam int unsigned GapW = $clog2(TimeoutCycles + 1);
   localparam logic [GapW-1:0] GapMax = GapW'(TimeoutCycles);
+  localparam int unsigned QuietCycles = NakQuietBytes * 10 * ClkDiv;
+  localparam int unsigned QuietW = $clog2(QuietCycles + 1);
+  localparam logic [QuietW-1:0] QuietMax = QuietW'(QuietCycles);
   localparam int unsigned ReqLast = UARTLINK_REQ_BYTES - 2;  // index of the last byte after SOF
   localparam int unsigned RspLast = UARTLINK_RSP_BYTES - 1;
 
@@ -132,9 +141,10 @@ module uart_bar_bridge
   logic [23:0]     f_off_q, f_off_d;
   logic [31:0]     f_data_q, f_data_d;
 
-  // One-cycle events to the executor (fields: f_*_d of this cycle)
-  logic       ev_req, ev_nak;
-  logic [7:0] ev_nak_reason;
+  // One-cycle events (fields: f_*_d of this cycle): a good request for the
+  // executor, or a dropped frame for the NAK below
+  logic       ev_req, ev_bad;
+  logic [7:0] ev_bad_reason;
 
   logic       rx_byte;
   logic [15:0] rcrc_next;
@@ -153,8 +163,8 @@ module uart_bar_bridge
     f_off_d       = f_off_q;
     f_data_d      = f_data_q;
     ev_req        = 1'b0;
-    ev_nak        = 1'b0;
-    ev_nak_reason = UARTLINK_NAK_CRC;
+    ev_bad        = 1'b0;
+    ev_bad_reason = UARTLINK_NAK_CRC;
 
     if (!in_frame_q) begin
       // Hunting: only a clean SOF byte starts a frame.
@@ -186,15 +196,15 @@ module uart_bar_bridge
       if (idx_q == 4'(ReqLast)) begin
         in_frame_d = 1'b0;
         if (rbad_d) begin
-          ev_nak        = 1'b1;
-          ev_nak_reason = UARTLINK_NAK_FRAMING;
+          ev_bad        = 1'b1;
+          ev_bad_reason = UARTLINK_NAK_FRAMING;
         end else if (rcrc_next != 16'h0000) begin
-          ev_nak        = 1'b1;
-          ev_nak_reason = UARTLINK_NAK_CRC;
+          ev_bad        = 1'b1;
+          ev_bad_reason = UARTLINK_NAK_CRC;
         end else if (f_type_q != UARTLINK_HELLO && f_type_q != UARTLINK_READ &&
                      f_type_q != UARTLINK_WRITE) begin
-          ev_nak        = 1'b1;
-          ev_nak_reason = UARTLINK_NAK_BAD_TYPE;
+          ev_bad        = 1'b1;
+          ev_bad_reason = UARTLINK_NAK_BAD_TYPE;
         end else begin
           ev_req = 1'b1;
         end
@@ -202,8 +212,8 @@ module uart_bar_bridge
     end else if (gap_q == GapMax) begin
       // The rest of the frame is not coming: a byte was lost.
       in_frame_d    = 1'b0;
-      ev_nak        = 1'b1;
-      ev_nak_reason = UARTLINK_NAK_TIMEOUT;
+      ev_bad        = 1'b1;
+      ev_bad_reason = UARTLINK_NAK_TIMEOUT;
     end else begin
       gap_d = gap_q + 1'b1;
     end
@@ -282,6 +292,44 @@ module uart_bar_bridge
     duplicate = mem_valid_q && mem_seq_q == f_seq_d && mem_type_q == f_type_d;
   end
 
+  // ------------------------------------------------------------ NAK
+  // A dropped frame leaves a NAK pending (the latest reason and seq); it
+  // goes out when the line is quiet and the receiver hunts, and a good
+  // request the executor takes meanwhile answers in its place.
+  logic              nak_pend_q, nak_pend_d;
+  logic [7:0]        nak_seq_q, nak_seq_d, nak_reason_q, nak_reason_d;
+  logic [QuietW-1:0] quiet_q, quiet_d;   // cycles since the last byte, saturating
+  logic              nak_fire;           // the executor sends the NAK now
+
+  always_comb begin
+    quiet_d      = rx_byte ? '0 : (quiet_q == QuietMax ? quiet_q : quiet_q + 1'b1);
+    nak_fire     = nak_pend_q && !in_frame_q && quiet_q == QuietMax && ex_q == StIdle;
+    nak_pend_d   = nak_pend_q && !nak_fire;
+    nak_seq_d    = nak_seq_q;
+    nak_reason_d = nak_reason_q;
+    if (ev_bad) begin
+      nak_pend_d   = 1'b1;
+      nak_seq_d    = f_seq_d;
+      nak_reason_d = ev_bad_reason;
+    end else if (ev_req && ex_q == StIdle) begin
+      nak_pend_d   = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      nak_pend_q   <= 1'b0;
+      nak_seq_q    <= '0;
+      nak_reason_q <= '0;
+      quiet_q      <= '0;
+    end else begin
+      nak_pend_q   <= nak_pend_d;
+      nak_seq_q    <= nak_seq_d;
+      nak_reason_q <= nak_reason_d;
+      quiet_q      <= quiet_d;
+    end
+  end
+
   logic req_pulse, nak_pulse, drop_pulse;
 
   // The answer type of a READ or WRITE request
@@ -312,11 +360,11 @@ module uart_bar_bridge
 
     unique case (ex_q)
       StIdle: begin
-        if (ev_nak) begin
+        if (nak_fire) begin
           nak_pulse    = 1'b1;
           rsp_type_d   = UARTLINK_NAK;
-          rsp_seq_d    = f_seq_d;
-          rsp_status_d = ev_nak_reason;
+          rsp_seq_d    = nak_seq_q;
+          rsp_status_d = nak_reason_q;
           rsp_data_d   = '0;
           ex_d         = StRsp;
         end else if (ev_req) begin
@@ -398,7 +446,7 @@ module uart_bar_bridge
     endcase
 
     // Busy: a frame that completes now is lost; the host will resend it.
-    if (ex_q != StIdle && (ev_req || ev_nak)) drop_pulse = 1'b1;
+    if (ex_q != StIdle && ev_req) drop_pulse = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

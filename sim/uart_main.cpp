@@ -180,7 +180,7 @@ int main(int argc, char **argv)
                 (unsigned long long)ls.host_to_dev_bytes, (unsigned long long)ls.dev_to_host_bytes,
                 (unsigned long long)ls.flipped, (unsigned long long)ls.broken_stop,
                 (unsigned long long)ls.dropped);
-    std::printf("sim: uart bridge: %llu requests run, %llu NAKs sent, %llu frames dropped busy; "
+    std::printf("sim: uart bridge: %llu requests run, %llu NAKs sent, %llu requests dropped busy; "
                 "line: %llu device framing errors, %llu pty overflow\n",
                 (unsigned long long)link_reqs, (unsigned long long)link_naks,
                 (unsigned long long)link_drops, (unsigned long long)ls.dev_framing_errors,

@@ -26,8 +26,9 @@
  *   - The host sends one request and waits for its answer. Every request is
  *     answered (writes too: WRITE_ACK), so a lost or corrupted frame in
  *     either direction is noticed: by the CRC, by the device's idle timeout
- *     on an incomplete frame (it answers NAK), or by the host's retry
- *     timeout. The host then resends the *same* request with the *same* seq.
+ *     on an incomplete frame (it answers NAK, once the line is quiet), or by
+ *     the host's retry timeout. The host then resends the *same* request
+ *     with the *same* seq.
  *   - The device remembers the seq, type and answer of the last READ/WRITE
  *     it executed. A request repeating them is answered from that memory and
  *     not executed again, so a resent write never runs twice and a resent
@@ -61,6 +62,15 @@ extern "C" {
 /* The device drops a frame whose bytes stop arriving for this many byte
  * times (10 bit times each) and answers NAK / NAK_TIMEOUT. */
 #define GMMU_UARTLINK_FRAME_TIMEOUT_BYTES 32u
+
+/* The device sends a NAK only once its receiver is hunting for a SOF and
+ * the line has been quiet for this many byte times. A NAK sent earlier
+ * (a frame that ended inside the host's bytes) would make the host resend
+ * while the device is still collecting a frame that began at a 0xA5 inside
+ * the request's body; that frame would swallow the resend's first bytes,
+ * end inside it again, and so on for as long as the host resends. Bad
+ * frames that end before the line goes quiet share one NAK. */
+#define GMMU_UARTLINK_NAK_QUIET_BYTES 2u
 
 /* Request types (host -> device). */
 enum gmmu_uartlink_req_type {

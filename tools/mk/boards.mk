@@ -57,7 +57,7 @@ uart-server: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
 	$(UART_SIM_BIN) --uart-link $(UART_LINK) $(SIM_ARGS) $(call FW_ELF,gmmu)
 
 # ------------------------------------------------------------ UART link tests
-TESTS += uartlink-defs lint-uart uart-link mailbox-uart
+TESTS += uartlink-defs lint-uart uart-link uart-resync mailbox-uart
 
 t-uartlink-defs:
 	python3 tests/boards/check_uartlink_defs.py include/gmmu/uartlink.h rtl/gmmu_uartlink_pkg.sv
@@ -79,6 +79,12 @@ t-uart-link: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(UART_TEST_BIN)
 	GMMU_UART_EXPECT_ERRORS=1 UART_SPEC_OPTS=",retry=20,tries=16" \
 	  tests/boards/with_uart_sim.sh $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/uart-link-sim.log \
 	  --uart-error-rate $(UART_TEST_ERROR_RATE) --uart-seed 7 -- $(UART_TEST_BIN)
+
+# Byte-scripted link tests on a line without injected damage: a device that
+# lost the frame boundary must not swallow the host's resends.
+t-uart-resync: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(UART_TEST_BIN)
+	GMMU_UART_QUIET_LINE=1 tests/boards/with_uart_sim.sh $(UART_SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/uart-resync-sim.log -- $(UART_TEST_BIN)
 
 # The mailbox host suite, unchanged, over uart: instead of sim:.
 t-mailbox-uart: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_mailbox
