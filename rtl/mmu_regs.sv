@@ -170,6 +170,36 @@ module mmu_regs #(
 
   assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[0];
 
+  // Each counter counts with its event as the register's enable and a
+  // constant increment: an event that arrives late in the cycle (a port's
+  // fault decision after its L1 lookup) then drives a clock enable, not the
+  // carry chain's first input and all 32 bits of ripple after it (19.6 ns
+  // routed on ECP5 when it did).
+  logic [NPorts*NPc-1:0] pc_ev;
+  logic [NSc-1:0]        sc_ev;
+  always_comb begin
+    pc_ev = '0;
+    sc_ev = '0;
+    for (int p = 0; p < NPorts; p++) begin
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS]   = ev_req_i[p];
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS]       = ev_hit_i[p];
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES]     = ev_miss_i[p];
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES]     = ev_merge_i[p];
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS]     = ev_fault_i[p];
+      pc_ev[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] = ev_pf_i[p];
+    end
+    sc_ev[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    = ev_l2_lookup_i;
+    sc_ev[gmmu_mmu_pkg::PERF_L2_HITS]       = ev_l2_hit_i;
+    sc_ev[gmmu_mmu_pkg::PERF_WALKS]         = ev_walk_i;
+    sc_ev[gmmu_mmu_pkg::PERF_WALK_CYCLES]   = walk_busy_i != '0;  // adds the walks busy
+    sc_ev[gmmu_mmu_pkg::PERF_PWC_HITS]      = ev_pwc_hit_i;
+    sc_ev[gmmu_mmu_pkg::PERF_PTE_READS]     = ev_pte_read_i;
+    sc_ev[gmmu_mmu_pkg::PERF_FAULTS]        = ev_fault_i_any;
+    sc_ev[gmmu_mmu_pkg::PERF_INVALIDATIONS] = pulse_q;
+    sc_ev[gmmu_mmu_pkg::PERF_CYCLES]        = 1'b1;
+    sc_ev[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] = ev_l2_nb_i;
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
@@ -178,30 +208,14 @@ module mmu_regs #(
       for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
       for (int i = 0; i < NSc; i++) sc_q[i] <= '0;
     end else begin
-      for (int p = 0; p < NPorts; p++) begin
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_REQUESTS] + 32'(ev_req_i[p]);
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_HITS] + 32'(ev_hit_i[p]);
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MISSES] + 32'(ev_miss_i[p]);
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_MERGES] + 32'(ev_merge_i[p]);
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_FAULTS] + 32'(ev_fault_i[p]);
-        pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] <=
-          pc_q[p*NPc + gmmu_mmu_pkg::PERF_PORT_PREFETCHES] + 32'(ev_pf_i[p]);
+      for (int i = 0; i < NPorts * NPc; i++) begin
+        if (pc_ev[i]) pc_q[i] <= pc_q[i] + 32'd1;
       end
-      sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS]    <= sc_q[gmmu_mmu_pkg::PERF_L2_LOOKUPS] + 32'(ev_l2_lookup_i);
-      sc_q[gmmu_mmu_pkg::PERF_L2_HITS]       <= sc_q[gmmu_mmu_pkg::PERF_L2_HITS] + 32'(ev_l2_hit_i);
-      sc_q[gmmu_mmu_pkg::PERF_WALKS]         <= sc_q[gmmu_mmu_pkg::PERF_WALKS] + 32'(ev_walk_i);
-      sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES]   <= sc_q[gmmu_mmu_pkg::PERF_WALK_CYCLES] + 32'(walk_busy_i);
-      sc_q[gmmu_mmu_pkg::PERF_PWC_HITS]      <= sc_q[gmmu_mmu_pkg::PERF_PWC_HITS] + 32'(ev_pwc_hit_i);
-      sc_q[gmmu_mmu_pkg::PERF_PTE_READS]     <= sc_q[gmmu_mmu_pkg::PERF_PTE_READS] + 32'(ev_pte_read_i);
-      sc_q[gmmu_mmu_pkg::PERF_FAULTS]        <= sc_q[gmmu_mmu_pkg::PERF_FAULTS] + 32'(ev_fault_i_any);
-      sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] <= sc_q[gmmu_mmu_pkg::PERF_INVALIDATIONS] + 32'(pulse_q);
-      sc_q[gmmu_mmu_pkg::PERF_CYCLES]        <= sc_q[gmmu_mmu_pkg::PERF_CYCLES] + 32'd1;
-      sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] <= sc_q[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] + 32'(ev_l2_nb_i);
+      for (int i = 0; i < NSc; i++) begin
+        if (sc_ev[i]) begin
+          sc_q[i] <= sc_q[i] + (i == gmmu_mmu_pkg::PERF_WALK_CYCLES ? 32'(walk_busy_i) : 32'd1);
+        end
+      end
     end
   end
 
