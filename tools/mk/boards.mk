@@ -139,10 +139,10 @@ OC_PNR_SEED ?= 1
 # nextpnr checks sys (48 MHz) against this; the DDR PHY's clocks are
 # constrained by the PLL it sees.
 OC_FREQ_MHZ := 48
-# router1 did not converge on the board with the MMU (about 199 000 of
-# 276 508 arcs still to route after 170 000 iterations, 15 minutes);
-# router2 rips up by congestion rather than arc by arc.
-NEXTPNR_ROUTER ?= router2
+# router1 routed the board with the MMU and the SoC on its 24 MHz clock in
+# 40 minutes (2026-11-25: 254 613 arcs); router2 stalled on the same kind
+# of placement at about 5 000 overused wires (docs/boards.md).
+NEXTPNR_ROUTER ?= router1
 # Long runs print where they are once a minute (tools/with_progress.sh):
 # $(call progress_yosys,OUT,LOG) / $(call progress_nextpnr,LOG) prefix the
 # tool's command line.
