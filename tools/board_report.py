@@ -2,7 +2,7 @@
 """Prints a board build's resource use and Fmax per clock (make synth-report).
 
     board_report.py --board orangecrab-85f --stat SYNTH_STAT.txt --pnr-log PNR.log
-                    [--mmu-pnr-log MMU_PNR.log] [--markdown]
+                    [--mmu-pnr-log MMU_PNR.log] [--hier-stat HIER_STAT.txt] [--markdown]
     board_report.py --board litefury --vivado-util UTIL.rpt --vivado-timing TIMING.rpt
 
 ECP5: LUT4, flip-flops, EBR (DP16KD), DSP (MULT18X18D/ALU54B) from nextpnr's
@@ -10,6 +10,10 @@ device utilisation (after packing; Yosys' counts beside them), and the Fmax
 nextpnr reports for each clock after routing. Vivado: LUTs, registers, block
 RAM tiles, DSP48 from report_utilization, and WNS per clock from
 report_timing_summary. --markdown prints the table rows docs/boards.md uses.
+--hier-stat breaks the resources down by part (MMU, GPU engines, LiteDRAM,
+CPU, clock crossing, the rest) from a Yosys `stat` of the same design
+synthesised with its hierarchy kept (unflattened, so the parts add up to
+more than the flattened board; the shares are what to read).
 """
 import argparse
 import re
@@ -45,6 +49,52 @@ def nextpnr_fmax(path):
     return fmax
 
 
+PART_CELLS = ("LUT4", "TRELLIS_FF", "DP16KD", "MULT18X18D")
+
+
+def part_of(module):
+    """The part a module of an unflattened netlist belongs to: Yosys names
+    a uniquified module `type$instance.path`."""
+    path = module.split("$", 1)[1] if "$" in module else ""
+    if ".u_mmu" in path:
+        return "MMU"
+    if ".g_engine" in path:
+        return "GPU engines"
+    if module.startswith(("litedram_core", "gmmu_dram_cpu")):
+        return "LiteDRAM"
+    if ".u_cpu" in path or module.startswith("VexRiscv"):
+        return "CPU"
+    if ".u_cdc" in path or module.startswith(("axi4_cdc", "cdc_fifo")):
+        return "clock crossing"
+    return "the rest"
+
+
+def hier_parts(path):
+    """Part -> cell type -> count, summing each module's own cells."""
+    text = open(path).read()
+    blocks = re.split(r"^=== (.+?) ===$", text, flags=re.M)
+    parts = {}
+    for name, body in zip(blocks[1::2], blocks[2::2]):
+        if name == "design hierarchy":
+            continue
+        counts = parts.setdefault(part_of(name), dict.fromkeys(PART_CELLS, 0))
+        for m in re.finditer(r"^\s+(\d+)\s+(\w+)\s*$", body, re.M):
+            if m.group(2) in counts:
+                counts[m.group(2)] += int(m.group(1))
+    return parts
+
+
+def print_parts(path):
+    parts = hier_parts(path)
+    total = sum(p["LUT4"] for p in parts.values()) or 1
+    print("== resources by part (synthesised with the hierarchy kept: the parts add up to more"
+          " than the flattened design; read the shares)")
+    print(f"  {'part':<16} {'LUT4':>7} {'share':>6} {'FF':>7} {'EBR':>4} {'DSP':>4}")
+    for name, c in sorted(parts.items(), key=lambda kv: -kv[1]["LUT4"]):
+        print(f"  {name:<16} {c['LUT4']:>7} {100 * c['LUT4'] / total:5.1f}% {c['TRELLIS_FF']:>7}"
+              f" {c['DP16KD']:>4} {c['MULT18X18D']:>4}")
+
+
 def ecp5(a):
     ys = yosys_counts(a.stat)
     util = nextpnr_util(a.pnr_log)
@@ -71,6 +121,8 @@ def ecp5(a):
             print(f"== mmu_top alone (registered ports): {f:.2f} MHz  (target {target:.0f} MHz: "
                   f"{'PASS' if ok else 'FAIL'}), {mu.get('TRELLIS_COMB', (0,))[0]} LUT4, "
                   f"{mu.get('TRELLIS_FF', (0,))[0]} FF, {mu.get('DP16KD', (0,))[0]} EBR")
+    if a.hier_stat:
+        print_parts(a.hier_stat)
     if a.markdown:
         for name, u, _ in rows:
             if u:
@@ -103,6 +155,7 @@ def main():
     ap.add_argument("--pnr-log")
     ap.add_argument("--report")
     ap.add_argument("--mmu-pnr-log")
+    ap.add_argument("--hier-stat")
     ap.add_argument("--vivado-util")
     ap.add_argument("--vivado-timing")
     ap.add_argument("--markdown", action="store_true")

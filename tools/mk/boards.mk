@@ -167,13 +167,15 @@ $(OC_PLL): $(OC_BUILD)/soc-mhz.cfg $(BOARD_STAMP)
 	@grep -q "clk_o, // $(OC_SOC_MHZ) MHz" $@ || { echo "soc_pll: the PLL cannot make exactly $(OC_SOC_MHZ) MHz:"; grep MHz $@; rm -f $@; exit 1; }
 
 # Synthesis: the generated core and PLL as plain Verilog, ours through slang.
+# $(call oc_read,EXTRA_SLANG_FLAGS): the design's read commands.
+oc_read = read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
+	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v $(OC_PLL); \
+	  read_slang $(SLANG_FLAGS) $(1) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" -G SocHz=$(OC_SOC_MHZ)000000 \
+	    $(filter %.sv,$(OC_RTL)) $(VEXRISCV_REL)
 $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_PLL) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
 	@echo "[1/3] yosys synth_ecp5 (log: $(OC_BUILD)/synth.log; about 20 minutes with the MMU)"
 	@$(call progress_yosys,$(OC_BUILD)/synth.out,$(OC_BUILD)/synth.log) $(YOSYS_WASM) -q -l $(OC_BUILD)/synth.log -p "\
-	  read_verilog -lib -specify +/ecp5/cells_sim.v +/ecp5/cells_bb.v; \
-	  read_verilog $(OC_DRAM) $(OC_BUILD)/litedram/dram_cpu.v $(OC_PLL); \
-	  read_slang $(SLANG_FLAGS) --top orangecrab_top -G RamInit=\"$(OC_HEX)\" -G SocHz=$(OC_SOC_MHZ)000000 \
-	    $(filter %.sv,$(OC_RTL)) $(VEXRISCV_REL); \
+	  $(call oc_read,); \
 	  synth_ecp5 -top orangecrab_top -json $@; \
 	  tee -q -o $(OC_BUILD)/synth-stat.txt stat" \
 	  || { tail -20 $(OC_BUILD)/synth.log; exit 1; }
@@ -193,11 +195,21 @@ $(OC_BIT): $(OC_CFG)
 	@$(ECPPACK) --compress --freq 38.8 --input $< --bit $@
 	@echo "bitstream: $@"
 
+# The same design with its hierarchy kept, for synth-report's resources by
+# part (MMU, engines, LiteDRAM, CPU, ...); about as long as the synthesis.
+$(OC_BUILD)/hier-stat.txt: $(OC_JSON)
+	@echo "synth-report: yosys synth_ecp5 -noflatten for the resources by part (log: $(OC_BUILD)/hier.log)"
+	@$(call progress_yosys,$(OC_BUILD)/hier.out,$(OC_BUILD)/hier.log) $(YOSYS_WASM) -q -l $(OC_BUILD)/hier.log -p "\
+	  $(call oc_read,--best-effort-hierarchy); \
+	  synth_ecp5 -noflatten -top orangecrab_top; \
+	  tee -q -o $@ stat" \
+	  || { tail -20 $(OC_BUILD)/hier.log; exit 1; }
+
 ifeq ($(BOARD),orangecrab-85f)
 bitstream: $(OC_BIT)
-synth-report: $(OC_CFG) $(FM_BUILD)/pnr.log
+synth-report: $(OC_CFG) $(FM_BUILD)/pnr.log $(OC_BUILD)/hier-stat.txt
 	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
-	  --pnr-log $(OC_BUILD)/pnr.log --mmu-pnr-log $(FM_BUILD)/pnr.log
+	  --pnr-log $(OC_BUILD)/pnr.log --mmu-pnr-log $(FM_BUILD)/pnr.log --hier-stat $(OC_BUILD)/hier-stat.txt
 # The OrangeCrab's DFU bootloader: hold the button while plugging it in.
 flash: $(OC_BIT)
 	@command -v openFPGALoader >/dev/null || { echo "flash: install openFPGALoader (apt-get install openfpgaloader)"; exit 1; }
