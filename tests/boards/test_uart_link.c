@@ -143,23 +143,32 @@ static void test_spec_errors(void **state)
     close(p.master);
 }
 
-/* Reads one request frame from the master within timeout_ms; 0 or -1. */
-static int read_request(int fd, uint8_t *frame, int timeout_ms)
+/* Reads len bytes from fd, starting at the next SOF, within timeout_ms;
+   0, or -1 if they did not all come. */
+static int read_frame(int fd, uint8_t *frame, size_t len, int timeout_ms)
 {
     size_t got = 0;
     int64_t deadline = now_ms() + timeout_ms;
-    while (got < GMMU_UARTLINK_REQ_BYTES) {
+    while (got < len) {
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         int left = (int)(deadline - now_ms());
         if (left <= 0 || poll(&pfd, 1, left) <= 0)
             return -1;
-        ssize_t n = read(fd, frame + got, got == 0 ? 1 : GMMU_UARTLINK_REQ_BYTES - got);
+        ssize_t n = read(fd, frame + got, got == 0 ? 1 : len - got);
         if (n <= 0)
             return -1;
         if (got == 0 && frame[0] != GMMU_UARTLINK_SOF)
             continue;
         got += (size_t)n;
     }
+    return 0;
+}
+
+/* Reads one request frame from the master within timeout_ms; 0 or -1. */
+static int read_request(int fd, uint8_t *frame, int timeout_ms)
+{
+    if (read_frame(fd, frame, GMMU_UARTLINK_REQ_BYTES, timeout_ms) != 0)
+        return -1;
     return gmmu_uartlink_crc16(frame + 1, GMMU_UARTLINK_REQ_BYTES - 1) == 0 ? 0 : -1;
 }
 
@@ -518,9 +527,10 @@ static void test_commands_under_noise(void **state)
 static int open_device_line(void)
 {
     char path[256];
-    const char *p = device + strlen("uart:");
+    assert_true(strncmp(device, "uart:", 5) == 0);
+    const char *p = device + 5;
     size_t n = strcspn(p, ",");
-    assert_true(strncmp(device, "uart:", 5) == 0 && n > 0 && n < sizeof path);
+    assert_true(n > 0 && n < sizeof path);
     memcpy(path, p, n);
     path[n] = '\0';
     int fd = open(path, O_RDWR | O_NOCTTY);
@@ -532,24 +542,13 @@ static int open_device_line(void)
     return fd;
 }
 
-/* The next response frame within timeout_ms; 0, or -1 if none came. */
+/* The next response frame within timeout_ms; 0, or -1 if none came or
+   its CRC is wrong. */
 static int read_response(int fd, struct gmmu_uartlink_rsp *r, int timeout_ms)
 {
     uint8_t buf[GMMU_UARTLINK_RSP_BYTES];
-    size_t got = 0;
-    int64_t deadline = now_ms() + timeout_ms;
-    while (got < sizeof buf) {
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int left = (int)(deadline - now_ms());
-        if (left <= 0 || poll(&pfd, 1, left) <= 0)
-            return -1;
-        ssize_t n = read(fd, buf + got, got == 0 ? 1 : sizeof buf - got);
-        if (n <= 0)
-            return -1;
-        if (got == 0 && buf[0] != GMMU_UARTLINK_SOF)
-            continue;
-        got += (size_t)n;
-    }
+    if (read_frame(fd, buf, sizeof buf, timeout_ms) != 0)
+        return -1;
     return gmmu_uartlink_decode_rsp(buf, r);
 }
 
