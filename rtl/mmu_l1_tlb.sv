@@ -3,11 +3,19 @@
 // Each entry holds an address space, the VA page number of the range it
 // covers (aligned to that range) and a translation record (INFO_* layout of
 // gmmu_mmu_pkg): any page size, and a covered range that may be smaller than
-// the page where a 4 KB table overlays a 64 KB page. The lookup is
-// combinational, so a port can answer a hit the cycle after the request.
-// Several entries may match after duplicate fills; the lowest one wins.
-// A "fresh" bit per entry, set at install and cleared by the first request
-// that uses the entry, drives the port's next-page prefetch.
+// the page where a 4 KB table overlays a 64 KB page. Several entries may
+// match after duplicate fills; the lowest one wins. A "fresh" bit per entry,
+// set at install and cleared by the first request that uses the entry,
+// drives the port's next-page prefetch.
+//
+// Timing: the lookup is split at a register. In the cycle of the request
+// (lk_load_i) the address is compared with every entry and the winner's
+// index registered; the next cycle lk_hit_o, lk_info_o (a distributed-RAM
+// read at the registered index) and lk_fresh_o come from registers, so
+// nothing after the compare shares its cycle. An entry that an install
+// overwrites or an invalidation clears in the compare's cycle, or while
+// the port holds the lookup (no lk_load_i), does not hit: the registered
+// lookup never answers with a record that has left the TLB.
 //
 // Install writes the first invalid entry, else the round-robin victim,
 // without a presence check (a duplicate is harmless). Invalidation
@@ -24,12 +32,13 @@ module mmu_l1_tlb #(
   input  logic                                 rst_ni,
 
   // Lookup
+  input  logic                                 lk_load_i,    // compare now, answer next cycle
   input  logic [AsidW-1:0]                     lk_asid_i,
   input  logic [VpnW-1:0]                      lk_vpn_i,
-  output logic                                 lk_hit_o,
+  output logic                                 lk_hit_o,     // of the registered lookup
   output logic [gmmu_mmu_pkg::INFO_BITS-1:0]   lk_info_o,
   output logic                                 lk_fresh_o,   // the entry was not hit yet
-  input  logic                                 lk_used_i,    // a request used the hit: not fresh
+  input  logic                                 lk_used_i,    // the registered hit was used: not fresh
 
   // Install
   input  logic                                 ins_valid_i,
@@ -74,7 +83,12 @@ module mmu_l1_tlb #(
 
   logic [Entries-1:0] match;
   logic [Entries-1:0] inv_hit;
+  logic [Entries-1:0] keep;       // entries whose record is unchanged this cycle
+  logic [Entries-1:0] ins_onehot;
+  logic               ins_now;
   logic [IdxW-1:0]    hit_idx;
+  logic               hit_q;
+  logic [IdxW-1:0]    hit_idx_q;
   logic [IdxW-1:0]    free_idx;
   logic               free_any;
   logic [IdxW-1:0]    ins_idx;
@@ -108,7 +122,7 @@ module mmu_l1_tlb #(
     free_idx = '0;
     free_any = 1'b0;
     for (int i = Entries - 1; i >= 0; i--) begin
-      if (match[i]) hit_idx = IdxW'(i);
+      if (match[i] && keep[i]) hit_idx = IdxW'(i);
       if (!valid_q[i]) begin
         free_idx = IdxW'(i);
         free_any = 1'b1;
@@ -116,19 +130,22 @@ module mmu_l1_tlb #(
     end
   end
 
-  assign lk_hit_o  = |match;
-  assign lk_info_o = info_q[hit_idx];
-  assign lk_fresh_o = fresh_q[hit_idx];
-  assign ins_idx   = free_any ? free_idx : victim_q;
-  assign ins_mask  = therm_mask(therm(ins_info_i[CovL +: 3]));
+  assign lk_hit_o   = hit_q;
+  assign lk_info_o  = info_q[hit_idx_q];
+  assign lk_fresh_o = fresh_q[hit_idx_q];
+  assign ins_idx    = free_any ? free_idx : victim_q;
+  assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
+  assign ins_now    = ins_valid_i && !inv_valid_i;
+  assign ins_onehot = ins_now ? (Entries'(1) << ins_idx) : '0;
 
   logic [Entries-1:0] valid_d;
   always_comb begin
     valid_d = valid_q;
-    if (ins_valid_i && !inv_valid_i) valid_d[ins_idx] = 1'b1;
+    if (ins_now) valid_d[ins_idx] = 1'b1;
     if (sw_hit) valid_d[sw_idx_q] = 1'b0;
     if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
+  assign keep = valid_d & ~ins_onehot;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -140,11 +157,19 @@ module mmu_l1_tlb #(
       sw_asid_q  <= '0;
       sw_start_q <= '0;
       sw_end_q   <= '0;
+      hit_q      <= 1'b0;
+      hit_idx_q  <= '0;
     end else begin
       valid_q <= valid_d;
-      if (lk_used_i && lk_hit_o) fresh_q[hit_idx] <= 1'b0;
-      if (ins_valid_i && !inv_valid_i) fresh_q[ins_idx] <= 1'b1;
-      if (ins_valid_i && !inv_valid_i && !free_any) begin
+      if (lk_load_i) begin
+        hit_q     <= |(match & keep);
+        hit_idx_q <= hit_idx;
+      end else begin
+        hit_q     <= hit_q && keep[hit_idx_q];
+      end
+      if (lk_used_i && hit_q) fresh_q[hit_idx_q] <= 1'b0;
+      if (ins_now) fresh_q[ins_idx] <= 1'b1;
+      if (ins_now && !free_any) begin
         victim_q <= (victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1;
       end
       if (sw_q) begin
@@ -163,7 +188,7 @@ module mmu_l1_tlb #(
 
   // Payload: no reset needed, valid_q guards it.
   always_ff @(posedge clk_i) begin
-    if (ins_valid_i && !inv_valid_i) begin
+    if (ins_now) begin
       asid_q[ins_idx] <= ins_asid_i;
       vpn_q[ins_idx]  <= ins_vpn_i & ins_mask;
       info_q[ins_idx] <= ins_info_i;

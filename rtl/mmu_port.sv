@@ -24,11 +24,18 @@
 // invalidation never merge with older ones, so nothing stale reaches a
 // request issued after the invalidation completed.
 //
-// Timing: request to response 1 cycle on a hit; an answered miss and a new
-// lookup can both be queued in a cycle. A four-entry response FIFO
-// decouples rsp_ready_i from req_ready_o. A response with a fault is also
-// handed to the fault FIFO through a staging register; the port stalls
-// while it is occupied, so no fault is lost.
+// Timing: request to response 1 cycle on a hit. The request cycle only
+// compares the address with the L1 entries; the request and the winning
+// entry's index are registered (the lookup stage, s1) and everything else
+// (the record read, permission check, miss and merge decisions, response)
+// happens the next cycle, from registers. The lookup stage's response goes
+// straight to the response outputs when the response FIFO is empty, else
+// into the FIFO (four entries, two writes per cycle: an answered miss and a
+// lookup). req_ready_o is a function of registers only: the lookup stage
+// is free or will move on (room for two responses, a free miss register and
+// a free slot). A response with a fault is also handed to the fault FIFO
+// through a staging register as it leaves the port; it waits while the
+// register is occupied, so no fault is lost.
 module mmu_port #(
   parameter int unsigned AsidW     = 6,
   parameter int unsigned VaBits    = 48,
@@ -110,6 +117,9 @@ module mmu_port #(
   // Response record: fault, zero, pa, seg, cc, ro, nx, psize.
   localparam int unsigned RspW   = 3 + 1 + PaW + 5 + 3 + 3;
   localparam int unsigned OutW   = TagW + RspW;
+  // Response FIFO record: tag and response, then what the fault record
+  // needs besides them (VA, address space, access).
+  localparam int unsigned RecW   = OutW + 64 + AsidW + 2;
   localparam logic [2:0]  FaultNone = 3'(gmmu_pte_pkg::FAULT_NONE);
 
   // The stride detector slices the page-number delta at PfStrideW - 1.
@@ -191,10 +201,19 @@ module mmu_port #(
   logic [TagW-1:0]  s_tag_q    [Slots];
 
   // Response FIFO, four entries, two writes per cycle (an answered miss and
-  // a hit can be queued in the same cycle).
-  logic [OutW-1:0]  of_q [4];
+  // a lookup can be queued in the same cycle).
+  logic [RecW-1:0]  of_q [4];
   logic [1:0]       of_wr_q, of_rd_q;
   logic [2:0]       of_cnt_q;
+
+  // Lookup stage: the request accepted last cycle, its L1 lookup registered
+  // in the L1.
+  logic             s1_v_q;
+  logic             s1_va_ok_q;
+  logic [AsidW-1:0] s1_asid_q;
+  logic [63:0]      s1_va_q;
+  logic [1:0]       s1_access_q;
+  logic [TagW-1:0]  s1_tag_q;
 
   // Fault staging register.
   logic             fs_valid_q;
@@ -205,6 +224,7 @@ module mmu_port #(
   logic [TagW-1:0]  fs_tag_q;
 
   // ------------------------------------------------------------ L1 TLB
+  logic              req_fire;
   logic              lk_hit;
   logic              lk_fresh;
   logic              lk_used;
@@ -234,6 +254,7 @@ module mmu_port #(
   ) u_l1 (
     .clk_i,
     .rst_ni,
+    .lk_load_i   (req_fire),
     .lk_asid_i   (lk_asid),
     .lk_vpn_i    (lk_vpn),
     .lk_hit_o    (lk_hit),
@@ -287,18 +308,13 @@ module mmu_port #(
 
   // ------------------------------------------------------------ datapath
   logic             room1, room2;
-  logic             req_fire;
-  logic             va_ok;
-  logic [VaBits-1:0] req_va;
+  logic             s1_go, s1_fire;
+  logic [VaBits-1:0] s1_va;
   logic [RspW-1:0]  done_rsp, lk_rsp;
-  logic             done_fault, lk_fault;
-  logic             lk_push;
-  logic             push_fault;
-  logic [63:0]      push_va;
-  logic [AsidW-1:0] push_asid;
-  logic [1:0]       push_access;
-  logic [2:0]       push_reason;
-  logic [TagW-1:0]  push_tag;
+  logic [RecW-1:0]  done_rec, lk_rec;
+  logic             lk_push, lk_enq;
+  logic             out_bypass, out_avail, out_fault, out_take;
+  logic [RecW-1:0]  out_rec;
 
   logic [Mshrs-1:0] merge_hit;
   logic             free_any, free2, s_free_any;
@@ -312,8 +328,7 @@ module mmu_port #(
   logic [Mshrs-1:0] m_linked;     // some slot still links to the register
   logic [Slots-1:0] s_fill_done;  // slots answered this cycle
 
-  assign req_va   = req_va_i[VaBits-1:0];
-  assign va_ok    = (req_va_i[63:VaBits] == '0);
+  assign s1_va = s1_va_q[VaBits-1:0];
   assign room1 = (of_cnt_q <= 3'd3);
   assign room2 = (of_cnt_q <= 3'd2);
   assign done_link = s_link_q[done_idx];
@@ -330,19 +345,20 @@ module mmu_port #(
     end
   end
   assign done_rsp = make_rsp(done_info, {done_vpn, s_off_q[done_idx]}, s_access_q[done_idx]);
-  assign done_fault = (done_rsp[RspW-1 -: 3] != FaultNone);
-  assign lk_rsp   = !va_ok ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
-                           : make_rsp(lk_info, req_va, req_access_i);
-  assign lk_fault = (lk_rsp[RspW-1 -: 3] != FaultNone);
+  assign done_rec = {s_tag_q[done_idx], done_rsp, {{(64-VaBits){1'b0}}, done_vpn, s_off_q[done_idx]},
+                     done_asid, s_access_q[done_idx]};
+  assign lk_rsp   = !s1_va_ok_q ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
+                                : make_rsp(lk_info, s1_va, s1_access_q);
+  assign lk_rec   = {s1_tag_q, lk_rsp, s1_va_q, s1_asid_q, s1_access_q};
 
-  // An answered miss and a new request can both be served in a cycle; a
-  // request is taken when there is room for two responses, the fault
-  // staging register is free and the answered miss (if any) is no fault, so
-  // at most one fault is staged per cycle.
-  assign done_take   = done_any && room1 && (!done_fault || !fs_valid_q);
-  // A free register is required even for a miss that will merge, so ready
-  // does not depend on the request's address.
-  assign req_ready_o = room2 && !fs_valid_q && !(done_any && done_fault) && free_any && s_free_any;
+  // The lookup stage moves on when there is room for two responses (its
+  // own and an answered miss's) and a free miss register and slot: a free
+  // register is required even for a hit or a miss that will merge, so
+  // ready depends on registers only, not on the lookup.
+  assign done_take   = done_any && room1;
+  assign s1_go       = room2 && free_any && s_free_any;
+  assign s1_fire     = s1_v_q && s1_go;
+  assign req_ready_o = !s1_v_q || s1_go;
   assign req_fire    = req_valid_i && req_ready_o;
 
   always_comb begin
@@ -376,14 +392,14 @@ module mmu_port #(
     for (int i = 0; i < Mshrs; i++) begin
       // Not into a miss answered this very cycle (it would never be answered).
       merge_hit[i] = m_busy_q[i] && !m_filled_q[i] && !old_eff[i] && !fill_now[i] &&
-                     (m_asid_q[i] == req_asid_i) && (m_vpn_q[i] == req_va[VaBits-1:12]);
+                     (m_asid_q[i] == s1_asid_q) && (m_vpn_q[i] == s1_va[VaBits-1:12]);
     end
     // Two registers may hold one page (a prefetch and a miss allocated in
     // one cycle); a merge joins the lowest.
     merge_first = merge_hit & (~merge_hit + Mshrs'(1));
   end
 
-  assign alloc       = req_fire && va_ok && !lk_hit;
+  assign alloc       = s1_fire && s1_va_ok_q && !lk_hit;
   assign alloc_merge = |merge_hit;
 
   // Prefetch. The first use of a new translation (the first request that
@@ -466,7 +482,7 @@ module mmu_port #(
   logic [VpnW-1:0]  hist_vpn_q  [PfHist];
   logic [$clog2(PfHist+1)-1:0] hist_ptr_q;
 
-  assign lk_used  = req_fire && va_ok && lk_hit;
+  assign lk_used  = s1_fire && s1_va_ok_q && lk_hit;
   assign pe_event = (PfDepth > 0) &&
                     ((lk_used && lk_fresh) || (alloc && (!alloc_merge || |(merge_hit & m_pf_q))));
 
@@ -544,31 +560,23 @@ module mmu_port #(
     end
   end
 
-  // Responses queued this cycle, and the one fault among them (if any).
-  assign lk_push = req_fire && (!va_ok || lk_hit);
-
-  always_comb begin
-    push_fault  = 1'b0;
-    push_va     = req_va_i;
-    push_asid   = req_asid_i;
-    push_access = req_access_i;
-    push_reason = lk_rsp[RspW-1 -: 3];
-    push_tag    = req_tag_i;
-    if (done_take && done_fault) begin
-      push_fault  = 1'b1;
-      push_va     = {{(64-VaBits){1'b0}}, done_vpn, s_off_q[done_idx]};
-      push_asid   = done_asid;
-      push_access = s_access_q[done_idx];
-      push_reason = done_rsp[RspW-1 -: 3];
-      push_tag    = s_tag_q[done_idx];
-    end else if (lk_push && lk_fault) begin
-      push_fault  = 1'b1;
-    end
-  end
+  // Responses. The lookup stage's response leaves at once when the FIFO is
+  // empty (a hit answered the cycle after its request), else it is queued
+  // behind the FIFO's; an answered miss is always queued. A faulting
+  // response leaves only when the fault staging register is free, and its
+  // record goes there as it leaves: at most one fault per cycle.
+  assign lk_push    = s1_fire && (!s1_va_ok_q || lk_hit);
+  assign out_bypass = (of_cnt_q == 3'd0);
+  assign out_rec    = out_bypass ? lk_rec : of_q[of_rd_q];
+  assign out_avail  = !out_bypass || lk_push;
+  assign out_fault  = (out_rec[RecW-TagW-1 -: 3] != FaultNone);
+  assign out_take   = rsp_valid_o && rsp_ready_i;
+  assign lk_enq     = lk_push && !(out_bypass && out_take);
 
   // ------------------------------------------------------------ registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      s1_v_q     <= 1'b0;
       m_busy_q   <= '0;
       m_sent_q   <= '0;
       m_filled_q <= '0;
@@ -607,6 +615,8 @@ module mmu_port #(
       of_cnt_q   <= '0;
       fs_valid_q <= 1'b0;
     end else begin
+      if (req_fire)     s1_v_q <= 1'b1;
+      else if (s1_fire) s1_v_q <= 1'b0;
       if (inv_valid_i) m_old_q <= m_old_q | m_busy_q;
       if (send_any && miss_ready_i) m_sent_q[send_idx] <= 1'b1;
       // A register leaves once answered and no slot links to it (a prefetch
@@ -644,8 +654,8 @@ module mmu_port #(
       pe_q <= pe_event;
       if (pe_event) begin
         pe_miss_q <= !lk_hit;
-        pe_asid_q <= req_asid_i;
-        pe_vpn_q  <= req_va[VaBits-1:12];
+        pe_asid_q <= s1_asid_q;
+        pe_vpn_q  <= s1_va[VaBits-1:12];
         pe_cov_q  <= lk_hit ? lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3] : Cov4K;
       end
       // Stage 2: the stride detector and the decision.
@@ -694,27 +704,34 @@ module mmu_port #(
         jw_v_q   <= 1'b0;
       end
 
-      // Response FIFO.
-      of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_push);
-      if (rsp_valid_o && rsp_ready_i) of_rd_q <= of_rd_q + 2'd1;
-      of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_push) - 3'(rsp_valid_o && rsp_ready_i);
+      // Response FIFO (a bypassing response is not popped).
+      of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_enq);
+      if (out_take && !out_bypass) of_rd_q <= of_rd_q + 2'd1;
+      of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_enq) - 3'(out_take && !out_bypass);
 
       // Fault staging.
       if (fs_valid_q && flt_ready_i) fs_valid_q <= 1'b0;
-      if (push_fault) fs_valid_q <= 1'b1;
+      if (out_take && out_fault) fs_valid_q <= 1'b1;
     end
   end
 
   always_ff @(posedge clk_i) begin
+    if (req_fire) begin
+      s1_va_ok_q  <= (req_va_i[63:VaBits] == '0);
+      s1_asid_q   <= req_asid_i;
+      s1_va_q     <= req_va_i;
+      s1_access_q <= req_access_i;
+      s1_tag_q    <= req_tag_i;
+    end
     if (alloc) begin
       s_link_q[s_free_idx]   <= alloc_merge ? merge_first : Mshrs'(1) << free_idx;
-      s_off_q[s_free_idx]    <= req_va[11:0];
-      s_access_q[s_free_idx] <= req_access_i;
-      s_tag_q[s_free_idx]    <= req_tag_i;
+      s_off_q[s_free_idx]    <= s1_va[11:0];
+      s_access_q[s_free_idx] <= s1_access_q;
+      s_tag_q[s_free_idx]    <= s1_tag_q;
     end
     if (alloc && !alloc_merge) begin
-      m_asid_q[free_idx] <= req_asid_i;
-      m_vpn_q[free_idx]  <= req_va[VaBits-1:12];
+      m_asid_q[free_idx] <= s1_asid_q;
+      m_vpn_q[free_idx]  <= s1_va[VaBits-1:12];
     end
     if (pf_alloc) begin
       hist_asid_q[hist_ptr_q] <= pf_asid_q;
@@ -725,23 +742,20 @@ module mmu_port #(
     for (int i = 0; i < Mshrs; i++) begin
       if (fill_now[i]) m_info_q[i] <= fill_info_i;
     end
-    if (done_take) of_q[of_wr_q] <= {s_tag_q[done_idx], done_rsp};
-    if (lk_push) of_q[of_wr_q + 2'(done_take)] <= {req_tag_i, lk_rsp};
-    if (push_fault) begin
-      fs_va_q     <= push_va;
-      fs_asid_q   <= push_asid;
-      fs_access_q <= push_access;
-      fs_reason_q <= push_reason;
-      fs_tag_q    <= push_tag;
+    // The lookup's response first: one offered by the bypass and not taken
+    // becomes the FIFO's head, so the offer stays unchanged.
+    if (lk_enq) of_q[of_wr_q] <= lk_rec;
+    if (done_take) of_q[of_wr_q + 2'(lk_enq)] <= done_rec;
+    if (out_take && out_fault) begin
+      {fs_tag_q, fs_reason_q}           <= out_rec[RecW-1 -: TagW + 3];
+      {fs_va_q, fs_asid_q, fs_access_q} <= out_rec[RecW-OutW-1:0];
     end
   end
 
   // ------------------------------------------------------------ outputs
-  logic [OutW-1:0] of_head;
-  assign of_head     = of_q[of_rd_q];
-  assign rsp_valid_o = (of_cnt_q != 3'd0);
+  assign rsp_valid_o = out_avail && !(out_fault && fs_valid_q);
   assign {rsp_tag_o, rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o,
-          rsp_nx_o, rsp_psize_o} = of_head;
+          rsp_nx_o, rsp_psize_o} = out_rec[RecW-1 -: OutW];
 
   assign flt_valid_o  = fs_valid_q;
   assign flt_va_o     = fs_va_q;
@@ -750,11 +764,11 @@ module mmu_port #(
   assign flt_reason_o = fs_reason_q;
   assign flt_tag_o    = fs_tag_q;
 
-  assign ev_req_o   = req_fire;
-  assign ev_hit_o   = req_fire && va_ok && lk_hit;
+  assign ev_req_o   = s1_fire;
+  assign ev_hit_o   = lk_used;
   assign ev_miss_o  = alloc;
   assign ev_merge_o = alloc && alloc_merge;
-  assign ev_fault_o = push_fault;
+  assign ev_fault_o = out_take && out_fault;
   assign ev_prefetch_o = pf_alloc;
 
 endmodule : mmu_port

@@ -204,6 +204,26 @@ static void handle_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r)
 
 /* ------------------------------------------------------------ cycles */
 
+static bool rsp_same(const struct dut_rsp *a, const struct dut_rsp *b)
+{
+    return a->valid == b->valid && a->fault == b->fault && a->zero == b->zero && a->seg == b->seg &&
+           a->cc == b->cc && a->ro == b->ro && a->nx == b->nx && a->psize == b->psize && a->tag == b->tag &&
+           a->pa == b->pa;
+}
+
+/* Valid/ready: a response offered and not taken stays offered, unchanged. */
+static void check_rsp_held(struct tb *tb, unsigned port)
+{
+    const struct dut_rsp *r = &tb->io.rsp[port];
+    if (tb->rsp_waiting[port] && !rsp_same(r, &tb->rsp_offered[port])) {
+        fprintf(stderr, "tb: port %u: response (tag %u) withdrawn or changed before it was taken, cycle %" PRIu64 "\n",
+                port, tb->rsp_offered[port].tag, tb_now(tb));
+        exit(2);
+    }
+    tb->rsp_waiting[port] = r->valid && !tb->io.rsp_ready[port];
+    tb->rsp_offered[port] = *r;
+}
+
 uint64_t tb_now(const struct tb *tb) { return dut_cycle(tb->dut); }
 
 void tb_cycle(struct tb *tb)
@@ -234,6 +254,7 @@ void tb_cycle(struct tb *tb)
             tb->accepted[p]++;
             q->valid = 0;
         }
+        check_rsp_held(tb, p);
         if (io->rsp[p].valid && io->rsp_ready[p])
             handle_rsp(tb, p, &io->rsp[p]);
     }

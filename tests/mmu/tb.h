@@ -110,6 +110,9 @@ struct tb {
     void *rsp_ctx;
     bool check;         /* compare responses with the model */
     unsigned rsp_ready_percent;
+    /* A response offered and not taken, which must be offered unchanged next. */
+    bool rsp_waiting[DUT_MAX_PORTS];
+    struct dut_rsp rsp_offered[DUT_MAX_PORTS];
     struct rng rng;
 
     /* Wishbone master. */
