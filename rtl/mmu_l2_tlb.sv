@@ -58,6 +58,10 @@ module mmu_l2_tlb #(
   output logic [VpnW-1:0]                     res_vpn_o,
   output logic [MetaW-1:0]                    res_meta_o,
   output logic [1:0]                          inflight_o,   // lookups in cycles 1 to 3
+  // The lookup whose result is presented next cycle (if s2 holds one): lets
+  // the walker read its walk cache a cycle ahead of a miss
+  output logic [AsidW-1:0]                    nx_asid_o,
+  output logic [VpnW-1:0]                     nx_vpn_o,
 
   // Install
   input  logic                                ins_valid_i,
@@ -431,6 +435,8 @@ module mmu_l2_tlb #(
   assign res_asid_o  = s3_asid_q;
   assign res_vpn_o   = s3_vpn_q;
   assign res_meta_o  = s3_meta_q;
+  assign nx_asid_o   = s2_asid_q;
+  assign nx_vpn_o    = s2_vpn_q;
   assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q} + {1'b0, s3_v_q};
   assign busy_o      = sw_active_q || sw_cmp_q;
   assign ev_lookup_o = in_fire;

@@ -5,8 +5,17 @@
 // range is, so a walk that hits starts at level L-1 instead of the root.
 // Level-1 entries hold both words of the dual entry as two table pointers
 // (4 KB-page and 64 KB-page leaf tables, each with a valid bit); only dual
-// entries made of plain table pointers or invalid words are cached. The
-// lookup is combinational and returns the deepest level that hits.
+// entries made of plain table pointers or invalid words are cached. A
+// lookup returns the deepest level that hits.
+//
+// Timing: the lookup is split at a register. The address given in one cycle
+// is compared with every entry and the winner (level and index) registered;
+// the next cycle lk_hit_o, lk_level_o and lk_data_o (a distributed-RAM read
+// at the registered index) come from registers. The walker gives the
+// address one cycle ahead (the L2's lookup that will miss next cycle). An
+// entry that an install overwrites or an invalidation clears in the
+// compare's cycle does not hit, and nothing hits after a cycle with an
+// invalidation (a range invalidation's sweep may have begun).
 //
 // Install writes one entry per cycle, unless it is already present, into
 // the round-robin slot. Invalidation clears in one cycle every entry or
@@ -69,28 +78,36 @@ module mmu_pwc #(
 
   // ---------------------------------------------------------------- lookup
   logic [Entries-1:0] match;
+  logic [Entries-1:0] keep;       // entries unchanged this cycle
+  logic               hit;
+  logic [1:0]         level;
   logic [IdxW-1:0]    sel;
+  logic               hit_q;
+  logic [1:0]         level_sel_q;
+  logic [IdxW-1:0]    sel_q;
 
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      match[i] = valid_q[i] && !sw_q && (asid_q[i] == lk_asid_i) &&
+      match[i] = valid_q[i] && keep[i] && !sw_q && (asid_q[i] == lk_asid_i) &&
                  ((lk_vpn_i & level_mask(level_q[i])) == tag_q[i]);
     end
-    lk_hit_o   = 1'b0;
-    lk_level_o = '0;
-    sel        = '0;
+    hit   = 1'b0;
+    level = '0;
+    sel   = '0;
     for (int l = NLv; l >= 1; l--) begin
       for (int i = Entries - 1; i >= 0; i--) begin
         if (match[i] && level_q[i] == 2'(l)) begin
-          lk_hit_o   = 1'b1;
-          lk_level_o = 2'(l);
-          sel        = IdxW'(i);
+          hit   = 1'b1;
+          level = 2'(l);
+          sel   = IdxW'(i);
         end
       end
     end
   end
 
-  assign lk_data_o = data_q[sel];
+  assign lk_hit_o   = hit_q;
+  assign lk_level_o = level_sel_q;
+  assign lk_data_o  = data_q[sel_q];
 
   // ---------------------------------------------------------------- install
   logic            present, wr;
@@ -136,6 +153,7 @@ module mmu_pwc #(
     if (sw_hit) valid_d[sw_idx_q] = 1'b0;
     if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
+  assign keep = (valid_d & ~(wr ? Entries'(1) << ptr_q : '0)) & {Entries{!inv_valid_i}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -146,8 +164,10 @@ module mmu_pwc #(
       sw_asid_q  <= '0;
       sw_start_q <= '0;
       sw_end_q   <= '0;
+      hit_q      <= 1'b0;
     end else begin
       valid_q <= valid_d;
+      hit_q   <= hit;
       if (wr) ptr_q <= (ptr_q == IdxW'(Entries - 1)) ? '0 : ptr_q + 1'b1;
       if (sw_q) begin
         sw_idx_q <= (sw_idx_q == IdxW'(Entries - 1)) ? '0 : sw_idx_q + 1'b1;
@@ -164,6 +184,8 @@ module mmu_pwc #(
   end
 
   always_ff @(posedge clk_i) begin
+    level_sel_q <= level;
+    sel_q       <= sel;
     if (wr) begin
       asid_q[ptr_q]  <= ins_asid_i;
       level_q[ptr_q] <= ins_level_i;

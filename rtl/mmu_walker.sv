@@ -32,7 +32,10 @@
 // read. This is what makes a surface whose rows are different pages cost
 // one walk per LeafLine pages instead of one per page.
 //
-// Timing: start to first AR 1 cycle (plus arbitration); each level costs
+// Timing: the walk cache and the address-space table are read for the start
+// a cycle ahead (nx_*: the L2's lookup that presents its miss next cycle)
+// and their answers registered, so a start evaluates only registers.
+// Start to first AR 1 cycle (plus arbitration); each level costs
 // the memory latency plus about 2 cycles; a leaf line LeafLine - 1 beats
 // more (the walk's own entry may be any of them).
 module mmu_walker #(
@@ -50,6 +53,11 @@ module mmu_walker #(
   input  logic                                clk_i,
   input  logic                                rst_ni,
 
+  // The start of next cycle, if any: its address space and page number, to
+  // read the walk cache and the address-space table a cycle ahead
+  input  logic [AsidW-1:0]                    nx_asid_i,
+  input  logic [VpnW-1:0]                     nx_vpn_i,
+
   // Start a walk (a free context is guaranteed by the caller)
   input  logic                                st_valid_i,
   input  logic [AsidW-1:0]                    st_asid_i,
@@ -58,7 +66,8 @@ module mmu_walker #(
   input  logic                                st_stale_i,
   output logic [CntW-1:0]                     free_cnt_o,
 
-  // Address-space table read port (combinational)
+  // Address-space table read port (combinational; read for nx_asid_i and
+  // registered)
   output logic [AsidW-1:0]                    as_asid_o,
   input  logic                                as_valid_i,
   input  logic [39:0]                         as_root_i,   // root table PA[51:12]
@@ -242,17 +251,29 @@ module mmu_walker #(
     end
   end
 
-  assign as_asid_o = st_asid_i;
+  // The address-space entry of the next start, registered.
+  logic        as_valid_q;
+  logic [39:0] as_root_q;
+  assign as_asid_o = nx_asid_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      as_valid_q <= 1'b0;
+      as_root_q  <= '0;
+    end else begin
+      as_valid_q <= as_valid_i;
+      as_root_q  <= as_root_i;
+    end
+  end
 
   // Where the walk begins: the root, or below it after a walk-cache hit.
   always_comb begin
     s_st     = StRdReq;
     s_lvl    = 2'(Levels - 1);
-    s_tbl    = {as_root_i, 4'b0};
+    s_tbl    = {as_root_q, 4'b0};
     s_leaf64 = 1'b0;
     s_wbuf   = '0;
     s_info   = '0;
-    if (!as_valid_i) begin
+    if (!as_valid_q) begin
       s_st   = StDone;
       s_info = fault_info(FAsid);
     end else if (pwc_hit && pwc_level >= 2'd2) begin
@@ -689,8 +710,8 @@ module mmu_walker #(
     ) u_pwc (
       .clk_i,
       .rst_ni,
-      .lk_asid_i   (st_asid_i),
-      .lk_vpn_i    (st_vpn_i),
+      .lk_asid_i   (nx_asid_i),
+      .lk_vpn_i    (nx_vpn_i),
       .lk_hit_o    (pwc_hit),
       .lk_level_o  (pwc_level),
       .lk_data_o   (pwc_data),
@@ -713,7 +734,7 @@ module mmu_walker #(
     logic unused_pwc;
     assign inv_busy_o = 1'b0;
     assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i, in_level,
-                          in_data};
+                          in_data, nx_vpn_i};
   end
 
   // ---------------------------------------------------------------- registers
@@ -845,7 +866,7 @@ module mmu_walker #(
   assign free_cnt_o   = free_cnt;
   assign busy_cnt_o   = CntW'(NWalkers) - free_cnt;
   assign ev_walk_o    = st_valid_i;
-  assign ev_pwc_hit_o = st_valid_i && as_valid_i && pwc_hit;
+  assign ev_pwc_hit_o = st_valid_i && as_valid_q && pwc_hit;
   assign ev_read_o    = ar_valid_q && arready_i;
 
   // Bursts are tracked per context (beat1_q), so RLAST is not needed.
