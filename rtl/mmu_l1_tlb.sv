@@ -136,7 +136,7 @@ module mmu_l1_tlb #(
   assign ins_idx    = free_any ? free_idx : victim_q;
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
   assign ins_now    = ins_valid_i && !inv_valid_i;
-  assign ins_onehot = ins_now ? (Entries'(1) << ins_idx) : '0;
+  assign ins_onehot = ins_valid_i ? (Entries'(1) << ins_idx) : '0;
 
   logic [Entries-1:0] valid_d;
   always_comb begin
@@ -145,7 +145,11 @@ module mmu_l1_tlb #(
     if (sw_hit) valid_d[sw_idx_q] = 1'b0;
     if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
-  assign keep = valid_d & ~ins_onehot;
+  // Conservative, so neither the fill's checks nor the sweep's range
+  // compares are in front of the compare: the entry a fill may write, the
+  // entry the sweep checks, and those an INV_ALL or INV_ASID clears.
+  assign keep = ~ins_onehot & ~(sw_q ? Entries'(1) << sw_idx_q : '0) &
+                ~(inv_valid_i ? inv_hit : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -153,7 +153,11 @@ module mmu_pwc #(
     if (sw_hit) valid_d[sw_idx_q] = 1'b0;
     if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
-  assign keep = (valid_d & ~(wr ? Entries'(1) << ptr_q : '0)) & {Entries{!inv_valid_i}};
+  // Conservative, so the install's presence check is not in front of the
+  // compare: the slot an install may write, and everything in a cycle with
+  // an invalidation (a sweep clears nothing that matches: it holds lookups
+  // off).
+  assign keep = ~(ins_valid_i ? Entries'(1) << ptr_q : '0) & {Entries{!inv_valid_i}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
