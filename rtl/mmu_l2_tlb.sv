@@ -10,13 +10,15 @@
 // translation record}; valid bits are flops so they can be cleared at once.
 //
 // Pipeline: cycle 0 accepts a lookup and reads the RAMs; cycle 1 compares
-// every way and picks the hit within each bank; cycle 2 picks among the
-// banks (the smallest covered size wins); cycle 3 presents the result
+// every way; cycle 2 picks the hit within each bank and among the banks
+// (the smallest covered size wins); cycle 3 presents the result
 // (res_*), which the consumer must take that cycle (a hit becomes a fill, a
 // miss starts a walk: the caller guarantees a free walker through
-// can_accept_i). Latency 3, one per cycle. The bank choice has a cycle of
+// can_accept_i). Latency 3, one per cycle. The selection has a cycle of
 // its own because compare and select in one cycle, straight off the block
-// RAMs, was the MMU's longest path on ECP5 (13 LUT levels, 22.9 ns).
+// RAMs, was the MMU's longest path on ECP5 (13 LUT levels, 22.9 ns; with
+// the choice within a bank still after the compare, 18.5 ns estimated on
+// 2026-11-25).
 //
 // Install (from a completed walk) writes, the cycle after ins_valid_i, the
 // bank of the record's covered size: an invalid way of the set, else a
@@ -133,8 +135,8 @@ module mmu_l2_tlb #(
   logic [Banks*MaxWays-1:0] s1_vbits_q;
 
   logic              s2_v_q, s2_stale_q;
-  logic [Banks-1:0]  s2_bank_hit_q;
-  logic [Banks*InfoW-1:0] s2_bank_info_q;   // bank b at [b*InfoW +: InfoW]
+  logic [NRam-1:0]   s2_way_hit_q;
+  logic [InfoW-1:0]  s2_way_info_q [NRam];
   logic [AsidW-1:0]  s2_asid_q;
   logic [VpnW-1:0]   s2_vpn_q;
   logic [MetaW-1:0]  s2_meta_q;
@@ -256,13 +258,10 @@ module mmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- compare
-  // Cycle 1: every way compared; within a bank the lowest hitting way wins
-  // (two ways of a bank hold the same page only when two walks of it
-  // finished together, and then they agree).
-  logic [Banks-1:0]   s1_bank_hit;
-  logic [Banks*InfoW-1:0] s1_bank_info;   // bank b at [b*InfoW +: InfoW]
-  logic [MaxWays-1:0] way_hit      [Banks];
-  logic [MaxWays-1:0] way_first    [Banks];
+  // Cycle 1: every way compared, and the hits and the ways' records
+  // registered as they are (the selection waits for cycle 2, so the block
+  // RAMs' clock-to-output and the compares have the cycle to themselves).
+  logic [NRam-1:0]    s1_way_hit;
   logic [AsidW-1:0]   way_asid;
   logic [VpnW-1:0]    way_tag;
 
@@ -272,27 +271,31 @@ module mmu_l2_tlb #(
     for (int b = 0; b < Banks; b++) begin
       for (int w = 0; w < MaxWays; w++) begin
         {way_asid, way_tag} = rdata[b*MaxWays+w][EntW-1:InfoW];
-        way_hit[b][w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) && (way_asid == s1_asid_q) &&
-                        (way_tag == (s1_vpn_q & low_mask(bank_low(b))));
-      end
-      way_first[b]    = way_hit[b] & ~(way_hit[b] - MaxWays'(1));   // the lowest set bit
-      s1_bank_hit[b]  = |way_hit[b];
-      s1_bank_info[b*InfoW +: InfoW] = '0;
-      for (int w = 0; w < MaxWays; w++) begin
-        s1_bank_info[b*InfoW +: InfoW] = s1_bank_info[b*InfoW +: InfoW] |
-                                         ({InfoW{way_first[b][w]}} & rdata[b*MaxWays+w][InfoW-1:0]);
+        s1_way_hit[b*MaxWays+w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
+                                  (way_asid == s1_asid_q) &&
+                                  (way_tag == (s1_vpn_q & low_mask(bank_low(b))));
       end
     end
   end
 
-  // Cycle 2: the smallest covered size that hit wins.
+  // Cycle 2: within a bank the lowest hitting way wins (two ways of a bank
+  // hold the same page only when two walks of it finished together, and
+  // then they agree); among the banks the smallest covered size wins.
   logic              s2_hit;
   logic [InfoW-1:0]  s2_info;
+  logic [MaxWays-1:0] way_hit, way_first;
+  logic [InfoW-1:0]  bank_info;
   always_comb begin
-    s2_hit  = |s2_bank_hit_q;
+    s2_hit  = |s2_way_hit_q;
     s2_info = '0;
     for (int b = Banks - 1; b >= 0; b--) begin
-      if (s2_bank_hit_q[b]) s2_info = s2_bank_info_q[b*InfoW +: InfoW];
+      way_hit   = s2_way_hit_q[b*MaxWays +: MaxWays];
+      way_first = way_hit & ~(way_hit - MaxWays'(1));   // the lowest set bit
+      bank_info = '0;
+      for (int w = 0; w < MaxWays; w++) begin
+        bank_info = bank_info | ({InfoW{way_first[w]}} & s2_way_info_q[b*MaxWays+w]);
+      end
+      if (|way_hit) s2_info = bank_info;
     end
   end
 
@@ -417,8 +420,8 @@ module mmu_l2_tlb #(
       s2_asid_q      <= s1_asid_q;
       s2_vpn_q       <= s1_vpn_q;
       s2_meta_q      <= s1_meta_q;
-      s2_bank_hit_q  <= s1_bank_hit;
-      s2_bank_info_q <= s1_bank_info;
+      s2_way_hit_q   <= s1_way_hit;
+      for (int r = 0; r < NRam; r++) s2_way_info_q[r] <= rdata[r][InfoW-1:0];
     end
     if (s2_v_q) begin
       s3_asid_q <= s2_asid_q;
