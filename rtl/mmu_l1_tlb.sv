@@ -117,12 +117,17 @@ module mmu_l1_tlb #(
                   (vpn_q[sw_idx_q] >= (sw_start_q & therm_mask(therm_q[sw_idx_q])));
   assign inv_busy_o = sw_q;
 
+  logic unused_hit_any;
+  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
+    .req_i (match & keep),
+    .any_o (unused_hit_any),
+    .idx_o (hit_idx)
+  );
+
   always_comb begin
-    hit_idx  = '0;
     free_idx = '0;
     free_any = 1'b0;
     for (int i = Entries - 1; i >= 0; i--) begin
-      if (match[i] && keep[i]) hit_idx = IdxW'(i);
       if (!valid_q[i]) begin
         free_idx = IdxW'(i);
         free_any = 1'b1;

@@ -91,16 +91,32 @@ module mmu_pwc #(
       match[i] = valid_q[i] && keep[i] && !sw_q && (asid_q[i] == lk_asid_i) &&
                  ((lk_vpn_i & level_mask(level_q[i])) == tag_q[i]);
     end
-    hit   = 1'b0;
+  end
+
+  // The deepest level (the lowest number) that hits, and its lowest entry: an encoder per level
+  // in parallel, then a choice among the levels.
+  logic [NLv-1:0]  lv_hit;
+  logic [IdxW-1:0] lv_sel [NLv];
+  for (genvar l = 1; l <= NLv; l++) begin : gen_lv
+    logic [Entries-1:0] lv_match;
+    always_comb begin
+      for (int i = 0; i < Entries; i++) lv_match[i] = match[i] && level_q[i] == 2'(l);
+    end
+    mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_enc (
+      .req_i (lv_match),
+      .any_o (lv_hit[l-1]),
+      .idx_o (lv_sel[l-1])
+    );
+  end
+
+  always_comb begin
+    hit   = |lv_hit;
     level = '0;
     sel   = '0;
-    for (int l = NLv; l >= 1; l--) begin
-      for (int i = Entries - 1; i >= 0; i--) begin
-        if (match[i] && level_q[i] == 2'(l)) begin
-          hit   = 1'b1;
-          level = 2'(l);
-          sel   = IdxW'(i);
-        end
+    for (int l = NLv; l >= 1; l--) begin   // the last hit assigned, the lowest level, wins
+      if (lv_hit[l-1]) begin
+        level = 2'(l);
+        sel   = lv_sel[l-1];
       end
     end
   end
