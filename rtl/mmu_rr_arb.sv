@@ -2,7 +2,8 @@
 //
 // Grants one of N requests each cycle, starting the search just after the
 // request granted last, so every requester that keeps asking is served
-// within N grants. The grant is combinational from req_i; the pointer moves
+// within N grants. The grant is combinational from req_i (two fixed-priority
+// encoders and a 2:1 choice); the pointer moves
 // only when the caller reports that the grant was taken (take_i), so a
 // grant that was not taken is offered again.
 module mmu_rr_arb #(
@@ -18,20 +19,31 @@ module mmu_rr_arb #(
 );
 
   logic [IdxW-1:0] last_q;
-  logic [IdxW:0]   cand;
+  logic [N-1:0]    after_last;   // the requests after last_q, in index order
+  logic            after_any;
+  logic [IdxW-1:0] after_idx, first_idx;
 
-  // The last assignment wins, so searching from the farthest candidate to
-  // the nearest leaves the nearest requester after last_q.
+  // The nearest requester after last_q is the lowest request above it, or,
+  // if there is none, the lowest request of all: two encoders side by side
+  // (mmu_lowest_set) rather than an N-step search.
   always_comb begin
-    gnt_idx_o = last_q;
-    cand      = '0;
-    for (int k = N; k >= 1; k--) begin
-      cand = {1'b0, last_q} + (IdxW+1)'(k);
-      if (cand >= (IdxW+1)'(N)) cand = cand - (IdxW+1)'(N);
-      if (req_i[cand[IdxW-1:0]]) gnt_idx_o = cand[IdxW-1:0];
-    end
+    for (int i = 0; i < N; i++) after_last[i] = req_i[i] && (IdxW'(i) > last_q);
   end
 
+  mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_after (
+    .req_i (after_last),
+    .any_o (after_any),
+    .idx_o (after_idx)
+  );
+
+  logic unused_first_any;
+  mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_first (
+    .req_i (req_i),
+    .any_o (unused_first_any),
+    .idx_o (first_idx)
+  );
+
+  assign gnt_idx_o = after_any ? after_idx : first_idx;
   assign gnt_valid_o = |req_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
