@@ -24,8 +24,10 @@
 // bank of the record's covered size: an invalid way of the set, else a
 // pseudo-random one. Invalidation:
 // INV_ALL clears every valid bit in one cycle; INV_ASID and INV_RANGE sweep
-// the sets (one per cycle, MaxSets + 2 cycles) reading the tags, while
-// lookups are held off (busy_o). A lookup in flight when an invalidation
+// the sets (one per cycle, MaxSets + 3 cycles: read, compare, and the
+// clear a cycle after the compare, so the block RAMs' output and the range
+// compares do not reach the valid bits in one cycle) reading the tags,
+// while lookups are held off (busy_o). A lookup in flight when an invalidation
 // starts is marked stale (res_stale_o): its answer must not be installed.
 module mmu_l2_tlb #(
   parameter int unsigned AsidW  = 6,
@@ -147,8 +149,9 @@ module mmu_l2_tlb #(
   logic [MetaW-1:0]  s3_meta_q;
   logic [InfoW-1:0]  s3_info_q;
 
-  logic              sw_active_q, sw_cmp_q;
-  logic [SetW-1:0]   sw_set_q, sw_cmp_set_q;
+  logic              sw_active_q, sw_cmp_q, sw_clr_q;
+  logic [SetW-1:0]   sw_set_q, sw_cmp_set_q, sw_clr_set_q;
+  logic [NRam-1:0]   sw_clear_q;
   logic [1:0]        sw_type_q;
   logic [AsidW-1:0]  sw_asid_q;
   logic [VpnW-1:0]   sw_start_q, sw_end_q;
@@ -159,7 +162,7 @@ module mmu_l2_tlb #(
   logic [SetW-1:0]   in_set  [Banks];
   logic [EntW-1:0]   rdata   [Banks*MaxWays];
 
-  assign in_ready_o = can_accept_i && !sw_active_q && !sw_cmp_q && !inv_valid_i;
+  assign in_ready_o = can_accept_i && !sw_active_q && !sw_cmp_q && !sw_clr_q && !inv_valid_i;
   assign in_fire    = in_valid_i && in_ready_o;
   assign ram_re     = in_fire || sw_active_q;
 
@@ -350,7 +353,7 @@ module mmu_l2_tlb #(
     localparam logic [MaxSets-1:0] Present = present_sets(r);
     always_comb begin
       vb_d[r] = vb_q[r];
-      if (sw_clear[r]) vb_d[r][sw_cmp_set_q] = 1'b0;
+      if (sw_clear_q[r]) vb_d[r][sw_clr_set_q] = 1'b0;
       if (ins_valid_q && r == 32'(ins_bank) * MaxWays + 32'(ins_way)) vb_d[r][ins_set] = 1'b1;
       if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_ALL)) vb_d[r] = '0;
       vb_d[r] = vb_d[r] & Present;
@@ -372,6 +375,9 @@ module mmu_l2_tlb #(
       sw_cmp_q     <= 1'b0;
       sw_set_q     <= '0;
       sw_cmp_set_q <= '0;
+      sw_clr_q     <= 1'b0;
+      sw_clr_set_q <= '0;
+      sw_clear_q   <= '0;
       sw_type_q    <= '0;
       sw_asid_q    <= '0;
       sw_start_q   <= '0;
@@ -394,6 +400,9 @@ module mmu_l2_tlb #(
       // Sweep.
       sw_cmp_q     <= sw_active_q;
       sw_cmp_set_q <= sw_set_q;
+      sw_clr_q     <= sw_cmp_q;
+      sw_clr_set_q <= sw_cmp_set_q;
+      sw_clear_q   <= sw_clear;
       if (sw_active_q) begin
         sw_set_q <= sw_set_q + 1'b1;
         if (sw_set_q == SetW'(MaxSets - 1)) sw_active_q <= 1'b0;
@@ -441,7 +450,7 @@ module mmu_l2_tlb #(
   assign nx_asid_o   = s2_asid_q;
   assign nx_vpn_o    = s2_vpn_q;
   assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q} + {1'b0, s3_v_q};
-  assign busy_o      = sw_active_q || sw_cmp_q;
+  assign busy_o      = sw_active_q || sw_cmp_q || sw_clr_q;
   assign ev_lookup_o = in_fire;
   assign ev_hit_o    = s3_v_q && s3_hit_q;
 
