@@ -564,7 +564,10 @@ module mmu_port #(
   // empty (a hit answered the cycle after its request), else it is queued
   // behind the FIFO's; an answered miss is always queued. A faulting
   // response leaves only when the fault staging register is free, and its
-  // record goes there as it leaves: at most one fault per cycle.
+  // record goes there as it leaves: at most one fault per cycle. While the
+  // register is occupied nothing bypasses (the lookup's response is
+  // queued), so whether the offer is taken, and with it the FIFO's writes,
+  // never waits for the lookup's permission check.
   assign lk_push    = s1_fire && (!s1_va_ok_q || lk_hit);
   assign out_bypass = (of_cnt_q == 3'd0);
   assign out_rec    = out_bypass ? lk_rec : of_q[of_rd_q];
@@ -753,7 +756,7 @@ module mmu_port #(
   end
 
   // ------------------------------------------------------------ outputs
-  assign rsp_valid_o = out_avail && !(out_fault && fs_valid_q);
+  assign rsp_valid_o = out_avail && !(fs_valid_q && (out_bypass || out_fault));
   assign {rsp_tag_o, rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o,
           rsp_nx_o, rsp_psize_o} = out_rec[RecW-1 -: OutW];
 
