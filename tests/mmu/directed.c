@@ -1,7 +1,7 @@
 /*
  * Directed MMU tests: each PTE bit, each page size, dual-PTE precedence and
  * coverage, each fault reason, bus errors mid-walk, the fault FIFO and its
- * overflow, invalidation types and their DONE, invalidation racing walks in
+ * overflow, invalidation types and their DONE, the end of an L2 sweep, invalidation racing walks in
  * flight at every cycle offset, address-space isolation, miss merging, hit
  * latency, the stride prefetch (also against invalidation), the learned
  * jump of the prefetch and the registers. Every response is also checked against the
@@ -624,6 +624,32 @@ static void t_invalidation(struct dt *d)
     (void)old_root;
 }
 
+/* The end of an L2 sweep: the last set it compares is cleared a cycle or
+ * two after its read, and no lookup may enter before that (it would read
+ * the set's valid bits before the clear, hit the invalidated entry and,
+ * starting after the invalidation, install it in the L1 for requests after
+ * DONE). A page of the L2's last 4 KB set is changed and range-invalidated;
+ * a request that misses the swept L1 meanwhile waits at the L2 until the
+ * sweep ends, and the request after DONE must see the new page. */
+static void t_sweep_end(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned asid = 10;
+    /* The 4 KB bank's set: page-number bits [6:0] ^ [13:7] ^ asid (128 sets). */
+    uint64_t va = UINT64_C(0x0000300000000000) | ((uint64_t)(127u ^ asid) << 12);
+    dt_new_as(d, asid);
+    wr(d, dt_leaf4k(d, asid, va), gmmu_pte_make_page(0x60000, 1, 0));
+    commit(d);
+    expect_page(asid, va, GMMU_ACCESS_READ, 0x60000, GMMU_PSIZE_4K, 1);
+    wr(d, dt_leaf4k(d, asid, va), gmmu_pte_make_page(0x70000, 1, 0));
+    tb_invalidate_start(tb, GMMU_INV_RANGE, asid, va, va);
+    tb_run(tb, 40);   /* past the L1's 16-entry sweep, well inside the L2's */
+    unsigned tag = issue(d, 0, asid, va + 0x10, GMMU_ACCESS_READ);
+    tb_wait_done(tb);
+    wait_rsp(d, 0, tag);
+    expect_page(asid, va + 0x20, GMMU_ACCESS_READ, 0x70020, GMMU_PSIZE_4K, 1);
+}
+
 /* The same VA in different address spaces never hits the other's entry. */
 static void t_asid_isolation(struct dt *d)
 {
@@ -1034,6 +1060,7 @@ static const struct dtest tests[] = {
     {"bus_error_mid_walk", t_bus_error_mid_walk},
     {"fault_fifo", t_fault_fifo},
     {"invalidation", t_invalidation},
+    {"sweep_end", t_sweep_end},
     {"asid_isolation", t_asid_isolation},
     {"merge_and_hits", t_merge_and_hits},
     {"leaf_line", t_leaf_line},
