@@ -84,9 +84,10 @@ module mmu_l1_tlb #(
   logic [Entries-1:0] match;
   logic [Entries-1:0] inv_hit;
   logic [Entries-1:0] keep;       // entries whose record is unchanged this cycle
-  logic [Entries-1:0] ins_onehot;
+  logic [Entries-1:0] fill_slot;  // the entry a fill may write this cycle
   logic               ins_now;
   logic [IdxW-1:0]    hit_idx;
+  logic               hit_any;
   logic               hit_q;
   logic [IdxW-1:0]    hit_idx_q;
   logic [IdxW-1:0]    free_idx;
@@ -117,10 +118,9 @@ module mmu_l1_tlb #(
                   (vpn_q[sw_idx_q] >= (sw_start_q & therm_mask(therm_q[sw_idx_q])));
   assign inv_busy_o = sw_q;
 
-  logic unused_hit_any;
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
     .req_i (match & keep),
-    .any_o (unused_hit_any),
+    .any_o (hit_any),
     .idx_o (hit_idx)
   );
 
@@ -141,7 +141,7 @@ module mmu_l1_tlb #(
   assign ins_idx    = free_any ? free_idx : victim_q;
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
   assign ins_now    = ins_valid_i && !inv_valid_i;
-  assign ins_onehot = ins_valid_i ? (Entries'(1) << ins_idx) : '0;
+  assign fill_slot  = ins_valid_i ? (Entries'(1) << ins_idx) : '0;
 
   logic [Entries-1:0] valid_d;
   always_comb begin
@@ -153,7 +153,7 @@ module mmu_l1_tlb #(
   // Conservative, so neither the fill's checks nor the sweep's range
   // compares are in front of the compare: the entry a fill may write, the
   // entry the sweep checks, and those an INV_ALL or INV_ASID clears.
-  assign keep = ~ins_onehot & ~(sw_q ? Entries'(1) << sw_idx_q : '0) &
+  assign keep = ~fill_slot & ~(sw_q ? Entries'(1) << sw_idx_q : '0) &
                 ~(inv_valid_i ? inv_hit : '0);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -171,7 +171,7 @@ module mmu_l1_tlb #(
     end else begin
       valid_q <= valid_d;
       if (lk_load_i) begin
-        hit_q     <= |(match & keep);
+        hit_q     <= hit_any;
         hit_idx_q <= hit_idx;
       end else begin
         hit_q     <= hit_q && keep[hit_idx_q];

@@ -93,8 +93,8 @@ module mmu_pwc #(
     end
   end
 
-  // The deepest level (the lowest number) that hits, and its lowest entry: an encoder per level
-  // in parallel, then a choice among the levels.
+  // The deepest level (the lowest number) that hits, and its lowest entry:
+  // an encoder per level in parallel, then a choice among the levels.
   logic [NLv-1:0]  lv_hit;
   logic [IdxW-1:0] lv_sel [NLv];
   for (genvar l = 1; l <= NLv; l++) begin : gen_lv

@@ -36,15 +36,13 @@ module mmu_rr_arb #(
     .idx_o (after_idx)
   );
 
-  logic unused_first_any;
   mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_first (
     .req_i (req_i),
-    .any_o (unused_first_any),
+    .any_o (gnt_valid_o),
     .idx_o (first_idx)
   );
 
   assign gnt_idx_o = after_any ? after_idx : first_idx;
-  assign gnt_valid_o = |req_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
