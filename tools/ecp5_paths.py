@@ -56,6 +56,17 @@ def register_group(cell_name):
     return re.sub(r"\[\d+\]", "[]", base)
 
 
+def rtl_source(cell):
+    """The design's own file:line in a cell's src attribute ("" if none).
+
+    After techmap and ABC a flip-flop's name is often another signal's, but
+    its src still names the always_ff block (or memory) it came from."""
+    for part in cell.get("attributes", {}).get("src", "").split("|"):
+        if part and not part.startswith("/"):
+            return re.sub(r"\.\d+(-\d+\.\d+)?$", "", part)
+    return ""
+
+
 class Netlist:
     def __init__(self, module):
         self.cells = module["cells"]
@@ -162,11 +173,12 @@ def main():
         if group in shown:
             continue
         shown.add(group)
-        print(f"\n{ns:5.1f} ns to {group} ({cell_name}.{port})")
+        print(f"\n{ns:5.1f} ns to {group} ({cell_name}.{port}) [{rtl_source(nl.cells[cell_name])}]")
         for b in nl.path_to(bit):
             driver = nl.driver.get(b)
             kind = nl.cells[driver[0]]["type"] if driver else "input"
-            print(f"   {nl.arrival[b]:5.1f}  {kind:10} {nl.label(b)[:140]}")
+            where = rtl_source(nl.cells[driver[0]]) if driver and kind in SEQUENTIAL else ""
+            print(f"   {nl.arrival[b]:5.1f}  {kind:10} {nl.label(b)[:140]}" + (f" [{where}]" if where else ""))
     for period in (float(p) for p in a.periods.split(",") if p):
         over = collections.Counter()
         for ns, _, cell_name, _ in ends:

@@ -871,6 +871,56 @@ static void t_inval_race(struct dt *d)
            tb->multi_version);
 }
 
+/* An address-space invalidation in the cycle a walk-cache install lands.
+ * The walk cache is first filled with another address space's entries, so
+ * the slot the victim's walk installs into holds a valid entry that the
+ * invalidation does not remove; the victim's level-2 entry is then cleared
+ * in memory and INV_ASID started at each cycle offset around the walk's
+ * answer (its installs follow it). After DONE the victim's VA must fault:
+ * an install that landed with the invalidation and kept the slot's valid
+ * bit would leave the old level-2 entry cached. */
+static void t_pwc_inv_race(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned victim = 3, filler = 4;
+    if (tb->prm.pwc_entries == 0 || d->levels < 3) {
+        printf("  no walk cache or fewer than 3 levels: nothing to race\n");
+        return;
+    }
+    dt_new_as(d, victim);
+    dt_new_as(d, filler);
+    const uint64_t va = UINT64_C(0x0000001234567000), fill_base = UINT64_C(0x0000002000000000);
+    wr(d, dt_leaf4k(d, victim, va), gmmu_pte_make_page(0xD000, 1, 0));
+    for (unsigned k = 0; k < tb->prm.pwc_entries; k++)
+        wr(d, dt_leaf4k(d, filler, fill_base + ((uint64_t)k << 30)), gmmu_pte_make_page(0xE000, 1, 0));
+    const uint64_t upper = dt_slot(d, victim, va, 2);
+    const uint64_t upper_old = rd(d, upper);
+    commit(d);
+
+    /* The walk's answer time, from a cold start. */
+    unsigned tag = issue(d, 0, victim, va, GMMU_ACCESS_READ);
+    uint64_t t0 = tb_now(tb);
+    wait_rsp(d, 0, tag);
+    const unsigned answer = (unsigned)(got_tag[0][tag].cycle - t0);
+    unsigned points = 0;
+    for (unsigned delay = answer > 12 ? answer - 12 : 0; delay < answer + 12; delay++, points++) {
+        commit(d);
+        /* Every walk installs at least its level-2 and level-1 entries. */
+        for (unsigned k = 0; k < tb->prm.pwc_entries; k++)
+            xlate(d, filler, fill_base + ((uint64_t)k << 30), GMMU_ACCESS_READ);
+        issue(d, 0, victim, va, GMMU_ACCESS_READ);
+        tb_run(tb, delay);
+        wr(d, upper, 0);
+        tb_invalidate_start(tb, GMMU_INV_ASID, victim, 0, 0);
+        tb_wait_done(tb);
+        expect_fault(victim, va, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+        tb_drain(tb, 10000);
+        wr(d, upper, upper_old);
+    }
+    commit(d);
+    printf("  %u race points around the answer at %u cycles\n", points, answer);
+}
+
 /* Stride prefetch. A strided stream of 4 KB pages (every fourth page: the
  * rows of a tile over a 16 KB pitch), one request per page, waiting for the
  * prefetches between pages: the first three pages miss; the third confirms
@@ -1066,6 +1116,7 @@ static const struct dtest tests[] = {
     {"leaf_line", t_leaf_line},
     {"walk_follow", t_walk_follow},
     {"inval_race", t_inval_race},
+    {"pwc_inv_race", t_pwc_inv_race},
     {"stride_prefetch", t_stride_prefetch},
     {"jump_prefetch", t_jump_prefetch},
     {"backpressure", t_backpressure},
