@@ -18,11 +18,12 @@
 // invalidation (a range invalidation's sweep may have begun).
 //
 // Install writes one entry per cycle, unless it is already present, into
-// the round-robin slot, the cycle after ins_valid_i (the install is
-// registered first: from the walker's choice of which walk installs,
-// through the presence check to the write enables, was the MMU's longest
-// path on ECP5, 16.9 ns estimated on 2026-11-25). One given in the cycle
-// before an invalidation is dropped. Invalidation clears in one cycle every entry or
+// the round-robin slot, two cycles after ins_valid_i: the install is
+// registered, compared with every entry, and the compare registered before
+// the presence decision and the write (from the walker's choice of which
+// walk installs, through the presence check to the write enables, was one
+// of the MMU's longest paths on ECP5, 16.9 ns estimated on 2026-11-25). One
+// that meets an invalidation on the way is dropped. Invalidation clears in one cycle every entry or
 // those of one address space; a range invalidation (VA range overlapping
 // [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries
 // cycles, and the cache misses meanwhile.
@@ -130,16 +131,26 @@ module mmu_pwc #(
   assign lk_data_o  = data_q[sel_q];
 
   // ---------------------------------------------------------------- install
-  logic             ins_v_q;
-  logic [AsidW-1:0] ins_asid_q;
-  logic [1:0]       ins_level_q;
-  logic [VpnW-1:0]  ins_tag_q;
-  logic [DataW-1:0] ins_data_q;
-  logic             present, wr;
+  // Cycle A (ins_*_q): every entry compared with the install, registered.
+  // Cycle B (ins_b_*_q): present if a compared entry is still valid, or
+  // the install before it in cycle B was the same; else written.
+  logic               ins_v_q, ins_b_v_q;
+  logic [AsidW-1:0]   ins_asid_q, ins_b_asid_q;
+  logic [1:0]         ins_level_q, ins_b_level_q;
+  logic [VpnW-1:0]    ins_tag_q, ins_b_tag_q;
+  logic [DataW-1:0]   ins_data_q, ins_b_data_q;
+  logic [Entries-1:0] ins_match, ins_match_q;
+  logic               ins_dup, ins_dup_q;
+  logic               present, wr;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) ins_v_q <= 1'b0;
-    else         ins_v_q <= ins_valid_i && !inv_valid_i;
+    if (!rst_ni) begin
+      ins_v_q   <= 1'b0;
+      ins_b_v_q <= 1'b0;
+    end else begin
+      ins_v_q   <= ins_valid_i && !inv_valid_i;
+      ins_b_v_q <= ins_v_q && !inv_valid_i;
+    end
   end
 
   always_ff @(posedge clk_i) begin
@@ -149,17 +160,28 @@ module mmu_pwc #(
       ins_tag_q   <= ins_vpn_i & level_mask(ins_level_i);
       ins_data_q  <= ins_data_i;
     end
-  end
-
-  always_comb begin
-    present = 1'b0;
-    for (int i = 0; i < Entries; i++) begin
-      if (valid_q[i] && asid_q[i] == ins_asid_q && level_q[i] == ins_level_q && tag_q[i] == ins_tag_q) begin
-        present = 1'b1;
-      end
+    if (ins_v_q) begin
+      ins_b_asid_q  <= ins_asid_q;
+      ins_b_level_q <= ins_level_q;
+      ins_b_tag_q   <= ins_tag_q;
+      ins_b_data_q  <= ins_data_q;
+      ins_match_q   <= ins_match;
+      ins_dup_q     <= ins_dup;
     end
   end
-  assign wr = ins_v_q && !inv_valid_i && !present;
+
+  // The slot cycle B writes this cycle no longer holds what was compared.
+  always_comb begin
+    for (int i = 0; i < Entries; i++) begin
+      ins_match[i] = asid_q[i] == ins_asid_q && level_q[i] == ins_level_q && tag_q[i] == ins_tag_q &&
+                     !(wr && ptr_q == IdxW'(i));
+    end
+  end
+  assign ins_dup = ins_b_v_q && ins_b_asid_q == ins_asid_q && ins_b_level_q == ins_level_q &&
+                   ins_b_tag_q == ins_tag_q;
+
+  assign present = ins_dup_q || |(ins_match_q & valid_q);
+  assign wr      = ins_b_v_q && !inv_valid_i && !present;
 
   // ---------------------------------------------------------------- invalidate
   // INV_ALL and INV_ASID clear at once; INV_RANGE checks one entry per
@@ -194,7 +216,7 @@ module mmu_pwc #(
   // compare: the slot an install may write, and everything in a cycle with
   // an invalidation (a sweep clears nothing that matches: it holds lookups
   // off).
-  assign keep = ~(ins_v_q ? Entries'(1) << ptr_q : '0) & {Entries{!inv_valid_i}};
+  assign keep = ~(ins_b_v_q ? Entries'(1) << ptr_q : '0) & {Entries{!inv_valid_i}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -228,10 +250,10 @@ module mmu_pwc #(
     level_sel_q <= level;
     sel_q       <= sel;
     if (wr) begin
-      asid_q[ptr_q]  <= ins_asid_q;
-      level_q[ptr_q] <= ins_level_q;
-      tag_q[ptr_q]   <= ins_tag_q;
-      data_q[ptr_q]  <= ins_data_q;
+      asid_q[ptr_q]  <= ins_b_asid_q;
+      level_q[ptr_q] <= ins_b_level_q;
+      tag_q[ptr_q]   <= ins_b_tag_q;
+      data_q[ptr_q]  <= ins_b_data_q;
     end
   end
 
