@@ -62,10 +62,14 @@ module mmu_l2_tlb #(
   output logic [VpnW-1:0]                     res_vpn_o,
   output logic [MetaW-1:0]                    res_meta_o,
   output logic [1:0]                          inflight_o,   // lookups in cycles 1 to 3
-  // The lookup whose result is presented next cycle (if s2 holds one): lets
-  // the walker read its walk cache a cycle ahead of a miss
+  // The address space of the lookup whose result is presented next cycle
+  // (if s2 holds one): the walker reads its address-space entry a cycle
+  // ahead of a miss
   output logic [AsidW-1:0]                    nx_asid_o,
-  output logic [VpnW-1:0]                     nx_vpn_o,
+  // The lookup whose result is presented in two cycles (if s1 holds one):
+  // the walk cache compares with it then
+  output logic [AsidW-1:0]                    nx2_asid_o,
+  output logic [VpnW-1:0]                     nx2_vpn_o,
 
   // Install
   input  logic                                ins_valid_i,
@@ -494,7 +498,8 @@ module mmu_l2_tlb #(
   assign res_vpn_o   = s3_vpn_q;
   assign res_meta_o  = s3_meta_q;
   assign nx_asid_o   = s2_asid_q;
-  assign nx_vpn_o    = s2_vpn_q;
+  assign nx2_asid_o  = s1_asid_q;
+  assign nx2_vpn_o   = s1_vpn_q;
   assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q} + {1'b0, s3_v_q};
   assign busy_o      = sw_active_q || sw_cmp_q || sw_clr_q;
   assign ev_lookup_o = in_fire;

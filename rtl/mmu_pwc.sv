@@ -8,14 +8,17 @@
 // entries made of plain table pointers or invalid words are cached. A
 // lookup returns the deepest level that hits.
 //
-// Timing: the lookup is split at a register. The address given in one cycle
-// is compared with every entry and the winner (level and index) registered;
-// the next cycle lk_hit_o, lk_level_o and lk_data_o (a distributed-RAM read
-// at the registered index) come from registers. The walker gives the
-// address one cycle ahead (the L2's lookup that will miss next cycle). An
-// entry that an install overwrites or an invalidation clears in the
-// compare's cycle does not hit, and nothing hits after a cycle with an
-// invalidation (a range invalidation's sweep may have begun).
+// Timing: the lookup takes two registered steps. The address given in one
+// cycle is compared with every entry and the matches registered; the next
+// cycle the deepest level and its lowest entry are chosen and registered;
+// the cycle after, lk_hit_o, lk_level_o and lk_data_o (a distributed-RAM
+// read at the registered index) come from registers. The walker gives the
+// address two cycles ahead (the L2's lookup in its stage 1, whose miss it
+// sees two cycles later). Compare and choice in one cycle, from the L2's
+// stage 2, were 17.3 ns estimated on ECP5 (2026-11-25). An entry that an
+// install overwrites or an invalidation clears in either cycle does not
+// hit, and nothing hits after a cycle with an invalidation (a range
+// invalidation's sweep may have begun).
 //
 // Install writes one entry per cycle, unless it is already present, into
 // the round-robin slot, two cycles after ins_valid_i: the install is
@@ -83,6 +86,8 @@ module mmu_pwc #(
 
   // ---------------------------------------------------------------- lookup
   logic [Entries-1:0] match;
+  logic [Entries-1:0] match_q;    // step 1's matches, still unchanged in step 2
+  logic [Entries-1:0] chosen;
   logic [Entries-1:0] keep;       // entries unchanged this cycle
   logic               hit;
   logic [1:0]         level;
@@ -98,6 +103,8 @@ module mmu_pwc #(
     end
   end
 
+  assign chosen = match_q & keep;
+
   // The deepest level (the lowest number) that hits, and its lowest entry:
   // an encoder per level in parallel, then a choice among the levels.
   logic [NLv-1:0]  lv_hit;
@@ -105,7 +112,7 @@ module mmu_pwc #(
   for (genvar l = 1; l <= NLv; l++) begin : gen_lv
     logic [Entries-1:0] lv_match;
     always_comb begin
-      for (int i = 0; i < Entries; i++) lv_match[i] = match[i] && level_q[i] == 2'(l);
+      for (int i = 0; i < Entries; i++) lv_match[i] = chosen[i] && level_q[i] == 2'(l);
     end
     mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_enc (
       .req_i (lv_match),
@@ -228,7 +235,9 @@ module mmu_pwc #(
       sw_start_q <= '0;
       sw_end_q   <= '0;
       hit_q      <= 1'b0;
+      match_q    <= '0;
     end else begin
+      match_q <= match;
       valid_q <= valid_d;
       hit_q   <= hit;
       if (wr) ptr_q <= (ptr_q == IdxW'(Entries - 1)) ? '0 : ptr_q + 1'b1;

@@ -257,7 +257,8 @@ module mmu_top #(
   logic [VpnW-1:0]   l2_res_vpn;
   logic [MetaW-1:0]  l2_res_meta;
   logic [AsidW-1:0]  l2_nx_asid;
-  logic [VpnW-1:0]   l2_nx_vpn;
+  logic [AsidW-1:0]  l2_nx2_asid;
+  logic [VpnW-1:0]   l2_nx2_vpn;
   logic              l2_ins;
   logic              ev_l2_lookup, ev_l2_hit;
 
@@ -300,7 +301,8 @@ module mmu_top #(
     .res_vpn_o    (l2_res_vpn),
     .res_meta_o   (l2_res_meta),
     .nx_asid_o    (l2_nx_asid),
-    .nx_vpn_o     (l2_nx_vpn),
+    .nx2_asid_o   (l2_nx2_asid),
+    .nx2_vpn_o    (l2_nx2_vpn),
     .inflight_o   (l2_inflight),
     .ins_valid_i  (l2_ins),
     .ins_asid_i   (nb_ins ? nb_asid : dn_asid),
@@ -338,7 +340,8 @@ module mmu_top #(
     .clk_i,
     .rst_ni,
     .nx_asid_i    (l2_nx_asid),
-    .nx_vpn_i     (l2_nx_vpn),
+    .nx2_asid_i   (l2_nx2_asid),
+    .nx2_vpn_i    (l2_nx2_vpn),
     .st_valid_i   (l2_res_valid && !l2_res_hit),
     .st_asid_i    (l2_res_asid),
     .st_vpn_i     (l2_res_vpn),

@@ -53,10 +53,12 @@ module mmu_walker #(
   input  logic                                clk_i,
   input  logic                                rst_ni,
 
-  // The start of next cycle, if any: its address space and page number, to
-  // read the walk cache and the address-space table a cycle ahead
+  // The start of next cycle, if any: its address space, to read the
+  // address-space table a cycle ahead; and the start of the cycle after,
+  // if any, for the walk cache's lookup (compare, then choose, registered)
   input  logic [AsidW-1:0]                    nx_asid_i,
-  input  logic [VpnW-1:0]                     nx_vpn_i,
+  input  logic [AsidW-1:0]                    nx2_asid_i,
+  input  logic [VpnW-1:0]                     nx2_vpn_i,
 
   // Start a walk (a free context is guaranteed by the caller)
   input  logic                                st_valid_i,
@@ -710,8 +712,8 @@ module mmu_walker #(
     ) u_pwc (
       .clk_i,
       .rst_ni,
-      .lk_asid_i   (nx_asid_i),
-      .lk_vpn_i    (nx_vpn_i),
+      .lk_asid_i   (nx2_asid_i),
+      .lk_vpn_i    (nx2_vpn_i),
       .lk_hit_o    (pwc_hit),
       .lk_level_o  (pwc_level),
       .lk_data_o   (pwc_data),
@@ -734,7 +736,7 @@ module mmu_walker #(
     logic unused_pwc;
     assign inv_busy_o = 1'b0;
     assign unused_pwc = ^{pwc_ins, inv_type_i, inv_asid_i, inv_start_i, inv_end_i, in_level,
-                          in_data, nx_vpn_i};
+                          in_data, nx2_asid_i, nx2_vpn_i};
   end
 
   // ---------------------------------------------------------------- registers
