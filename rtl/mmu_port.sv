@@ -40,11 +40,11 @@ module mmu_port #(
   parameter int unsigned AsidW     = 6,
   parameter int unsigned VaBits    = 48,
   parameter int unsigned TagW      = 8,
-  parameter int unsigned Mshrs     = 8,      // miss registers: pages in flight (prefetches included)
+  parameter int unsigned Mshrs     = 8,      // miss registers: pages in flight, prefetches too
   parameter int unsigned Slots     = 32,     // miss slots: requests waiting for a register's answer
   parameter int unsigned L1Entries = 16,
   parameter int unsigned PfDepth   = 3,      // ranges prefetched per event, 0..3 (0: no prefetch)
-  parameter int unsigned PfStrideW = 10,     // stride detector: signed delta bits, in 4 KB pages (< 2: none)
+  parameter int unsigned PfStrideW = 10,     // stride detector: signed 4 KB-page delta bits (<2: none)
   parameter int unsigned MIdxW     = (Mshrs > 1) ? $clog2(Mshrs) : 1
 ) (
   input  logic                                clk_i,
@@ -183,17 +183,25 @@ module mmu_port #(
                  info[gmmu_mmu_pkg::INFO_NX_BIT], info[gmmu_mmu_pkg::INFO_PSIZE_LSB +: 3]};
   endfunction
 
-  // The response to one access from a translation record: the permission
-  // check, and the PA (the covered range's base and the VA's low bits).
-  // With a fault the other fields are not cleared here: the FIFO and the
-  // paths into it carry them as they are, and the port's output clears them.
+  // A response from its parts: the PA is the covered range's base with the
+  // VA's passed-through low bits. With a fault the other fields are not
+  // cleared here: the FIFO and the paths into it carry them as they are,
+  // and the port's output clears them.
+  function automatic logic [RspW-1:0] rsp_from_parts(input logic [2:0]        fault,
+                                                     input logic [11:0]       attrs,
+                                                     input logic [PaW-1:0]    base,
+                                                     input logic [PaW-1:0]    pass,
+                                                     input logic [VaBits-1:0] va);
+    rsp_from_parts = {fault, attrs[11], base | ({{(PaW-VaBits){1'b0}}, va} & pass), attrs[10:0]};
+  endfunction
+
+  // The response to one access from a translation record (the lookup's
+  // bypass); an answered miss builds its own from a miss register's parts.
   function automatic logic [RspW-1:0] make_rsp(input logic [InfoW-1:0] info,
                                                input logic [VaBits-1:0] va,
                                                input logic [1:0] access);
-    logic [11:0] attrs;
-    attrs    = rsp_attrs(info);
-    make_rsp = {access_fault(info, access), attrs[11],
-                pa_base(info) | ({{(PaW-VaBits){1'b0}}, va} & pass_mask(info)), attrs[10:0]};
+    make_rsp = rsp_from_parts(access_fault(info, access), rsp_attrs(info), pa_base(info),
+                              pass_mask(info), va);
   endfunction
 
   // ------------------------------------------------------------ state
@@ -374,11 +382,9 @@ module mmu_port #(
       end
     end
   end
-  // make_rsp, from the parts.
   assign done_va    = {done_vpn, s_off_q[done_idx]};
   assign done_fault = done_faults[3*s_access_q[done_idx] +: 3];
-  assign done_rsp   = {done_fault, done_attrs[11],
-                       done_base | ({{(PaW-VaBits){1'b0}}, done_va} & done_pass), done_attrs[10:0]};
+  assign done_rsp   = rsp_from_parts(done_fault, done_attrs, done_base, done_pass, done_va);
   assign done_rec = {s_tag_q[done_idx], done_rsp, {{(64-VaBits){1'b0}}, done_va},
                      done_asid, s_access_q[done_idx]};
   assign lk_rsp   = !s1_va_ok_q ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
@@ -802,7 +808,7 @@ module mmu_port #(
   // valid (and on to the FIFO's write enables): out_fault matters only for
   // the FIFO's head, whose fault bits are read from a register.
   assign rsp_valid_o = out_bypass ? lk_push && !fs_valid_q : !(fs_valid_q && head_fault);
-  // A fault's response carries nothing else (see make_rsp).
+  // A fault's response carries nothing else (see rsp_from_parts).
   assign rsp_tag_o = out_rec[RecW-1 -: TagW];
   assign {rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o, rsp_nx_o, rsp_psize_o} =
       out_fault ? {out_rec[RecW-TagW-1 -: 3], {(RspW-3){1'b0}}} : out_rec[RecW-TagW-1 -: RspW];

@@ -26,8 +26,8 @@
 // the presence decision and the write (from the walker's choice of which
 // walk installs, through the presence check to the write enables, was one
 // of the MMU's longest paths on ECP5, 16.9 ns estimated on 2026-11-25). One
-// that meets an invalidation on the way is dropped. Invalidation clears in one cycle every entry or
-// those of one address space; a range invalidation (VA range overlapping
+// that meets an invalidation on the way is dropped. Invalidation clears in
+// one cycle every entry or those of one address space; a range invalidation (VA range overlapping
 // [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries
 // cycles, and the cache misses meanwhile.
 module mmu_pwc #(
@@ -177,15 +177,20 @@ module mmu_pwc #(
     end
   end
 
+  // Whether an entry (or the install in cycle B) is the one in cycle A.
+  function automatic logic same_as_install(input logic [AsidW-1:0] e_asid,
+                                           input logic [1:0]       e_level,
+                                           input logic [VpnW-1:0]  e_tag);
+    same_as_install = e_asid == ins_asid_q && e_level == ins_level_q && e_tag == ins_tag_q;
+  endfunction
+
   // The slot cycle B writes this cycle no longer holds what was compared.
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      ins_match[i] = asid_q[i] == ins_asid_q && level_q[i] == ins_level_q && tag_q[i] == ins_tag_q &&
-                     !(wr && ptr_q == IdxW'(i));
+      ins_match[i] = same_as_install(asid_q[i], level_q[i], tag_q[i]) && !(wr && ptr_q == IdxW'(i));
     end
   end
-  assign ins_dup = ins_b_v_q && ins_b_asid_q == ins_asid_q && ins_b_level_q == ins_level_q &&
-                   ins_b_tag_q == ins_tag_q;
+  assign ins_dup = ins_b_v_q && same_as_install(ins_b_asid_q, ins_b_level_q, ins_b_tag_q);
 
   assign present = ins_dup_q || |(ins_match_q & valid_q);
   assign wr      = ins_b_v_q && !inv_valid_i && !present;
