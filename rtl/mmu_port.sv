@@ -33,7 +33,11 @@
 // into the FIFO (four entries, two writes per cycle: an answered miss and a
 // lookup). req_ready_o is a function of registers only: the lookup stage
 // is free or will move on (room for two responses, a free miss register and
-// a free slot). A response with a fault is also handed to the fault FIFO
+// a free slot). An answered slot is chosen (round robin) and its fields
+// registered one cycle before its response is built and queued: from the
+// choice through the slot's fields and its register's answer to the FIFO's
+// write in one cycle was the MMU's routed critical path on ECP5 (65.09 MHz,
+// 2026-11-25). A response with a fault is also handed to the fault FIFO
 // through a staging register as it leaves the port; it waits while the
 // register is occupied, so no fault is lost.
 module mmu_port #(
@@ -303,10 +307,18 @@ module mmu_port #(
   );
 
   // ------------------------------------------------------------ arbiters
-  logic             done_any, send_any;
-  logic [SIdxW-1:0] done_idx;
+  logic             send_any;
   logic [MIdxW-1:0] send_idx;
-  logic [Mshrs-1:0] done_link;    // one-hot: the register of the slot answered now
+  logic             done_pick_any, done_pick_load;
+  logic [SIdxW-1:0] done_pick;
+  logic [Slots-1:0] done_chosen;  // one-hot: the slot in the done stage, masked from the arbiter
+  // The done stage: the answered slot chosen last cycle and its fields.
+  logic             done_v_q;
+  logic [SIdxW-1:0] done_idx_q;
+  logic [Mshrs-1:0] done_link_q;  // one-hot: the slot's register
+  logic [11:0]      done_off_q;
+  logic [1:0]       done_access_q;
+  logic [TagW-1:0]  done_tag_q;
   logic [AsidW-1:0] done_asid;
   logic [VpnW-1:0]  done_vpn;
   logic [11:0]      done_faults, done_attrs;
@@ -315,13 +327,21 @@ module mmu_port #(
   logic [VaBits-1:0] done_va;
   logic             done_take;
 
+  // The done stage is loaded when empty or leaving; its slot stays busy
+  // until it leaves, so it is kept from being chosen again meanwhile.
+  always_comb begin
+    done_chosen = '0;
+    done_chosen[done_idx_q] = done_v_q;
+  end
+  assign done_pick_load = !done_v_q || done_take;
+
   mmu_rr_arb #(.N(Slots), .IdxW(SIdxW)) u_done_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (s_busy_q & s_done_q),
-    .take_i      (done_take),
-    .gnt_valid_o (done_any),
-    .gnt_idx_o   (done_idx)
+    .req_i       (s_busy_q & s_done_q & ~done_chosen),
+    .take_i      (done_pick_load),
+    .gnt_valid_o (done_pick_any),
+    .gnt_idx_o   (done_pick)
   );
 
   mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_send_arb (
@@ -344,7 +364,7 @@ module mmu_port #(
   logic [VaBits-1:0] s1_va;
   logic [RspW-1:0]  done_rsp, lk_rsp;
   logic [RecW-1:0]  done_rec, lk_rec;
-  logic             lk_push, lk_enq;
+  logic             lk_push;
   logic             out_bypass, out_fault, head_fault, out_take;
   logic [RecW-1:0]  out_rec;
 
@@ -363,7 +383,6 @@ module mmu_port #(
   assign s1_va = s1_va_q[VaBits-1:0];
   assign room1 = (of_cnt_q <= 3'd3);
   assign room2 = (of_cnt_q <= 3'd2);
-  assign done_link = s_link_q[done_idx];
   always_comb begin
     done_asid = '0;
     done_vpn  = '0;
@@ -372,7 +391,7 @@ module mmu_port #(
     done_pass = '0;
     done_attrs = '0;
     for (int i = 0; i < Mshrs; i++) begin
-      if (done_link[i]) begin
+      if (done_link_q[i]) begin
         done_asid   = done_asid   | m_asid_q[i];
         done_vpn    = done_vpn    | m_vpn_q[i];
         done_faults = done_faults | m_fault_q[i];
@@ -382,11 +401,11 @@ module mmu_port #(
       end
     end
   end
-  assign done_va    = {done_vpn, s_off_q[done_idx]};
-  assign done_fault = done_faults[3*s_access_q[done_idx] +: 3];
+  assign done_va    = {done_vpn, done_off_q};
+  assign done_fault = done_faults[3*done_access_q +: 3];
   assign done_rsp   = rsp_from_parts(done_fault, done_attrs, done_base, done_pass, done_va);
-  assign done_rec = {s_tag_q[done_idx], done_rsp, {{(64-VaBits){1'b0}}, done_va},
-                     done_asid, s_access_q[done_idx]};
+  assign done_rec = {done_tag_q, done_rsp, {{(64-VaBits){1'b0}}, done_va},
+                     done_asid, done_access_q};
   assign lk_rsp   = !s1_va_ok_q ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
                                 : make_rsp(lk_info, s1_va, s1_access_q);
   assign lk_rec   = {s1_tag_q, lk_rsp, s1_va_q, s1_asid_q, s1_access_q};
@@ -395,7 +414,7 @@ module mmu_port #(
   // own and an answered miss's) and a free miss register and slot: a free
   // register is required even for a hit or a miss that will merge, so
   // ready depends on registers only, not on the lookup.
-  assign done_take   = done_any && room1;
+  assign done_take   = done_v_q && room1;
   assign s1_go       = room2 && free_any && s_free_any;
   assign s1_fire     = s1_v_q && s1_go;
   assign req_ready_o = !s1_v_q || s1_go;
@@ -593,10 +612,11 @@ module mmu_port #(
       fill_now[i] = fill_valid_i && (MIdxW'(i) == fill_idx_i) && m_busy_q[i] && m_sent_q[i] &&
                     !m_filled_q[i];
     end
+    // The slot leaving now no longer needs its register after this cycle.
     m_linked = '0;
     for (int j = 0; j < Slots; j++) begin
       s_fill_done[j] = s_busy_q[j] && !s_done_q[j] && |(fill_now & s_link_q[j]);
-      if (s_busy_q[j]) m_linked = m_linked | s_link_q[j];
+      if (s_busy_q[j] && !(done_take && done_chosen[j])) m_linked = m_linked | s_link_q[j];
     end
   end
 
@@ -607,19 +627,21 @@ module mmu_port #(
   // record goes there as it leaves: at most one fault per cycle. While the
   // register is occupied nothing bypasses (the lookup's response is
   // queued), so whether the offer is taken, and with it the FIFO's writes,
-  // never waits for the lookup's permission check.
+  // never waits for the lookup's permission check. The lookup's response
+  // is written into the FIFO even when it bypasses, and popped if taken,
+  // so the FIFO's writes do not wait for the taker's ready either.
   assign lk_push    = s1_fire && (!s1_va_ok_q || lk_hit);
   assign out_bypass = (of_cnt_q == 3'd0);
   assign out_rec    = out_bypass ? lk_rec : of_q[of_rd_q];
   assign out_fault  = (out_rec[RecW-TagW-1 -: 3] != FaultNone);
   assign head_fault = (of_q[of_rd_q][RecW-TagW-1 -: 3] != FaultNone);
   assign out_take   = rsp_valid_o && rsp_ready_i;
-  assign lk_enq     = lk_push && !(out_bypass && out_take);
 
   // ------------------------------------------------------------ registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       s1_v_q     <= 1'b0;
+      done_v_q   <= 1'b0;
       m_busy_q   <= '0;
       m_sent_q   <= '0;
       m_filled_q <= '0;
@@ -668,9 +690,10 @@ module mmu_port #(
       m_busy_q   <= m_busy_q & ~(m_filled_q & ~m_linked);
       s_done_q   <= s_done_q | s_fill_done;
       if (done_take) begin
-        s_busy_q[done_idx] <= 1'b0;
-        s_done_q[done_idx] <= 1'b0;
+        s_busy_q[done_idx_q] <= 1'b0;
+        s_done_q[done_idx_q] <= 1'b0;
       end
+      if (done_pick_load) done_v_q <= done_pick_any;
       if (alloc) begin
         s_busy_q[s_free_idx] <= 1'b1;
         s_done_q[s_free_idx] <= 1'b0;
@@ -747,10 +770,10 @@ module mmu_port #(
         jw_v_q   <= 1'b0;
       end
 
-      // Response FIFO (a bypassing response is not popped).
-      of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_enq);
-      if (out_take && !out_bypass) of_rd_q <= of_rd_q + 2'd1;
-      of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_enq) - 3'(out_take && !out_bypass);
+      // Response FIFO (a bypassing response is written too, and popped).
+      of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_push);
+      if (out_take) of_rd_q <= of_rd_q + 2'd1;
+      of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_push) - 3'(out_take);
 
       // Fault staging.
       if (fs_valid_q && flt_ready_i) fs_valid_q <= 1'b0;
@@ -766,13 +789,24 @@ module mmu_port #(
       s1_access_q <= req_access_i;
       s1_tag_q    <= req_tag_i;
     end
-    if (alloc) begin
+    if (done_pick_load) begin
+      done_idx_q    <= done_pick;
+      done_link_q   <= s_link_q[done_pick];
+      done_off_q    <= s_off_q[done_pick];
+      done_access_q <= s_access_q[done_pick];
+      done_tag_q    <= s_tag_q[done_pick];
+    end
+    // The lowest free slot and miss register take the lookup stage's
+    // request every cycle, whether or not a miss allocates them (a free one
+    // is read by nothing), so their enables wait for neither the L1's hit
+    // nor the merge compare: those were long paths to hundreds of enables.
+    if (s_free_any) begin
       s_link_q[s_free_idx]   <= alloc_merge ? merge_first : Mshrs'(1) << free_idx;
       s_off_q[s_free_idx]    <= s1_va[11:0];
       s_access_q[s_free_idx] <= s1_access_q;
       s_tag_q[s_free_idx]    <= s1_tag_q;
     end
-    if (alloc && !alloc_merge) begin
+    if (free_any) begin
       m_asid_q[free_idx] <= s1_asid_q;
       m_vpn_q[free_idx]  <= s1_va[VaBits-1:12];
     end
@@ -792,8 +826,8 @@ module mmu_port #(
     end
     // The lookup's response first: one offered by the bypass and not taken
     // becomes the FIFO's head, so the offer stays unchanged.
-    if (lk_enq) of_q[of_wr_q] <= lk_rec;
-    if (done_take) of_q[of_wr_q + 2'(lk_enq)] <= done_rec;
+    if (lk_push) of_q[of_wr_q] <= lk_rec;
+    if (done_take) of_q[of_wr_q + 2'(lk_push)] <= done_rec;
     if (out_take && out_fault) begin
       {fs_tag_q, fs_reason_q}           <= out_rec[RecW-1 -: TagW + 3];
       {fs_va_q, fs_asid_q, fs_access_q} <= out_rec[RecW-OutW-1:0];

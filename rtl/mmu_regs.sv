@@ -174,7 +174,11 @@ module mmu_regs #(
   // constant increment: an event that arrives late in the cycle (a port's
   // fault decision after its L1 lookup) then drives a clock enable, not the
   // carry chain's first input and all 32 bits of ripple after it (19.6 ns
-  // routed on ECP5 when it did).
+  // routed on ECP5 when it did). The events are registered first (counts
+  // lag one cycle): from a port's lookup to the enables of its 32-bit
+  // counters was still one of the MMU's longer path groups (12 ns
+  // estimated on ECP5, 2026-11-25). Events of a clear's cycle are dropped
+  // (as before the register), those of the cycle before it too.
   logic [NPorts*NPc-1:0] pc_ev;
   logic [NSc-1:0]        sc_ev;
   always_comb begin
@@ -200,6 +204,22 @@ module mmu_regs #(
     sc_ev[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] = ev_l2_nb_i;
   end
 
+  logic [NPorts*NPc-1:0] pc_ev_q;
+  logic [NSc-1:0]        sc_ev_q;
+  logic [WCntW-1:0]      walk_busy_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pc_ev_q     <= '0;
+      sc_ev_q     <= '0;
+      walk_busy_q <= '0;
+    end else begin
+      pc_ev_q     <= perf_clr ? '0 : pc_ev;
+      sc_ev_q     <= perf_clr ? '0 : sc_ev;
+      walk_busy_q <= walk_busy_i;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < NPorts * NPc; i++) pc_q[i] <= '0;
@@ -209,11 +229,11 @@ module mmu_regs #(
       for (int i = 0; i < NSc; i++) sc_q[i] <= '0;
     end else begin
       for (int i = 0; i < NPorts * NPc; i++) begin
-        if (pc_ev[i]) pc_q[i] <= pc_q[i] + 32'd1;
+        if (pc_ev_q[i]) pc_q[i] <= pc_q[i] + 32'd1;
       end
       for (int i = 0; i < NSc; i++) begin
-        if (sc_ev[i]) begin
-          sc_q[i] <= sc_q[i] + (i == gmmu_mmu_pkg::PERF_WALK_CYCLES ? 32'(walk_busy_i) : 32'd1);
+        if (sc_ev_q[i]) begin
+          sc_q[i] <= sc_q[i] + (i == gmmu_mmu_pkg::PERF_WALK_CYCLES ? 32'(walk_busy_q) : 32'd1);
         end
       end
     end

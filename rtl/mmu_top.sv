@@ -19,7 +19,7 @@
 // FIFO is not empty.
 //
 // Timing: an L1 hit is answered the cycle after the request, one per cycle
-// per port; an L2 hit after about 7 cycles; a walk costs about
+// per port; an L2 hit after about 8 cycles; a walk costs about
 // (memory latency + 2) per level read.
 module mmu_top #(
   parameter int unsigned NPorts     = gmmu_mmu_pkg::PORTS,
@@ -137,6 +137,28 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- ports
   for (genvar p = 0; p < NPorts; p++) begin : gen_port
+    // The fill bus is registered at each port, so the port's fill logic (L1
+    // install, miss registers, slots) starts at flops placed near it: from
+    // the walker's answer choice across the chip into every port's install
+    // enables was one of the MMU's longest path groups on ECP5 (2026-11-25).
+    // An answer chosen in the cycle of an invalidation is marked stale here
+    // (fill_stale); one presented in such a cycle is not installed by the
+    // port (mmu_port's ins_valid).
+    logic             port_fill_v_q, port_fill_stale_q;
+    logic [MIdxW-1:0] port_fill_idx_q;
+    logic [InfoW-1:0] port_fill_info_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) port_fill_v_q <= 1'b0;
+      else         port_fill_v_q <= fill_valid && (fill_port == PortW'(p));
+    end
+
+    always_ff @(posedge clk_i) begin
+      port_fill_stale_q <= fill_stale;
+      port_fill_idx_q   <= fill_idx;
+      port_fill_info_q  <= fill_info;
+    end
+
     mmu_port #(
       .AsidW     (AsidW),
       .VaBits    (VaBits),
@@ -172,10 +194,10 @@ module mmu_top #(
       .miss_asid_o  (miss_asid[p]),
       .miss_vpn_o   (miss_vpn[p]),
       .miss_idx_o   (miss_idx[p]),
-      .fill_valid_i (fill_valid && (fill_port == PortW'(p))),
-      .fill_idx_i   (fill_idx),
-      .fill_stale_i (fill_stale),
-      .fill_info_i  (fill_info),
+      .fill_valid_i (port_fill_v_q),
+      .fill_idx_i   (port_fill_idx_q),
+      .fill_stale_i (port_fill_stale_q),
+      .fill_info_i  (port_fill_info_q),
       .inv_valid_i  (inv_valid),
       .inv_type_i   (inv_type),
       .inv_asid_i   (inv_asid),

@@ -189,13 +189,17 @@ static void expect_zero(unsigned asid, uint64_t va, unsigned access, unsigned ps
            gmmu_ref_fault_name(r.fault), r.zero, r.psize, psize);
 }
 
+/* Counters count an event one cycle after it (mmu_regs registers the
+ * events), so a read right after a response first lets that cycle pass. */
 static uint32_t perf_port(struct dt *d, unsigned port, unsigned c)
 {
+    tb_cycle(&d->tb);
     return tb_wb_read(&d->tb, GMMU_MMU_PERF_PORT + port * GMMU_PERF_PORT_STRIDE + 4 * c);
 }
 
 static uint32_t perf_shared(struct dt *d, unsigned c)
 {
+    tb_cycle(&d->tb);
     return tb_wb_read(&d->tb, GMMU_MMU_PERF_SHARED + 4 * c);
 }
 
