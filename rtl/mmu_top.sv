@@ -19,7 +19,7 @@
 // FIFO is not empty.
 //
 // Timing: an L1 hit is answered the cycle after the request, one per cycle
-// per port; an L2 hit after about 8 cycles; a walk costs about
+// per port; an L2 hit after about 9 cycles; a walk costs about
 // (memory latency + 2) per level read.
 module mmu_top #(
   parameter int unsigned NPorts     = gmmu_mmu_pkg::PORTS,
@@ -137,28 +137,6 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- ports
   for (genvar p = 0; p < NPorts; p++) begin : gen_port
-    // The fill bus is registered at each port, so the port's fill logic (L1
-    // install, miss registers, slots) starts at flops placed near it: from
-    // the walker's answer choice across the chip into every port's install
-    // enables was one of the MMU's longest path groups on ECP5 (2026-11-25).
-    // An answer chosen in the cycle of an invalidation is marked stale here
-    // (fill_stale); one presented in such a cycle is not installed by the
-    // port (mmu_port's ins_valid).
-    logic             port_fill_v_q, port_fill_stale_q;
-    logic [MIdxW-1:0] port_fill_idx_q;
-    logic [InfoW-1:0] port_fill_info_q;
-
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) port_fill_v_q <= 1'b0;
-      else         port_fill_v_q <= fill_valid && (fill_port == PortW'(p));
-    end
-
-    always_ff @(posedge clk_i) begin
-      port_fill_stale_q <= fill_stale;
-      port_fill_idx_q   <= fill_idx;
-      port_fill_info_q  <= fill_info;
-    end
-
     mmu_port #(
       .AsidW     (AsidW),
       .VaBits    (VaBits),
@@ -194,10 +172,10 @@ module mmu_top #(
       .miss_asid_o  (miss_asid[p]),
       .miss_vpn_o   (miss_vpn[p]),
       .miss_idx_o   (miss_idx[p]),
-      .fill_valid_i (port_fill_v_q),
-      .fill_idx_i   (port_fill_idx_q),
-      .fill_stale_i (port_fill_stale_q),
-      .fill_info_i  (port_fill_info_q),
+      .fill_valid_i (fill_valid && (fill_port == PortW'(p))),
+      .fill_idx_i   (fill_idx),
+      .fill_stale_i (fill_stale),
+      .fill_info_i  (fill_info),
       .inv_valid_i  (inv_valid),
       .inv_type_i   (inv_type),
       .inv_asid_i   (inv_asid),
@@ -327,9 +305,9 @@ module mmu_top #(
     .nx2_vpn_o    (l2_nx2_vpn),
     .inflight_o   (l2_inflight),
     .ins_valid_i  (l2_ins),
-    .ins_asid_i   (nb_ins ? nb_asid : dn_asid),
-    .ins_vpn_i    (nb_ins ? nb_vpn : dn_vpn),
-    .ins_info_i   (nb_ins ? nb_info : dn_info),
+    .ins_asid_i   (nb_ins ? nbq_asid_q : wq_asid_q),
+    .ins_vpn_i    (nb_ins ? nbq_vpn_q : wq_vpn_q),
+    .ins_info_i   (nb_ins ? nbq_info_q : wq_info_q),
     .inv_valid_i  (inv_valid),
     .inv_type_i   (inv_type),
     .inv_asid_i   (inv_asid),
@@ -411,20 +389,71 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- fill bus
   // L2 hits cannot wait (their pipeline does not stall); finished walks can.
-  logic l2_fill;
-  assign l2_fill    = l2_res_valid && l2_res_hit;
-  assign dn_ready   = !l2_fill;
-  assign fill_valid = l2_fill || dn_valid;
-  assign fill_stale = (l2_fill ? l2_res_stale : dn_stale) || inv_valid;
-  assign fill_info  = l2_fill ? l2_res_info : dn_info;
-  assign {fill_port, fill_idx} = l2_fill ? l2_res_meta : dn_meta;
+  // A finished walk first waits in a register (wq): from the walker's
+  // choice among its finished walks across the chip into every port's fill
+  // logic was one of the MMU's longest path groups on ECP5 (2026-11-25);
+  // now the fill bus is a choice between two registers. A walk's answer
+  // costs a cycle more; an L2 hit's nothing. An invalidation while the
+  // answer waits makes it stale, as one while it was a walk did.
+  logic             l2_fill, wq_valid_q, wq_stale_q, wq_take;
+  // Leaf-line neighbours wait a cycle too, so they meet a walk's install
+  // in the same cycles as before the walk's register (the install port
+  // takes one per cycle and drops a neighbour that meets a walk's).
+  logic             nbq_valid_q;
+  logic [AsidW-1:0] nbq_asid_q;
+  logic [VpnW-1:0]  nbq_vpn_q;
+  logic [InfoW-1:0] nbq_info_q;
+  logic [InfoW-1:0] wq_info_q;
+  logic [AsidW-1:0] wq_asid_q;
+  logic [VpnW-1:0]  wq_vpn_q;
+  logic [MetaW-1:0] wq_meta_q;
+
+  assign l2_fill  = l2_res_valid && l2_res_hit;
+  assign wq_take  = wq_valid_q && !l2_fill;
+  assign dn_ready = !wq_valid_q || wq_take;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wq_valid_q <= 1'b0;
+    end else if (dn_ready) begin
+      wq_valid_q <= dn_valid;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) nbq_valid_q <= 1'b0;
+    else         nbq_valid_q <= nb_valid && !inv_valid;
+  end
+
+  always_ff @(posedge clk_i) begin
+    nbq_asid_q <= nb_asid;
+    nbq_vpn_q  <= nb_vpn;
+    nbq_info_q <= nb_info;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (dn_ready) begin
+      wq_stale_q <= dn_stale || inv_valid;
+      wq_info_q  <= dn_info;
+      wq_asid_q  <= dn_asid;
+      wq_vpn_q   <= dn_vpn;
+      wq_meta_q  <= dn_meta;
+    end else if (inv_valid) begin
+      wq_stale_q <= 1'b1;
+    end
+  end
+
+  assign fill_valid = l2_fill || wq_valid_q;
+  assign fill_stale = (l2_fill ? l2_res_stale : wq_stale_q) || inv_valid;
+  assign fill_info  = l2_fill ? l2_res_info : wq_info_q;
+  assign {fill_port, fill_idx} = l2_fill ? l2_res_meta : wq_meta_q;
 
   // A walk that faulted, or began before an invalidation, installs nothing.
   // A neighbour from a leaf line takes the install port when no walk needs
   // it, and is dropped otherwise (it is only a hint).
-  assign dn_ins = dn_valid && dn_ready && !dn_stale && !inv_valid &&
-                  (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == 3'(gmmu_pte_pkg::FAULT_NONE));
-  assign nb_ins = nb_valid && !dn_ins && !inv_valid;
+  assign dn_ins = wq_take && !wq_stale_q && !inv_valid &&
+                  (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == 3'(gmmu_pte_pkg::FAULT_NONE));
+  assign nb_ins = nbq_valid_q && !dn_ins && !inv_valid;
   assign l2_ins = dn_ins || nb_ins;
 
   // ---------------------------------------------------------------- faults
