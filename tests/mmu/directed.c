@@ -925,6 +925,79 @@ static void t_pwc_inv_race(struct dt *d)
     printf("  %u race points around the answer at %u cycles\n", points, answer);
 }
 
+/* An invalidation while a finished walk waits for the fill bus. L2 hits
+ * take the fill bus before a finished walk (mmu_top's wq register holds the
+ * walk's answer meanwhile), so the other ports first send a burst of L2
+ * hits timed to cover the walk's answer; the victim's leaf entry is then
+ * cleared in memory and INV_ASID started at each cycle offset around the
+ * answer. After DONE the victim's VA must fault: an answer chosen before
+ * the invalidation and taken after it must count as stale, or its old
+ * translation lands in the L2 and the L1 after the invalidation cleared
+ * them. The burst's timing is measured, not assumed: the test counts the
+ * race points at which the answer waited behind an L2 hit (the victim's
+ * response came later than alone). */
+static void t_walk_wait_inv_race(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned victim = 7, other = 8;
+    const unsigned hit_ports = tb->prm.ports - 1, per_port = tb->prm.mshrs;
+    if (hit_ports == 0) {
+        printf("  one port: no L2 hits to race with\n");
+        return;
+    }
+    dt_new_as(d, victim);
+    dt_new_as(d, other);
+    const uint64_t va = UINT64_C(0x0000003456789000), hits = UINT64_C(0x0000000260000000);
+    const uint64_t leaf = dt_leaf4k(d, victim, va);
+    wr(d, leaf, gmmu_pte_make_page(0xD000, 1, 0));
+    for (unsigned k = 0; k < hit_ports * per_port; k++)
+        wr(d, dt_leaf4k(d, other, hits + k * UINT64_C(0x1000)), gmmu_pte_make_page(0xF000 + k * 0x1000, 1, 0));
+    commit(d);
+
+    /* The victim's answer time alone, from a cold start. */
+    tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+    unsigned tag = issue(d, 0, victim, va, GMMU_ACCESS_READ);
+    uint64_t t0 = tb_now(tb);
+    wait_rsp(d, 0, tag);
+    const unsigned answer = (unsigned)(got_tag[0][tag].cycle - t0);
+    /* One L2 hit alone, so the burst can start with its first answer a few
+     * cycles before the walk's. */
+    for (unsigned k = 0; k < hit_ports * per_port; k++)
+        xlate(d, other, hits + k * UINT64_C(0x1000), GMMU_ACCESS_READ);
+    tag = issue(d, 1, other, hits, GMMU_ACCESS_READ);   /* port 1's L1 is cold */
+    t0 = tb_now(tb);
+    wait_rsp(d, 1, tag);
+    const unsigned l2_hit = (unsigned)(got_tag[1][tag].cycle - t0);
+    const unsigned lead = answer > l2_hit + 4 ? answer - l2_hit - 4 : 0;
+
+    unsigned points = 0, waited = 0;
+    for (unsigned delay = answer > 12 ? answer - 12 : 0; delay < answer + 12; delay++, points++) {
+        tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+        for (unsigned k = 0; k < hit_ports * per_port; k++)   /* into the L2, from port 0 */
+            xlate(d, other, hits + k * UINT64_C(0x1000), GMMU_ACCESS_READ);
+        tag = issue(d, 0, victim, va, GMMU_ACCESS_READ);
+        t0 = tb_now(tb);
+        tb_run(tb, lead);
+        for (unsigned k = 0; k < per_port; k++)
+            for (unsigned p = 1; p <= hit_ports; p++)
+                issue(d, p, other, hits + ((p - 1) * per_port + k) * UINT64_C(0x1000), GMMU_ACCESS_READ);
+        tb_run(tb, delay > tb_now(tb) - t0 ? delay - (tb_now(tb) - t0) : 0);
+        wr(d, leaf, 0);
+        tb_invalidate_start(tb, GMMU_INV_ASID, victim, 0, 0);
+        tb_wait_done(tb);
+        wait_rsp(d, 0, tag);
+        if (got_tag[0][tag].cycle - t0 > answer)
+            waited++;
+        expect_fault(victim, va, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
+        tb_drain(tb, 10000);
+        wr(d, leaf, gmmu_pte_make_page(0xD000, 1, 0));
+    }
+    commit(d);
+    printf("  %u race points around the answer at %u cycles (L2 hit %u); the answer waited at %u\n", points,
+           answer, l2_hit, waited);
+    EXPECT(waited > 0, "the walk's answer never waited behind an L2 hit: the race was not run");
+}
+
 /* Stride prefetch. A strided stream of 4 KB pages (every fourth page: the
  * rows of a tile over a 16 KB pitch), one request per page, waiting for the
  * prefetches between pages: the first three pages miss; the third confirms
@@ -1121,6 +1194,7 @@ static const struct dtest tests[] = {
     {"walk_follow", t_walk_follow},
     {"inval_race", t_inval_race},
     {"pwc_inv_race", t_pwc_inv_race},
+    {"walk_wait_inv_race", t_walk_wait_inv_race},
     {"stride_prefetch", t_stride_prefetch},
     {"jump_prefetch", t_jump_prefetch},
     {"backpressure", t_backpressure},
