@@ -370,6 +370,13 @@ module mmu_port #(
 
   logic [Mshrs-1:0] merge_hit;
   logic             free_any, free2, s_free_any;
+  // The next cycle's busy bits, and whether a register and a slot will be
+  // free, registered: the stage's go then waits for no 32-slot OR (from
+  // the busy bits through the go and the lookup's push to the response
+  // FIFO's writes was the port's longest path group on ECP5, 2026-11-25).
+  logic [Mshrs-1:0] m_busy_d;
+  logic [Slots-1:0] s_busy_d;
+  logic             free_any_q, s_free_any_q;
   logic [MIdxW-1:0] free_idx, pf_idx;
   logic [Mshrs-1:0] merge_first;  // one-hot: the register a merging miss joins
   logic [SIdxW-1:0] s_free_idx;
@@ -415,7 +422,7 @@ module mmu_port #(
   // register is required even for a hit or a miss that will merge, so
   // ready depends on registers only, not on the lookup.
   assign done_take   = done_v_q && room1;
-  assign s1_go       = room2 && free_any && s_free_any;
+  assign s1_go       = room2 && free_any_q && s_free_any_q;
   assign s1_fire     = s1_v_q && s1_go;
   assign req_ready_o = !s1_v_q || s1_go;
   assign req_fire    = req_valid_i && req_ready_o;
@@ -620,6 +627,18 @@ module mmu_port #(
     end
   end
 
+  // A register leaves once answered and no slot links to it (a prefetch
+  // nobody merged into: the cycle after its fill); a slot when its response
+  // is queued. Allocations take free ones only.
+  always_comb begin
+    m_busy_d = m_busy_q & ~(m_filled_q & ~m_linked);
+    if (alloc && !alloc_merge) m_busy_d[free_idx] = 1'b1;
+    if (pf_alloc)              m_busy_d[pf_idx]   = 1'b1;
+    s_busy_d = s_busy_q;
+    if (done_take) s_busy_d[done_idx_q] = 1'b0;
+    if (alloc)     s_busy_d[s_free_idx] = 1'b1;
+  end
+
   // Responses. The lookup stage's response leaves at once when the FIFO is
   // empty (a hit answered the cycle after its request), else it is queued
   // behind the FIFO's; an answered miss is always queued. A faulting
@@ -643,6 +662,8 @@ module mmu_port #(
       s1_v_q     <= 1'b0;
       done_v_q   <= 1'b0;
       m_busy_q   <= '0;
+      free_any_q   <= 1'b1;
+      s_free_any_q <= 1'b1;
       m_sent_q   <= '0;
       m_filled_q <= '0;
       m_old_q    <= '0;
@@ -684,29 +705,22 @@ module mmu_port #(
       else if (s1_fire) s1_v_q <= 1'b0;
       if (inv_valid_i) m_old_q <= m_old_q | m_busy_q;
       if (send_any && miss_ready_i) m_sent_q[send_idx] <= 1'b1;
-      // A register leaves once answered and no slot links to it (a prefetch
-      // nobody merged into: the cycle after its fill).
       m_filled_q <= m_filled_q | fill_now;
-      m_busy_q   <= m_busy_q & ~(m_filled_q & ~m_linked);
+      m_busy_q   <= m_busy_d;
+      s_busy_q   <= s_busy_d;
+      free_any_q   <= !(&m_busy_d);
+      s_free_any_q <= !(&s_busy_d);
       s_done_q   <= s_done_q | s_fill_done;
-      if (done_take) begin
-        s_busy_q[done_idx_q] <= 1'b0;
-        s_done_q[done_idx_q] <= 1'b0;
-      end
+      if (done_take) s_done_q[done_idx_q] <= 1'b0;
       if (done_pick_load) done_v_q <= done_pick_any;
-      if (alloc) begin
-        s_busy_q[s_free_idx] <= 1'b1;
-        s_done_q[s_free_idx] <= 1'b0;
-      end
+      if (alloc) s_done_q[s_free_idx] <= 1'b0;
       if (alloc && !alloc_merge) begin
-        m_busy_q[free_idx]   <= 1'b1;
         m_filled_q[free_idx] <= 1'b0;
         m_sent_q[free_idx]   <= 1'b0;
         m_old_q[free_idx]    <= inv_valid_i;
         m_pf_q[free_idx]     <= 1'b0;
       end
       if (pf_alloc) begin
-        m_busy_q[pf_idx]   <= 1'b1;
         m_filled_q[pf_idx] <= 1'b0;
         m_sent_q[pf_idx]   <= 1'b0;
         m_old_q[pf_idx]  <= inv_valid_i;
