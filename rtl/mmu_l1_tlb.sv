@@ -73,7 +73,7 @@ module mmu_l1_tlb #(
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
-  logic [Entries-1:0] valid_q;
+  logic [Entries-1:0] valid_q, valid_d;
   logic [Entries-1:0] fresh_q;
   logic [AsidW-1:0]   asid_q [Entries];
   logic [VpnW-1:0]    vpn_q  [Entries];
@@ -90,9 +90,15 @@ module mmu_l1_tlb #(
   logic               hit_any;
   logic               hit_q;
   logic [IdxW-1:0]    hit_idx_q;
-  logic [IdxW-1:0]    free_idx;
-  logic               free_any;
-  logic [IdxW-1:0]    ins_idx;
+  // The entry the next install writes: the lowest free one, else the
+  // round-robin victim. It is worked out from the next cycle's valid bits
+  // and registered, so an install's enables come from a register: from the
+  // valid bits through the free-entry search to every entry's enables was
+  // a long path group of the port on ECP5 (12.3 ns estimated, 2026-11-25).
+  logic [IdxW-1:0]    ins_idx_q, ins_idx_d, victim_d, nxt_free_idx;
+  logic [Entries-1:0] ins_slot_q;  // one-hot ins_idx_q
+  logic               ins_free_q;  // ins_idx_q is free (else the victim)
+  logic               nxt_free_any;
   logic [VpnW-1:0]    ins_mask;
 
   always_comb begin
@@ -138,29 +144,26 @@ module mmu_l1_tlb #(
     .idx_o (hit_idx)
   );
 
-  always_comb begin
-    free_idx = '0;
-    free_any = 1'b0;
-    for (int i = Entries - 1; i >= 0; i--) begin
-      if (!valid_q[i]) begin
-        free_idx = IdxW'(i);
-        free_any = 1'b1;
-      end
-    end
-  end
+  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
+    .req_i (~valid_d),
+    .any_o (nxt_free_any),
+    .idx_o (nxt_free_idx)
+  );
+
+  assign victim_d  = (ins_now && !ins_free_q) ?
+                     ((victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1) : victim_q;
+  assign ins_idx_d = nxt_free_any ? nxt_free_idx : victim_d;
 
   assign lk_hit_o   = hit_q;
   assign lk_info_o  = info_q[hit_idx_q];
   assign lk_fresh_o = fresh_q[hit_idx_q];
-  assign ins_idx    = free_any ? free_idx : victim_q;
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
   assign ins_now    = ins_valid_i && !inv_valid_i;
-  assign fill_slot  = ins_valid_i ? (Entries'(1) << ins_idx) : '0;
+  assign fill_slot  = ins_valid_i ? ins_slot_q : '0;
 
-  logic [Entries-1:0] valid_d;
   always_comb begin
     valid_d = valid_q;
-    if (ins_now) valid_d[ins_idx] = 1'b1;
+    if (ins_now) valid_d = valid_d | ins_slot_q;
     if (sw_hit) valid_d[sw2_idx_q] = 1'b0;
     if (inv_valid_i) valid_d = valid_q & ~inv_hit;
   end
@@ -175,6 +178,9 @@ module mmu_l1_tlb #(
       valid_q    <= '0;
       fresh_q    <= '0;
       victim_q   <= '0;
+      ins_idx_q  <= '0;
+      ins_slot_q <= Entries'(1);
+      ins_free_q <= 1'b1;
       sw_q       <= 1'b0;
       sw2_q      <= 1'b0;
       sw_idx_q   <= '0;
@@ -192,10 +198,11 @@ module mmu_l1_tlb #(
         hit_q     <= hit_q && keep[hit_idx_q];
       end
       if (lk_used_i && hit_q) fresh_q[hit_idx_q] <= 1'b0;
-      if (ins_now) fresh_q[ins_idx] <= 1'b1;
-      if (ins_now && !free_any) begin
-        victim_q <= (victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1;
-      end
+      if (ins_now) fresh_q[ins_idx_q] <= 1'b1;
+      victim_q   <= victim_d;
+      ins_idx_q  <= ins_idx_d;
+      ins_slot_q <= Entries'(1) << ins_idx_d;
+      ins_free_q <= nxt_free_any;
       sw2_q <= sw_q;
       if (sw_q) begin
         sw_idx_q <= sw_idx_q + 1'b1;
@@ -214,10 +221,10 @@ module mmu_l1_tlb #(
   // Payload: no reset needed, valid_q guards it.
   always_ff @(posedge clk_i) begin
     if (ins_now) begin
-      asid_q[ins_idx] <= ins_asid_i;
-      vpn_q[ins_idx]  <= ins_vpn_i & ins_mask;
-      info_q[ins_idx] <= ins_info_i;
-      therm_q[ins_idx] <= therm(ins_info_i[CovL +: 3]);
+      asid_q[ins_idx_q]  <= ins_asid_i;
+      vpn_q[ins_idx_q]   <= ins_vpn_i & ins_mask;
+      info_q[ins_idx_q]  <= ins_info_i;
+      therm_q[ins_idx_q] <= therm(ins_info_i[CovL +: 3]);
     end
   end
 
