@@ -42,6 +42,11 @@ module mmu_l1_tlb #(
 
   // Install
   input  logic                                 ins_valid_i,
+  // A fill arrives (it may not install: a fault, stale): the entry it would
+  // write does not hit. Without the install's checks, so the lookup's keep
+  // mask does not wait for them (from the fill bus through those checks
+  // into the hit encoder was the routed critical path, 72.09 MHz).
+  input  logic                                 ins_maybe_i,
   input  logic [AsidW-1:0]                     ins_asid_i,
   input  logic [VpnW-1:0]                      ins_vpn_i,
   input  logic [gmmu_mmu_pkg::INFO_BITS-1:0]   ins_info_i,
@@ -159,7 +164,7 @@ module mmu_l1_tlb #(
   assign lk_fresh_o = fresh_q[hit_idx_q];
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
   assign ins_now    = ins_valid_i && !inv_valid_i;
-  assign fill_slot  = ins_valid_i ? ins_slot_q : '0;
+  assign fill_slot  = ins_maybe_i ? ins_slot_q : '0;
 
   always_comb begin
     valid_d = valid_q;

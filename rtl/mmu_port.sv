@@ -295,6 +295,7 @@ module mmu_port #(
     .lk_fresh_o  (lk_fresh),
     .lk_used_i   (lk_used),
     .ins_valid_i (ins_valid),
+    .ins_maybe_i (fill_valid_i),
     .ins_asid_i  (fill_asid),
     .ins_vpn_i   (fill_vpn),
     .ins_info_i  (fill_info_i),
