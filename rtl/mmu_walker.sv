@@ -217,11 +217,13 @@ module mmu_walker #(
   logic [NWalkers-1:0] same64_q;             // a follower in its leader's 64 KB range
   logic [NWalkers-1:0] samepg_q;             // a follower for its leader's page
 
-  logic [NWalkers-1:0] is_free, is_rdreq, is_done, is_inst, is_follow, is_walking, at_lvl0;
+  logic [NWalkers-1:0] is_free, is_rdreq, is_rdwait, is_done, is_inst, is_follow, is_walking;
+  logic [NWalkers-1:0] at_lvl0;
   always_comb begin
     for (int i = 0; i < NWalkers; i++) begin
       is_free[i]    = (st_q[i] == StFree);
       is_rdreq[i]   = (st_q[i] == StRdReq);
+      is_rdwait[i]  = (st_q[i] == StRdWait);
       is_done[i]    = (st_q[i] == StDone);
       is_inst[i]    = (st_q[i] == StInstall);
       is_follow[i]  = Follow && (st_q[i] == StFollow);   // constant 0 without following
@@ -418,6 +420,7 @@ module mmu_walker #(
   logic [1:0]         rq_lvl;
   logic               rq_line;    // a 4 KB-page leaf entry: read its whole line
   logic               ar_line_q;
+  logic               ar_oor_q;   // the read just taken is beyond the AXI space: fault it
 
   mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_rq_arb (
     .clk_i,
@@ -451,35 +454,144 @@ module mmu_walker #(
   assign rq_take = ar_free && rq_any;
 
   // ---------------------------------------------------------------- R / evaluate
-  logic [CIdxW-1:0]   r_idx;
-  logic               r_ok;       // a beat for a context that waits for one
-  logic               r_err;
-  logic [1:0]         c_lvl;
-  logic [63:0]        c_wbuf;
-  logic [VpnW-1:0]    c_vpn;
-  logic               c_fell, c_leaf64, c_beat1, c_err0;
+  // What a beat does to the context it is for, in two parts. beat_next()
+  // is what happens next (a next read, or the end of the walk) and the
+  // context fields that change with it, written flat from a few entry
+  // predicates; it is evaluated per context from that context's own
+  // registers, so each context's write enables wait only for the beat's ID
+  // compare and the entry's flags, not for a context chosen by RID.
+  // beat_record() is the translation record of a walk that ends, evaluated
+  // once for the context chosen by RID: its wide term_info logic is not
+  // worth a copy per context, and it feeds only the record's data.
 
-  logic [2:0]         e_st;
-  logic [1:0]         e_lvl;
-  logic [AddrW-1:0]   e_tbl;
-  logic               e_leaf64, e_fell, e_beat1, e_err0;
-  logic [63:0]        e_wbuf;
-  logic               e_wbuf_we;
-  logic [InfoW-1:0]   e_info;     // meaningful when e_st is StDone
-  logic [NLv-1:0]     e_pend;     // walk-cache entries read now (pending install)
-  logic [NLv*DataW-1:0] e_pdata;  // their data, per level
+  // A valid pointer to a table in VRAM (not Zero, not LargePage).
+  function automatic logic table_ptr(input logic [63:0] w);
+    table_ptr = w[VBit] && !w[ZBit] && !w[LpBit] && (w[SegL +: 5] == SegVram);
+  endfunction
 
-  // The 64 KB slot of a dual entry: straight from the dual read, or after
-  // the 4 KB slot turned out empty (then it covers only that 4 KB page).
-  logic [63:0]        t_w;
-  logic               t_fell;
-  logic               t_read;     // go on to read the 64 KB-page leaf
-  logic [InfoW-1:0]   t_info;
+  typedef struct packed {
+    logic                 first;    // the first word of a dual entry: kept in wbuf
+    logic                 rdreq;    // a next read is set up (else the walk ends)
+    logic [1:0]           lvl;      // the next read's level, table, leaf kind
+    logic [AddrW-1:0]     tbl;
+    logic                 leaf64;
+    logic                 fell;
+    logic                 tbl_we;   // tbl_q takes tbl (see "Enables" below)
+    logic                 wbuf_we;  // wbuf_q takes the beat's word
+    logic [NLv-1:0]       pend;     // walk-cache entries read now (pending install)
+    logic [NLv-1:0]       pdata_we; // pdata_q takes pdata, per level
+    logic [NLv*DataW-1:0] pdata;    // walk-cache entry data, per level
+  } beat_next_t;
 
-  // A beat of a leaf line is the walk's own entry (r_ok) or a neighbour
+  function automatic beat_next_t beat_next(input logic [1:0] lvl, input logic [63:0] wbuf,
+                                           input logic fell, input logic leaf64,
+                                           input logic beat1, input logic err0,
+                                           input logic [63:0] rd, input logic rerr);
+    beat_next_t n;
+    n        = '0;
+    n.lvl    = (lvl == 2'd0) ? 2'd0 : lvl - 2'd1;
+    n.tbl    = rd[AdrL +: AddrW];
+    n.leaf64 = leaf64;
+    n.fell   = fell;
+    if (lvl >= 2'd2) begin
+      // A pointer goes one level down; anything else ends the walk.
+      n.rdreq  = !rerr && table_ptr(rd);
+      n.tbl_we = 1'b1;
+      for (int l = 2; l < Levels; l++) begin
+        if (lvl == 2'(l)) begin
+          n.pend[l-1]     = n.rdreq;
+          n.pdata_we[l-1] = 1'b1;
+          n.pdata[(l-1)*DataW +: DataW] = {1'b1, rd[AdrL +: AddrW], 1'b0, {AddrW{1'b0}}};
+        end
+      end
+    end else if (lvl == 2'd1) begin
+      // A dual entry: word 0 (4 KB-page table or 2 MB page) comes first and
+      // waits in wbuf; with word 1 (64 KB-page table) the walk goes to the
+      // 4 KB-page table if word 0 is valid (keeping word 1 for a
+      // fall-through), else to the 64 KB-page table.
+      n.first   = !beat1;
+      n.rdreq   = beat1 && !err0 && !rerr && (table_ptr(wbuf) || (!wbuf[VBit] && table_ptr(rd)));
+      n.tbl_we  = beat1;
+      n.wbuf_we = 1'b1;
+      n.tbl     = wbuf[VBit] ? wbuf[AdrL +: AddrW] : rd[AdrL +: AddrW];
+      n.leaf64  = !wbuf[VBit];
+      n.fell    = 1'b0;
+      n.pend[0] = beat1 && !err0 && !rerr && clean_word(wbuf) && clean_word(rd) &&
+                  (wbuf[VBit] || rd[VBit]);
+      n.pdata_we[0] = beat1;
+      n.pdata[0 +: DataW] = {wbuf[VBit], wbuf[AdrL +: AddrW], rd[VBit], rd[AdrL +: AddrW]};
+    end else begin
+      // A leaf entry: an empty 4 KB slot falls through to the 64 KB-page
+      // table of word 1.
+      n.rdreq  = !rerr && !rd[VBit] && !leaf64 && table_ptr(wbuf);
+      n.tbl_we = n.rdreq;
+      n.tbl    = wbuf[AdrL +: AddrW];
+      n.leaf64 = 1'b1;
+      n.fell   = 1'b1;
+    end
+    beat_next = n;
+  endfunction
+
+  // The record of the 64 KB slot of a dual entry (t_w) that ends the walk:
+  // straight from the dual read, or after the 4 KB slot turned out empty
+  // (t_fell: then it covers only that 4 KB page).
+  function automatic logic [InfoW-1:0] slot64_info(input logic [63:0] t_w, input logic t_fell,
+                                                   input logic [VpnW-1:0] vpn);
+    if (t_w[VBit] && t_w[ZBit]) begin
+      slot64_info = term_info(t_w, gmmu_mmu_pkg::PSIZE_2M,
+                              t_fell ? gmmu_mmu_pkg::PSIZE_4K : gmmu_mmu_pkg::PSIZE_2M, vpn);
+    end else begin
+      slot64_info = fault_info(FInval);
+    end
+  endfunction
+
+  // The record of a walk that ends on this beat (beat_next() has no next
+  // read and it is not the first word of a dual entry); don't care else.
+  function automatic logic [InfoW-1:0] beat_record(input logic [1:0] lvl,
+                                                   input logic [63:0] wbuf,
+                                                   input logic [VpnW-1:0] vpn,
+                                                   input logic fell, input logic leaf64,
+                                                   input logic err0, input logic [63:0] rd,
+                                                   input logic rerr);
+    logic [2:0] ps;
+    beat_record = fault_info(FInval);
+    if (lvl >= 2'd2) begin
+      ps = (lvl == 2'd2) ? gmmu_mmu_pkg::PSIZE_1G : gmmu_mmu_pkg::PSIZE_512G;
+      if (rerr) begin
+        beat_record = fault_info(FBus);
+      end else if (rd[VBit] && (rd[ZBit] || (rd[LpBit] && lvl == 2'd2))) begin
+        beat_record = term_info(rd, ps, ps, vpn);
+      end
+    end else if (lvl == 2'd1) begin
+      if (err0 || rerr) begin
+        beat_record = fault_info(FBus);
+      end else if (wbuf[VBit] && (wbuf[ZBit] || wbuf[LpBit])) begin
+        beat_record = term_info(wbuf, gmmu_mmu_pkg::PSIZE_2M, gmmu_mmu_pkg::PSIZE_2M, vpn);
+      end else if (!wbuf[VBit]) begin
+        beat_record = slot64_info(rd, 1'b0, vpn);
+      end
+    end else begin
+      if (rerr) begin
+        beat_record = fault_info(FBus);
+      end else if (rd[VBit] && !(!rd[ZBit] && rd[LpBit])) begin
+        beat_record = term_info(rd, leaf64 ? gmmu_mmu_pkg::PSIZE_64K : gmmu_mmu_pkg::PSIZE_4K,
+                                (leaf64 && !fell) ? gmmu_mmu_pkg::PSIZE_64K
+                                                  : gmmu_mmu_pkg::PSIZE_4K, vpn);
+      end else if (!rd[VBit] && !leaf64) begin
+        beat_record = slot64_info(wbuf, 1'b1, vpn);
+      end
+    end
+  endfunction
+
+  // A beat of a leaf line is the walk's own entry (r_here) or a neighbour
   // (r_nb); any other beat is for a context waiting for one.
-  logic               r_id_ok, r_line, r_nb;
+  logic [CIdxW-1:0]   r_idx;
+  logic               r_err;
+  logic               r_id_ok, r_line, r_nb, r_own;
   logic [LineW-1:0]   r_beat;
+  logic [NWalkers-1:0] r_here;     // per context: this beat is for it and it waits for it
+  beat_next_t         nx_ctx [NWalkers];
+  logic [InfoW-1:0]   r_record;   // the record of the context chosen by RID
   logic [VpnW-1:0]    nb_vpn;
   logic [InfoW-1:0]   nb_info;
   logic               nb_entry_ok, nb_walked;
@@ -488,10 +600,21 @@ module mmu_walker #(
   assign r_id_ok = rvalid_i && (32'(rid_i) < NWalkers);
   assign r_line  = r_id_ok && draining[r_idx];
   assign r_beat  = LineW'(LeafLine - 32'(lrem_q[r_idx]));
-  assign r_ok    = r_id_ok && (st_q[r_idx] == StRdWait) &&
+  assign r_own   = r_id_ok && (st_q[r_idx] == StRdWait) &&
                    (!r_line || r_beat == vpn_q[r_idx][LineW-1:0]);
-  assign r_nb    = r_line && !r_ok;
+  assign r_nb    = r_line && !r_own;
   assign r_err   = (rresp_i != 2'b00);
+
+  always_comb begin
+    for (int i = 0; i < NWalkers; i++) begin
+      r_here[i] = rvalid_i && (32'(rid_i) == i) && is_rdwait[i] &&
+                  (!draining[i] || LineW'(LeafLine - 32'(lrem_q[i])) == vpn_q[i][LineW-1:0]);
+      nx_ctx[i] = beat_next(lvl_q[i], wbuf_q[i], fell_q[i], leaf64_q[i], beat1_q[i], err0_q[i],
+                            rdata_i, r_err);
+    end
+    r_record = beat_record(lvl_q[r_idx], wbuf_q[r_idx], vpn_q[r_idx], fell_q[r_idx],
+                           leaf64_q[r_idx], err0_q[r_idx], rdata_i, r_err);
+  end
 
   // The neighbour's page and record, and whether it may be offered: a valid
   // leaf entry (not LargePage without Zero), of a walk that is not stale,
@@ -505,142 +628,6 @@ module mmu_walker #(
     for (int i = 0; i < NWalkers; i++) begin
       if (st_q[i] != StFree && !stale_q[i] && asid_q[i] == asid_q[r_idx] && vpn_q[i] == nb_vpn) begin
         nb_walked = 1'b1;
-      end
-    end
-  end
-
-  assign c_lvl    = lvl_q[r_idx];
-  assign c_wbuf   = wbuf_q[r_idx];
-  assign c_vpn    = vpn_q[r_idx];
-  assign c_fell   = fell_q[r_idx];
-  assign c_leaf64 = leaf64_q[r_idx];
-  assign c_beat1  = beat1_q[r_idx];
-  assign c_err0   = err0_q[r_idx];
-
-  always_comb begin
-    t_w    = (c_lvl == 2'd1) ? rdata_i : c_wbuf;
-    t_fell = (c_lvl != 2'd1);
-    t_read = 1'b0;
-    t_info = '0;
-    if (!t_w[VBit]) begin
-      t_info = fault_info(FInval);
-    end else if (t_w[ZBit]) begin
-      t_info = term_info(t_w, gmmu_mmu_pkg::PSIZE_2M,
-                         t_fell ? gmmu_mmu_pkg::PSIZE_4K : gmmu_mmu_pkg::PSIZE_2M, c_vpn);
-    end else if (t_w[LpBit] || t_w[SegL +: 5] != SegVram) begin
-      t_info = fault_info(FInval);
-    end else begin
-      t_read = 1'b1;
-    end
-  end
-
-  always_comb begin
-    // Only what changes is written back (no read-modify-write of the
-    // context through the R-beat mux): tbl/lvl/leaf64/fell when a next
-    // read is set up, info when the walk ends, wbuf when e_wbuf_we.
-    e_st      = StRdWait;
-    e_lvl     = c_lvl;
-    e_tbl     = '0;
-    e_leaf64  = c_leaf64;
-    e_fell    = c_fell;
-    e_beat1   = 1'b0;
-    e_err0    = r_err;
-    e_wbuf    = rdata_i;
-    e_wbuf_we = 1'b0;
-    e_info    = '0;
-    e_pend    = '0;
-    e_pdata   = '0;
-
-    if (c_lvl == 2'd1 && !c_beat1) begin
-      // First word of a dual entry: keep it for the second.
-      e_beat1   = 1'b1;
-      e_wbuf_we = 1'b1;
-    end else if (c_lvl >= 2'd2) begin
-      e_st = StDone;
-      if (r_err) begin
-        e_info = fault_info(FBus);
-      end else if (!rdata_i[VBit]) begin
-        e_info = fault_info(FInval);
-      end else if (rdata_i[ZBit]) begin
-        e_info = term_info(rdata_i,
-                           (c_lvl == 2'd2) ? gmmu_mmu_pkg::PSIZE_1G : gmmu_mmu_pkg::PSIZE_512G,
-                           (c_lvl == 2'd2) ? gmmu_mmu_pkg::PSIZE_1G : gmmu_mmu_pkg::PSIZE_512G,
-                           c_vpn);
-      end else if (rdata_i[LpBit]) begin
-        e_info = (c_lvl == 2'd2) ? term_info(rdata_i, gmmu_mmu_pkg::PSIZE_1G,
-                                             gmmu_mmu_pkg::PSIZE_1G, c_vpn)
-                                 : fault_info(FInval);
-      end else if (rdata_i[SegL +: 5] != SegVram) begin
-        e_info = fault_info(FInval);
-      end else begin
-        e_st  = StRdReq;
-        e_lvl = c_lvl - 2'd1;
-        e_tbl = rdata_i[AdrL +: AddrW];
-        for (int l = 2; l < Levels; l++) begin
-          if (c_lvl == 2'(l)) begin
-            e_pend[l-1] = 1'b1;
-            e_pdata[(l-1)*DataW +: DataW] = {1'b1, rdata_i[AdrL +: AddrW], 1'b0, {AddrW{1'b0}}};
-          end
-        end
-      end
-    end else if (c_lvl == 2'd1) begin
-      // Second word: word 0 is in wbuf, word 1 on the bus.
-      e_st = StDone;
-      if (c_err0 || r_err) begin
-        e_info = fault_info(FBus);
-      end else if (c_wbuf[VBit] && (c_wbuf[ZBit] || c_wbuf[LpBit])) begin
-        e_info = term_info(c_wbuf, gmmu_mmu_pkg::PSIZE_2M, gmmu_mmu_pkg::PSIZE_2M, c_vpn);
-      end else begin
-        if (clean_word(c_wbuf) && clean_word(rdata_i) && (c_wbuf[VBit] || rdata_i[VBit])) begin
-          e_pend[0] = 1'b1;
-          e_pdata[0 +: DataW] = {c_wbuf[VBit], c_wbuf[AdrL +: AddrW],
-                                 rdata_i[VBit], rdata_i[AdrL +: AddrW]};
-        end
-        if (c_wbuf[VBit]) begin
-          if (c_wbuf[SegL +: 5] != SegVram) begin
-            e_info = fault_info(FInval);
-          end else begin
-            e_st      = StRdReq;
-            e_lvl     = 2'd0;
-            e_tbl     = c_wbuf[AdrL +: AddrW];
-            e_leaf64  = 1'b0;
-            e_fell    = 1'b0;
-            e_wbuf_we = 1'b1;   // word 1, for the fall-through
-          end
-        end else if (t_read) begin
-          e_st     = StRdReq;
-          e_lvl    = 2'd0;
-          e_tbl    = t_w[AdrL +: AddrW];
-          e_leaf64 = 1'b1;
-          e_fell   = 1'b0;
-        end else begin
-          e_info = t_info;
-        end
-      end
-    end else begin
-      // A leaf entry.
-      e_st = StDone;
-      if (r_err) begin
-        e_info = fault_info(FBus);
-      end else if (rdata_i[VBit]) begin
-        if (!rdata_i[ZBit] && rdata_i[LpBit]) begin
-          e_info = fault_info(FInval);
-        end else if (!c_leaf64) begin
-          e_info = term_info(rdata_i, gmmu_mmu_pkg::PSIZE_4K, gmmu_mmu_pkg::PSIZE_4K, c_vpn);
-        end else begin
-          e_info = term_info(rdata_i, gmmu_mmu_pkg::PSIZE_64K,
-                             c_fell ? gmmu_mmu_pkg::PSIZE_4K : gmmu_mmu_pkg::PSIZE_64K, c_vpn);
-        end
-      end else if (!c_leaf64 && t_read) begin
-        // Empty 4 KB slot: on to the 64 KB-page table of word 1.
-        e_st     = StRdReq;
-        e_tbl    = t_w[AdrL +: AddrW];
-        e_leaf64 = 1'b1;
-        e_fell   = 1'b1;
-      end else if (!c_leaf64) begin
-        e_info = t_info;
-      end else begin
-        e_info = fault_info(FInval);
       end
     end
   end
@@ -750,6 +737,7 @@ module mmu_walker #(
       ar_addr_q  <= '0;
       ar_dual_q  <= 1'b0;
       ar_line_q  <= 1'b0;
+      ar_oor_q   <= 1'b0;
       nb_valid_q <= 1'b0;
       for (int i = 0; i < NWalkers; i++) lrem_q[i] <= '0;
     end else begin
@@ -766,26 +754,31 @@ module mmu_walker #(
         beat1_q[st_idx] <= 1'b0;
       end
 
-      // AR.
+      // AR. A read beyond the AXI address space takes the AR register for
+      // a cycle without a request and ends its walk there, so the address
+      // add's carry chain feeds only these two registers.
       if (ar_free) ar_valid_q <= 1'b0;
+      ar_oor_q <= rq_take && rq_oor;
       if (rq_take) begin
-        if (rq_oor) begin
-          st_q[rq_idx] <= StDone;
-        end else begin
-          st_q[rq_idx] <= StRdWait;
-          ar_valid_q   <= 1'b1;
-          ar_ctx_q     <= rq_idx;
-          ar_addr_q    <= rq_addr[AxiAddrW-1:0];
-          ar_dual_q    <= (rq_lvl == 2'd1);
-          ar_line_q    <= rq_line;
-          if (rq_line) lrem_q[rq_idx] <= RemW'(LeafLine);
-        end
+        st_q[rq_idx] <= StRdWait;
+        ar_valid_q   <= !rq_oor;
+        ar_ctx_q     <= rq_idx;
+        ar_addr_q    <= rq_addr[AxiAddrW-1:0];
+        ar_dual_q    <= (rq_lvl == 2'd1);
+        ar_line_q    <= rq_line;
+        if (rq_line) lrem_q[rq_idx] <= RemW'(LeafLine);
+      end
+      if (ar_oor_q) begin
+        st_q[ar_ctx_q]   <= StDone;
+        lrem_q[ar_ctx_q] <= '0;
       end
 
       // R.
-      if (r_ok) begin
-        st_q[r_idx]    <= e_st;
-        beat1_q[r_idx] <= e_beat1;
+      for (int i = 0; i < NWalkers; i++) begin
+        if (r_here[i]) begin
+          st_q[i]    <= nx_ctx[i].first ? StRdWait : nx_ctx[i].rdreq ? StRdReq : StDone;
+          beat1_q[i] <= nx_ctx[i].first;
+        end
       end
 
       // Followers resolved.
@@ -817,7 +810,6 @@ module mmu_walker #(
       info_q[st_idx]   <= s_info;
       err0_q[st_idx]   <= 1'b0;
       pend_q[st_idx]   <= '0;
-      pdata_q[st_idx]  <= '0;
       lead_q[st_idx]   <= fl_lead;
       same64_q[st_idx] <= |(fl_lead & fl_same64v);
       samepg_q[st_idx] <= |(fl_lead & fl_samepg_v);
@@ -832,21 +824,29 @@ module mmu_walker #(
         wbuf_q[i]   <= pk_wbuf;
       end
     end
-    if (rq_take && rq_oor) info_q[rq_idx] <= fault_info(FBus);
+    if (ar_oor_q) info_q[ar_ctx_q] <= fault_info(FBus);
     if (in_any) pend_q[in_idx] <= in_left;
-    if (r_ok) begin
-      if (e_st == StRdReq) begin
-        lvl_q[r_idx]    <= e_lvl;
-        tbl_q[r_idx]    <= e_tbl;
-        leaf64_q[r_idx] <= e_leaf64;
-        fell_q[r_idx]   <= e_fell;
-      end
-      if (e_beat1) err0_q[r_idx] <= e_err0;
-      if (e_wbuf_we) wbuf_q[r_idx] <= e_wbuf;
-      if (e_st == StDone) info_q[r_idx] <= e_info;
-      pend_q[r_idx] <= pend_q[r_idx] | e_pend;
-      for (int l = 0; l < NLv; l++) begin
-        if (e_pend[l]) pdata_q[r_idx][l*DataW +: DataW] <= e_pdata[l*DataW +: DataW];
+    for (int i = 0; i < NWalkers; i++) begin
+      if (r_here[i]) begin
+        // Enables: the wide fields are written whenever they may change,
+        // also where the walk ends instead, because nothing reads them then
+        // (tbl_q is read in StRdReq and, for a follower's copy, at level 0;
+        // info_q in StDone; pdata_q where pend_q is set; wbuf_q at level 0
+        // below a 4 KB-page table): their enables wait for no decode of the
+        // entry. lvl/leaf64/fell and pend_q are exact.
+        if (nx_ctx[i].rdreq) begin
+          lvl_q[i]    <= nx_ctx[i].lvl;
+          leaf64_q[i] <= nx_ctx[i].leaf64;
+          fell_q[i]   <= nx_ctx[i].fell;
+        end
+        if (nx_ctx[i].tbl_we) tbl_q[i] <= nx_ctx[i].tbl;
+        if (nx_ctx[i].first) err0_q[i] <= r_err;
+        if (nx_ctx[i].wbuf_we) wbuf_q[i] <= rdata_i;
+        if (!nx_ctx[i].first) info_q[i] <= r_record;
+        pend_q[i] <= pend_q[i] | nx_ctx[i].pend;
+        for (int l = 0; l < NLv; l++) begin
+          if (nx_ctx[i].pdata_we[l]) pdata_q[i][l*DataW +: DataW] <= nx_ctx[i].pdata[l*DataW +: DataW];
+        end
       end
     end
   end
