@@ -28,8 +28,9 @@
 // of the MMU's longest paths on ECP5, 16.9 ns estimated on 2026-11-25). One
 // that meets an invalidation on the way is dropped. Invalidation clears in
 // one cycle every entry or those of one address space; a range invalidation (VA range overlapping
-// [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries
-// cycles, and the cache misses meanwhile.
+// [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries + 2
+// cycles (read, compare and clear are pipelined), and the cache misses
+// meanwhile.
 module mmu_pwc #(
   parameter int unsigned Entries = 16,
   parameter int unsigned AsidW   = 6,
@@ -77,12 +78,14 @@ module mmu_pwc #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   logic [Entries-1:0] valid_q;
-  logic               sw_q;       // range invalidation running
+  logic               sw_q;       // range invalidation: reading entries
+  logic               sw_busy;    // range invalidation: entries still to read, compare or clear
   logic [AsidW-1:0]   asid_q  [Entries];
   logic [1:0]         level_q [Entries];
   logic [VpnW-1:0]    tag_q   [Entries];
   logic [DataW-1:0]   data_q  [Entries];
-  logic [IdxW-1:0]    ptr_q;
+  logic [IdxW-1:0]    ptr_q;      // the next install's slot (the RAM's write address)
+  logic [Entries-1:0] ptr_oh_q;   // the same, one-hot: no decoder in front of keep/valid
 
   // ---------------------------------------------------------------- lookup
   logic [Entries-1:0] match;
@@ -98,7 +101,7 @@ module mmu_pwc #(
 
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      match[i] = valid_q[i] && keep[i] && !sw_q && (asid_q[i] == lk_asid_i) &&
+      match[i] = valid_q[i] && keep[i] && !sw_busy && (asid_q[i] == lk_asid_i) &&
                  ((lk_vpn_i & level_mask(level_q[i])) == tag_q[i]);
     end
   end
@@ -187,7 +190,7 @@ module mmu_pwc #(
   // The slot cycle B writes this cycle no longer holds what was compared.
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
-      ins_match[i] = same_as_install(asid_q[i], level_q[i], tag_q[i]) && !(wr && ptr_q == IdxW'(i));
+      ins_match[i] = same_as_install(asid_q[i], level_q[i], tag_q[i]) && !(wr && ptr_oh_q[i]);
     end
   end
   assign ins_dup = ins_b_v_q && same_as_install(ins_b_asid_q, ins_b_level_q, ins_b_tag_q);
@@ -197,8 +200,9 @@ module mmu_pwc #(
 
   // ---------------------------------------------------------------- invalidate
   // INV_ALL and INV_ASID clear at once; INV_RANGE checks one entry per
-  // cycle (Entries cycles, busy meanwhile), and no lookup hits until it is
-  // over, so a walk starting meanwhile never uses an entry not yet checked.
+  // cycle (Entries + 2 cycles, busy meanwhile), and no lookup hits until it
+  // is over, so a walk starting meanwhile never uses an entry not yet
+  // checked.
   logic [Entries-1:0] inv_hit;
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
@@ -207,35 +211,68 @@ module mmu_pwc #(
     end
   end
 
-  logic [IdxW-1:0]  sw_idx_q;
-  logic [AsidW-1:0] sw_asid_q;
-  logic [VpnW-1:0]  sw_start_q, sw_end_q;
-  logic             sw_hit;
+  // The sweep is a pipeline: an entry is read (registered), compared with
+  // the range (registered), then cleared, so neither the 16-way read nor the
+  // range compare's carry chain is in front of valid_q. An entry an install
+  // writes between its read and its clear is cleared too (conservative: a
+  // walk cache may drop entries); lookups miss until the last clear.
+  logic [IdxW-1:0]    sw_idx_q;
+  logic [Entries-1:0] sw_oh_q;          // sw_idx_q, one-hot
+  logic [AsidW-1:0]   sw_asid_q;
+  logic [VpnW-1:0]    sw_start_q, sw_end_q;
+  logic               sw_rd_q, sw_rd_valid_q;
+  logic [Entries-1:0] sw_rd_oh_q;
+  logic [AsidW-1:0]   sw_rd_asid_q;
+  logic [1:0]         sw_rd_level_q;
+  logic [VpnW-1:0]    sw_rd_tag_q;
+  logic               sw_clr_q;
+  logic [Entries-1:0] sw_clr_oh_q;
 
-  assign sw_hit = sw_q && valid_q[sw_idx_q] && (asid_q[sw_idx_q] == sw_asid_q) &&
-                  (tag_q[sw_idx_q] <= sw_end_q) &&
-                  (tag_q[sw_idx_q] >= (sw_start_q & level_mask(level_q[sw_idx_q])));
-  assign inv_busy_o = sw_q;
+  assign sw_busy    = sw_q || sw_rd_q || sw_clr_q;
+  assign inv_busy_o = sw_busy;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      sw_rd_q  <= 1'b0;
+      sw_clr_q <= 1'b0;
+    end else begin
+      sw_rd_q  <= sw_q;
+      sw_clr_q <= sw_rd_q && sw_rd_valid_q && (sw_rd_asid_q == sw_asid_q) &&
+                  (sw_rd_tag_q <= sw_end_q) &&
+                  (sw_rd_tag_q >= (sw_start_q & level_mask(sw_rd_level_q)));
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    sw_rd_valid_q <= valid_q[sw_idx_q];
+    sw_rd_oh_q    <= sw_oh_q;
+    sw_rd_asid_q  <= asid_q[sw_idx_q];
+    sw_rd_level_q <= level_q[sw_idx_q];
+    sw_rd_tag_q   <= tag_q[sw_idx_q];
+    sw_clr_oh_q   <= sw_rd_oh_q;
+  end
 
   logic [Entries-1:0] valid_d;
   always_comb begin
     valid_d = valid_q;
-    if (wr) valid_d[ptr_q] = 1'b1;
-    if (sw_hit) valid_d[sw_idx_q] = 1'b0;
-    if (inv_valid_i) valid_d = valid_q & ~inv_hit;
+    if (wr) valid_d = valid_d | ptr_oh_q;
+    if (sw_clr_q) valid_d = valid_d & ~sw_clr_oh_q;
+    if (inv_valid_i) valid_d = valid_d & ~inv_hit;
   end
   // Conservative, so the install's presence check is not in front of the
   // compare: the slot an install may write, and everything in a cycle with
   // an invalidation (a sweep clears nothing that matches: it holds lookups
   // off).
-  assign keep = ~(ins_b_v_q ? Entries'(1) << ptr_q : '0) & {Entries{!inv_valid_i}};
+  assign keep = ~({Entries{ins_b_v_q}} & ptr_oh_q) & {Entries{!inv_valid_i}};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q    <= '0;
       ptr_q      <= '0;
+      ptr_oh_q   <= Entries'(1);
       sw_q       <= 1'b0;
       sw_idx_q   <= '0;
+      sw_oh_q    <= Entries'(1);
       sw_asid_q  <= '0;
       sw_start_q <= '0;
       sw_end_q   <= '0;
@@ -245,14 +282,19 @@ module mmu_pwc #(
       match_q <= match;
       valid_q <= valid_d;
       hit_q   <= hit;
-      if (wr) ptr_q <= (ptr_q == IdxW'(Entries - 1)) ? '0 : ptr_q + 1'b1;
+      if (wr) begin
+        ptr_q    <= (ptr_q == IdxW'(Entries - 1)) ? '0 : ptr_q + 1'b1;
+        ptr_oh_q <= (ptr_oh_q << 1) | (ptr_oh_q >> (Entries - 1));   // rotate
+      end
       if (sw_q) begin
         sw_idx_q <= (sw_idx_q == IdxW'(Entries - 1)) ? '0 : sw_idx_q + 1'b1;
+        sw_oh_q  <= (sw_oh_q << 1) | (sw_oh_q >> (Entries - 1));   // rotate
         if (sw_idx_q == IdxW'(Entries - 1)) sw_q <= 1'b0;
       end
       if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_RANGE)) begin
         sw_q       <= 1'b1;
         sw_idx_q   <= '0;
+        sw_oh_q    <= Entries'(1);
         sw_asid_q  <= inv_asid_i;
         sw_start_q <= inv_start_i;
         sw_end_q   <= inv_end_i;
