@@ -193,12 +193,6 @@ module mmu_walker #(
     fault_info = info;
   endfunction
 
-  // A word of a dual entry the walk cache may hold: invalid, or a plain
-  // pointer to a table in VRAM.
-  function automatic logic clean_word(input logic [63:0] w);
-    clean_word = !w[VBit] || (!w[ZBit] && !w[LpBit] && w[SegL +: 5] == SegVram);
-  endfunction
-
   // ---------------------------------------------------------------- contexts
   logic [2:0]         st_q     [NWalkers];
   logic [NWalkers-1:0] stale_q, leaf64_q, fell_q, beat1_q, err0_q;
@@ -454,83 +448,14 @@ module mmu_walker #(
   assign rq_take = ar_free && rq_any;
 
   // ---------------------------------------------------------------- R / evaluate
-  // What a beat does to the context it is for, in two parts. beat_next()
-  // is what happens next (a next read, or the end of the walk) and the
-  // context fields that change with it, written flat from a few entry
-  // predicates; it is evaluated per context from that context's own
-  // registers, so each context's write enables wait only for the beat's ID
-  // compare and the entry's flags, not for a context chosen by RID.
-  // beat_record() is the translation record of a walk that ends, evaluated
-  // once for the context chosen by RID: its wide term_info logic is not
-  // worth a copy per context, and it feeds only the record's data.
-
-  // A valid pointer to a table in VRAM (not Zero, not LargePage).
-  function automatic logic table_ptr(input logic [63:0] w);
-    table_ptr = w[VBit] && !w[ZBit] && !w[LpBit] && (w[SegL +: 5] == SegVram);
-  endfunction
-
-  typedef struct packed {
-    logic                 first;    // the first word of a dual entry: kept in wbuf
-    logic                 rdreq;    // a next read is set up (else the walk ends)
-    logic [1:0]           lvl;      // the next read's level, table, leaf kind
-    logic [AddrW-1:0]     tbl;
-    logic                 leaf64;
-    logic                 fell;
-    logic                 tbl_we;   // tbl_q takes tbl (see "Enables" below)
-    logic                 wbuf_we;  // wbuf_q takes the beat's word
-    logic [NLv-1:0]       pend;     // walk-cache entries read now (pending install)
-    logic [NLv-1:0]       pdata_we; // pdata_q takes pdata, per level
-    logic [NLv*DataW-1:0] pdata;    // walk-cache entry data, per level
-  } beat_next_t;
-
-  function automatic beat_next_t beat_next(input logic [1:0] lvl, input logic [63:0] wbuf,
-                                           input logic fell, input logic leaf64,
-                                           input logic beat1, input logic err0,
-                                           input logic [63:0] rd, input logic rerr);
-    beat_next_t n;
-    n        = '0;
-    n.lvl    = (lvl == 2'd0) ? 2'd0 : lvl - 2'd1;
-    n.tbl    = rd[AdrL +: AddrW];
-    n.leaf64 = leaf64;
-    n.fell   = fell;
-    if (lvl >= 2'd2) begin
-      // A pointer goes one level down; anything else ends the walk.
-      n.rdreq  = !rerr && table_ptr(rd);
-      n.tbl_we = 1'b1;
-      for (int l = 2; l < Levels; l++) begin
-        if (lvl == 2'(l)) begin
-          n.pend[l-1]     = n.rdreq;
-          n.pdata_we[l-1] = 1'b1;
-          n.pdata[(l-1)*DataW +: DataW] = {1'b1, rd[AdrL +: AddrW], 1'b0, {AddrW{1'b0}}};
-        end
-      end
-    end else if (lvl == 2'd1) begin
-      // A dual entry: word 0 (4 KB-page table or 2 MB page) comes first and
-      // waits in wbuf; with word 1 (64 KB-page table) the walk goes to the
-      // 4 KB-page table if word 0 is valid (keeping word 1 for a
-      // fall-through), else to the 64 KB-page table.
-      n.first   = !beat1;
-      n.rdreq   = beat1 && !err0 && !rerr && (table_ptr(wbuf) || (!wbuf[VBit] && table_ptr(rd)));
-      n.tbl_we  = beat1;
-      n.wbuf_we = 1'b1;
-      n.tbl     = wbuf[VBit] ? wbuf[AdrL +: AddrW] : rd[AdrL +: AddrW];
-      n.leaf64  = !wbuf[VBit];
-      n.fell    = 1'b0;
-      n.pend[0] = beat1 && !err0 && !rerr && clean_word(wbuf) && clean_word(rd) &&
-                  (wbuf[VBit] || rd[VBit]);
-      n.pdata_we[0] = beat1;
-      n.pdata[0 +: DataW] = {wbuf[VBit], wbuf[AdrL +: AddrW], rd[VBit], rd[AdrL +: AddrW]};
-    end else begin
-      // A leaf entry: an empty 4 KB slot falls through to the 64 KB-page
-      // table of word 1.
-      n.rdreq  = !rerr && !rd[VBit] && !leaf64 && table_ptr(wbuf);
-      n.tbl_we = n.rdreq;
-      n.tbl    = wbuf[AdrL +: AddrW];
-      n.leaf64 = 1'b1;
-      n.fell   = 1'b1;
-    end
-    beat_next = n;
-  endfunction
+  // What a beat does to the context it is for, in two parts. What happens
+  // next (a next read, or the end of the walk) and the context fields that
+  // change with it come from mmu_walk_beat, one per context fed by that
+  // context's own registers, so each context's write enables wait only for
+  // the beat's ID compare and the entry's flags, not for a context chosen
+  // by RID. beat_record() is the translation record of a walk that ends,
+  // evaluated once for the context chosen by RID: its wide term_info logic
+  // is not worth a copy per context, and it feeds only the record's data.
 
   // The record of the 64 KB slot of a dual entry (t_w) that ends the walk:
   // straight from the dual read, or after the 4 KB slot turned out empty
@@ -545,8 +470,9 @@ module mmu_walker #(
     end
   endfunction
 
-  // The record of a walk that ends on this beat (beat_next() has no next
-  // read and it is not the first word of a dual entry); don't care else.
+  // The record of a walk that ends on this beat (mmu_walk_beat sets up no
+  // next read and it is not the first word of a dual entry); don't care
+  // else.
   function automatic logic [InfoW-1:0] beat_record(input logic [1:0] lvl,
                                                    input logic [63:0] wbuf,
                                                    input logic [VpnW-1:0] vpn,
@@ -590,7 +516,13 @@ module mmu_walker #(
   logic               r_id_ok, r_line, r_nb, r_own;
   logic [LineW-1:0]   r_beat;
   logic [NWalkers-1:0] r_here;     // per context: this beat is for it and it waits for it
-  beat_next_t         nx_ctx [NWalkers];
+  // Per context: what the beat would do to it (mmu_walk_beat).
+  logic [NWalkers-1:0] nx_first, nx_rdreq, nx_leaf64, nx_fell, nx_tbl_we, nx_wbuf_we;
+  logic [1:0]         nx_lvl      [NWalkers];
+  logic [AddrW-1:0]   nx_tbl      [NWalkers];
+  logic [NLv-1:0]     nx_pend     [NWalkers];
+  logic [NLv-1:0]     nx_pdata_we [NWalkers];
+  logic [NLv*DataW-1:0] nx_pdata  [NWalkers];
   logic [InfoW-1:0]   r_record;   // the record of the context chosen by RID
   logic [VpnW-1:0]    nb_vpn;
   logic [InfoW-1:0]   nb_info;
@@ -609,11 +541,37 @@ module mmu_walker #(
     for (int i = 0; i < NWalkers; i++) begin
       r_here[i] = rvalid_i && (32'(rid_i) == i) && is_rdwait[i] &&
                   (!draining[i] || LineW'(LeafLine - 32'(lrem_q[i])) == vpn_q[i][LineW-1:0]);
-      nx_ctx[i] = beat_next(lvl_q[i], wbuf_q[i], fell_q[i], leaf64_q[i], beat1_q[i], err0_q[i],
-                            rdata_i, r_err);
     end
     r_record = beat_record(lvl_q[r_idx], wbuf_q[r_idx], vpn_q[r_idx], fell_q[r_idx],
                            leaf64_q[r_idx], err0_q[r_idx], rdata_i, r_err);
+  end
+
+  for (genvar i = 0; i < NWalkers; i++) begin : gen_beat
+    mmu_walk_beat #(
+      .Levels (Levels),
+      .AddrW  (AddrW),
+      .DataW  (DataW)
+    ) u_beat (
+      .lvl_i      (lvl_q[i]),
+      .wbuf_i     (wbuf_q[i]),
+      .fell_i     (fell_q[i]),
+      .leaf64_i   (leaf64_q[i]),
+      .beat1_i    (beat1_q[i]),
+      .err0_i     (err0_q[i]),
+      .rdata_i    (rdata_i),
+      .rerr_i     (r_err),
+      .first_o    (nx_first[i]),
+      .rdreq_o    (nx_rdreq[i]),
+      .lvl_o      (nx_lvl[i]),
+      .tbl_o      (nx_tbl[i]),
+      .leaf64_o   (nx_leaf64[i]),
+      .fell_o     (nx_fell[i]),
+      .tbl_we_o   (nx_tbl_we[i]),
+      .wbuf_we_o  (nx_wbuf_we[i]),
+      .pend_o     (nx_pend[i]),
+      .pdata_we_o (nx_pdata_we[i]),
+      .pdata_o    (nx_pdata[i])
+    );
   end
 
   // The neighbour's page and record, and whether it may be offered: a valid
@@ -776,8 +734,8 @@ module mmu_walker #(
       // R.
       for (int i = 0; i < NWalkers; i++) begin
         if (r_here[i]) begin
-          st_q[i]    <= nx_ctx[i].first ? StRdWait : nx_ctx[i].rdreq ? StRdReq : StDone;
-          beat1_q[i] <= nx_ctx[i].first;
+          st_q[i]    <= nx_first[i] ? StRdWait : nx_rdreq[i] ? StRdReq : StDone;
+          beat1_q[i] <= nx_first[i];
         end
       end
 
@@ -834,18 +792,18 @@ module mmu_walker #(
         // info_q in StDone; pdata_q where pend_q is set; wbuf_q at level 0
         // below a 4 KB-page table): their enables wait for no decode of the
         // entry. lvl/leaf64/fell and pend_q are exact.
-        if (nx_ctx[i].rdreq) begin
-          lvl_q[i]    <= nx_ctx[i].lvl;
-          leaf64_q[i] <= nx_ctx[i].leaf64;
-          fell_q[i]   <= nx_ctx[i].fell;
+        if (nx_rdreq[i]) begin
+          lvl_q[i]    <= nx_lvl[i];
+          leaf64_q[i] <= nx_leaf64[i];
+          fell_q[i]   <= nx_fell[i];
         end
-        if (nx_ctx[i].tbl_we) tbl_q[i] <= nx_ctx[i].tbl;
-        if (nx_ctx[i].first) err0_q[i] <= r_err;
-        if (nx_ctx[i].wbuf_we) wbuf_q[i] <= rdata_i;
-        if (!nx_ctx[i].first) info_q[i] <= r_record;
-        pend_q[i] <= pend_q[i] | nx_ctx[i].pend;
+        if (nx_tbl_we[i]) tbl_q[i] <= nx_tbl[i];
+        if (nx_first[i]) err0_q[i] <= r_err;
+        if (nx_wbuf_we[i]) wbuf_q[i] <= rdata_i;
+        if (!nx_first[i]) info_q[i] <= r_record;
+        pend_q[i] <= pend_q[i] | nx_pend[i];
         for (int l = 0; l < NLv; l++) begin
-          if (nx_ctx[i].pdata_we[l]) pdata_q[i][l*DataW +: DataW] <= nx_ctx[i].pdata[l*DataW +: DataW];
+          if (nx_pdata_we[i][l]) pdata_q[i][l*DataW +: DataW] <= nx_pdata[i][l*DataW +: DataW];
         end
       end
     end
