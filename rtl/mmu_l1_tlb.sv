@@ -96,14 +96,23 @@ module mmu_l1_tlb #(
   logic               hit_q;
   logic [IdxW-1:0]    hit_idx_q;
   // The entry the next install writes: the lowest free one, else the
-  // round-robin victim. It is worked out from the next cycle's valid bits
-  // and registered, so an install's enables come from a register: from the
-  // valid bits through the free-entry search to every entry's enables was
-  // a long path group of the port on ECP5 (12.3 ns estimated, 2026-11-25).
+  // round-robin victim, registered so an install's enables come from a
+  // register (from the valid bits through the free-entry search to every
+  // entry's enables was a long path group of the port on ECP5, 12.3 ns
+  // estimated, 2026-11-25). The free entries are searched in this cycle's
+  // valid bits, twice: all of them, and without the entry an install
+  // writes now; the install only chooses between the two, so neither the
+  // fill bus nor an invalidation or the sweep's compare is in front of the
+  // search (the fill bus -> install -> free search -> slot registers was
+  // the routed critical path of fmax-mmu, 75.20 MHz). Entries freed in
+  // this cycle are seen a cycle later: an install may take the victim
+  // then although one is free, which costs a hit at most.
   logic [IdxW-1:0]    ins_idx_q, ins_idx_d, victim_d, nxt_free_idx;
   logic [Entries-1:0] ins_slot_q;  // one-hot ins_idx_q
   logic               ins_free_q;  // ins_idx_q is free (else the victim)
   logic               nxt_free_any;
+  logic               free_any_all, free_any_other;
+  logic [IdxW-1:0]    free_idx_all, free_idx_other;
   logic [VpnW-1:0]    ins_mask;
 
   always_comb begin
@@ -150,10 +159,19 @@ module mmu_l1_tlb #(
   );
 
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
-    .req_i (~valid_d),
-    .any_o (nxt_free_any),
-    .idx_o (nxt_free_idx)
+    .req_i (~valid_q),
+    .any_o (free_any_all),
+    .idx_o (free_idx_all)
   );
+
+  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_other_enc (
+    .req_i (~valid_q & ~ins_slot_q),
+    .any_o (free_any_other),
+    .idx_o (free_idx_other)
+  );
+
+  assign nxt_free_any = ins_now ? free_any_other : free_any_all;
+  assign nxt_free_idx = ins_now ? free_idx_other : free_idx_all;
 
   assign victim_d  = (ins_now && !ins_free_q) ?
                      ((victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1) : victim_q;
