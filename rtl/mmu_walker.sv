@@ -513,7 +513,7 @@ module mmu_walker #(
   // (r_nb); any other beat is for a context waiting for one.
   logic [CIdxW-1:0]   r_idx;
   logic               r_err;
-  logic               r_id_ok, r_line, r_nb, r_own;
+  logic               r_id_ok, r_line, r_nb;
   logic [LineW-1:0]   r_beat;
   logic [NWalkers-1:0] r_here;     // per context: this beat is for it and it waits for it
   // Per context: what the beat would do to it (mmu_walk_beat).
@@ -532,9 +532,7 @@ module mmu_walker #(
   assign r_id_ok = rvalid_i && (32'(rid_i) < NWalkers);
   assign r_line  = r_id_ok && draining[r_idx];
   assign r_beat  = LineW'(LeafLine - 32'(lrem_q[r_idx]));
-  assign r_own   = r_id_ok && (st_q[r_idx] == StRdWait) &&
-                   (!r_line || r_beat == vpn_q[r_idx][LineW-1:0]);
-  assign r_nb    = r_line && !r_own;
+  assign r_nb    = r_line && !(|r_here);
   assign r_err   = (rresp_i != 2'b00);
 
   always_comb begin
