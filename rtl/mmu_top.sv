@@ -200,10 +200,17 @@ module mmu_top #(
 
   // ---------------------------------------------------------------- misses -> L2
   logic              ma_valid;
-  logic              lq_valid_q, lq_ready;
+  logic              lq_valid_q, lq_ready, lq_free;
   logic [AsidW-1:0]  lq_asid_q;
   logic [VpnW-1:0]   lq_vpn_q;
   logic [MetaW-1:0]  lq_meta_q;
+  logic              sk_valid_q;
+  logic [AsidW-1:0]  sk_asid_q;
+  logic [VpnW-1:0]   sk_vpn_q;
+  logic [MetaW-1:0]  sk_meta_q;
+  logic [AsidW-1:0]  ma_asid;
+  logic [VpnW-1:0]   ma_vpn;
+  logic [MetaW-1:0]  ma_meta;
   logic [PortW-1:0]  ma_idx;
   logic              l2_in_ready;
   logic              l2_can_accept;
@@ -224,27 +231,43 @@ module mmu_top #(
       miss_ready[p] = lq_ready && (ma_idx == PortW'(p));
     end
   end
+  assign ma_asid = miss_asid[ma_idx];
+  assign ma_vpn  = miss_vpn[ma_idx];
+  assign ma_meta = {ma_idx, miss_idx[ma_idx]};
 
-  // The granted miss waits in a register for the L2. Without it the ports'
-  // miss logic, the arbiter and the L2's set hash and RAM addresses made
-  // one path (23 ns estimated on ECP5); it costs a cycle per L2 lookup.
-  // Its ready depends only on the L2's (free walkers, invalidation), not
-  // on the ports.
-  assign lq_ready = !lq_valid_q || l2_in_ready;
+  // The granted miss waits in a register for the L2 (lq). Without it the
+  // ports' miss logic, the arbiter and the L2's set hash and RAM addresses
+  // made one path (23 ns estimated on ECP5); it costs a cycle per L2
+  // lookup. A miss granted while lq waits goes to a second register behind
+  // it (sk), so the ports' ready is !sk_valid_q, a register: the L2's
+  // ready (free walkers, invalidation) reaches neither the ports' arbiters
+  // nor their miss registers (the walker's state -> the L2's ready -> the
+  // grant -> lq was the routed critical path of fmax-mmu, 73.52 MHz).
+  assign lq_ready = !sk_valid_q;
+  assign lq_free  = !lq_valid_q || l2_in_ready;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       lq_valid_q <= 1'b0;
-    end else if (lq_ready) begin
-      lq_valid_q <= ma_valid;
+      sk_valid_q <= 1'b0;
+    end else begin
+      if (lq_free) lq_valid_q <= sk_valid_q || ma_valid;
+      sk_valid_q <= !lq_free && (sk_valid_q || ma_valid);
     end
   end
 
+  // An empty sk takes the grant's payload every cycle (read by nothing
+  // unless sk_valid_q is set), so its enables come from a register.
   always_ff @(posedge clk_i) begin
-    if (lq_ready && ma_valid) begin
-      lq_asid_q <= miss_asid[ma_idx];
-      lq_vpn_q  <= miss_vpn[ma_idx];
-      lq_meta_q <= {ma_idx, miss_idx[ma_idx]};
+    if (!sk_valid_q) begin
+      sk_asid_q <= ma_asid;
+      sk_vpn_q  <= ma_vpn;
+      sk_meta_q <= ma_meta;
+    end
+    if (lq_free) begin
+      lq_asid_q <= sk_valid_q ? sk_asid_q : ma_asid;
+      lq_vpn_q  <= sk_valid_q ? sk_vpn_q  : ma_vpn;
+      lq_meta_q <= sk_valid_q ? sk_meta_q : ma_meta;
     end
   end
 
