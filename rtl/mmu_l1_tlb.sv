@@ -17,7 +17,8 @@
 // the port holds the lookup (no lk_load_i), does not hit: the registered
 // lookup never answers with a record that has left the TLB.
 //
-// Install writes the first invalid entry, else the round-robin victim,
+// Install writes the lowest entry that was invalid a cycle earlier (the
+// choice is registered a cycle ahead, below), else the round-robin victim,
 // without a presence check (a duplicate is harmless). Invalidation
 // clears, in one cycle, every entry of all address spaces or of one; a range
 // invalidation (entries of one address space whose covered range overlaps
