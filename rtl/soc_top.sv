@@ -26,7 +26,8 @@ module soc_top
   parameter int unsigned MmuMshrs   = gmmu_mmu_pkg::MSHRS,
   parameter int unsigned MmuSlots   = gmmu_mmu_pkg::MISS_SLOTS,
   parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH,
-  parameter bit          MmuFollow  = 1'b1
+  parameter bit          MmuFollow  = 1'b1,
+  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -450,7 +451,7 @@ module soc_top
   logic [NPorts*5-1:0]     tr_rsp_seg;
 
   mmu_top #(.NWalkers(MmuWalkers), .Mshrs(MmuMshrs), .MissSlots(MmuSlots), .PfDepth(MmuPfDepth),
-            .WalkFollow(MmuFollow)) u_mmu (
+            .WalkFollow(MmuFollow), .L1Entries(MmuL1Entries)) u_mmu (
     .clk_i, .rst_ni,
     .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SMmu]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
     .wb_dat_i (bus_dat_w), .wb_sel_i (bus_sel), .wb_ack_o (slv_ack[SMmu]),

@@ -22,7 +22,8 @@ module uart_soc #(
   parameter int unsigned MmuMshrs   = gmmu_mmu_pkg::MSHRS,
   parameter int unsigned MmuSlots   = gmmu_mmu_pkg::MISS_SLOTS,
   parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH,
-  parameter bit          MmuFollow  = 1'b1
+  parameter bit          MmuFollow  = 1'b1,
+  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -103,7 +104,8 @@ module uart_soc #(
   logic [3:0]        sys_awcache, sys_arcache;
 
   soc_top #(.RamWords(RamWords), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
-            .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow)) u_soc (
+            .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow),
+            .MmuL1Entries(MmuL1Entries)) u_soc (
     .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
     .console_valid_o, .console_data_o, .console_ready_i,
     .exit_valid_o, .exit_code_o,

@@ -36,8 +36,10 @@
 // four engines and LiteDRAM on an 85F. The board builds it with 2 walkers,
 // 2 miss registers and 4 miss slots per port, no prefetch and no walk
 // following (docs/boards.md): with 4/4/8 the 85F was 76% full and nextpnr
-// could not route it. The firmware reads the walker count from MMU_CONFIG;
-// nothing else changes. `make fmax-mmu` times mmu_top with these values.
+// could not route it. Since 2026-11-25 also with 8-entry L1 TLBs (4 159
+// LUT4 fewer in mmu_top): every build at 72% full after dab87a8's stalled
+// in router1. MMU_CONFIG reports these (the firmware reads the walker
+// count); nothing else changes. `make fmax-mmu` times mmu_top with these values.
 module orangecrab_top #(
   parameter string       RamInit   = "",
   parameter int unsigned SysHz     = 48_000_000,   // the DDR core's user clock
@@ -48,7 +50,8 @@ module orangecrab_top #(
   parameter int unsigned MmuMshrs   = 2,
   parameter int unsigned MmuSlots   = 4,
   parameter int unsigned MmuPfDepth = 0,
-  parameter bit          MmuFollow  = 1'b0
+  parameter bit          MmuFollow  = 1'b0,
+  parameter int unsigned MmuL1Entries = 8
 ) (
   input  logic        clk48_i,        // 48 MHz oscillator
   input  logic        usr_btn_ni,     // user button, low when pressed
@@ -211,7 +214,8 @@ module orangecrab_top #(
   logic [63:0]       s_wdata, s_rdata;
 
   uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
-             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow)) u_soc (
+             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow),
+             .MmuL1Entries(MmuL1Entries)) u_soc (
     .clk_i (soc_clk), .rst_ni (soc_rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
     .console_valid_o (console_valid), .console_data_o (console_data),

@@ -27,12 +27,13 @@ MMU_CONFIGS := default blocking l3 l2
 mmu_default_P  := NPorts=4 NWalkers=8 Levels=4 PwcEntries=16
 mmu_blocking_P := NPorts=4 NWalkers=1 Levels=4 PwcEntries=0
 mmu_l3_P       := NPorts=3 NWalkers=4 Levels=3 PwcEntries=8
-mmu_l2_P       := NPorts=2 NWalkers=2 Levels=2 PwcEntries=4 Mshrs=2 MissSlots=3 WalkFollow=0
+mmu_l2_P       := NPorts=2 NWalkers=2 Levels=2 PwcEntries=4 Mshrs=2 MissSlots=3 WalkFollow=0 L1Entries=8
 mmu_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(mmu_$(2)_P)))
 mmu_G = $(addprefix -G,$(mmu_$(1)_P))
 mmu_D = -DDUT_PORTS=$(call mmu_param,NPorts,$(1)) -DDUT_WALKERS=$(call mmu_param,NWalkers,$(1)) \
         -DDUT_LEVELS=$(call mmu_param,Levels,$(1)) -DDUT_PWC_ENTRIES=$(call mmu_param,PwcEntries,$(1)) \
-        $(if $(call mmu_param,Mshrs,$(1)),-DDUT_MSHRS=$(call mmu_param,Mshrs,$(1)))
+        $(if $(call mmu_param,Mshrs,$(1)),-DDUT_MSHRS=$(call mmu_param,Mshrs,$(1))) \
+        $(if $(call mmu_param,L1Entries,$(1)),-DDUT_L1_ENTRIES=$(call mmu_param,L1Entries,$(1)))
 
 mmu_tb_bin = $(MMU_DIR)/$(1)/mmu_tb
 
