@@ -141,7 +141,7 @@ module mmu_l2_tlb #(
   logic [Banks*MaxWays-1:0] s1_vbits_q;
 
   logic              s2_v_q, s2_stale_q;
-  logic [NRam-1:0]   s2_way_lo_q, s2_way_hi_q;  // a way's compare, in two halves
+  logic [NRam-1:0]   s2_way_hit_q;
   logic [InfoW-1:0]  s2_way_info_q [NRam];
   logic [AsidW-1:0]  s2_asid_q;
   logic [VpnW-1:0]   s2_vpn_q;
@@ -309,35 +309,25 @@ module mmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- compare
-  // Cycle 1: every way compared, and the results and the ways' records
+  // Cycle 1: every way compared, and the hits and the ways' records
   // registered as they are (the selection waits for cycle 2, so the block
   // RAMs' clock-to-output and the compares have the cycle to themselves).
-  // Each compare is registered as two halves (valid, address space and the
-  // tag's low half; the tag's high half), ANDed in cycle 2: the whole
-  // compare after the block RAM's unregistered output was the routed
-  // critical path of fmax-mmu (86.85 MHz, 2026-11-25: 4.26 ns from the
-  // clock to the RAM's output, then 8 LUT levels).
-  localparam int unsigned TagLo = VpnW / 2;
-  logic [NRam-1:0]    s1_way_lo, s1_way_hi, s2_way_hit;
+  logic [NRam-1:0]    s1_way_hit;
   logic [AsidW-1:0]   way_asid;
-  logic [VpnW-1:0]    way_tag, want_tag;
+  logic [VpnW-1:0]    way_tag;
 
   always_comb begin
     way_asid = '0;
     way_tag  = '0;
-    want_tag = '0;
     for (int b = 0; b < Banks; b++) begin
       for (int w = 0; w < MaxWays; w++) begin
         {way_asid, way_tag} = rdata[b*MaxWays+w][EntW-1:InfoW];
-        want_tag = s1_vpn_q & low_mask(bank_low(b));
-        s1_way_lo[b*MaxWays+w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
-                                 (way_asid == s1_asid_q) &&
-                                 (way_tag[TagLo-1:0] == want_tag[TagLo-1:0]);
-        s1_way_hi[b*MaxWays+w] = (way_tag[VpnW-1:TagLo] == want_tag[VpnW-1:TagLo]);
+        s1_way_hit[b*MaxWays+w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
+                                  (way_asid == s1_asid_q) &&
+                                  (way_tag == (s1_vpn_q & low_mask(bank_low(b))));
       end
     end
   end
-  assign s2_way_hit = s2_way_lo_q & s2_way_hi_q;
 
   // Cycle 2: within a bank the lowest hitting way wins (two ways of a bank
   // hold the same page only when two walks of it finished together, and
@@ -347,10 +337,10 @@ module mmu_l2_tlb #(
   logic [MaxWays-1:0] way_hit, way_first;
   logic [InfoW-1:0]  bank_info;
   always_comb begin
-    s2_hit  = |s2_way_hit;
+    s2_hit  = |s2_way_hit_q;
     s2_info = '0;
     for (int b = Banks - 1; b >= 0; b--) begin
-      way_hit   = s2_way_hit[b*MaxWays +: MaxWays];
+      way_hit   = s2_way_hit_q[b*MaxWays +: MaxWays];
       way_first = way_hit & ~(way_hit - MaxWays'(1));   // the lowest set bit
       bank_info = '0;
       for (int w = 0; w < MaxWays; w++) begin
@@ -489,8 +479,7 @@ module mmu_l2_tlb #(
       s2_asid_q      <= s1_asid_q;
       s2_vpn_q       <= s1_vpn_q;
       s2_meta_q      <= s1_meta_q;
-      s2_way_lo_q    <= s1_way_lo;
-      s2_way_hi_q    <= s1_way_hi;
+      s2_way_hit_q   <= s1_way_hit;
       for (int r = 0; r < NRam; r++) s2_way_info_q[r] <= rdata[r][InfoW-1:0];
     end
     if (s2_v_q) begin
