@@ -9,7 +9,7 @@ package gmmu_mmu_pkg;
   localparam int unsigned PORTS = 4;  // Translation ports (clients), each with its own L1 TLB
   localparam int unsigned WALKERS = 8;  // Page-table walks in flight on the one AXI4 read master (at most 16: one AXI ID each)
   localparam int unsigned L1_ENTRIES = 16;  // Entries of each port's fully associative L1 TLB
-  localparam int unsigned MSHRS = 8;  // Miss registers per port: 4 KB pages whose translation the port is fetching (prefetches included)
+  localparam int unsigned MSHRS = 16;  // Miss registers per port: 4 KB pages whose translation the port is fetching (prefetches included)
   localparam int unsigned MISS_SLOTS = 32;  // Misses each port keeps waiting (hit under miss): a merged miss takes a slot, not a miss register
   localparam int unsigned LEAF_LINE_PTES = 4;  // 4 KB-page leaf entries the walker reads per leaf read (one aligned burst); the neighbours go to the L2 TLB too
   localparam int unsigned PF_DEPTH = 3;  // Pages each port prefetches ahead of a detected stream (0: no prefetch)

@@ -9,24 +9,28 @@
 // synchronous-read RAM (mmu_ram_1r1w) holding {asid, VA page tag,
 // translation record}; valid bits are flops so they can be cleared at once.
 //
-// Pipeline: cycle 0 accepts a lookup and reads the RAMs; cycle 1 compares
-// every way; cycle 2 picks the hit within each bank and among the banks
-// (the smallest covered size wins); cycle 3 presents the result
-// (res_*), which the consumer must take that cycle (a hit becomes a fill, a
-// miss starts a walk: the caller guarantees a free walker through
-// can_accept_i). Latency 3, one per cycle. The selection has a cycle of
-// its own because compare and select in one cycle, straight off the block
-// RAMs, was the MMU's longest path on ECP5 (13 LUT levels, 22.9 ns; with
-// the choice within a bank still after the compare, 18.5 ns estimated on
-// 2026-11-25).
+// Pipeline: cycle 0 accepts a lookup and reads the RAMs; in cycle 1 the
+// words pass the RAMs' output registers; cycle 2 compares every way; cycle
+// 3 picks the hit within each bank and among the banks (the smallest
+// covered size wins); cycle 4 presents the result (res_*), which the
+// consumer must take that cycle (a hit becomes a fill, a miss starts a
+// walk: the caller guarantees a free walker through can_accept_i).
+// Latency 4, one per cycle. The output registers take the block RAMs'
+// clock-to-output (4.3 ns on ECP5, unregistered) off the compare: RAM,
+// compare and compare register in one cycle was fmax-mmu's routed critical
+// path (11.5 ns, 2026-11-25), and a compare split in two registered halves
+// did not shorten it. The selection has a cycle of its own because
+// compare and select in one cycle, straight off the block RAMs, was the
+// MMU's longest path on ECP5 (13 LUT levels, 22.9 ns; with the choice
+// within a bank still after the compare, 18.5 ns estimated on 2026-11-25).
 //
 // Install (from a completed walk) writes, the cycle after ins_valid_i, the
 // bank of the record's covered size: an invalid way of the set, else a
 // pseudo-random one. Invalidation:
 // INV_ALL clears every valid bit in one cycle; INV_ASID and INV_RANGE sweep
-// the sets (one per cycle, MaxSets + 3 cycles: read, compare, and the
-// clear a cycle after the compare, so the block RAMs' output and the range
-// compares do not reach the valid bits in one cycle) reading the tags,
+// the sets (one per cycle, MaxSets + 4 cycles: read, output register,
+// compare, and the clear a cycle after the compare, so the range compares
+// do not reach the valid bits in one cycle) reading the tags,
 // while lookups are held off (busy_o). A lookup in flight when an invalidation
 // starts is marked stale (res_stale_o): its answer must not be installed.
 module mmu_l2_tlb #(
@@ -53,7 +57,7 @@ module mmu_l2_tlb #(
   input  logic [MetaW-1:0]                    in_meta_i,
   input  logic                                can_accept_i,
 
-  // Result, three cycles later
+  // Result, four cycles later
   output logic                                res_valid_o,
   output logic                                res_hit_o,
   output logic                                res_stale_o,
@@ -61,12 +65,12 @@ module mmu_l2_tlb #(
   output logic [AsidW-1:0]                    res_asid_o,
   output logic [VpnW-1:0]                     res_vpn_o,
   output logic [MetaW-1:0]                    res_meta_o,
-  output logic [1:0]                          inflight_o,   // lookups in cycles 1 to 3
+  output logic [2:0]                          inflight_o,   // lookups in cycles 1 to 4
   // The address space of the lookup whose result is presented next cycle
-  // (if s2 holds one): the walker reads its address-space entry a cycle
+  // (if s3 holds one): the walker reads its address-space entry a cycle
   // ahead of a miss
   output logic [AsidW-1:0]                    nx_asid_o,
-  // The lookup whose result is presented in two cycles (if s1 holds one):
+  // The lookup whose result is presented in two cycles (if s2 holds one):
   // the walk cache compares with it then
   output logic [AsidW-1:0]                    nx2_asid_o,
   output logic [VpnW-1:0]                     nx2_vpn_o,
@@ -141,20 +145,26 @@ module mmu_l2_tlb #(
   logic [Banks*MaxWays-1:0] s1_vbits_q;
 
   logic              s2_v_q, s2_stale_q;
-  logic [NRam-1:0]   s2_way_hit_q;
-  logic [InfoW-1:0]  s2_way_info_q [NRam];
   logic [AsidW-1:0]  s2_asid_q;
   logic [VpnW-1:0]   s2_vpn_q;
   logic [MetaW-1:0]  s2_meta_q;
+  logic [Banks*MaxWays-1:0] s2_vbits_q;
 
-  logic              s3_v_q, s3_hit_q, s3_stale_q;
+  logic              s3_v_q, s3_stale_q;
+  logic [NRam-1:0]   s3_way_hit_q;
+  logic [InfoW-1:0]  s3_way_info_q [NRam];
   logic [AsidW-1:0]  s3_asid_q;
   logic [VpnW-1:0]   s3_vpn_q;
   logic [MetaW-1:0]  s3_meta_q;
-  logic [InfoW-1:0]  s3_info_q;
 
-  logic              sw_active_q, sw_cmp_q, sw_clr_q;
-  logic [SetW-1:0]   sw_set_q, sw_cmp_set_q, sw_clr_set_q;
+  logic              s4_v_q, s4_hit_q, s4_stale_q;
+  logic [AsidW-1:0]  s4_asid_q;
+  logic [VpnW-1:0]   s4_vpn_q;
+  logic [MetaW-1:0]  s4_meta_q;
+  logic [InfoW-1:0]  s4_info_q;
+
+  logic              sw_active_q, sw_rd_q, sw_cmp_q, sw_clr_q;
+  logic [SetW-1:0]   sw_set_q, sw_rd_set_q, sw_cmp_set_q, sw_clr_set_q;
   logic [NRam-1:0]   sw_clear_q;
   logic [1:0]        sw_type_q;
   logic [AsidW-1:0]  sw_asid_q;
@@ -166,7 +176,7 @@ module mmu_l2_tlb #(
   logic [SetW-1:0]   in_set  [Banks];
   logic [EntW-1:0]   rdata   [Banks*MaxWays];
 
-  assign in_ready_o = can_accept_i && !sw_active_q && !sw_cmp_q && !sw_clr_q && !inv_valid_i;
+  assign in_ready_o = can_accept_i && !busy_o && !inv_valid_i;
   assign in_fire    = in_valid_i && in_ready_o;
   assign ram_re     = in_fire || sw_active_q;
 
@@ -292,7 +302,8 @@ module mmu_l2_tlb #(
         mmu_ram_1r1w #(
           .Depth (BSets),
           .Width (EntW),
-          .AddrW (BSetW)
+          .AddrW (BSetW),
+          .OutReg(1'b1)
         ) u_ram (
           .clk_i,
           .we_i    (we),
@@ -309,10 +320,10 @@ module mmu_l2_tlb #(
   end
 
   // ---------------------------------------------------------------- compare
-  // Cycle 1: every way compared, and the hits and the ways' records
-  // registered as they are (the selection waits for cycle 2, so the block
-  // RAMs' clock-to-output and the compares have the cycle to themselves).
-  logic [NRam-1:0]    s1_way_hit;
+  // Cycle 2: every way compared, and the hits and the ways' records
+  // registered as they are (the selection waits for cycle 3, so the
+  // compares have the cycle to themselves).
+  logic [NRam-1:0]    s2_way_hit;
   logic [AsidW-1:0]   way_asid;
   logic [VpnW-1:0]    way_tag;
 
@@ -322,31 +333,31 @@ module mmu_l2_tlb #(
     for (int b = 0; b < Banks; b++) begin
       for (int w = 0; w < MaxWays; w++) begin
         {way_asid, way_tag} = rdata[b*MaxWays+w][EntW-1:InfoW];
-        s1_way_hit[b*MaxWays+w] = s1_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
-                                  (way_asid == s1_asid_q) &&
-                                  (way_tag == (s1_vpn_q & low_mask(bank_low(b))));
+        s2_way_hit[b*MaxWays+w] = s2_vbits_q[b*MaxWays+w] && (w < bank_ways(b)) &&
+                                  (way_asid == s2_asid_q) &&
+                                  (way_tag == (s2_vpn_q & low_mask(bank_low(b))));
       end
     end
   end
 
-  // Cycle 2: within a bank the lowest hitting way wins (two ways of a bank
+  // Cycle 3: within a bank the lowest hitting way wins (two ways of a bank
   // hold the same page only when two walks of it finished together, and
   // then they agree); among the banks the smallest covered size wins.
-  logic              s2_hit;
-  logic [InfoW-1:0]  s2_info;
+  logic              s3_hit;
+  logic [InfoW-1:0]  s3_info;
   logic [MaxWays-1:0] way_hit, way_first;
   logic [InfoW-1:0]  bank_info;
   always_comb begin
-    s2_hit  = |s2_way_hit_q;
-    s2_info = '0;
+    s3_hit  = |s3_way_hit_q;
+    s3_info = '0;
     for (int b = Banks - 1; b >= 0; b--) begin
-      way_hit   = s2_way_hit_q[b*MaxWays +: MaxWays];
+      way_hit   = s3_way_hit_q[b*MaxWays +: MaxWays];
       way_first = way_hit & ~(way_hit - MaxWays'(1));   // the lowest set bit
       bank_info = '0;
       for (int w = 0; w < MaxWays; w++) begin
-        bank_info = bank_info | ({InfoW{way_first[w]}} & s2_way_info_q[b*MaxWays+w]);
+        bank_info = bank_info | ({InfoW{way_first[w]}} & s3_way_info_q[b*MaxWays+w]);
       end
-      if (|way_hit) s2_info = bank_info;
+      if (|way_hit) s3_info = bank_info;
     end
   end
 
@@ -419,11 +430,15 @@ module mmu_l2_tlb #(
       s2_v_q       <= 1'b0;
       s2_stale_q   <= 1'b0;
       s3_v_q       <= 1'b0;
-      s3_hit_q     <= 1'b0;
       s3_stale_q   <= 1'b0;
+      s4_v_q       <= 1'b0;
+      s4_hit_q     <= 1'b0;
+      s4_stale_q   <= 1'b0;
       sw_active_q  <= 1'b0;
+      sw_rd_q      <= 1'b0;
       sw_cmp_q     <= 1'b0;
       sw_set_q     <= '0;
+      sw_rd_set_q  <= '0;
       sw_cmp_set_q <= '0;
       sw_clr_q     <= 1'b0;
       sw_clr_set_q <= '0;
@@ -437,19 +452,23 @@ module mmu_l2_tlb #(
 
       // Lookup pipeline.
       // Nothing enters in an invalidation cycle, so only lookups in cycles
-      // 1 and 2 can be overtaken by one (cycle 3 is covered by the caller).
+      // 1 to 3 can be overtaken by one (cycle 4 is covered by the caller).
       s1_v_q     <= in_fire;
       s2_v_q     <= s1_v_q;
       s2_stale_q <= inv_valid_i;
       s3_v_q     <= s2_v_q;
-      s3_hit_q   <= s2_hit;
       s3_stale_q <= s2_stale_q || inv_valid_i;
+      s4_v_q     <= s3_v_q;
+      s4_hit_q   <= s3_hit;
+      s4_stale_q <= s3_stale_q || inv_valid_i;
 
       for (int r = 0; r < NRam; r++) vb_q[r] <= vb_d[r];
 
       // Sweep.
-      sw_cmp_q     <= sw_active_q;
-      sw_cmp_set_q <= sw_set_q;
+      sw_rd_q      <= sw_active_q;
+      sw_rd_set_q  <= sw_set_q;
+      sw_cmp_q     <= sw_rd_q;
+      sw_cmp_set_q <= sw_rd_set_q;
       sw_clr_q     <= sw_cmp_q;
       sw_clr_set_q <= sw_cmp_set_q;
       sw_clear_q   <= sw_clear;
@@ -476,33 +495,39 @@ module mmu_l2_tlb #(
       s1_vbits_q <= in_vbits;
     end
     if (s1_v_q) begin
-      s2_asid_q      <= s1_asid_q;
-      s2_vpn_q       <= s1_vpn_q;
-      s2_meta_q      <= s1_meta_q;
-      s2_way_hit_q   <= s1_way_hit;
-      for (int r = 0; r < NRam; r++) s2_way_info_q[r] <= rdata[r][InfoW-1:0];
+      s2_asid_q  <= s1_asid_q;
+      s2_vpn_q   <= s1_vpn_q;
+      s2_meta_q  <= s1_meta_q;
+      s2_vbits_q <= s1_vbits_q;
     end
     if (s2_v_q) begin
-      s3_asid_q <= s2_asid_q;
-      s3_vpn_q  <= s2_vpn_q;
-      s3_meta_q <= s2_meta_q;
-      s3_info_q <= s2_info;
+      s3_asid_q      <= s2_asid_q;
+      s3_vpn_q       <= s2_vpn_q;
+      s3_meta_q      <= s2_meta_q;
+      s3_way_hit_q   <= s2_way_hit;
+      for (int r = 0; r < NRam; r++) s3_way_info_q[r] <= rdata[r][InfoW-1:0];
+    end
+    if (s3_v_q) begin
+      s4_asid_q <= s3_asid_q;
+      s4_vpn_q  <= s3_vpn_q;
+      s4_meta_q <= s3_meta_q;
+      s4_info_q <= s3_info;
     end
   end
 
-  assign res_valid_o = s3_v_q;
-  assign res_hit_o   = s3_hit_q;
-  assign res_stale_o = s3_stale_q;
-  assign res_info_o  = s3_info_q;
-  assign res_asid_o  = s3_asid_q;
-  assign res_vpn_o   = s3_vpn_q;
-  assign res_meta_o  = s3_meta_q;
-  assign nx_asid_o   = s2_asid_q;
-  assign nx2_asid_o  = s1_asid_q;
-  assign nx2_vpn_o   = s1_vpn_q;
-  assign inflight_o  = {1'b0, s1_v_q} + {1'b0, s2_v_q} + {1'b0, s3_v_q};
-  assign busy_o      = sw_active_q || sw_cmp_q || sw_clr_q;
+  assign res_valid_o = s4_v_q;
+  assign res_hit_o   = s4_hit_q;
+  assign res_stale_o = s4_stale_q;
+  assign res_info_o  = s4_info_q;
+  assign res_asid_o  = s4_asid_q;
+  assign res_vpn_o   = s4_vpn_q;
+  assign res_meta_o  = s4_meta_q;
+  assign nx_asid_o   = s3_asid_q;
+  assign nx2_asid_o  = s2_asid_q;
+  assign nx2_vpn_o   = s2_vpn_q;
+  assign inflight_o  = 3'(s1_v_q) + 3'(s2_v_q) + 3'(s3_v_q) + 3'(s4_v_q);
+  assign busy_o      = sw_active_q || sw_rd_q || sw_cmp_q || sw_clr_q;
   assign ev_lookup_o = in_fire;
-  assign ev_hit_o    = s3_v_q && s3_hit_q;
+  assign ev_hit_o    = s4_v_q && s4_hit_q;
 
 endmodule : mmu_l2_tlb

@@ -214,7 +214,7 @@ module mmu_top #(
   logic [PortW-1:0]  ma_idx;
   logic              l2_in_ready;
   logic              l2_can_accept;
-  logic [1:0]        l2_inflight;
+  logic [2:0]        l2_inflight;
   logic [WCntW-1:0]  wk_free;
 
   mmu_rr_arb #(.N(NPorts), .IdxW(PortW)) u_miss_arb (

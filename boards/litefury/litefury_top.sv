@@ -38,7 +38,12 @@
 // Reset: PERST# resets the bridge and the MIG; the SoC runs once the MIG
 // reports calibration done and its user reset is released.
 module litefury_top #(
-  parameter string RamInit = ""  // firmware image for $readmemh (build.tcl sets it)
+  parameter string RamInit = "",  // firmware image for $readmemh (build.tcl sets it)
+  // 8 miss registers per port, not the default 16 (which since 2026-11-26
+  // pays the L2's output registers back on the bench): the XC7A100T also
+  // holds the PCIe bridge and the MIG, and the MMU's Xilinx estimate
+  // (docs/performance.md, 39 695 LUTs) was made with 8.
+  parameter int unsigned MmuMshrs = 8
 ) (
   // PCIe (M.2 key M), 100 MHz reference clock from the host
   input  logic        pcie_refclk_p_i,
@@ -222,7 +227,7 @@ module litefury_top #(
   logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
   logic [3:0]        sys_awcache, sys_arcache;
 
-  soc_top #(.RamInit(RamInit)) u_soc (
+  soc_top #(.RamInit(RamInit), .MmuMshrs(MmuMshrs)) u_soc (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrMb)),
     .console_valid_o (console_valid), .console_data_o (console_data), .console_ready_i (1'b1),

@@ -8,7 +8,7 @@
 #define GMMU_PORTS GMMU_U(0x00000004) /* Translation ports (clients), each with its own L1 TLB */
 #define GMMU_WALKERS GMMU_U(0x00000008) /* Page-table walks in flight on the one AXI4 read master (at most 16: one AXI ID each) */
 #define GMMU_L1_ENTRIES GMMU_U(0x00000010) /* Entries of each port's fully associative L1 TLB */
-#define GMMU_MSHRS GMMU_U(0x00000008) /* Miss registers per port: 4 KB pages whose translation the port is fetching (prefetches included) */
+#define GMMU_MSHRS GMMU_U(0x00000010) /* Miss registers per port: 4 KB pages whose translation the port is fetching (prefetches included) */
 #define GMMU_MISS_SLOTS GMMU_U(0x00000020) /* Misses each port keeps waiting (hit under miss): a merged miss takes a slot, not a miss register */
 #define GMMU_LEAF_LINE_PTES GMMU_U(0x00000004) /* 4 KB-page leaf entries the walker reads per leaf read (one aligned burst); the neighbours go to the L2 TLB too */
 #define GMMU_PF_DEPTH GMMU_U(0x00000003) /* Pages each port prefetches ahead of a detected stream (0: no prefetch) */

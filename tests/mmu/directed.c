@@ -502,6 +502,32 @@ static void t_bus_error_mid_walk(struct dt *d)
     expect_page(5, va, GMMU_ACCESS_READ, 0xCD000, GMMU_PSIZE_4K, 1);
 }
 
+/* A leaf table at the top of the AXI address space (4 GB less 2 KB: table
+ * pointers are in 256-byte units, so firmware could place one there). The
+ * line holding index 0xFF ends at the space's last byte: its read is sent
+ * (and fails, DECERR: beyond the DDR). Index 0x100 is the first byte past
+ * the space: no read is sent and the walk faults at once. The walker tells
+ * them apart without the whole address add (the table's upper bits, and the
+ * carry out of the low 13 bits), so the carry is what this checks: a read
+ * of the wrapped address would answer from the DDR's first bytes. */
+static void t_table_at_axi_top(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned as = 15;
+    dt_new_as(d, as);
+    const uint64_t va = UINT64_C(0x0000000023400000);   /* below 1 GB: every configuration */
+    wr(d, dt_slot(d, as, va, 1), gmmu_pte_make_table((UINT64_C(1) << 32) - 0x800));
+    commit(d);
+    for (unsigned k = 0; k < 2; k++) {
+        commit(d);   /* a cold walk: every level read */
+        uint64_t reads0 = ddr_model_get_stats(tb->ddr).read_bursts;
+        expect_fault(as, va + (0xFF + k) * UINT64_C(0x1000), GMMU_ACCESS_READ, GMMU_FAULT_BUS_ERROR);
+        uint64_t reads = ddr_model_get_stats(tb->ddr).read_bursts - reads0;
+        EXPECT(reads == d->levels - k, "leaf index 0x%x: %" PRIu64 " reads, expected %u", 0xFF + k, reads,
+               d->levels - k);
+    }
+}
+
 /* Fault FIFO: records in order with every field, overflow counted,
  * interrupt level, pop and clear. */
 static void t_fault_fifo(struct dt *d)
@@ -998,6 +1024,57 @@ static void t_walk_wait_inv_race(struct dt *d)
     EXPECT(waited > 0, "the walk's answer never waited behind an L2 hit: the race was not run");
 }
 
+/* An invalidation while an L2 hit is in the L2's pipeline. Port 0's walk
+ * puts the page in the L2; port 1, whose L1 is cold, then asks for it, and
+ * the page's leaf entry is cleared in memory and an invalidation (range,
+ * address space and all in turn) started at each cycle offset from port 1's
+ * request to past its answer. After DONE the page must fault on port 1: a
+ * hit read from the L2 before the invalidation and installed in port 1's L1
+ * after it would keep the old translation, so a lookup in any stage of the
+ * L2 when an invalidation starts must come out stale. */
+static void t_l2_hit_inv_race(struct dt *d)
+{
+    struct tb *tb = &d->tb;
+    const unsigned as = 13;
+    if (tb->prm.ports < 2) {
+        printf("  one port: no cold L1 to race with\n");
+        return;
+    }
+    dt_new_as(d, as);
+    const uint64_t va = UINT64_C(0x0000004567891000);
+    const uint64_t leaf = dt_leaf4k(d, as, va);
+    const uint64_t mapped = gmmu_pte_make_page(0xE000, 1, 0);
+    wr(d, leaf, mapped);
+    commit(d);
+    xlate(d, as, va, GMMU_ACCESS_READ);
+    unsigned tag = issue(d, 1, as, va, GMMU_ACCESS_READ);
+    uint64_t t0 = tb_now(tb);
+    wait_rsp(d, 1, tag);
+    const unsigned l2_hit = (unsigned)(got_tag[1][tag].cycle - t0);
+    const unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
+    unsigned points = 0;
+    for (unsigned delay = 0; delay < l2_hit + 4; delay++) {
+        for (unsigned t = 0; t < 3; t++, points++) {
+            commit(d);
+            xlate(d, as, va, GMMU_ACCESS_READ);   /* into the L2, from port 0 */
+            tag = issue(d, 1, as, va, GMMU_ACCESS_READ);
+            tb_run(tb, delay);
+            wr(d, leaf, 0);
+            tb_invalidate_start(tb, types[t], as, va, va + 0xFFF);
+            tb_wait_done(tb);
+            wait_rsp(d, 1, tag);
+            struct dut_rsp r = wait_rsp(d, 1, issue(d, 1, as, va, GMMU_ACCESS_READ));
+            EXPECT(r.fault == GMMU_FAULT_INVALID, "invalidation type %u %u cycles after port 1's request: "
+                   "fault %s after DONE, expected INVALID", types[t], delay, gmmu_ref_fault_name(r.fault));
+            tb_drain(tb, 10000);
+            wr(d, leaf, mapped);
+        }
+    }
+    commit(d);
+    printf("  %u race points up to %u cycles after the request (L2 hit answered at %u)\n", points,
+           l2_hit + 3, l2_hit);
+}
+
 /* Stride prefetch. A strided stream of 4 KB pages (every fourth page: the
  * rows of a tile over a 16 KB pitch), one request per page, waiting for the
  * prefetches between pages: the first three pages miss; the third confirms
@@ -1185,6 +1262,7 @@ static const struct dtest tests[] = {
     {"dual_pte", t_dual_pte},
     {"faults", t_faults},
     {"bus_error_mid_walk", t_bus_error_mid_walk},
+    {"table_at_axi_top", t_table_at_axi_top},
     {"fault_fifo", t_fault_fifo},
     {"invalidation", t_invalidation},
     {"sweep_end", t_sweep_end},
@@ -1195,6 +1273,7 @@ static const struct dtest tests[] = {
     {"inval_race", t_inval_race},
     {"pwc_inv_race", t_pwc_inv_race},
     {"walk_wait_inv_race", t_walk_wait_inv_race},
+    {"l2_hit_inv_race", t_l2_hit_inv_race},
     {"stride_prefetch", t_stride_prefetch},
     {"jump_prefetch", t_jump_prefetch},
     {"backpressure", t_backpressure},

@@ -25,7 +25,7 @@ MMU_TB_LIB   := $(MMU_DIR)/libmmutb.a
 # the same values through -D (dut_params()).
 MMU_CONFIGS := default blocking l3 l2
 mmu_default_P  := NPorts=4 NWalkers=8 Levels=4 PwcEntries=16
-mmu_blocking_P := NPorts=4 NWalkers=1 Levels=4 PwcEntries=0
+mmu_blocking_P := NPorts=4 NWalkers=1 Levels=4 PwcEntries=0 Mshrs=8
 mmu_l3_P       := NPorts=3 NWalkers=4 Levels=3 PwcEntries=8
 mmu_l2_P       := NPorts=2 NWalkers=2 Levels=2 PwcEntries=4 Mshrs=2 MissSlots=3 WalkFollow=0 L1Entries=8
 mmu_param = $(patsubst $(1)=%,%,$(filter $(1)=%,$(mmu_$(2)_P)))
