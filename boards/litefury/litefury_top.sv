@@ -41,8 +41,8 @@ module litefury_top #(
   parameter string RamInit = "",  // firmware image for $readmemh (build.tcl sets it)
   // 8 miss registers per port, not the default 16 (which since 2026-11-26
   // pays the L2's output registers back on the bench): the XC7A100T also
-  // holds the PCIe bridge and the MIG, and the MMU's Xilinx estimate
-  // (docs/performance.md, 39 695 LUTs) was made with 8.
+  // holds the PCIe bridge and the MIG, and the MMU takes 39 695 LUTs with
+  // 8 and 49 756 with 16 (Yosys estimates, docs/performance.md).
   parameter int unsigned MmuMshrs = 8
 ) (
   // PCIe (M.2 key M), 100 MHz reference clock from the host
