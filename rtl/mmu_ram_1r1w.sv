@@ -6,10 +6,12 @@
 // read of the address being written returns the old word. No reset: the
 // contents start undefined, so whoever uses it keeps valid bits elsewhere.
 //
-// OutReg adds the block RAM's own output register: the word then shows two
-// cycles after its address (and follows the read register every cycle).
-// ECP5's DP16KD takes 4.3 ns from clock to an unregistered output, most of
-// a 10 ns cycle, and 1.x ns from its output register.
+// OutReg adds a second register after the read register: the word then
+// shows two cycles after its address (and follows the read register every
+// cycle). It takes the block RAM's clock-to-output off whatever uses the
+// word (ECP5's DP16KD: 4.3 ns unregistered, most of a 10 ns cycle). A
+// tool may fold it into the block RAM's own output register; Yosys 0.70
+// leaves it in the fabric on ECP5 (docs/boards.md, "At night").
 module mmu_ram_1r1w #(
   parameter int unsigned Depth = 64,
   parameter int unsigned Width = 32,
