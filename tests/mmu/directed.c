@@ -517,7 +517,6 @@ static void t_table_at_axi_top(struct dt *d)
     dt_new_as(d, as);
     const uint64_t va = UINT64_C(0x0000000023400000);   /* below 1 GB: every configuration */
     wr(d, dt_slot(d, as, va, 1), gmmu_pte_make_table((UINT64_C(1) << 32) - 0x800));
-    commit(d);
     for (unsigned k = 0; k < 2; k++) {
         commit(d);   /* a cold walk: every level read */
         uint64_t reads0 = ddr_model_get_stats(tb->ddr).read_bursts;
