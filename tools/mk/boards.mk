@@ -143,6 +143,9 @@ OC_FREQ_MHZ := 48
 # 40 minutes (2026-11-25: 254 613 arcs); router2 stalled on the same kind
 # of placement at about 5 000 overused wires (docs/boards.md).
 NEXTPNR_ROUTER ?= router1
+# Extra nextpnr options for the board (placer settings and the like), for
+# trying one change per build without editing this file.
+OC_PNR_OPTS ?=
 # Long runs print where they are once a minute (tools/with_progress.sh):
 # $(call progress_yosys,OUT,LOG) / $(call progress_nextpnr,LOG) prefix the
 # tool's command line.
@@ -185,7 +188,7 @@ $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_PLL) $(OC_HEX) $(BOARD_STAMP) tools/mk/boa
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
 	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
 	@$(call progress_nextpnr,$(OC_BUILD)/pnr.log) $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
-	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) --timing-allow-fail \
+	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) $(OC_PNR_OPTS) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
 	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
 	@grep -E "Max frequency for clock" $(OC_BUILD)/pnr.log | tail -8 | sed 's/^Info: /      /'
