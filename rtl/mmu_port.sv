@@ -146,19 +146,24 @@ module mmu_port #(
     endcase
   endfunction
 
-  // The fault of one access through a translation record: the walk's
+  // The permission check of one access through a translation record that
+  // carries no walk fault.
+  function automatic logic [2:0] perm_fault(input logic [InfoW-1:0] info,
+                                            input logic [1:0] access);
+    perm_fault = FaultNone;
+    if (access == 2'(gmmu_pte_pkg::ACCESS_WRITE) && info[gmmu_mmu_pkg::INFO_RO_BIT]) begin
+      perm_fault = 3'(gmmu_pte_pkg::FAULT_READ_ONLY);
+    end else if (access == 2'(gmmu_pte_pkg::ACCESS_EXECUTE) && info[gmmu_mmu_pkg::INFO_NX_BIT]) begin
+      perm_fault = 3'(gmmu_pte_pkg::FAULT_NO_EXECUTE);
+    end
+  endfunction
+
+  // The fault of one access through any translation record: the walk's
   // fault, else the permission check.
   function automatic logic [2:0] access_fault(input logic [InfoW-1:0] info,
                                               input logic [1:0] access);
     access_fault = info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3];
-    if (access_fault == FaultNone) begin
-      if (access == 2'(gmmu_pte_pkg::ACCESS_WRITE) && info[gmmu_mmu_pkg::INFO_RO_BIT]) begin
-        access_fault = 3'(gmmu_pte_pkg::FAULT_READ_ONLY);
-      end else if (access == 2'(gmmu_pte_pkg::ACCESS_EXECUTE) &&
-                   info[gmmu_mmu_pkg::INFO_NX_BIT]) begin
-        access_fault = 3'(gmmu_pte_pkg::FAULT_NO_EXECUTE);
-      end
-    end
+    if (access_fault == FaultNone) access_fault = perm_fault(info, access);
   endfunction
 
   // The parts of a response to an access through a translation record
@@ -199,13 +204,17 @@ module mmu_port #(
     rsp_from_parts = {fault, attrs[11], base | ({{(PaW-VaBits){1'b0}}, va} & pass), attrs[10:0]};
   endfunction
 
-  // The response to one access from a translation record (the lookup's
+  // The response to one access through an L1 entry (the lookup's
   // bypass); an answered miss builds its own from a miss register's parts.
-  function automatic logic [RspW-1:0] make_rsp(input logic [InfoW-1:0] info,
-                                               input logic [VaBits-1:0] va,
-                                               input logic [1:0] access);
-    make_rsp = rsp_from_parts(access_fault(info, access), rsp_attrs(info), pa_base(info),
-                              pass_mask(info), va);
+  // The L1 holds no faulting record (a fill with a walk fault is not
+  // installed), so only the permission check applies: the record's fault
+  // field, a 3-bit compare deep in the path from the L1's record read to
+  // the fault staging register, is not looked at.
+  function automatic logic [RspW-1:0] l1_rsp(input logic [InfoW-1:0] info,
+                                             input logic [VaBits-1:0] va,
+                                             input logic [1:0] access);
+    l1_rsp = rsp_from_parts(perm_fault(info, access), rsp_attrs(info), pa_base(info),
+                            pass_mask(info), va);
   endfunction
 
   // ------------------------------------------------------------ state
@@ -415,7 +424,7 @@ module mmu_port #(
   assign done_rec = {done_tag_q, done_rsp, {{(64-VaBits){1'b0}}, done_va},
                      done_asid, done_access_q};
   assign lk_rsp   = !s1_va_ok_q ? {3'(gmmu_pte_pkg::FAULT_VA_RANGE), {(RspW-3){1'b0}}}
-                                : make_rsp(lk_info, s1_va, s1_access_q);
+                                : l1_rsp(lk_info, s1_va, s1_access_q);
   assign lk_rec   = {s1_tag_q, lk_rsp, s1_va_q, s1_asid_q, s1_access_q};
 
   // The lookup stage moves on when there is room for two responses (its

@@ -407,14 +407,13 @@ module mmu_walker #(
   logic               rq_any;
   logic [CIdxW-1:0]   rq_idx;
   logic [AxiAddrW-1:0] rq_addr;
-  logic [AddrW-1:0]   rq_tbl;
-  logic [13:0]        rq_low;     // the low 13 bits' add, with its carry
   logic               rq_oor;     // beyond the AXI address space
   logic               rq_take;
-  logic [12:0]        rq_offs;    // below 8 KB: 512 entries of at most 16 bytes
-  logic [VpnW-1:0]    rq_vpn;
   logic [1:0]         rq_lvl;
   logic               rq_line;    // a 4 KB-page leaf entry: read its whole line
+  // Each context's next read, worked out from its own registers.
+  logic [AxiAddrW-1:0] cx_addr [NWalkers];
+  logic [NWalkers-1:0] cx_oor, cx_line;
   logic               ar_line_q;
   logic               ar_oor_q;   // the read just taken is beyond the AXI space: fault it
 
@@ -427,32 +426,49 @@ module mmu_walker #(
     .gnt_idx_o   (rq_idx)
   );
 
-  always_comb begin
-    rq_vpn = vpn_q[rq_idx];
-    rq_lvl = lvl_q[rq_idx];
-    rq_tbl  = tbl_q[rq_idx];
-    rq_offs = '0;
-    if (rq_lvl == 2'd0) begin
-      rq_offs = leaf64_q[rq_idx] ? {5'b0, rq_vpn[4 +: 5], 3'b0} : {1'b0, rq_vpn[0 +: 9], 3'b0};
-    end else if (rq_lvl == 2'd1) begin
-      rq_offs = {rq_vpn[9 +: 9], 4'b0};
+  // The address of a context's next read: the table's address plus the
+  // entry's offset (below 8 KB: 512 entries of at most 16 bytes), in two
+  // parts: the low 13 bits with their carry, and the bits up to AxiAddrW
+  // taking the carry. The read is beyond the AXI space if the table's
+  // address reaches bit AxiAddrW, or if its bits 13 to AxiAddrW-1 are all
+  // ones and the low part carries: so the upper add's carry chain ends in
+  // ar_addr_q only (through the range check into ar_valid_q, the whole add
+  // was fmax-mmu's routed critical path, 11.6 ns). Worked out per context
+  // and chosen afterwards, so the AR arbiter's choice is not in front of
+  // the add (arbiter, choice and add into ar_addr_q was the next one,
+  // 11.2 ns with nextpnr's seed 3).
+  function automatic logic [AxiAddrW+1:0] read_addr(input logic [AddrW-1:0] tbl,
+                                                    input logic [1:0] lvl,
+                                                    input logic [VpnW-1:0] vpn,
+                                                    input logic leaf64);
+    logic [12:0] offs;
+    logic [13:0] low;     // the low 13 bits' add, with its carry
+    logic        line;
+    offs = '0;
+    if (lvl == 2'd0) begin
+      offs = leaf64 ? {5'b0, vpn[4 +: 5], 3'b0} : {1'b0, vpn[0 +: 9], 3'b0};
+    end else if (lvl == 2'd1) begin
+      offs = {vpn[9 +: 9], 4'b0};
     end else begin
       for (int l = 2; l < Levels; l++) begin
-        if (rq_lvl == 2'(l)) rq_offs = {1'b0, rq_vpn[9*l +: 9], 3'b0};
+        if (lvl == 2'(l)) offs = {1'b0, vpn[9*l +: 9], 3'b0};
       end
     end
-    rq_line = (LeafLine > 1) && (rq_lvl == 2'd0) && !leaf64_q[rq_idx];
-    if (rq_line) rq_offs[LineW+2:0] = '0;
-    // The table's address plus the offset, in two parts: the low 13 bits
-    // with their carry, and the bits up to AxiAddrW taking the carry. The
-    // read is beyond the AXI space if the table's address reaches bit
-    // AxiAddrW, or if its bits 13 to AxiAddrW-1 are all ones and the low
-    // part carries: so the upper add's carry chain ends in ar_addr_q only
-    // (through the range check into ar_valid_q, the whole add was
-    // fmax-mmu's routed critical path, 11.6 ns).
-    rq_low  = {1'b0, rq_tbl[4:0], 8'b0} + {1'b0, rq_offs};
-    rq_addr = {rq_tbl[AxiAddrW-9:5] + (AxiAddrW-13)'(rq_low[13]), rq_low[12:0]};
-    rq_oor  = (rq_tbl[AddrW-1:AxiAddrW-8] != '0) || (&rq_tbl[AxiAddrW-9:5] && rq_low[13]);
+    line = (LeafLine > 1) && (lvl == 2'd0) && !leaf64;
+    if (line) offs[LineW+2:0] = '0;
+    low = {1'b0, tbl[4:0], 8'b0} + {1'b0, offs};
+    read_addr = {(tbl[AddrW-1:AxiAddrW-8] != '0) || (&tbl[AxiAddrW-9:5] && low[13]), line,
+                 tbl[AxiAddrW-9:5] + (AxiAddrW-13)'(low[13]), low[12:0]};
+  endfunction
+
+  always_comb begin
+    for (int c = 0; c < NWalkers; c++) begin
+      {cx_oor[c], cx_line[c], cx_addr[c]} = read_addr(tbl_q[c], lvl_q[c], vpn_q[c], leaf64_q[c]);
+    end
+    rq_addr = cx_addr[rq_idx];
+    rq_oor  = cx_oor[rq_idx];
+    rq_line = cx_line[rq_idx];
+    rq_lvl  = lvl_q[rq_idx];
   end
 
   assign ar_free = !ar_valid_q || arready_i;
