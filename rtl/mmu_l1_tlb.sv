@@ -90,10 +90,13 @@ module mmu_l1_tlb #(
   logic [Entries-1:0] match;
   logic [Entries-1:0] inv_hit;
   logic [Entries-1:0] keep;       // entries whose record is unchanged this cycle
+  logic [Entries-1:0] keep_early; // the same but for a fill (whose arrival comes late)
   logic [Entries-1:0] fill_slot;  // the entry a fill may write this cycle
   logic               ins_now;
   logic [IdxW-1:0]    hit_idx;
   logic               hit_any;
+  logic               hit_any_nofill, hit_any_fill;
+  logic [IdxW-1:0]    hit_idx_nofill, hit_idx_fill;
   logic               hit_q;
   logic [IdxW-1:0]    hit_idx_q;
   // The entry the next install writes: the lowest free one, else the
@@ -108,8 +111,8 @@ module mmu_l1_tlb #(
   // the routed critical path of fmax-mmu, 75.20 MHz). Entries freed in
   // this cycle are seen a cycle later: an install may take the victim
   // then although one is free, which costs a hit at most.
-  logic [IdxW-1:0]    ins_idx_q, ins_idx_d, victim_d, nxt_free_idx;
-  logic [Entries-1:0] ins_slot_q;  // one-hot ins_idx_q
+  logic [IdxW-1:0]    ins_idx_q, ins_idx_d, victim_d, victim_ins, idx_ins, idx_noins;
+  logic [Entries-1:0] ins_slot_q, ins_slot_d;  // one-hot ins_idx_q
   logic               ins_free_q;  // ins_idx_q is free (else the victim)
   logic               nxt_free_any;
   logic               free_any_all, free_any_other;
@@ -140,6 +143,7 @@ module mmu_l1_tlb #(
   logic [AsidW-1:0] sw2_asid_q;
   logic [VpnW-1:0]  sw2_vpn_q, sw2_start_q;
   logic             sw_hit;
+  logic [Entries-1:0] sw_clr;
 
   always_ff @(posedge clk_i) begin
     sw2_idx_q   <= sw_idx_q;
@@ -153,11 +157,24 @@ module mmu_l1_tlb #(
                   (sw2_vpn_q <= sw_end_q) && (sw2_vpn_q >= sw2_start_q);
   assign inv_busy_o = sw_q || sw2_q;
 
+  // The hit is encoded twice, with and without the entry a fill may
+  // write, and the fill's arrival only chooses between the two: from the
+  // fill bus (an L2 result register across the chip) through the keep
+  // mask into the encoder was fmax-mmu's routed critical path (89.22 MHz).
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
-    .req_i (match & keep),
-    .any_o (hit_any),
-    .idx_o (hit_idx)
+    .req_i (match & keep_early),
+    .any_o (hit_any_nofill),
+    .idx_o (hit_idx_nofill)
   );
+
+  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_fill_enc (
+    .req_i (match & keep_early & ~ins_slot_q),
+    .any_o (hit_any_fill),
+    .idx_o (hit_idx_fill)
+  );
+
+  assign hit_any = ins_maybe_i ? hit_any_fill : hit_any_nofill;
+  assign hit_idx = ins_maybe_i ? hit_idx_fill : hit_idx_nofill;
 
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
     .req_i (~valid_q),
@@ -171,12 +188,16 @@ module mmu_l1_tlb #(
     .idx_o (free_idx_other)
   );
 
+  // Both outcomes are worked out from registers and the install (from the
+  // fill bus) only chooses between them.
+  assign victim_ins = ins_free_q ? victim_q
+                                 : ((victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1);
+  assign idx_ins    = free_any_other ? free_idx_other : victim_ins;
+  assign idx_noins  = free_any_all ? free_idx_all : victim_q;
   assign nxt_free_any = ins_now ? free_any_other : free_any_all;
-  assign nxt_free_idx = ins_now ? free_idx_other : free_idx_all;
-
-  assign victim_d  = (ins_now && !ins_free_q) ?
-                     ((victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1) : victim_q;
-  assign ins_idx_d = nxt_free_any ? nxt_free_idx : victim_d;
+  assign victim_d     = ins_now ? victim_ins : victim_q;
+  assign ins_idx_d    = ins_now ? idx_ins : idx_noins;
+  assign ins_slot_d   = ins_now ? Entries'(1) << idx_ins : Entries'(1) << idx_noins;
 
   assign lk_hit_o   = hit_q;
   assign lk_info_o  = info_q[hit_idx_q];
@@ -185,17 +206,19 @@ module mmu_l1_tlb #(
   assign ins_now    = ins_valid_i && !inv_valid_i;
   assign fill_slot  = ins_maybe_i ? ins_slot_q : '0;
 
+  // The sweep's clear wins over an install into the same entry; an
+  // invalidation excludes an install. The install enters last.
   always_comb begin
-    valid_d = valid_q;
-    if (ins_now) valid_d = valid_d | ins_slot_q;
-    if (sw_hit) valid_d[sw2_idx_q] = 1'b0;
-    if (inv_valid_i) valid_d = valid_q & ~inv_hit;
+    sw_clr = '0;
+    if (sw_hit) sw_clr[sw2_idx_q] = 1'b1;
+    valid_d = inv_valid_i ? valid_q & ~inv_hit : valid_q & ~sw_clr;
+    if (ins_now) valid_d = valid_d | (ins_slot_q & ~sw_clr);
   end
   // Conservative, so neither the fill's checks nor the sweep's range
   // compares are in front of the compare: the entry a fill may write, the
   // entry the sweep may clear, and those an INV_ALL or INV_ASID clears.
-  assign keep = ~fill_slot & ~(sw2_q ? Entries'(1) << sw2_idx_q : '0) &
-                ~(inv_valid_i ? inv_hit : '0);
+  assign keep_early = ~(sw2_q ? Entries'(1) << sw2_idx_q : '0) & ~(inv_valid_i ? inv_hit : '0);
+  assign keep       = keep_early & ~fill_slot;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -225,7 +248,7 @@ module mmu_l1_tlb #(
       if (ins_now) fresh_q[ins_idx_q] <= 1'b1;
       victim_q   <= victim_d;
       ins_idx_q  <= ins_idx_d;
-      ins_slot_q <= Entries'(1) << ins_idx_d;
+      ins_slot_q <= ins_slot_d;
       ins_free_q <= nxt_free_any;
       sw2_q <= sw_q;
       if (sw_q) begin
