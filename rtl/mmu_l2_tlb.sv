@@ -70,6 +70,12 @@ module mmu_l2_tlb #(
   // (if s3 holds one): the walker reads its address-space entry a cycle
   // ahead of a miss
   output logic [AsidW-1:0]                    nx_asid_o,
+  // The same lookup's control as presented next cycle: a hit, stale (with
+  // this cycle's invalidation), its meta. The top registers the fill bus
+  // per port from them.
+  output logic                                nx_hit_o,
+  output logic                                nx_stale_o,
+  output logic [MetaW-1:0]                    nx_meta_o,
   // The lookup whose result is presented in two cycles (if s2 holds one):
   // the walk cache compares with it then
   output logic [AsidW-1:0]                    nx2_asid_o,
@@ -523,6 +529,9 @@ module mmu_l2_tlb #(
   assign res_vpn_o   = s4_vpn_q;
   assign res_meta_o  = s4_meta_q;
   assign nx_asid_o   = s3_asid_q;
+  assign nx_hit_o    = s3_v_q && s3_hit;
+  assign nx_stale_o  = s3_stale_q || inv_valid_i;
+  assign nx_meta_o   = s3_meta_q;
   assign nx2_asid_o  = s2_asid_q;
   assign nx2_vpn_o   = s2_vpn_q;
   assign inflight_o  = 3'(s1_v_q) + 3'(s2_v_q) + 3'(s3_v_q) + 3'(s4_v_q);

@@ -104,6 +104,7 @@ module mmu_top #(
   localparam int unsigned PortW  = (NPorts > 1) ? $clog2(NPorts) : 1;
   localparam int unsigned MIdxW  = (Mshrs > 1) ? $clog2(Mshrs) : 1;
   localparam int unsigned MetaW  = PortW + MIdxW;
+  localparam logic [2:0]  FaultNone = 3'(gmmu_pte_pkg::FAULT_NONE);
   localparam int unsigned WCntW  = $clog2(NWalkers + 1);
   localparam int unsigned L2Entries = L2Sets0 * L2Ways0 + L2Sets1 * L2Ways1 +
                                       L2Sets2 * L2Ways2 + L2Sets3 * L2Ways3;
@@ -125,9 +126,11 @@ module mmu_top #(
   logic [NPorts-1:0]       l1_inv_busy;
   logic                    pwc_inv_busy;
 
-  logic                    fill_valid, fill_stale;
-  logic [PortW-1:0]        fill_port;
-  logic [MIdxW-1:0]        fill_idx;
+  // The fill bus: each port's valid, miss register and "do not install"
+  // registered per port (below), the record shared.
+  logic [NPorts-1:0]       fp_valid_q;
+  logic [MIdxW-1:0]        fp_idx_q   [NPorts];
+  logic [NPorts-1:0]       fp_noins_q;
   logic [InfoW-1:0]        fill_info;
 
   logic                    inv_valid;
@@ -172,9 +175,9 @@ module mmu_top #(
       .miss_asid_o  (miss_asid[p]),
       .miss_vpn_o   (miss_vpn[p]),
       .miss_idx_o   (miss_idx[p]),
-      .fill_valid_i (fill_valid && (fill_port == PortW'(p))),
-      .fill_idx_i   (fill_idx),
-      .fill_stale_i (fill_stale),
+      .fill_valid_i (fp_valid_q[p]),
+      .fill_idx_i   (fp_idx_q[p]),
+      .fill_noins_i (fp_noins_q[p]),
       .fill_info_i  (fill_info),
       .inv_valid_i  (inv_valid),
       .inv_type_i   (inv_type),
@@ -280,6 +283,8 @@ module mmu_top #(
   logic [VpnW-1:0]   l2_res_vpn;
   logic [MetaW-1:0]  l2_res_meta;
   logic [AsidW-1:0]  l2_nx_asid;
+  logic              l2_nx_hit, l2_nx_stale;
+  logic [MetaW-1:0]  l2_nx_meta;
   logic [AsidW-1:0]  l2_nx2_asid;
   logic [VpnW-1:0]   l2_nx2_vpn;
   logic              l2_ins;
@@ -324,6 +329,9 @@ module mmu_top #(
     .res_vpn_o    (l2_res_vpn),
     .res_meta_o   (l2_res_meta),
     .nx_asid_o    (l2_nx_asid),
+    .nx_hit_o     (l2_nx_hit),
+    .nx_stale_o   (l2_nx_stale),
+    .nx_meta_o    (l2_nx_meta),
     .nx2_asid_o   (l2_nx2_asid),
     .nx2_vpn_o    (l2_nx2_vpn),
     .inflight_o   (l2_inflight),
@@ -466,16 +474,52 @@ module mmu_top #(
     end
   end
 
-  assign fill_valid = l2_fill || wq_valid_q;
-  assign fill_stale = (l2_fill ? l2_res_stale : wq_stale_q) || inv_valid;
-  assign fill_info  = l2_fill ? l2_res_info : wq_info_q;
-  assign {fill_port, fill_idx} = l2_fill ? l2_res_meta : wq_meta_q;
+  assign fill_info = l2_fill ? l2_res_info : wq_info_q;
+
+  // The fill bus's control for each port in a register of its own, loaded
+  // a cycle ahead from what the L2's result and wq will hold: from those
+  // registers through the choice between them into every port's miss
+  // registers, slots and L1 install (a broadcast across the chip) was
+  // fmax-mmu's routed critical path group. A port's registers load only
+  // for a fill to that port, so they are not copies of one another (Yosys
+  // would merge copies). The L2 holds no faulting record (walks install
+  // without a fault, leaf-line neighbours are translations), so an L2
+  // hit's "do not install" is its staleness alone.
+  logic             wq_nx_valid, wq_nx_noins, nx_fill, nx_noins;
+  logic [MetaW-1:0] wq_nx_meta, nx_meta;
+  logic [PortW-1:0] nx_port;
+  logic [MIdxW-1:0] nx_idx;
+
+  always_comb begin
+    wq_nx_valid = dn_ready ? dn_valid : wq_valid_q;
+    wq_nx_meta  = dn_ready ? dn_meta : wq_meta_q;
+    wq_nx_noins = dn_ready ? dn_stale || (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone)
+                           : wq_stale_q || (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone);
+    nx_fill  = l2_nx_hit || wq_nx_valid;
+    nx_meta  = l2_nx_hit ? l2_nx_meta : wq_nx_meta;
+    nx_noins = l2_nx_hit ? l2_nx_stale : (wq_nx_noins || inv_valid);
+    {nx_port, nx_idx} = nx_meta;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) fp_valid_q <= '0;
+    else for (int p = 0; p < NPorts; p++) fp_valid_q[p] <= nx_fill && (nx_port == PortW'(p));
+  end
+
+  always_ff @(posedge clk_i) begin
+    for (int p = 0; p < NPorts; p++) begin
+      if (nx_fill && nx_port == PortW'(p)) begin
+        fp_idx_q[p]   <= nx_idx;
+        fp_noins_q[p] <= nx_noins;
+      end
+    end
+  end
 
   // A walk that faulted, or began before an invalidation, installs nothing.
   // A neighbour from a leaf line takes the install port when no walk needs
   // it, and is dropped otherwise (it is only a hint).
   assign dn_ins = wq_take && !wq_stale_q && !inv_valid &&
-                  (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == 3'(gmmu_pte_pkg::FAULT_NONE));
+                  (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone);
   assign nb_ins = nbq_valid_q && !dn_ins && !inv_valid;
   assign l2_ins = dn_ins || nb_ins;
 
