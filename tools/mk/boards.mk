@@ -143,6 +143,13 @@ OC_FREQ_MHZ := 48
 # 40 minutes (2026-11-25: 254 613 arcs); router2 stalled on the same kind
 # of placement at about 5 000 overused wires (docs/boards.md).
 NEXTPNR_ROUTER ?= router1
+# The placer. nextpnr's analytic "static" placer, not its default HeAP:
+# with HeAP every board since dab87a8's RTL stalled in router1 at about
+# 70 000 overused arcs (67% of the logic cells), with a lower HeAP density
+# target (--placer-heap-beta 0.7) too; with static the RTL of 5c1583c
+# placed with a quarter less wire and routed in 51 minutes in all, sys
+# 74.08 and soc 59.39 MHz routed (docs/boards.md, 2026-11-26).
+OC_PLACER ?= static
 # Extra nextpnr options for the board (placer settings and the like), for
 # trying one change per build without editing this file.
 OC_PNR_OPTS ?=
@@ -188,7 +195,7 @@ $(OC_JSON): $(OC_RTL) $(OC_DRAM) $(OC_PLL) $(OC_HEX) $(BOARD_STAMP) tools/mk/boa
 $(OC_CFG): $(OC_JSON) $(OC_DIR)/orangecrab.lpf
 	@echo "[2/3] nextpnr-ecp5 --85k --package CSFBGA285 --speed 8 (log: $(OC_BUILD)/pnr.log; tens of minutes with the MMU)"
 	@$(call progress_nextpnr,$(OC_BUILD)/pnr.log) $(NEXTPNR_ECP5) --85k --package CSFBGA285 --speed 8 --json $(OC_JSON) --lpf $(OC_DIR)/orangecrab.lpf \
-	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --router $(NEXTPNR_ROUTER) $(OC_PNR_OPTS) --timing-allow-fail \
+	  --freq $(OC_FREQ_MHZ) --seed $(OC_PNR_SEED) --placer $(OC_PLACER) --router $(NEXTPNR_ROUTER) $(OC_PNR_OPTS) --timing-allow-fail \
 	  --report $(OC_BUILD)/pnr-report.json --textcfg $@ -l $(OC_BUILD)/pnr.log -q \
 	  || { tail -30 $(OC_BUILD)/pnr.log; exit 1; }
 	@grep -E "Max frequency for clock" $(OC_BUILD)/pnr.log | tail -8 | sed 's/^Info: /      /'
