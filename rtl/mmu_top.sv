@@ -425,8 +425,10 @@ module mmu_top #(
   // logic was one of the MMU's longest path groups on ECP5 (2026-11-25);
   // now the fill bus is a choice between two registers. A walk's answer
   // costs a cycle more; an L2 hit's nothing. An invalidation while the
-  // answer waits makes it stale, as one while it was a walk did.
-  logic             l2_fill, wq_valid_q, wq_stale_q, wq_take;
+  // answer waits makes it stale, as one while it was a walk did. A stale
+  // or faulting answer installs nothing (wq_noins_q).
+  logic             l2_fill, wq_valid_q, wq_noins_q, wq_take;
+  logic             dn_noins;
   // Leaf-line neighbours wait a cycle too, so they meet a walk's install
   // in the same cycles as before the walk's register (the install port
   // takes one per cycle and drops a neighbour that meets a walk's).
@@ -442,6 +444,7 @@ module mmu_top #(
   assign l2_fill  = l2_res_valid && l2_res_hit;
   assign wq_take  = wq_valid_q && !l2_fill;
   assign dn_ready = !wq_valid_q || wq_take;
+  assign dn_noins = dn_stale || (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -464,13 +467,13 @@ module mmu_top #(
 
   always_ff @(posedge clk_i) begin
     if (dn_ready) begin
-      wq_stale_q <= dn_stale || inv_valid;
+      wq_noins_q <= dn_noins || inv_valid;
       wq_info_q  <= dn_info;
       wq_asid_q  <= dn_asid;
       wq_vpn_q   <= dn_vpn;
       wq_meta_q  <= dn_meta;
     end else if (inv_valid) begin
-      wq_stale_q <= 1'b1;
+      wq_noins_q <= 1'b1;
     end
   end
 
@@ -493,8 +496,7 @@ module mmu_top #(
   always_comb begin
     wq_nx_valid = dn_ready ? dn_valid : wq_valid_q;
     wq_nx_meta  = dn_ready ? dn_meta : wq_meta_q;
-    wq_nx_noins = dn_ready ? dn_stale || (dn_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone)
-                           : wq_stale_q || (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone);
+    wq_nx_noins = dn_ready ? dn_noins : wq_noins_q;
     nx_fill  = l2_nx_hit || wq_nx_valid;
     nx_meta  = l2_nx_hit ? l2_nx_meta : wq_nx_meta;
     nx_noins = l2_nx_hit ? l2_nx_stale : (wq_nx_noins || inv_valid);
@@ -518,8 +520,7 @@ module mmu_top #(
   // A walk that faulted, or began before an invalidation, installs nothing.
   // A neighbour from a leaf line takes the install port when no walk needs
   // it, and is dropped otherwise (it is only a hint).
-  assign dn_ins = wq_take && !wq_stale_q && !inv_valid &&
-                  (wq_info_q[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] == FaultNone);
+  assign dn_ins = wq_take && !wq_noins_q && !inv_valid;
   assign nb_ins = nbq_valid_q && !dn_ins && !inv_valid;
   assign l2_ins = dn_ins || nb_ins;
 
