@@ -203,16 +203,24 @@ module mmu_l1_tlb #(
   assign lk_info_o  = info_q[hit_idx_q];
   assign lk_fresh_o = fresh_q[hit_idx_q];
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
-  assign ins_now    = ins_valid_i && !inv_valid_i;
+  assign ins_now    = ins_valid_i;
   assign fill_slot  = ins_maybe_i ? ins_slot_q : '0;
 
-  // The sweep's clear wins over an install into the same entry; an
-  // invalidation excludes an install. The install enters last.
+  // The sweep's clear wins over an install into the same entry. An
+  // invalidation in the install's cycle leaves the written entry invalid
+  // (the record may predate it; the entry's old record is only lost): the
+  // invalidation reaches the valid bits only, not the payload's write
+  // enables, which it fanned out to in every port's L1. The install
+  // enters last.
   always_comb begin
     sw_clr = '0;
     if (sw_hit) sw_clr[sw2_idx_q] = 1'b1;
-    valid_d = inv_valid_i ? valid_q & ~inv_hit : valid_q & ~sw_clr;
-    if (ins_now) valid_d = valid_d | (ins_slot_q & ~sw_clr);
+    if (inv_valid_i) begin
+      valid_d = valid_q & ~inv_hit & ~(ins_now ? ins_slot_q : '0);
+    end else begin
+      valid_d = valid_q & ~sw_clr;
+      if (ins_now) valid_d = valid_d | (ins_slot_q & ~sw_clr);
+    end
   end
   // Conservative, so neither the fill's checks nor the sweep's range
   // compares are in front of the compare: the entry a fill may write, the
@@ -255,12 +263,19 @@ module mmu_l1_tlb #(
         sw_idx_q <= sw_idx_q + 1'b1;
         if (sw_idx_q == IdxW'(Entries - 1)) sw_q <= 1'b0;
       end
-      if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_RANGE)) begin
-        sw_q       <= 1'b1;
-        sw_idx_q   <= '0;
+      // A range command pulses only while no sweep runs (mmu_regs turns
+      // a command during one into INV_ALL), so the sweep's copies may load
+      // whenever sw_q is low, the pulse's cycle included, and hold while
+      // it is high: not enabled by the pulse, which would fan out to all
+      // their enables.
+      if (!sw_q) begin
         sw_asid_q  <= inv_asid_i;
         sw_start_q <= inv_start_i;
         sw_end_q   <= inv_end_i;
+      end
+      if (inv_valid_i && inv_type_i == 2'(gmmu_mmu_pkg::INV_RANGE)) begin
+        sw_q     <= 1'b1;
+        sw_idx_q <= '0;
       end
     end
   end

@@ -87,7 +87,7 @@ module mmu_port #(
   input  logic [MIdxW-1:0]                    fill_idx_i,
   // The answer is not to be installed: stale (from a walk or lookup that
   // began before an invalidation) or a fault. An invalidation in the
-  // fill's own cycle is checked here (inv_valid_i).
+  // fill's own cycle leaves the entry the L1 writes invalid.
   input  logic                                fill_noins_i,
   input  logic [gmmu_mmu_pkg::INFO_BITS-1:0]  fill_info_i,
 
@@ -289,7 +289,7 @@ module mmu_port #(
   assign lk_asid = req_asid_i;
   assign lk_vpn  = req_va_i[VaBits-1:12];
 
-  assign ins_valid = fill_valid_i && !fill_noins_i && !inv_valid_i;
+  assign ins_valid = fill_valid_i && !fill_noins_i;
 
   mmu_l1_tlb #(
     .Entries (L1Entries),
