@@ -95,8 +95,6 @@ module mmu_l1_tlb #(
   logic               ins_now;
   logic [IdxW-1:0]    hit_idx;
   logic               hit_any;
-  logic               hit_any_nofill, hit_any_fill;
-  logic [IdxW-1:0]    hit_idx_nofill, hit_idx_fill;
   logic               hit_q;
   logic [IdxW-1:0]    hit_idx_q;
   // The entry the next install writes: the lowest free one, else the
@@ -157,24 +155,14 @@ module mmu_l1_tlb #(
                   (sw2_vpn_q <= sw_end_q) && (sw2_vpn_q >= sw2_start_q);
   assign inv_busy_o = sw_q || sw2_q;
 
-  // The hit is encoded twice, with and without the entry a fill may
-  // write, and the fill's arrival only chooses between the two: from the
-  // fill bus (an L2 result register across the chip) through the keep
-  // mask into the encoder was fmax-mmu's routed critical path (89.22 MHz).
+  // The fill's arrival (ins_maybe_i) is a register of the port's own
+  // (mmu_top's fp_valid_q), so it masks the compare in front of the one
+  // encoder.
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
-    .req_i (match & keep_early),
-    .any_o (hit_any_nofill),
-    .idx_o (hit_idx_nofill)
+    .req_i (match & keep),
+    .any_o (hit_any),
+    .idx_o (hit_idx)
   );
-
-  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_fill_enc (
-    .req_i (match & keep_early & ~ins_slot_q),
-    .any_o (hit_any_fill),
-    .idx_o (hit_idx_fill)
-  );
-
-  assign hit_any = ins_maybe_i ? hit_any_fill : hit_any_nofill;
-  assign hit_idx = ins_maybe_i ? hit_idx_fill : hit_idx_nofill;
 
   mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
     .req_i (~valid_q),

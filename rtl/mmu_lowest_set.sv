@@ -1,9 +1,13 @@
 // Index of the lowest set bit of a vector (a fixed-priority encoder).
 //
-// The lowest set bit is isolated with one addition (v & -v, a carry chain on
-// ECP5 and Xilinx) and its index built with one OR per index bit, so the
-// depth grows with log2(N) instead of the N-deep chain of "if (v[i])"
-// assignments that a priority loop becomes. Combinational.
+// A tree of 2-to-1 choices: each node takes its lower half's index if that
+// half has a bit set, else its upper half's with the node's index bit set.
+// Its depth is log2(N) choices, which synthesis folds into few LUT levels
+// (two for N = 8 on LUT4s), rather than the N-deep chain of "if (v[i])"
+// assignments that a priority loop becomes, or the carry chain of an
+// isolate-the-lowest-bit add (v & -v) and its routing into and out of the
+// chain (which an earlier form used: on fmax-mmu's critical path, the L1's
+// hit encoder, 2026-11-26). Combinational.
 module mmu_lowest_set #(
   parameter int unsigned N    = 16,
   parameter int unsigned IdxW = (N > 1) ? $clog2(N) : 1
@@ -13,15 +17,30 @@ module mmu_lowest_set #(
   output logic [IdxW-1:0] idx_o
 );
 
-  logic [N-1:0] first;
+  localparam int unsigned Levels = (N > 1) ? $clog2(N) : 0;
+  localparam int unsigned P      = 1 << Levels;
 
-  assign first = req_i & (~req_i + N'(1));
-  assign any_o = |req_i;
+  if (Levels == 0) begin : gen_one
+    assign any_o = req_i[0];
+    assign idx_o = '0;
+  end else begin : gen_tree
+    // Node j of a level is written from nodes 2j and 2j+1 of the level
+    // below, in place: j < 2j, so every node is read before it is
+    // overwritten.
+    logic [P-1:0]    any_n;
+    logic [IdxW-1:0] idx_n [P];
 
-  always_comb begin
-    idx_o = '0;
-    for (int i = 0; i < N; i++) begin
-      if (first[i]) idx_o = idx_o | IdxW'(i);
+    always_comb begin
+      any_n = P'(req_i);
+      for (int j = 0; j < P; j++) idx_n[j] = '0;
+      for (int l = 0; l < Levels; l++) begin
+        for (int j = 0; j < (P >> (l + 1)); j++) begin
+          idx_n[j] = any_n[2*j] ? idx_n[2*j] : (idx_n[2*j+1] | IdxW'(1 << l));
+          any_n[j] = any_n[2*j] | any_n[2*j+1];
+        end
+      end
+      any_o = any_n[0];
+      idx_o = idx_n[0];
     end
   end
 

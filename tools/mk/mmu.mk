@@ -79,7 +79,7 @@ MMU_CFG_COUNT    ?= 150000
 
 TESTS += mmu-lint mmu-directed mmu-random mmu-random-configs
 
-.PHONY: t-mmu-lint t-mmu-directed t-mmu-random t-mmu-random-configs
+.PHONY: t-mmu-lint t-mmu-directed t-mmu-random t-mmu-random-configs t-mmu-lowest-set
 
 t-mmu-lint: lint-mmu
 
@@ -94,6 +94,19 @@ t-mmu-random-configs: $(call mmu_tb_bin,l3) $(call mmu_tb_bin,l2) $(call mmu_tb_
 	$(call mmu_tb_bin,l3) random --count $(MMU_CFG_COUNT) --seed 2
 	$(call mmu_tb_bin,l2) random --count $(MMU_CFG_COUNT) --seed 3
 	$(call mmu_tb_bin,blocking) random --count $(MMU_CFG_COUNT) --seed 4
+
+# The priority encoder (rtl/mmu_lowest_set.sv) on its own: every input of
+# several widths against a plain priority loop.
+LOWEST_SET_BIN := $(MMU_DIR)/lowest_set/Vlowest_set_tb
+$(LOWEST_SET_BIN): rtl/mmu_lowest_set.sv tests/mmu/lowest_set_tb.sv tools/mk/mmu.mk
+	@mkdir -p $(MMU_DIR)/lowest_set
+	verilator --binary --timing -j $(JOBS) -Wall --top-module lowest_set_tb --Mdir $(MMU_DIR)/lowest_set \
+	  tests/mmu/lowest_set_tb.sv rtl/mmu_lowest_set.sv >$(MMU_DIR)/lowest_set/verilate.log 2>&1 \
+	  || { tail -40 $(MMU_DIR)/lowest_set/verilate.log; exit 1; }
+
+TESTS += mmu-lowest-set
+t-mmu-lowest-set: $(LOWEST_SET_BIN)
+	$<
 
 # 10^8 random translations: SOAK_JOBS seeds in parallel, SOAK_COUNT each.
 SOAK_JOBS  ?= 2
