@@ -885,11 +885,26 @@ module mmu_port #(
   assign flt_reason_o = fs_reason_q;
   assign flt_tag_o    = fs_tag_q;
 
-  assign ev_req_o   = s1_fire;
-  assign ev_hit_o   = lk_used;
-  assign ev_miss_o  = alloc;
-  assign ev_merge_o = alloc && alloc_merge;
-  assign ev_fault_o = out_take && out_fault;
-  assign ev_prefetch_o = pf_alloc;
+  // The events leave the port from registers: the fault event comes from
+  // the response's fault and the harness's ready, and from there across
+  // the chip to the register block's counters was fmax-mmu's routed
+  // critical path (93.34 MHz, 2026-11-26). Counts lag a cycle more.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ev_req_o      <= 1'b0;
+      ev_hit_o      <= 1'b0;
+      ev_miss_o     <= 1'b0;
+      ev_merge_o    <= 1'b0;
+      ev_fault_o    <= 1'b0;
+      ev_prefetch_o <= 1'b0;
+    end else begin
+      ev_req_o      <= s1_fire;
+      ev_hit_o      <= lk_used;
+      ev_miss_o     <= alloc;
+      ev_merge_o    <= alloc && alloc_merge;
+      ev_fault_o    <= out_take && out_fault;
+      ev_prefetch_o <= pf_alloc;
+    end
+  end
 
 endmodule : mmu_port

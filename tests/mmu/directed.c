@@ -190,15 +190,19 @@ static void expect_zero(unsigned asid, uint64_t va, unsigned access, unsigned ps
 }
 
 /* Counters count an event one cycle after it (mmu_regs registers the
- * events), so a read right after a response first lets that cycle pass. */
+ * events), a port's events two (the port registers them too; so does the
+ * shared fault count, which sums them), so a read right after a response
+ * first lets those cycles pass. */
 static uint32_t perf_port(struct dt *d, unsigned port, unsigned c)
 {
+    tb_cycle(&d->tb);
     tb_cycle(&d->tb);
     return tb_wb_read(&d->tb, GMMU_MMU_PERF_PORT + port * GMMU_PERF_PORT_STRIDE + 4 * c);
 }
 
 static uint32_t perf_shared(struct dt *d, unsigned c)
 {
+    tb_cycle(&d->tb);
     tb_cycle(&d->tb);
     return tb_wb_read(&d->tb, GMMU_MMU_PERF_SHARED + 4 * c);
 }
