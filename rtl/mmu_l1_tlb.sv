@@ -90,9 +90,7 @@ module mmu_l1_tlb #(
   logic [Entries-1:0] match;
   logic [Entries-1:0] inv_hit;
   logic [Entries-1:0] keep;       // entries whose record is unchanged this cycle
-  logic [Entries-1:0] keep_early; // the same but for a fill (whose arrival comes late)
   logic [Entries-1:0] fill_slot;  // the entry a fill may write this cycle
-  logic               ins_now;
   logic [IdxW-1:0]    hit_idx;
   logic               hit_any;
   logic               hit_q;
@@ -182,16 +180,15 @@ module mmu_l1_tlb #(
                                  : ((victim_q == IdxW'(Entries - 1)) ? '0 : victim_q + 1'b1);
   assign idx_ins    = free_any_other ? free_idx_other : victim_ins;
   assign idx_noins  = free_any_all ? free_idx_all : victim_q;
-  assign nxt_free_any = ins_now ? free_any_other : free_any_all;
-  assign victim_d     = ins_now ? victim_ins : victim_q;
-  assign ins_idx_d    = ins_now ? idx_ins : idx_noins;
-  assign ins_slot_d   = ins_now ? Entries'(1) << idx_ins : Entries'(1) << idx_noins;
+  assign nxt_free_any = ins_valid_i ? free_any_other : free_any_all;
+  assign victim_d     = ins_valid_i ? victim_ins : victim_q;
+  assign ins_idx_d    = ins_valid_i ? idx_ins : idx_noins;
+  assign ins_slot_d   = ins_valid_i ? Entries'(1) << idx_ins : Entries'(1) << idx_noins;
 
   assign lk_hit_o   = hit_q;
   assign lk_info_o  = info_q[hit_idx_q];
   assign lk_fresh_o = fresh_q[hit_idx_q];
   assign ins_mask   = therm_mask(therm(ins_info_i[CovL +: 3]));
-  assign ins_now    = ins_valid_i;
   assign fill_slot  = ins_maybe_i ? ins_slot_q : '0;
 
   // The sweep's clear wins over an install into the same entry. An
@@ -204,17 +201,17 @@ module mmu_l1_tlb #(
     sw_clr = '0;
     if (sw_hit) sw_clr[sw2_idx_q] = 1'b1;
     if (inv_valid_i) begin
-      valid_d = valid_q & ~inv_hit & ~(ins_now ? ins_slot_q : '0);
+      valid_d = valid_q & ~inv_hit & ~(ins_valid_i ? ins_slot_q : '0);
     end else begin
       valid_d = valid_q & ~sw_clr;
-      if (ins_now) valid_d = valid_d | (ins_slot_q & ~sw_clr);
+      if (ins_valid_i) valid_d = valid_d | (ins_slot_q & ~sw_clr);
     end
   end
   // Conservative, so neither the fill's checks nor the sweep's range
   // compares are in front of the compare: the entry a fill may write, the
   // entry the sweep may clear, and those an INV_ALL or INV_ASID clears.
-  assign keep_early = ~(sw2_q ? Entries'(1) << sw2_idx_q : '0) & ~(inv_valid_i ? inv_hit : '0);
-  assign keep       = keep_early & ~fill_slot;
+  assign keep = ~(sw2_q ? Entries'(1) << sw2_idx_q : '0) & ~(inv_valid_i ? inv_hit : '0) &
+                ~fill_slot;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -241,7 +238,7 @@ module mmu_l1_tlb #(
         hit_q     <= hit_q && keep[hit_idx_q];
       end
       if (lk_used_i && hit_q) fresh_q[hit_idx_q] <= 1'b0;
-      if (ins_now) fresh_q[ins_idx_q] <= 1'b1;
+      if (ins_valid_i) fresh_q[ins_idx_q] <= 1'b1;
       victim_q   <= victim_d;
       ins_idx_q  <= ins_idx_d;
       ins_slot_q <= ins_slot_d;
@@ -270,7 +267,7 @@ module mmu_l1_tlb #(
 
   // Payload: no reset needed, valid_q guards it.
   always_ff @(posedge clk_i) begin
-    if (ins_now) begin
+    if (ins_valid_i) begin
       asid_q[ins_idx_q]  <= ins_asid_i;
       vpn_q[ins_idx_q]   <= ins_vpn_i & ins_mask;
       info_q[ins_idx_q]  <= ins_info_i;

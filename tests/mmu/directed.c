@@ -193,18 +193,23 @@ static void expect_zero(unsigned asid, uint64_t va, unsigned access, unsigned ps
  * events), a port's events two (the port registers them too; so does the
  * shared fault count, which sums them), so a read right after a response
  * first lets those cycles pass. */
+enum { PERF_LAG_CYCLES = 2 };
+
+static uint32_t perf_read(struct dt *d, uint32_t addr)
+{
+    for (int i = 0; i < PERF_LAG_CYCLES; i++)
+        tb_cycle(&d->tb);
+    return tb_wb_read(&d->tb, addr);
+}
+
 static uint32_t perf_port(struct dt *d, unsigned port, unsigned c)
 {
-    tb_cycle(&d->tb);
-    tb_cycle(&d->tb);
-    return tb_wb_read(&d->tb, GMMU_MMU_PERF_PORT + port * GMMU_PERF_PORT_STRIDE + 4 * c);
+    return perf_read(d, GMMU_MMU_PERF_PORT + port * GMMU_PERF_PORT_STRIDE + 4 * c);
 }
 
 static uint32_t perf_shared(struct dt *d, unsigned c)
 {
-    tb_cycle(&d->tb);
-    tb_cycle(&d->tb);
-    return tb_wb_read(&d->tb, GMMU_MMU_PERF_SHARED + 4 * c);
+    return perf_read(d, GMMU_MMU_PERF_SHARED + 4 * c);
 }
 
 /* ------------------------------------------------------------ tests */
