@@ -40,8 +40,11 @@ run_one() { # test: runs it, prints its line, exit status is the verdict
   if make -C "$ROOT" --no-print-directory "t-$t" >"$LOGDIR/$t.log" 2>&1; then
     printf 'PASS  %-28s %4ss\n' "$t" "$(( $(date +%s) - s ))"
   else
+    # cmocka's assertion lines first: a failed case's message is often
+    # further up than the log's tail (later cases keep printing).
     printf 'FAIL  %-28s %4ss   (log: build/test/%s.log)\n%s\n' "$t" "$(( $(date +%s) - s ))" "$t" \
-      "$(tail -n 25 "$LOGDIR/$t.log" | sed 's/^/      | /')"
+      "$( { grep -m 10 -E '^\[  (ERROR|FAILED)  *\] |^\[   LINE   \] ' "$LOGDIR/$t.log"; echo ...;
+            tail -n 25 "$LOGDIR/$t.log"; } | sed 's/^/      | /')"
     return 1
   fi
 }

@@ -215,28 +215,31 @@ int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out)
 /* Makes room for `slots` command slots; the lock is held on return 0. */
 static int reserve_slots(struct gmmu_dev *dev, uint32_t slots)
 {
-    /* The deadline runs from the firmware's last progress (the tail
-     * moving), not from the call: over a slow link (the UART bridge in
-     * simulation) draining a full completion ring alone can take longer
-     * than the timeout while the firmware keeps consuming. */
+    /* The deadline runs from the firmware's last progress, not from the
+     * call: the command tail moving, or completions it published that we
+     * drained. Over a slow link (the UART bridge in simulation) draining a
+     * full completion ring alone can take longer than the timeout while
+     * the firmware is well. */
     int64_t deadline = now_ms() + dev->timeout_ms;
     for (;;) {
         pthread_mutex_lock(&dev->lock);
         int rc = 0;
-        uint32_t tail_before = dev->cmd_tail;
+        uint32_t cmd_tail_before = dev->cmd_tail;
+        uint32_t cpl_tail_before = dev->cpl_tail;
         if (GMMU_CMD_SLOTS - (dev->cmd_head - dev->cmd_tail) < slots)
             rc = rd(dev, GMMU_MBOX_CMD_TAIL, &dev->cmd_tail);
-        if (dev->cmd_tail != tail_before)
-            deadline = now_ms() + dev->timeout_ms;
         if (rc == 0 && GMMU_CMD_SLOTS - (dev->cmd_head - dev->cmd_tail) >= slots)
             return 0;
         /* The firmware may be waiting for completion space: make some. */
         if (rc == 0)
             rc = drain_completions(dev);
+        bool progress = dev->cmd_tail != cmd_tail_before || dev->cpl_tail != cpl_tail_before;
         pthread_mutex_unlock(&dev->lock);
         if (rc)
             return rc;
-        if (now_ms() >= deadline)
+        if (progress)
+            deadline = now_ms() + dev->timeout_ms;
+        else if (now_ms() >= deadline)
             return GMMU_E_TIMEOUT;
         idle_slice(dev, deadline);
     }

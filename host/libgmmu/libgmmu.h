@@ -57,8 +57,10 @@ void gmmu_set_timeout(struct gmmu_dev *dev, int timeout_ms); /* default 5000 */
 void gmmu_set_wait_mode(struct gmmu_dev *dev, enum gmmu_wait_mode mode);
 int gmmu_read_ident(struct gmmu_dev *dev, struct gmmu_ident *out);
 
-/* Asynchronous: queue a command (blocking while the ring is full, up to the
-   timeout) and learn its sequence number; collect it with gmmu_wait. */
+/* Asynchronous: queue a command and learn its sequence number; collect it
+   with gmmu_wait. While the ring is full it drains completions and waits;
+   GMMU_E_TIMEOUT once the firmware has made no progress (command tail or
+   completions) for the handle's timeout, with nothing published. */
 int gmmu_submit(struct gmmu_dev *dev, uint16_t opcode, const void *payload, size_t len,
                 uint32_t *seq);
 /* For tests of the device's input checking: the bytes go into the ring as
