@@ -69,30 +69,58 @@ def part_of(module):
     return "the rest"
 
 
-def hier_parts(path):
-    """Part -> cell type -> count, summing each module's own cells."""
+# The MMU's blocks, by the instance path below mmu_top (first match wins).
+MMU_BLOCKS = (
+    (".u_l1", "L1 TLBs (one per port)"),
+    (".u_port", "ports: misses, responses"),
+    (".u_l2", "L2 TLB"),
+    (".gen_pwc", "walk cache"),
+    (".u_walker", "walker"),
+    (".u_regs", "registers, fault FIFO"),
+)
+
+
+def mmu_block_of(module):
+    """The MMU block a module belongs to, or None outside the MMU; mmu_top's
+    own cells (fill bus, miss and fault arbiters) are its glue."""
+    path = module.split("$", 1)[1] if "$" in module else ""
+    if ".u_mmu" not in path:
+        return None
+    below = path.split(".u_mmu", 1)[1]
+    return next((name for key, name in MMU_BLOCKS if key in below), "mmu_top glue, arbiters")
+
+
+def hier_parts(path, classify=part_of):
+    """Group -> cell type -> count, summing each module's own cells; modules
+    classify() maps to None are left out."""
     text = open(path).read()
     blocks = re.split(r"^=== (.+?) ===$", text, flags=re.M)
     parts = {}
     for name, body in zip(blocks[1::2], blocks[2::2]):
-        if name == "design hierarchy":
+        group = classify(name) if name != "design hierarchy" else None
+        if group is None:
             continue
-        counts = parts.setdefault(part_of(name), dict.fromkeys(PART_CELLS, 0))
+        counts = parts.setdefault(group, dict.fromkeys(PART_CELLS, 0))
         for m in re.finditer(r"^\s+(\d+)\s+(\w+)\s*$", body, re.M):
             if m.group(2) in counts:
                 counts[m.group(2)] += int(m.group(1))
     return parts
 
 
-def print_parts(path):
-    parts = hier_parts(path)
+def print_groups(parts, width):
     total = sum(p["LUT4"] for p in parts.values()) or 1
+    print(f"  {'':<{width}} {'LUT4':>7} {'share':>6} {'FF':>7} {'EBR':>4} {'DSP':>4}")
+    for name, c in sorted(parts.items(), key=lambda kv: -kv[1]["LUT4"]):
+        print(f"  {name:<{width}} {c['LUT4']:>7} {100 * c['LUT4'] / total:5.1f}% {c['TRELLIS_FF']:>7}"
+              f" {c['DP16KD']:>4} {c['MULT18X18D']:>4}")
+
+
+def print_parts(path):
     print("== resources by part (synthesised with the hierarchy kept: the parts add up to more"
           " than the flattened design; read the shares)")
-    print(f"  {'part':<16} {'LUT4':>7} {'share':>6} {'FF':>7} {'EBR':>4} {'DSP':>4}")
-    for name, c in sorted(parts.items(), key=lambda kv: -kv[1]["LUT4"]):
-        print(f"  {name:<16} {c['LUT4']:>7} {100 * c['LUT4'] / total:5.1f}% {c['TRELLIS_FF']:>7}"
-              f" {c['DP16KD']:>4} {c['MULT18X18D']:>4}")
+    print_groups(hier_parts(path), 16)
+    print("== the MMU by block (same netlist; shares of the MMU)")
+    print_groups(hier_parts(path, mmu_block_of), 26)
 
 
 def ecp5(a):

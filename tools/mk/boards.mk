@@ -375,6 +375,11 @@ TESTS += ecp5-paths
 t-ecp5-paths:
 	python3 tests/boards/test_ecp5_paths.py
 
+# synth-report's resources by part and the MMU by block, on a hand-made stat.
+TESTS += board-report
+t-board-report:
+	python3 tests/boards/test_board_report.py
+
 $(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/boards/check_board_ports.py \
     boards/orangecrab-85f/orangecrab_top.sv rtl/soc_top.sv
 	@mkdir -p $(@D)
