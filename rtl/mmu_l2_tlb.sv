@@ -184,7 +184,13 @@ module mmu_l2_tlb #(
 
   assign in_ready_o = can_accept_i && !busy_o && !inv_valid_i;
   assign in_fire    = in_valid_i && in_ready_o;
-  assign ram_re     = in_fire || sw_active_q;
+  // The RAMs read every cycle. Nothing keeps a word in their registers:
+  // the pipeline never stalls, and a lookup's (or a sweep step's) word is
+  // used exactly two cycles after its read, whatever is read meanwhile. A
+  // read enable of in_fire carried the walker's can-accept through the
+  // ready into the clock enables of all 36 block RAMs, across the chip:
+  // fmax-mmu's routed critical path at 88628da (97.37 MHz, 2026-11-26).
+  assign ram_re     = 1'b1;
 
   // ---------------------------------------------------------------- install
   // An install takes two registered steps before it writes. Cycle A (from
