@@ -64,7 +64,7 @@ def part_of(module):
         return "LiteDRAM"
     if ".u_cpu" in path or module.startswith("VexRiscv"):
         return "CPU"
-    if ".u_cdc" in path or module.startswith(("axi4_cdc", "cdc_fifo")):
+    if ".u_cdc" in path or module.startswith(("axi4_cdc", "prim_cdc_fifo")):
         return "clock crossing"
     return "the rest"
 

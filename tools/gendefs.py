@@ -266,7 +266,7 @@ def outputs():
             continue
         d = tomllib.loads(src.read_text())
         result[ROOT / "include" / "gmmu" / t["header"]] = c_header(stem, d)
-        result[ROOT / "rtl" / f"{t['package']}.sv"] = sv_package(stem, t["package"], d)
+        result[ROOT / "rtl" / "pkg" / f"{t['package']}.sv"] = sv_package(stem, t["package"], d)
         # A doc may take sections from several defs: splice into the text
         # built so far, not the file on disk.
         for doc, keys in t["docs"].items():

@@ -1,10 +1,10 @@
 /*
  * UART host link: the wire protocol between a host (libgmmu's "uart:"
- * transport) and the device's uart_bar_bridge (rtl/uart_bar_bridge.sv), for
+ * transport) and the device's uart_bar_bridge (rtl/link/uart_bar_bridge.sv), for
  * boards without a PCIe link (the OrangeCrab: ECP5 has no open PCIe PHY).
  * It carries BAR0/BAR1 32-bit reads and writes and the device's MSI.
  *
- * The same constants are in rtl/gmmu_uartlink_pkg.sv for the RTL; the test
+ * The same constants are in rtl/pkg/gmmu_uartlink_pkg.sv for the RTL; the test
  * tests/boards/check_uartlink_defs.py fails when the two disagree. The frame
  * table and the rules are in docs/boards.md ("UART host link").
  *

@@ -7,7 +7,7 @@
                          [--bd-tcl BD.tcl --bd-wrapper MODULE]
                          [--trace CHILD_PORT_REGEX=WRAPPER_PORT_REGEX ...]
 
-1. Every port of each CHILD module (e.g. rtl/soc_top.sv) is connected in its
+1. Every port of each CHILD module (e.g. rtl/soc/soc_top.sv) is connected in its
    instance in TOP, and every CHILD input is driven: by a constant, a TOP
    input, an assignment or always block in TOP, or another instance's port.
 2. Every bit of every TOP port has a pin: PACKAGE_PIN in an XDC, a Pin of the

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Checks that the UART link constants agree between the C header and the SV
 package (the protocol is defined in include/gmmu/uartlink.h; the RTL copy in
-rtl/gmmu_uartlink_pkg.sv is written by hand).
+rtl/pkg/gmmu_uartlink_pkg.sv is written by hand).
 
-    check_uartlink_defs.py include/gmmu/uartlink.h rtl/gmmu_uartlink_pkg.sv
+    check_uartlink_defs.py include/gmmu/uartlink.h rtl/pkg/gmmu_uartlink_pkg.sv
 
 Every GMMU_UARTLINK_<NAME> constant of the header (#define or enum member)
 must be a UARTLINK_<NAME> localparam of the package with the same value, and

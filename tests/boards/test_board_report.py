@@ -10,7 +10,7 @@ Yosys `stat` of an unflattened netlist small enough to add up by hand.
     mmu_port$...u_mmu.gen_port[0].u_port          40    8    0   MMU: ports
     mmu_port$...u_mmu.gen_port[1].u_port          40    8    0   MMU: ports
     mmu_l1_tlb$...gen_port[1].u_port.u_l1         30    6    0   MMU: L1 (not ports)
-    mmu_lowest_set$...u_port.u_l1.u_hit_enc        2    0    0   MMU: L1 (below it)
+    prim_lowest_set$...u_port.u_l1.u_hit_enc        2    0    0   MMU: L1 (below it)
     mmu_l2_tlb$...u_mmu.u_l2                      60   10    4   MMU: L2
     mmu_pwc$...u_mmu.u_walker.gen_pwc.u_pwc       25    5    0   MMU: walk cache (not walker)
     mmu_walker$...u_mmu.u_walker                  15    4    0   MMU: walker
@@ -35,7 +35,7 @@ MODULES = [
     (f"mmu_port${SOC}.u_mmu.gen_port[0].u_port", 40, 8, 0),
     (f"mmu_port${SOC}.u_mmu.gen_port[1].u_port", 40, 8, 0),
     (f"mmu_l1_tlb${SOC}.u_mmu.gen_port[1].u_port.u_l1", 30, 6, 0),
-    (f"mmu_lowest_set${SOC}.u_mmu.gen_port[1].u_port.u_l1.u_hit_enc", 2, 0, 0),
+    (f"prim_lowest_set${SOC}.u_mmu.gen_port[1].u_port.u_l1.u_hit_enc", 2, 0, 0),
     (f"mmu_l2_tlb${SOC}.u_mmu.u_l2", 60, 10, 4),
     (f"mmu_pwc${SOC}.u_mmu.u_walker.gen_pwc.u_pwc", 25, 5, 0),
     (f"mmu_walker${SOC}.u_mmu.u_walker", 15, 4, 0),

@@ -1,6 +1,6 @@
 /*
  * UART host link suite (include/gmmu/uartlink.h, host/libgmmu/transport_uart.c,
- * rtl/uart_bar_bridge.sv).
+ * rtl/link/uart_bar_bridge.sv).
  *
  * Offline part (always runs): the CRC and frame helpers, spec parsing, and
  * the transport's retry logic against a scripted fake device on a pty of

@@ -1,5 +1,5 @@
 /*
- * The GPU engine under test (rtl/gpu_engine.sv, Verilated) behind a plain C
+ * The GPU engine under test (rtl/engine/gpu_engine.sv, Verilated) behind a plain C
  * interface, with its AXI4 master wired to a DDR model (sim/ddr_model.h)
  * through per-channel gates that the test opens and closes for
  * back-pressure.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # gmmuctl caps --json against the values the RTL is built with
-# (rtl/gmmu_pte_pkg.sv, the package the MMU and the mailbox are built from).
+# (rtl/pkg/gmmu_pte_pkg.sv, the package the MMU and the mailbox are built from).
 set -euo pipefail
 gmmuctl=$1
-pkg=$(dirname "$0")/../../rtl/gmmu_pte_pkg.sv
+pkg=$(dirname "$0")/../../rtl/pkg/gmmu_pte_pkg.sv
 json=$("$gmmuctl" -d "$GMMU_DEVICE" --json caps)
 echo "$json"
 status=0

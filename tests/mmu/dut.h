@@ -1,5 +1,5 @@
 /*
- * The MMU under test (rtl/mmu_top.sv, Verilated) behind a plain C interface,
+ * The MMU under test (rtl/mmu/mmu_top.sv, Verilated) behind a plain C interface,
  * wired to the DDR model (sim/ddr_model.h) on its AXI4 read master.
  *
  * One clock cycle is:

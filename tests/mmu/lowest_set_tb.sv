@@ -1,4 +1,4 @@
-// Exhaustive test of mmu_lowest_set: every input of each width below,
+// Exhaustive test of prim_lowest_set: every input of each width below,
 // checked against a plain priority loop (the reference).
 // tools/mk/mmu.mk builds it with --binary --timing (t-mmu-lowest-set).
 module lowest_set_tb;
@@ -17,7 +17,7 @@ module lowest_set_tb;
     logic            any;
     logic [IdxW-1:0] idx;
 
-    mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_dut (
+    prim_lowest_set #(.N(N), .IdxW(IdxW)) u_dut (
       .req_i (req),
       .any_o (any),
       .idx_o (idx)

@@ -1,5 +1,5 @@
 /*
- * The segment router of soc_top (rtl/axi4_demux.sv with rtl/axi4_err_slave.sv
+ * The segment router of soc_top (rtl/soc/axi4_demux.sv with rtl/soc/axi4_err_slave.sv
  * as its third slave) under random traffic: bursts to a fast slave, a slow
  * slave and the error slave, with few IDs so that same-ID bursts go to
  * different slaves, and random back-pressure on R and B. Checked against

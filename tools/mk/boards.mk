@@ -11,8 +11,8 @@
 #   make bitstream BOARD=litefury             Vivado batch flow (needs Vivado)
 
 # ------------------------------------------------------------ UART link RTL
-UART_RTL := rtl/gmmu_uartlink_pkg.sv rtl/uart_rx.sv rtl/uart_tx.sv rtl/uart_bar_bridge.sv
-UART_SOC_RTL := $(RTL_ALL) $(UART_RTL) boards/common/uart_soc.sv
+UART_RTL := $(RTL_PKGS) $(RTL_LINK)
+UART_SOC_RTL := $(RTL_ALL) $(RTL_LINK) boards/common/uart_soc.sv
 
 # Simulation: a fast line (4 cycles per bit) keeps the host suite quick. The
 # harness is told the same value (it drives and samples the pins).
@@ -31,21 +31,14 @@ $(UART_SIM_CLIB): $(UART_SIM_COBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk $(VL_TRACE_CFG)
-	@mkdir -p $(UART_SIM_DIR)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 $(VL_TRACE_FLAGS) --x-assign fast --x-initial fast \
-	  -Irtl --top-module uart_soc -GClkDiv=$(UART_CLK_DIV) --Mdir $(UART_SIM_DIR)/$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -DUART_CLK_DIV=$(UART_CLK_DIV)" \
-	  -LDFLAGS "$(UART_SIM_CLIB)" \
-	  $(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp -o $(UART_SIM_BIN) \
-	  >$(UART_SIM_DIR)/verilate.log 2>&1 || { tail -40 $(UART_SIM_DIR)/verilate.log; exit 1; }
-	@echo "uart-sim: built $(UART_SIM_BIN)"
+	$(call vl_build,$@,uart_soc,$(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp,-DUART_CLK_DIV=$(UART_CLK_DIV),$(UART_SIM_CLIB),-GClkDiv=$(UART_CLK_DIV))
 
 # Lint: the link on its own in several shapes, and inside the SoC.
 lint-uart:
-	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge $(UART_RTL)
-	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge -GClkDiv=4 -GBar1Log2=0 $(UART_RTL)
-	verilator --lint-only -Wall -Irtl --top-module uart_bar_bridge -GClkDiv=417 -GFrameTimeoutBytes=2 $(UART_RTL)
-	verilator --lint-only -Wall -Irtl --top-module uart_soc $(UART_SOC_RTL) $(VEXRISCV_V)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module uart_bar_bridge $(UART_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module uart_bar_bridge -GClkDiv=4 -GBar1Log2=0 $(UART_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module uart_bar_bridge -GClkDiv=417 -GFrameTimeoutBytes=2 $(UART_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module uart_soc $(UART_SOC_RTL) $(VEXRISCV_V)
 	@echo "lint-uart: clean"
 
 # The simulated board in the foreground: then
@@ -60,7 +53,7 @@ uart-server: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
 TESTS += uartlink-defs lint-uart uart-link uart-resync mailbox-uart
 
 t-uartlink-defs:
-	python3 tests/boards/check_uartlink_defs.py include/gmmu/uartlink.h rtl/gmmu_uartlink_pkg.sv
+	python3 tests/boards/check_uartlink_defs.py include/gmmu/uartlink.h rtl/pkg/gmmu_uartlink_pkg.sv
 
 t-lint-uart: lint-uart
 
@@ -126,10 +119,10 @@ OC_DIR   := boards/orangecrab-85f
 OC_BUILD := build/boards/orangecrab-85f
 OC_DRAM  := $(OC_BUILD)/litedram/litedram_core.v
 OC_HEX   := $(OC_BUILD)/firmware.hex
-OC_RTL   := $(UART_SOC_RTL) rtl/cdc_fifo.sv rtl/axi4_cdc.sv $(OC_DIR)/orangecrab_top.sv
+OC_RTL   := $(UART_SOC_RTL) $(OC_DIR)/orangecrab_top.sv
 # The SoC's clock (MHz): a second PLL, generated here by yowasp-ecppll from
 # the 48 MHz oscillator; the SoC crosses to the DDR core's 48 MHz through
-# rtl/axi4_cdc.sv. A frequency the PLL makes exactly (24, 30, 32, 36, 40).
+# rtl/soc/axi4_cdc.sv. A frequency the PLL makes exactly (24, 30, 32, 36, 40).
 OC_SOC_MHZ ?= 24
 OC_PLL   := $(OC_BUILD)/soc_pll.v
 OC_JSON  := $(OC_BUILD)/orangecrab.json
@@ -258,8 +251,8 @@ TESTS += board-ports synth-check
 
 # The board tops against soc_top and their constraints, without vendor tools;
 # then the checker must catch a missing pin and an unconnected port.
-CHECK_PORTS := python3 tests/boards/check_board_ports.py --pkg rtl/gmmu_soc_pkg.sv
-LF_CHECK := --top $(LF_DIR)/litefury_top.sv --child rtl/soc_top.sv --xdc $(LF_DIR)/litefury.xdc \
+CHECK_PORTS := python3 tests/boards/check_board_ports.py --pkg rtl/pkg/gmmu_soc_pkg.sv
+LF_CHECK := --top $(LF_DIR)/litefury_top.sv --child rtl/soc/soc_top.sv --xdc $(LF_DIR)/litefury.xdc \
             --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_(rx|tx|refclk)_'
 # LiteFury only: the wrapper's ports are the ones bd.tcl creates, and soc_top's
 # system-memory master reaches the block design's S_SYSMEM (the PCIe bridge).
@@ -267,20 +260,20 @@ LF_BD_CHECK := --bd-tcl $(LF_DIR)/bd.tcl --bd-wrapper litefury_bd_wrapper --trac
 t-board-ports:
 	$(CHECK_PORTS) $(LF_CHECK) $(LF_BD_CHECK)
 	$(CHECK_PORTS) --top $(OC_DIR)/orangecrab_top.sv --child boards/common/uart_soc.sv \
-	  --child rtl/uart_tx.sv --child rtl/axi4_cdc.sv --lpf $(OC_DIR)/orangecrab.lpf
-	$(CHECK_PORTS) --pkg rtl/gmmu_uartlink_pkg.sv --pkg rtl/gmmu_mbox_pkg.sv \
-	  --top boards/common/uart_soc.sv --child rtl/soc_top.sv --child rtl/uart_bar_bridge.sv
+	  --child rtl/link/uart_tx.sv --child rtl/soc/axi4_cdc.sv --lpf $(OC_DIR)/orangecrab.lpf
+	$(CHECK_PORTS) --pkg rtl/pkg/gmmu_uartlink_pkg.sv --pkg rtl/pkg/gmmu_mbox_pkg.sv \
+	  --top boards/common/uart_soc.sv --child rtl/soc/soc_top.sv --child rtl/link/uart_bar_bridge.sv
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	  grep -v 'pcie_perst_ni\]$$' $(LF_DIR)/litefury.xdc | grep -v 'PACKAGE_PIN J1 ' > $$tmp/bad.xdc && \
 	  sed 's/^\(\s*\)\.host_msi_o (host_msi),/\1/; s/\.host_irq_o (host_irq), //' $(LF_DIR)/litefury_top.sv > $$tmp/bad_top.sv && \
-	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc_top.sv --xdc $$tmp/bad.xdc \
+	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc/soc_top.sv --xdc $$tmp/bad.xdc \
 	    --mig $(LF_DIR)/mig.prj --no-iostandard '^pcie_' > $$tmp/out.txt && \
 	  grep -q 'pcie_perst_ni has no pin' $$tmp/out.txt && grep -q 'host_irq_o (output) of soc_top is not connected' $$tmp/out.txt && \
 	  echo "board-ports: the checker catches a missing pin and an unconnected port"
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	  sed "s/\.S_SYSMEM_awvalid (br_awvalid)/.S_SYSMEM_awvalid (1'b0)/; s/\.m_arvalid_i (sys_arvalid)/.m_arvalid_i (1'b0)/; s/\.S_SYSMEM_rready (/.S_SYSMEM_rrdy (/" \
 	    $(LF_DIR)/litefury_top.sv > $$tmp/bad_top.sv && \
-	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc_top.sv $(LF_BD_CHECK) > $$tmp/out.txt && \
+	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc/soc_top.sv $(LF_BD_CHECK) > $$tmp/out.txt && \
 	  grep -q 'S_SYSMEM_awvalid is tied to' $$tmp/out.txt && \
 	  grep -q 'soc_top.sysmem_arvalid_o does not reach' $$tmp/out.txt && \
 	  grep -q 'S_SYSMEM_rready (from .*) is not connected' $$tmp/out.txt && \
@@ -353,7 +346,7 @@ FMAX_MMU_ROUTER ?= router1
 # 75.02 MHz with the defaults (timing weight 10, criticality exponent 2),
 # at 80.55 and 84.22 MHz (seeds 1 and 2) with these (2026-11-25).
 FMAX_MMU_PLACER ?= --placer-heap-timingweight 30 --placer-heap-critexp 4
-MMU_SRCS_FOR_FMAX = $(MMU_PKGS) $(filter-out $(MMU_PKGS),$(sort $(wildcard rtl/mmu_*.sv)))
+MMU_SRCS_FOR_FMAX = $(MMU_RTL)
 
 .PHONY: fmax-mmu
 fmax-mmu: $(FM_BUILD)/pnr.log
@@ -381,10 +374,10 @@ t-board-report:
 	python3 tests/boards/test_board_report.py
 
 $(FM_BUILD)/fmax_wrap.sv: $(MMU_SRCS_FOR_FMAX) tools/board_fmax_wrap.py tests/boards/check_board_ports.py \
-    boards/orangecrab-85f/orangecrab_top.sv rtl/soc_top.sv
+    boards/orangecrab-85f/orangecrab_top.sv rtl/soc/soc_top.sv
 	@mkdir -p $(@D)
-	@python3 tools/board_fmax_wrap.py rtl/mmu_top.sv $@ $(addprefix --pkg ,$(MMU_PKGS)) \
-	  --config-of boards/orangecrab-85f/orangecrab_top.sv --via rtl/soc_top.sv
+	@python3 tools/board_fmax_wrap.py rtl/mmu/mmu_top.sv $@ $(addprefix --pkg ,$(MMU_PKGS)) \
+	  --config-of boards/orangecrab-85f/orangecrab_top.sv --via rtl/soc/soc_top.sv
 
 $(FM_BUILD)/mmu.json: $(FM_BUILD)/fmax_wrap.sv $(BOARD_STAMP)
 	@echo "fmax-mmu: [1/2] yosys synth_ecp5 of mmu_top (log: $(FM_BUILD)/synth.log)"

@@ -1,11 +1,11 @@
-# AXI4 clock-domain crossing (rtl/cdc_fifo.sv, rtl/axi4_cdc.sv): lint and a
+# AXI4 clock-domain crossing (rtl/prim/prim_cdc_fifo.sv, rtl/soc/axi4_cdc.sv): lint and a
 # Verilator test with two clocks against the DDR model (tests/cdc).
 #
 #   make lint-cdc   verilator -Wall, two configurations
 #   make t-cdc      the test (part of make test): seven clock ratios, one
 #                   jittered, random bursts checked against a shadow memory
 
-CDC_RTL := rtl/cdc_fifo.sv rtl/axi4_cdc.sv
+CDC_RTL := rtl/prim/prim_cdc_fifo.sv rtl/soc/axi4_cdc.sv
 CDC_DIR := $(BUILD)/cdc
 CDC_BIN := $(CDC_DIR)/cdc_test
 CDC_TB_CSRCS := tests/cdc/cdc_test.c sim/ddr_model.c sim/sparse_mem.c
@@ -15,8 +15,8 @@ CDC_TB_LIB := $(CDC_DIR)/libcdctb.a
 .PHONY: lint-cdc
 
 lint-cdc:
-	verilator --lint-only -Wall -Irtl --top-module axi4_cdc $(CDC_RTL)
-	verilator --lint-only -Wall -Irtl --top-module axi4_cdc -GIdW=2 -GAddrW=27 -GDataW=32 -GAddrDepth=8 -GDataDepth=16 $(CDC_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module axi4_cdc $(CDC_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module axi4_cdc -GIdW=2 -GAddrW=27 -GDataW=32 -GAddrDepth=8 -GDataDepth=16 $(CDC_RTL)
 	@echo "lint-cdc: clean"
 
 $(CDC_DIR)/c/%.o: %.c $(wildcard tests/cdc/*.h sim/*.h)
@@ -27,13 +27,7 @@ $(CDC_TB_LIB): $(patsubst %.c,$(CDC_DIR)/c/%.o,$(CDC_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 $(CDC_BIN): $(CDC_RTL) tests/cdc/dut.cpp tests/cdc/dut.h $(CDC_TB_LIB) tools/mk/cdc.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	@mkdir -p $(CDC_DIR) && rm -f $@
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
-	  -Irtl --top-module axi4_cdc --Mdir $(CDC_DIR)/$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/cdc" \
-	  $(CDC_RTL) $(ROOT)/tests/cdc/dut.cpp $(CDC_TB_LIB) -o $@ >$(CDC_DIR)/verilate.log 2>&1 \
-	  || { tail -40 $(CDC_DIR)/verilate.log; exit 1; }
-	@echo "cdc: built $@"
+	$(call vl_build,$@,axi4_cdc,$(CDC_RTL) $(ROOT)/tests/cdc/dut.cpp,-I$(ROOT)/tests/cdc,$(CDC_TB_LIB))
 
 TESTS += cdc lint-cdc
 t-cdc: $(CDC_BIN)

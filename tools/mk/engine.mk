@@ -1,4 +1,4 @@
-# GPU engine (rtl/gpu_engine*.sv, docs/engine.md): lint and the Verilator
+# GPU engine (rtl/engine/, docs/engine.md): lint and the Verilator
 # testbench (tests/engine) against the DDR model and a C stand-in for the MMU.
 #
 #   make lint-engine     verilator -Wall on the engine, several configurations
@@ -7,7 +7,7 @@
 #                        abort and throughput runs in two configurations
 #   make bench-engine    the throughput measurement alone (ENGINE_DDR_LATENCY)
 
-ENGINE_RTL := rtl/gmmu_pte_pkg.sv rtl/gmmu_engine_pkg.sv rtl/gpu_engine_regs.sv rtl/gpu_engine.sv
+ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv $(RTL_ENGINE)
 ENGINE_DIR := $(BUILD)/engine
 
 ENGINE_TB_CSRCS := tests/engine/tb.c tests/engine/tests.c tests/engine/main.c \
@@ -33,10 +33,10 @@ ENGINE_DDR_LATENCY ?= 40
 .PHONY: lint-engine engine-tb bench-engine
 
 lint-engine:
-	verilator --lint-only -Wall -Irtl --top-module gpu_engine $(ENGINE_RTL)
-	verilator --lint-only -Wall -Irtl --top-module gpu_engine $(call engine_G,small) $(ENGINE_RTL)
-	verilator --lint-only -Wall -Irtl --top-module gpu_engine -GSlots=16 -GTagW=5 $(ENGINE_RTL)
-	verilator --lint-only -Wall -Irtl --top-module gpu_engine -GSlots=4 -GAsidW=8 -GPaBits=64 $(ENGINE_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module gpu_engine $(ENGINE_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module gpu_engine $(call engine_G,small) $(ENGINE_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module gpu_engine -GSlots=16 -GTagW=5 $(ENGINE_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module gpu_engine -GSlots=4 -GAsidW=8 -GPaBits=64 $(ENGINE_RTL)
 	@echo "lint-engine: clean"
 
 $(ENGINE_DIR)/c/%.o: %.c $(ENGINE_TB_HDRS)
@@ -48,13 +48,7 @@ $(ENGINE_TB_LIB): $(patsubst %.c,$(ENGINE_DIR)/c/%.o,$(ENGINE_TB_CSRCS))
 
 define engine_tb_rule
 $(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	@mkdir -p $(ENGINE_DIR)/$(1) && rm -f $$@
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
-	  -Irtl --top-module gpu_engine $(call engine_G,$(1)) --Mdir $(ENGINE_DIR)/$(1)/$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/engine $(call engine_D,$(1))" \
-	  $(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp $(ENGINE_TB_LIB) -o $$@ >$(ENGINE_DIR)/$(1)/verilate.log 2>&1 \
-	  || { tail -40 $(ENGINE_DIR)/$(1)/verilate.log; exit 1; }
-	@echo "engine-tb: built $$@"
+	$$(call vl_build,$$@,gpu_engine,$(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp,-I$(ROOT)/tests/engine $(call engine_D,$(1)),$(ENGINE_TB_LIB),$(call engine_G,$(1)))
 endef
 $(foreach c,$(ENGINE_CONFIGS),$(eval $(call engine_tb_rule,$(c))))
 

@@ -23,21 +23,7 @@ $(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(HOST_DIR)/obj/gmmuctl/gmmuctl_vi
 
 # Host suites run against a live simulation server, started and stopped
 # around them by tests/host/with_sim_server.sh.
-HOST_TEST_BINS := $(HOST_DIR)/test_mailbox
-$(HOST_DIR)/test_mailbox: tests/host/test_mailbox.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
-
-$(HOST_DIR)/test_vidmm_soc: tests/host/test_vidmm_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
-
-$(HOST_DIR)/test_engine_soc: tests/host/test_engine_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
-
-$(HOST_DIR)/test_sysmem_soc: tests/host/test_sysmem_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
-
-$(HOST_DIR)/test_faults_soc: tests/host/test_faults_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
-
-$(HOST_DIR)/test_e2e_soc: tests/host/test_e2e_soc.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+HOST_TESTS := test_mailbox test_vidmm_soc test_engine_soc test_sysmem_soc test_faults_soc test_e2e_soc
+HOST_TEST_BINS := $(addprefix $(HOST_DIR)/,$(HOST_TESTS))
+$(HOST_TEST_BINS): $(HOST_DIR)/%: tests/host/%.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread

@@ -1,4 +1,4 @@
-# MMU (rtl/mmu_*.sv): lint, the Verilator testbench (tests/mmu), its tests,
+# MMU (rtl/mmu/, list rtl/mmu/mmu.f): lint, the Verilator testbench (tests/mmu), its tests,
 # a synthesis check and the benchmark.
 #
 #   make lint-mmu     verilator -Wall on the MMU, several configurations
@@ -8,8 +8,9 @@
 #   make synth-mmu    yosys synth_ecp5 and synth_xilinx: LUT/FF/BRAM
 #   make bench-mmu    latency/throughput benchmark (docs/performance.md)
 
-MMU_PKGS := rtl/gmmu_pte_pkg.sv rtl/gmmu_mmu_pkg.sv
-MMU_RTL  := $(MMU_PKGS) $(sort $(wildcard rtl/mmu_*.sv))
+# The packages the MMU imports (Yosys 0.23 in synth-mmu reads only these).
+MMU_PKGS := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_mmu_pkg.sv
+MMU_RTL  := $(MMU_PKGS) $(RTL_PRIM) $(RTL_MMU)
 MMU_DIR  := $(BUILD)/mmu
 
 # Testbench C (compiled once, configuration independent) and the C++ shell.
@@ -43,10 +44,10 @@ mmu_tb_bin = $(MMU_DIR)/$(1)/mmu_tb
 .PHONY: lint-mmu mmu-tb synth-mmu bench-mmu soak-mmu
 
 lint-mmu:
-	verilator --lint-only -Wall -Irtl --top-module mmu_top $(MMU_RTL)
-	verilator --lint-only -Wall -Irtl --top-module mmu_top $(call mmu_G,blocking) $(MMU_RTL)
-	verilator --lint-only -Wall -Irtl --top-module mmu_top $(call mmu_G,l3) $(MMU_RTL)
-	verilator --lint-only -Wall -Irtl --top-module mmu_top $(call mmu_G,l2) $(MMU_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module mmu_top $(MMU_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module mmu_top $(call mmu_G,blocking) $(MMU_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module mmu_top $(call mmu_G,l3) $(MMU_RTL)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module mmu_top $(call mmu_G,l2) $(MMU_RTL)
 	@echo "lint-mmu: clean"
 
 $(MMU_DIR)/c/%.o: %.c $(MMU_TB_HDRS)
@@ -58,13 +59,7 @@ $(MMU_TB_LIB): $(patsubst %.c,$(MMU_DIR)/c/%.o,$(MMU_TB_CSRCS))
 
 define mmu_tb_rule
 $(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	@mkdir -p $(MMU_DIR)/$(1) && rm -f $$@
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
-	  -Irtl --top-module mmu_top $(call mmu_G,$(1)) --Mdir $(MMU_DIR)/$(1)/$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim -I$(ROOT)/tests/mmu $(call mmu_D,$(1))" \
-	  $(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp $(MMU_TB_LIB) -o $$@ >$(MMU_DIR)/$(1)/verilate.log 2>&1 \
-	  || { tail -40 $(MMU_DIR)/$(1)/verilate.log; exit 1; }
-	@echo "mmu-tb: built $$@"
+	$$(call vl_build,$$@,mmu_top,$(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp,-I$(ROOT)/tests/mmu $(call mmu_D,$(1)),$(MMU_TB_LIB),$(call mmu_G,$(1)))
 endef
 $(foreach c,$(MMU_CONFIGS),$(eval $(call mmu_tb_rule,$(c))))
 
@@ -95,13 +90,13 @@ t-mmu-random-configs: $(call mmu_tb_bin,l3) $(call mmu_tb_bin,l2) $(call mmu_tb_
 	$(call mmu_tb_bin,l2) random --count $(MMU_CFG_COUNT) --seed 3
 	$(call mmu_tb_bin,blocking) random --count $(MMU_CFG_COUNT) --seed 4
 
-# The priority encoder (rtl/mmu_lowest_set.sv) on its own: every input of
+# The priority encoder (rtl/prim/prim_lowest_set.sv) on its own: every input of
 # several widths against a plain priority loop.
 LOWEST_SET_BIN := $(MMU_DIR)/lowest_set/Vlowest_set_tb
-$(LOWEST_SET_BIN): rtl/mmu_lowest_set.sv tests/mmu/lowest_set_tb.sv tools/mk/mmu.mk
+$(LOWEST_SET_BIN): rtl/prim/prim_lowest_set.sv tests/mmu/lowest_set_tb.sv tools/mk/mmu.mk
 	@mkdir -p $(MMU_DIR)/lowest_set
 	verilator --binary --timing -j $(JOBS) -Wall --top-module lowest_set_tb --Mdir $(MMU_DIR)/lowest_set \
-	  tests/mmu/lowest_set_tb.sv rtl/mmu_lowest_set.sv >$(MMU_DIR)/lowest_set/verilate.log 2>&1 \
+	  tests/mmu/lowest_set_tb.sv rtl/prim/prim_lowest_set.sv >$(MMU_DIR)/lowest_set/verilate.log 2>&1 \
 	  || { tail -40 $(MMU_DIR)/lowest_set/verilate.log; exit 1; }
 
 TESTS += mmu-lowest-set

@@ -6,18 +6,35 @@
 VEXRISCV_VARIANT ?= VexRiscv
 VEXRISCV_V = $(shell $(PY) tools/vexriscv_path.py $(VEXRISCV_VARIANT))
 
+# Source lists: one file list per RTL folder (rtl/<folder>/<folder>.f), so a
+# module under development does not enter a build before a list names it.
+rtl_files = $(shell sed -e 's://.*$$::' -e '/^[[:space:]]*$$/d' rtl/$(1)/$(1).f)
+RTL_PKGS   := $(call rtl_files,pkg)
+RTL_PRIM   := $(call rtl_files,prim)
+RTL_MMU    := $(call rtl_files,mmu)
+RTL_ENGINE := $(call rtl_files,engine)
+RTL_LINK   := $(call rtl_files,link)
+RTL_SOC    := $(call rtl_files,soc)
+RTL_INCDIRS := -Irtl/pkg -Irtl/prim -Irtl/soc -Irtl/mmu -Irtl/engine -Irtl/link
 # Packages first: modules import them.
-RTL_PKGS := rtl/gmmu_soc_pkg.sv rtl/gmmu_pte_pkg.sv rtl/gmmu_mbox_pkg.sv rtl/gmmu_mmu_pkg.sv \
-            rtl/gmmu_engine_pkg.sv
-# The SoC's modules, listed rather than globbed so a module under development
-# in rtl/ does not enter the SoC build before it is instantiated.
-RTL_SRCS := rtl/soc_top.sv rtl/wb_arbiter.sv rtl/wb_decoder.sv rtl/wb_ram.sv \
-            rtl/wb_sysctl.sv rtl/wb_console.sv rtl/wb_timer.sv rtl/wb_to_axi4.sv \
-            rtl/axi4lite_to_reg.sv rtl/mbox.sv rtl/dp_ram.sv rtl/axi4_arbiter.sv \
-            rtl/axi4_demux.sv rtl/axi4_err_slave.sv rtl/bar1_aperture.sv \
-            $(sort $(wildcard rtl/mmu_*.sv)) rtl/gpu_engine.sv \
-            rtl/gpu_engine_regs.sv
-RTL_ALL  := rtl/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
+RTL_SRCS := $(RTL_PRIM) $(RTL_SOC) $(RTL_MMU) $(RTL_ENGINE)
+RTL_ALL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
+
+# One Verilator build for every harness (the SoC, the UART board, the MMU,
+# engine, CDC and router testbenches):
+#   $(call vl_build,BINARY,TOP,SOURCES,CFLAGS,LIBS,VERILATOR_FLAGS)
+# SOURCES are the RTL and the thin C++ shell; LIBS the harness's C archive;
+# the object directory and verilate.log go beside BINARY. Only the first
+# lines of a failure's log are shown.
+define vl_build
+	@mkdir -p $(dir $(1)) && rm -f $(1)
+	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
+	  $(RTL_INCDIRS) --top-module $(2) $(6) --Mdir $(dir $(1))$(VL_OBJ) \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
+	  -LDFLAGS "$(5)" $(3) -o $(1) >$(dir $(1))verilate.log 2>&1 \
+	  || { tail -40 $(dir $(1))verilate.log; exit 1; }
+	@echo "built $(1)"
+endef
 
 SIM_DIR   := $(BUILD)/sim
 SIM_BIN   := $(SIM_DIR)/Vsoc_top
@@ -30,7 +47,7 @@ SIM_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I
 sim: $(SIM_BIN)
 
 lint:
-	verilator --lint-only -Wall -Irtl --top-module soc_top $(RTL_ALL) $(VEXRISCV_V)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module soc_top $(RTL_ALL) $(VEXRISCV_V)
 	@echo "lint: clean"
 
 $(SIM_DIR)/c/%.o: sim/%.c $(wildcard sim/*.h include/gmmu/*.h)
@@ -42,14 +59,7 @@ $(SIM_CLIB): $(patsubst sim/%.c,$(SIM_DIR)/c/%.o,$(SIM_CSRCS))
 
 # -Wno-fatal is not used: our RTL must be warning-free in the build too.
 $(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_TRACE_CFG)
-	@mkdir -p $(SIM_DIR)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 $(VL_TRACE_FLAGS) --x-assign fast --x-initial fast \
-	  -Irtl --top-module soc_top --Mdir $(SIM_DIR)/$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim" \
-	  -LDFLAGS "$(SIM_CLIB)" \
-	  $(RTL_ALL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX) -o $(SIM_BIN) >$(SIM_DIR)/verilate.log 2>&1 \
-	  || { tail -40 $(SIM_DIR)/verilate.log; exit 1; }
-	@echo "sim: built $(SIM_BIN)"
+	$(call vl_build,$@,soc_top,$(RTL_ALL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX),,$(SIM_CLIB))
 
 # Run one firmware image: make sim-run FW=gmmu [SIM_ARGS=...]
 FW ?= gmmu
@@ -61,7 +71,7 @@ sim-run: $(SIM_BIN) $(FW_BUILD)/$(FW).elf
 # The test is C (built here with the C flags), Verilator's part thin C++.
 ROUTE_DIR := $(BUILD)/route
 ROUTE_BIN := $(ROUTE_DIR)/route_tb
-ROUTE_RTL := rtl/axi4_demux.sv rtl/axi4_err_slave.sv tests/route/route_tb_top.sv
+ROUTE_RTL := rtl/soc/axi4_demux.sv rtl/soc/axi4_err_slave.sv tests/route/route_tb_top.sv
 ROUTE_LIB := $(ROUTE_DIR)/libroutetb.a
 ROUTE_OBJS := $(ROUTE_DIR)/c/route_test.o $(ROUTE_DIR)/c/sysmem_port.o
 
@@ -77,11 +87,7 @@ $(ROUTE_LIB): $(ROUTE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h $(ROUTE_LIB)
-	@mkdir -p $(ROUTE_DIR)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O2 -Irtl --top-module route_tb_top \
-	  --Mdir $(ROUTE_DIR)/obj -CFLAGS "$(VL_CXXOPT) -I$(ROOT)/sim -I$(ROOT)/tests/route" \
-	  -LDFLAGS "$(ROUTE_LIB)" $(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp -o $@ \
-	  >$(ROUTE_DIR)/verilate.log 2>&1 || { tail -40 $(ROUTE_DIR)/verilate.log; exit 1; }
+	$(call vl_build,$@,route_tb_top,$(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp,-I$(ROOT)/tests/route,$(ROUTE_LIB))
 
 t-route: $(ROUTE_BIN)
 	$(ROUTE_BIN)

@@ -417,7 +417,7 @@ module mmu_walker #(
   logic               ar_line_q;
   logic               ar_oor_q;   // the read just taken is beyond the AXI space: fault it
 
-  mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_rq_arb (
+  prim_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_rq_arb (
     .clk_i,
     .rst_ni,
     .req_i       (is_rdreq & ~draining),
@@ -622,7 +622,7 @@ module mmu_walker #(
   logic             pwc_ins;
   logic             dn_install;
 
-  mmu_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_dn_arb (
+  prim_rr_arb #(.N(NWalkers), .IdxW(CIdxW)) u_dn_arb (
     .clk_i,
     .rst_ni,
     .req_i       (is_done & ~led),

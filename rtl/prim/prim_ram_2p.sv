@@ -2,7 +2,7 @@
 // synchronous (data the cycle after the address), so it maps onto FPGA block
 // RAM. A read on B of the word A writes in the same cycle returns the old
 // value.
-module dp_ram #(
+module prim_ram_2p #(
   parameter int unsigned Words = 1024,
   localparam int unsigned AW = $clog2(Words)
 ) (
@@ -23,4 +23,4 @@ module dp_ram #(
     b_rdata_o <= mem[b_addr_i];
   end
 
-endmodule : dp_ram
+endmodule : prim_ram_2p

@@ -6,7 +6,7 @@
 // encoders and a 2:1 choice); the pointer moves
 // only when the caller reports that the grant was taken (take_i), so a
 // grant that was not taken is offered again.
-module mmu_rr_arb #(
+module prim_rr_arb #(
   parameter int unsigned N    = 4,
   parameter int unsigned IdxW = (N > 1) ? $clog2(N) : 1
 ) (
@@ -25,18 +25,18 @@ module mmu_rr_arb #(
 
   // The nearest requester after last_q is the lowest request above it, or,
   // if there is none, the lowest request of all: two encoders side by side
-  // (mmu_lowest_set) rather than an N-step search.
+  // (prim_lowest_set) rather than an N-step search.
   always_comb begin
     for (int i = 0; i < N; i++) after_last[i] = req_i[i] && (IdxW'(i) > last_q);
   end
 
-  mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_after (
+  prim_lowest_set #(.N(N), .IdxW(IdxW)) u_after (
     .req_i (after_last),
     .any_o (after_any),
     .idx_o (after_idx)
   );
 
-  mmu_lowest_set #(.N(N), .IdxW(IdxW)) u_first (
+  prim_lowest_set #(.N(N), .IdxW(IdxW)) u_first (
     .req_i (req_i),
     .any_o (gnt_valid_o),
     .idx_o (first_idx)
@@ -52,4 +52,4 @@ module mmu_rr_arb #(
     end
   end
 
-endmodule : mmu_rr_arb
+endmodule : prim_rr_arb

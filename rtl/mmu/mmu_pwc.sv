@@ -117,7 +117,7 @@ module mmu_pwc #(
     always_comb begin
       for (int i = 0; i < Entries; i++) lv_match[i] = chosen[i] && level_q[i] == 2'(l);
     end
-    mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_enc (
+    prim_lowest_set #(.N(Entries), .IdxW(IdxW)) u_enc (
       .req_i (lv_match),
       .any_o (lv_hit[l-1]),
       .idx_o (lv_sel[l-1])

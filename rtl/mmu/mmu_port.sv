@@ -347,7 +347,7 @@ module mmu_port #(
   end
   assign done_pick_load = !done_v_q || done_take;
 
-  mmu_rr_arb #(.N(Slots), .IdxW(SIdxW)) u_done_arb (
+  prim_rr_arb #(.N(Slots), .IdxW(SIdxW)) u_done_arb (
     .clk_i,
     .rst_ni,
     .req_i       (s_busy_q & s_done_q & ~done_chosen),
@@ -356,7 +356,7 @@ module mmu_port #(
     .gnt_idx_o   (done_pick)
   );
 
-  mmu_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_send_arb (
+  prim_rr_arb #(.N(Mshrs), .IdxW(MIdxW)) u_send_arb (
     .clk_i,
     .rst_ni,
     .req_i       (m_busy_q & ~m_sent_q),

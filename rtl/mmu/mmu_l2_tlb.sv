@@ -6,7 +6,7 @@
 // sets, and XORed with the address space, so address spaces do), so a
 // lookup needs no page-size guess. A 512 GB zero range is kept in the
 // 1 GB bank as the 1 GB range around the VA. Each way of each bank is a
-// synchronous-read RAM (mmu_ram_1r1w) holding {asid, VA page tag,
+// synchronous-read RAM (prim_ram_1r1w) holding {asid, VA page tag,
 // translation record}; valid bits are flops so they can be cleared at once.
 //
 // Pipeline: cycle 0 accepts a lookup and reads the RAMs; in cycle 1 the
@@ -311,7 +311,7 @@ module mmu_l2_tlb #(
       if (w < BWays) begin : gen_ram
         logic we;
         assign we = ins_b_valid_q && (ins_b_bank_q == 2'(b)) && ins_b_way_onehot[w];
-        mmu_ram_1r1w #(
+        prim_ram_1r1w #(
           .Depth (BSets),
           .Width (EntW),
           .AddrW (BSetW),

@@ -8,7 +8,7 @@
 // isolate-the-lowest-bit add (v & -v) and its routing into and out of the
 // chain (which an earlier form used: on fmax-mmu's critical path, the L1's
 // hit encoder, 2026-11-26). Combinational.
-module mmu_lowest_set #(
+module prim_lowest_set #(
   parameter int unsigned N    = 16,
   parameter int unsigned IdxW = (N > 1) ? $clog2(N) : 1
 ) (
@@ -44,4 +44,4 @@ module mmu_lowest_set #(
     end
   end
 
-endmodule : mmu_lowest_set
+endmodule : prim_lowest_set

@@ -12,7 +12,7 @@
 // word (ECP5's DP16KD: 4.3 ns unregistered, most of a 10 ns cycle). A
 // tool may fold it into the block RAM's own output register; Yosys 0.70
 // leaves it in the fabric on ECP5 (docs/boards.md, "At night").
-module mmu_ram_1r1w #(
+module prim_ram_1r1w #(
   parameter int unsigned Depth = 64,
   parameter int unsigned Width = 32,
   parameter int unsigned AddrW = (Depth > 1) ? $clog2(Depth) : 1,
@@ -45,4 +45,4 @@ module mmu_ram_1r1w #(
     assign rdata_o = rdata_q;
   end
 
-endmodule : mmu_ram_1r1w
+endmodule : prim_ram_1r1w

@@ -17,7 +17,7 @@
 // 3 write-clock cycles later. Depth (a power of two, at least 4) must cover
 // that round trip for full throughput. Outputs come from registers or the
 // storage, never combinationally from the other side's inputs.
-module cdc_fifo #(
+module prim_cdc_fifo #(
   parameter int unsigned Width = 8,
   parameter int unsigned Depth = 4,
   parameter int unsigned PtrW  = $clog2(Depth)   // address bits of the storage
@@ -38,7 +38,7 @@ module cdc_fifo #(
 );
 
   if (Depth < 4 || (Depth & (Depth - 1)) != 0) begin : gen_bad_depth
-    $error("cdc_fifo: Depth must be a power of two, at least 4");
+    $error("prim_cdc_fifo: Depth must be a power of two, at least 4");
   end
 
   function automatic logic [PtrW:0] bin2gray(input logic [PtrW:0] b);
@@ -100,4 +100,4 @@ module cdc_fifo #(
     end
   end
 
-endmodule : cdc_fifo
+endmodule : prim_cdc_fifo

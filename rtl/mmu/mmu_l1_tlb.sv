@@ -156,19 +156,19 @@ module mmu_l1_tlb #(
   // The fill's arrival (ins_maybe_i) is a register of the port's own
   // (mmu_top's fp_valid_q), so it masks the compare in front of the one
   // encoder.
-  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
+  prim_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
     .req_i (match & keep),
     .any_o (hit_any),
     .idx_o (hit_idx)
   );
 
-  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
+  prim_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_enc (
     .req_i (~valid_q),
     .any_o (free_any_all),
     .idx_o (free_idx_all)
   );
 
-  mmu_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_other_enc (
+  prim_lowest_set #(.N(Entries), .IdxW(IdxW)) u_free_other_enc (
     .req_i (~valid_q & ~ins_slot_q),
     .any_o (free_any_other),
     .idx_o (free_idx_other)

@@ -219,7 +219,7 @@ module mbox
   assign cpu_evt_off  = cpu_addr - EvtBase;
   assign host_evt_off = host_addr_i - EvtBase;
 
-  dp_ram #(.Words(CmdWords)) u_cmd_ring (
+  prim_ram_2p #(.Words(CmdWords)) u_cmd_ring (
     .clk_i,
     .a_we_i    (host_wr_ok && in_range(host_addr_i, CmdBase, CmdEnd)),
     .a_addr_i  (host_cmd_off[$clog2(CmdWords)+1:2]),
@@ -229,7 +229,7 @@ module mbox
     .b_rdata_o (cmd_b_rdata)
   );
 
-  dp_ram #(.Words(CplWords)) u_cpl_ring (
+  prim_ram_2p #(.Words(CplWords)) u_cpl_ring (
     .clk_i,
     .a_we_i    (cpu_wr_ok && in_range(cpu_addr, CplBase, CplEnd)),
     .a_addr_i  (cpu_cpl_off[$clog2(CplWords)+1:2]),
@@ -239,7 +239,7 @@ module mbox
     .b_rdata_o (cpl_b_rdata)
   );
 
-  dp_ram #(.Words(EvtWords)) u_evt_ring (
+  prim_ram_2p #(.Words(EvtWords)) u_evt_ring (
     .clk_i,
     .a_we_i    (cpu_wr_ok && in_range(cpu_addr, EvtBase, EvtEnd)),
     .a_addr_i  (cpu_evt_off[$clog2(EvtWords)+1:2]),

@@ -2,11 +2,11 @@
 // SoC's DDR port) reaches a slave in another (m_*, the DDR controller's user
 // port).
 //
-// One asynchronous FIFO (cdc_fifo) per channel: AW, W and AR towards the
+// One asynchronous FIFO (prim_cdc_fifo) per channel: AW, W and AR towards the
 // slave, B and R back. Channels stay independent, as AXI4 allows, so order
 // within a channel is kept and nothing else is added: IDs, bursts and
 // responses pass unchanged. Both resets must be asserted together (see
-// cdc_fifo).
+// prim_cdc_fifo).
 //
 // Timing: every channel adds 2 to 3 cycles of the receiving clock; a read
 // burst's round trip gains about 5 cycles of each clock. Address channels
@@ -91,35 +91,35 @@ module axi4_cdc #(
   localparam int unsigned BW  = IdW + 2;
   localparam int unsigned RW  = IdW + DataW + 2 + 1;
 
-  cdc_fifo #(.Width(AxW), .Depth(AddrDepth)) u_aw (
+  prim_cdc_fifo #(.Width(AxW), .Depth(AddrDepth)) u_aw (
     .wclk_i (s_clk_i), .wrst_ni (s_rst_ni), .wvalid_i (s_awvalid_i), .wready_o (s_awready_o),
     .wdata_i ({s_awid_i, s_awaddr_i, s_awlen_i, s_awsize_i, s_awburst_i}),
     .rclk_i (m_clk_i), .rrst_ni (m_rst_ni), .rvalid_o (m_awvalid_o), .rready_i (m_awready_i),
     .rdata_o ({m_awid_o, m_awaddr_o, m_awlen_o, m_awsize_o, m_awburst_o})
   );
 
-  cdc_fifo #(.Width(WW), .Depth(DataDepth)) u_w (
+  prim_cdc_fifo #(.Width(WW), .Depth(DataDepth)) u_w (
     .wclk_i (s_clk_i), .wrst_ni (s_rst_ni), .wvalid_i (s_wvalid_i), .wready_o (s_wready_o),
     .wdata_i ({s_wdata_i, s_wstrb_i, s_wlast_i}),
     .rclk_i (m_clk_i), .rrst_ni (m_rst_ni), .rvalid_o (m_wvalid_o), .rready_i (m_wready_i),
     .rdata_o ({m_wdata_o, m_wstrb_o, m_wlast_o})
   );
 
-  cdc_fifo #(.Width(BW), .Depth(AddrDepth)) u_b (
+  prim_cdc_fifo #(.Width(BW), .Depth(AddrDepth)) u_b (
     .wclk_i (m_clk_i), .wrst_ni (m_rst_ni), .wvalid_i (m_bvalid_i), .wready_o (m_bready_o),
     .wdata_i ({m_bid_i, m_bresp_i}),
     .rclk_i (s_clk_i), .rrst_ni (s_rst_ni), .rvalid_o (s_bvalid_o), .rready_i (s_bready_i),
     .rdata_o ({s_bid_o, s_bresp_o})
   );
 
-  cdc_fifo #(.Width(AxW), .Depth(AddrDepth)) u_ar (
+  prim_cdc_fifo #(.Width(AxW), .Depth(AddrDepth)) u_ar (
     .wclk_i (s_clk_i), .wrst_ni (s_rst_ni), .wvalid_i (s_arvalid_i), .wready_o (s_arready_o),
     .wdata_i ({s_arid_i, s_araddr_i, s_arlen_i, s_arsize_i, s_arburst_i}),
     .rclk_i (m_clk_i), .rrst_ni (m_rst_ni), .rvalid_o (m_arvalid_o), .rready_i (m_arready_i),
     .rdata_o ({m_arid_o, m_araddr_o, m_arlen_o, m_arsize_o, m_arburst_o})
   );
 
-  cdc_fifo #(.Width(RW), .Depth(DataDepth)) u_r (
+  prim_cdc_fifo #(.Width(RW), .Depth(DataDepth)) u_r (
     .wclk_i (m_clk_i), .wrst_ni (m_rst_ni), .wvalid_i (m_rvalid_i), .wready_o (m_rready_o),
     .wdata_i ({m_rid_i, m_rdata_i, m_rresp_i, m_rlast_i}),
     .rclk_i (s_clk_i), .rrst_ni (s_rst_ni), .rvalid_o (s_rvalid_o), .rready_i (s_rready_i),

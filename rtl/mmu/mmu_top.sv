@@ -220,7 +220,7 @@ module mmu_top #(
   logic [2:0]        l2_inflight;
   logic [WCntW-1:0]  wk_free;
 
-  mmu_rr_arb #(.N(NPorts), .IdxW(PortW)) u_miss_arb (
+  prim_rr_arb #(.N(NPorts), .IdxW(PortW)) u_miss_arb (
     .clk_i,
     .rst_ni,
     .req_i       (miss_valid),
@@ -528,7 +528,7 @@ module mmu_top #(
   logic             fa_valid;
   logic [PortW-1:0] fa_idx;
 
-  mmu_rr_arb #(.N(NPorts), .IdxW(PortW)) u_flt_arb (
+  prim_rr_arb #(.N(NPorts), .IdxW(PortW)) u_flt_arb (
     .clk_i,
     .rst_ni,
     .req_i       (flt_valid),
