@@ -4,22 +4,23 @@
  * boards without a PCIe link (the OrangeCrab: ECP5 has no open PCIe PHY).
  * It carries BAR0/BAR1 32-bit reads and writes and the device's MSI.
  *
- * The same constants are in rtl/pkg/gmmu_uartlink_pkg.sv for the RTL; the test
- * tests/boards/check_uartlink_defs.py fails when the two disagree. The frame
- * table and the rules are in docs/boards.md ("UART host link").
+ * The constants (frame sizes, CRC parameters, type, status and NAK codes)
+ * are defined in include/defs/uartlink.toml; tools/gendefs.py writes them to
+ * gmmu/uartlink_defs.h (included here) and, for the RTL, to
+ * rtl/pkg/gmmu_uartlink_pkg.sv. The frame table and the rules are in
+ * docs/uart-link.md.
  *
  * Line: 8 data bits, no parity, 1 stop bit, LSB first, idle high.
  *
  * Every frame has a fixed size, starts with GMMU_UARTLINK_SOF and ends with
- * a CRC-16/CCITT-FALSE (polynomial 0x1021, initial value 0xFFFF, no
- * reflection, no final XOR) over every byte after the SOF, sent most
- * significant byte first; running the CRC over those bytes *and* the two CRC
- * bytes therefore gives 0. Multi-byte fields other than the CRC are
- * little-endian.
+ * a CRC-16/CCITT-FALSE (GMMU_UARTLINK_CRC_POLY and _INIT, no reflection, no
+ * final XOR) over every byte after the SOF, sent most significant byte
+ * first; running the CRC over those bytes *and* the two CRC bytes therefore
+ * gives 0. Multi-byte fields other than the CRC are little-endian.
  *
- *   request (host -> device), GMMU_UARTLINK_REQ_BYTES = 13:
+ *   request (host -> device), GMMU_UARTLINK_REQ_BYTES:
  *     0 SOF  1 type  2 seq  3 bar  4..6 offset (24 bits)  7..10 data  11..12 CRC
- *   response (device -> host), GMMU_UARTLINK_RSP_BYTES = 10:
+ *   response (device -> host), GMMU_UARTLINK_RSP_BYTES:
  *     0 SOF  1 type  2 seq  3 status  4..7 data  8..9 CRC
  *
  * Reliability (stop-and-wait, at-most-once):
@@ -44,74 +45,11 @@
 
 #include <stdint.h>
 
+#include "gmmu/uartlink_defs.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Bumped whenever a frame layout or the meaning of a field changes. */
-#define GMMU_UARTLINK_VERSION 1u
-
-#define GMMU_UARTLINK_SOF 0xA5u
-#define GMMU_UARTLINK_REQ_BYTES 13u
-#define GMMU_UARTLINK_RSP_BYTES 10u
-
-/* CRC-16/CCITT-FALSE parameters (check value over "123456789": 0x29B1). */
-#define GMMU_UARTLINK_CRC_POLY 0x1021u
-#define GMMU_UARTLINK_CRC_INIT 0xFFFFu
-
-/* The device drops a frame whose bytes stop arriving for this many byte
- * times (10 bit times each) and answers NAK / NAK_TIMEOUT. */
-#define GMMU_UARTLINK_FRAME_TIMEOUT_BYTES 32u
-
-/* The device sends a NAK only once its receiver is hunting for a SOF and
- * the line has been quiet for this many byte times. A NAK sent earlier
- * (a frame that ended inside the host's bytes) would make the host resend
- * while the device is still collecting a frame that began at a 0xA5 inside
- * the request's body; that frame would swallow the resend's first bytes,
- * end inside it again, and so on for as long as the host resends. Bad
- * frames that end before the line goes quiet share one NAK. */
-#define GMMU_UARTLINK_NAK_QUIET_BYTES 2u
-
-/* Request types (host -> device). */
-enum gmmu_uartlink_req_type {
-    GMMU_UARTLINK_HELLO = 0x01, /* forget the last request; answered by HELLO_ACK */
-    GMMU_UARTLINK_READ = 0x02,  /* bar, offset; answered by READ_RSP */
-    GMMU_UARTLINK_WRITE = 0x03  /* bar, offset, data; answered by WRITE_ACK */
-};
-
-/* Response types (device -> host). */
-enum gmmu_uartlink_rsp_type {
-    GMMU_UARTLINK_HELLO_ACK = 0x81, /* seq echoed; data = GMMU_UARTLINK_HELLO_DATA */
-    GMMU_UARTLINK_READ_RSP = 0x82,  /* seq echoed; status; data = the word read */
-    GMMU_UARTLINK_WRITE_ACK = 0x83, /* seq echoed; status */
-    GMMU_UARTLINK_IRQ = 0x84,       /* seq = IRQ frame count; data = MSI vector bitmask */
-    GMMU_UARTLINK_NAK = 0x85        /* seq as received (may be garbage); status = reason */
-};
-
-/* Status of READ_RSP / WRITE_ACK / HELLO_ACK. */
-enum gmmu_uartlink_status {
-    GMMU_UARTLINK_ST_OK = 0x00,
-    GMMU_UARTLINK_ST_BAD_BAR = 0x01,    /* BAR number other than 0 or 1 */
-    GMMU_UARTLINK_ST_BAD_OFFSET = 0x02, /* beyond the BAR, or not 4-aligned */
-    GMMU_UARTLINK_ST_BUS_ERROR = 0x03   /* the AXI4-Lite slave answered SLVERR/DECERR */
-};
-
-/* NAK reasons (status of a NAK). The request was not executed. */
-enum gmmu_uartlink_nak {
-    GMMU_UARTLINK_NAK_CRC = 0x10,      /* CRC mismatch */
-    GMMU_UARTLINK_NAK_TIMEOUT = 0x11,  /* frame incomplete: a byte was lost */
-    GMMU_UARTLINK_NAK_FRAMING = 0x12,  /* a byte of the frame had a bad stop bit */
-    GMMU_UARTLINK_NAK_BAD_TYPE = 0x13  /* good CRC, unknown request type */
-};
-
-/* HELLO_ACK data: [7:0] link version, [15:8] log2(BAR0 bytes),
- * [23:16] log2(BAR1 bytes) (0: no BAR1), [31:24] 0. */
-#define GMMU_UARTLINK_HELLO_VERSION_SHIFT 0u
-#define GMMU_UARTLINK_HELLO_BAR0_LOG2_SHIFT 8u
-#define GMMU_UARTLINK_HELLO_BAR1_LOG2_SHIFT 16u
-
-/* Largest BAR offset a frame can carry (24 bits). */
-#define GMMU_UARTLINK_OFFSET_BITS 24u
 
 /* ------------------------------------------------------------ helpers */
 

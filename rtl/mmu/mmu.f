@@ -5,6 +5,7 @@
 // for packages, which come before their users.
 rtl/mmu/mmu_top.sv
 rtl/mmu/mmu_port.sv
+rtl/mmu/mmu_prefetch.sv
 rtl/mmu/mmu_l1_tlb.sv
 rtl/mmu/mmu_l2_tlb.sv
 rtl/mmu/mmu_pwc.sv

@@ -46,7 +46,7 @@ module mmu_l1_tlb #(
   // A fill arrives (it may not install: a fault, stale): the entry it would
   // write does not hit. Without the install's checks, so the lookup's keep
   // mask does not wait for them (from the fill bus through those checks
-  // into the hit encoder was the routed critical path, 72.09 MHz).
+  // into the hit encoder was once the routed critical path).
   input  logic                                 ins_maybe_i,
   input  logic [AsidW-1:0]                     ins_asid_i,
   input  logic [VpnW-1:0]                      ins_vpn_i,
@@ -98,15 +98,15 @@ module mmu_l1_tlb #(
   // The entry the next install writes: the lowest free one, else the
   // round-robin victim, registered so an install's enables come from a
   // register (from the valid bits through the free-entry search to every
-  // entry's enables was a long path group of the port on ECP5, 12.3 ns
-  // estimated, 2026-11-25). The free entries are searched in this cycle's
-  // valid bits, twice: all of them, and without the entry an install
-  // writes now; the install only chooses between the two, so neither the
-  // fill bus nor an invalidation or the sweep's compare is in front of the
-  // search (the fill bus -> install -> free search -> slot registers was
-  // the routed critical path of fmax-mmu, 75.20 MHz). Entries freed in
-  // this cycle are seen a cycle later: an install may take the victim
-  // then although one is free, which costs a hit at most.
+  // entry's enables was a long path group of the port on ECP5). The free
+  // entries are searched in this cycle's valid bits, twice: all of them,
+  // and without the entry an install writes now; the install only chooses
+  // between the two, so neither the fill bus nor an invalidation or the
+  // sweep's compare is in front of the search (the fill bus -> install ->
+  // free search -> slot registers was once the routed critical path of
+  // fmax-mmu). Entries freed in this cycle are seen a cycle later: an
+  // install may take the victim then although one is free, which costs a
+  // hit at most.
   logic [IdxW-1:0]    ins_idx_q, ins_idx_d, victim_d, victim_ins, idx_ins, idx_noins;
   logic [Entries-1:0] ins_slot_q, ins_slot_d;  // one-hot ins_idx_q
   logic               ins_free_q;  // ins_idx_q is free (else the victim)
@@ -129,8 +129,8 @@ module mmu_l1_tlb #(
   // meanwhile belong to requests issued before DONE. The entry is read in
   // one cycle (registered) and compared and cleared in the next: the read
   // (a 16-to-1 select), the range compares and the valid bit in one cycle
-  // were the routed critical path of fmax-mmu on 2026-11-25 (14.3 ns). An
-  // entry filled between the two cycles may be cleared too: it is only lost.
+  // were once the routed critical path of fmax-mmu. An entry filled
+  // between the two cycles may be cleared too: it is only lost.
   logic             sw_q, sw2_q;
   logic [IdxW-1:0]  sw_idx_q, sw2_idx_q;
   logic [AsidW-1:0] sw_asid_q;
@@ -154,7 +154,7 @@ module mmu_l1_tlb #(
   assign inv_busy_o = sw_q || sw2_q;
 
   // The fill's arrival (ins_maybe_i) is a register of the port's own
-  // (mmu_top's fp_valid_q), so it masks the compare in front of the one
+  // (mmu_top's fill_valid_q), so it masks the compare in front of the one
   // encoder.
   prim_lowest_set #(.N(Entries), .IdxW(IdxW)) u_hit_enc (
     .req_i (match & keep),

@@ -16,13 +16,12 @@
 // consumer must take that cycle (a hit becomes a fill, a miss starts a
 // walk: the caller guarantees a free walker through can_accept_i).
 // Latency 4, one per cycle. The output registers take the block RAMs'
-// clock-to-output (4.3 ns on ECP5, unregistered) off the compare: RAM,
-// compare and compare register in one cycle was fmax-mmu's routed critical
-// path (11.5 ns, 2026-11-25), and a compare split in two registered halves
-// did not shorten it. The selection has a cycle of its own because
-// compare and select in one cycle, straight off the block RAMs, was the
-// MMU's longest path on ECP5 (13 LUT levels, 22.9 ns; with the choice
-// within a bank still after the compare, 18.5 ns estimated on 2026-11-25).
+// clock-to-output (unregistered on ECP5, most of a cycle) off the compare:
+// RAM, compare and compare register in one cycle made fmax-mmu's routed
+// critical path, and a compare split in two registered halves did not
+// shorten it. The selection has a cycle of its own because compare and
+// select in one cycle, straight off the block RAMs, was the MMU's longest
+// path on ECP5, even with the choice within a bank after the compare.
 //
 // Install (from a completed walk) writes, the cycle after ins_valid_i, the
 // bank of the record's covered size: an invalid way of the set, else a
@@ -33,18 +32,21 @@
 // do not reach the valid bits in one cycle) reading the tags,
 // while lookups are held off (busy_o). A lookup in flight when an invalidation
 // starts is marked stale (res_stale_o): its answer must not be installed.
+//
+// The banks' geometry defaults to include/defs/mmu.toml (L2_SETS_* and
+// L2_WAYS_*, whose sum is L2_ENTRIES): sets a power of two, ways 1 to 4.
 module mmu_l2_tlb #(
-  parameter int unsigned AsidW  = 6,
+  parameter int unsigned AsidW  = $clog2(gmmu_mmu_pkg::ASIDS),
   parameter int unsigned VpnW   = 36,
   parameter int unsigned MetaW  = 5,
-  parameter int unsigned Sets0  = 128,  // 4 KB bank
-  parameter int unsigned Ways0  = 4,
-  parameter int unsigned Sets1  = 32,   // 64 KB bank
-  parameter int unsigned Ways1  = 4,
-  parameter int unsigned Sets2  = 32,   // 2 MB bank
-  parameter int unsigned Ways2  = 2,
-  parameter int unsigned Sets3  = 32,   // 1 GB bank (and 512 GB zero ranges)
-  parameter int unsigned Ways3  = 2
+  parameter int unsigned Sets0  = gmmu_mmu_pkg::L2_SETS_4K,   // 4 KB bank
+  parameter int unsigned Ways0  = gmmu_mmu_pkg::L2_WAYS_4K,
+  parameter int unsigned Sets1  = gmmu_mmu_pkg::L2_SETS_64K,  // 64 KB bank
+  parameter int unsigned Ways1  = gmmu_mmu_pkg::L2_WAYS_64K,
+  parameter int unsigned Sets2  = gmmu_mmu_pkg::L2_SETS_2M,   // 2 MB bank
+  parameter int unsigned Ways2  = gmmu_mmu_pkg::L2_WAYS_2M,
+  parameter int unsigned Sets3  = gmmu_mmu_pkg::L2_SETS_1G,   // 1 GB bank (and 512 GB zero ranges)
+  parameter int unsigned Ways3  = gmmu_mmu_pkg::L2_WAYS_1G
 ) (
   input  logic                                clk_i,
   input  logic                                rst_ni,
@@ -110,6 +112,17 @@ module mmu_l2_tlb #(
   localparam int unsigned SetW    = (MaxSets > 1) ? $clog2(MaxSets) : 1;
   localparam int unsigned EntW    = AsidW + VpnW + InfoW;
   localparam int unsigned NRam    = Banks * MaxWays;   // RAM b * MaxWays + w (some unused)
+
+  // The set hash masks with a bank's sets - 1; each way is a RAM of its own.
+  if (Sets0 == 0 || (Sets0 & (Sets0 - 1)) != 0 || Sets1 == 0 || (Sets1 & (Sets1 - 1)) != 0 ||
+      Sets2 == 0 || (Sets2 & (Sets2 - 1)) != 0 || Sets3 == 0 || (Sets3 & (Sets3 - 1)) != 0)
+  begin : gen_bad_sets
+    $error("mmu_l2_tlb: each bank's sets must be a power of two");
+  end
+  if (Ways0 == 0 || Ways0 > MaxWays || Ways1 == 0 || Ways1 > MaxWays ||
+      Ways2 == 0 || Ways2 > MaxWays || Ways3 == 0 || Ways3 > MaxWays) begin : gen_bad_ways
+    $error("mmu_l2_tlb: each bank's ways must be 1 to MaxWays (4)");
+  end
 
   function automatic int unsigned bank_sets(input int unsigned b);
     bank_sets = (b == 0) ? Sets0 : (b == 1) ? Sets1 : (b == 2) ? Sets2 : Sets3;
@@ -188,8 +201,8 @@ module mmu_l2_tlb #(
   // the pipeline never stalls, and a lookup's (or a sweep step's) word is
   // used exactly two cycles after its read, whatever is read meanwhile. A
   // read enable of in_fire carried the walker's can-accept through the
-  // ready into the clock enables of all 36 block RAMs, across the chip:
-  // fmax-mmu's routed critical path at 88628da (97.37 MHz, 2026-11-26).
+  // ready into the clock enables of every block RAM, across the chip: it
+  // was fmax-mmu's routed critical path.
   assign ram_re     = 1'b1;
 
   // ---------------------------------------------------------------- install
@@ -198,9 +211,8 @@ module mmu_l2_tlb #(
   // set's valid bits in that bank. Cycle B (from ins_b_*_q): the way (the
   // first invalid one, else a pseudo-random one), the RAM write and the
   // valid-bit update. Straight from a finished walk, the set's valid bits
-  // through a 128-to-1 select, the way choice and the block RAMs' write
-  // enables made the MMU's longest routed path on ECP5 (17.1 ns estimated,
-  // 19.6 ns routed on 2026-11-25).
+  // through a MaxSets-to-1 select, the way choice and the block RAMs' write
+  // enables made the MMU's longest routed path on ECP5.
   //
   // Against invalidation: the caller lets no install through in an
   // invalidation's cycle, and one in cycle A during an invalidation is

@@ -1,5 +1,6 @@
 // One translation port: request/response channels, the port's L1 TLB, its
-// miss registers (MSHRs), its miss slots and its fault staging register.
+// miss registers (MSHRs), its miss slots, its prefetcher (mmu_prefetch) and
+// its fault staging register.
 //
 // A request is looked up in the L1 TLB in the cycle it is accepted and a hit
 // is answered the next cycle (one lookup per cycle). A miss takes a miss
@@ -16,7 +17,9 @@
 // record of the hit or fill. The first use of a new translation prefetches
 // the PfDepth pages along the port's detected stride (strided streams, the
 // rows of a tile; after the stride's last learned jump, the pages after its
-// target), else the PfDepth ranges after the hit entry (streams).
+// target), else the PfDepth ranges after the hit entry (streams): the port
+// reports those events to mmu_prefetch and takes the pages it offers into
+// free miss registers.
 //
 // Invalidation: a stale fill (from a walk or lookup that began before an
 // invalidation) is never installed and answers only misses that were
@@ -36,10 +39,10 @@
 // a free slot). An answered slot is chosen (round robin) and its fields
 // registered one cycle before its response is built and queued: from the
 // choice through the slot's fields and its register's answer to the FIFO's
-// write in one cycle was the MMU's routed critical path on ECP5 (65.09 MHz,
-// 2026-11-25). A response with a fault is also handed to the fault FIFO
-// through a staging register as it leaves the port; it waits while the
-// register is occupied, so no fault is lost.
+// write in one cycle was once the MMU's routed critical path on ECP5. A
+// response with a fault is also handed to the fault FIFO through a staging
+// register as it leaves the port; it waits while the register is occupied,
+// so no fault is lost.
 module mmu_port #(
   parameter int unsigned AsidW     = 6,
   parameter int unsigned VaBits    = 48,
@@ -80,15 +83,15 @@ module mmu_port #(
   input  logic                                miss_ready_i,
   output logic [AsidW-1:0]                    miss_asid_o,
   output logic [VaBits-13:0]                  miss_vpn_o,
-  output logic [MIdxW-1:0]                    miss_idx_o,
+  output logic [MIdxW-1:0]                    miss_mshr_o,
 
-  // Answer to miss fill_idx_i (always accepted)
+  // Answer to miss fill_mshr_i (always accepted)
   input  logic                                fill_valid_i,
-  input  logic [MIdxW-1:0]                    fill_idx_i,
+  input  logic [MIdxW-1:0]                    fill_mshr_i,
   // The answer is not to be installed: stale (from a walk or lookup that
   // began before an invalidation) or a fault. An invalidation in the
   // fill's own cycle leaves the entry the L1 writes invalid.
-  input  logic                                fill_noins_i,
+  input  logic                                fill_no_install_i,
   input  logic [gmmu_mmu_pkg::INFO_BITS-1:0]  fill_info_i,
 
   // Invalidation pulse
@@ -100,13 +103,13 @@ module mmu_port #(
   output logic                                inv_busy_o,
 
   // Fault record to the fault FIFO
-  output logic                                flt_valid_o,
-  input  logic                                flt_ready_i,
-  output logic [63:0]                         flt_va_o,
-  output logic [AsidW-1:0]                    flt_asid_o,
-  output logic [1:0]                          flt_access_o,
-  output logic [2:0]                          flt_reason_o,
-  output logic [TagW-1:0]                     flt_tag_o,
+  output logic                                fault_valid_o,
+  input  logic                                fault_ready_i,
+  output logic [63:0]                         fault_va_o,
+  output logic [AsidW-1:0]                    fault_asid_o,
+  output logic [1:0]                          fault_access_o,
+  output logic [2:0]                          fault_reason_o,
+  output logic [TagW-1:0]                     fault_tag_o,
 
   // Performance events (one-cycle pulses)
   output logic                                ev_req_o,
@@ -128,14 +131,9 @@ module mmu_port #(
   // needs besides them (VA, address space, access).
   localparam int unsigned RecW   = OutW + 64 + AsidW + 2;
   localparam logic [2:0]  FaultNone = 3'(gmmu_pte_pkg::FAULT_NONE);
+  localparam logic [2:0]  Cov4K     = 3'(gmmu_mmu_pkg::PSIZE_4K);
 
-  // The stride detector slices the page-number delta at PfStrideW - 1.
-  if (PfStrideW > VaBits - 12) begin : gen_bad_stride
-    $error("mmu_port: PfStrideW must not exceed the VA's page-number bits (VaBits - 12)");
-  end
-  if (PfDepth > 3) begin : gen_bad_pf_depth
-    $error("mmu_port: PfDepth must be 0 to 3");
-  end
+  // PfDepth and PfStrideW are checked by mmu_prefetch.
 
   // ------------------------------------------------------------ helpers
   // VA page-number bits above the covered range of a PSIZE code.
@@ -231,7 +229,7 @@ module mmu_port #(
   logic [VpnW-1:0]  m_vpn_q    [Mshrs];
   // The answer, as the parts of a response (above): from the done arbiter
   // through the permission check to the response FIFO was the port's
-  // longest path on ECP5 (17.3 ns estimated on 2026-11-25).
+  // longest path on ECP5.
   logic [11:0]      m_fault_q  [Mshrs];
   logic [PaW-1:0]   m_base_q   [Mshrs];
   logic [PaW-1:0]   m_pass_q   [Mshrs];
@@ -280,8 +278,8 @@ module mmu_port #(
   logic [VpnW-1:0]   fill_vpn;
   logic [AsidW-1:0]  fill_asid;
 
-  assign fill_vpn  = m_vpn_q[fill_idx_i];
-  assign fill_asid = m_asid_q[fill_idx_i];
+  assign fill_vpn  = m_vpn_q[fill_mshr_i];
+  assign fill_asid = m_asid_q[fill_mshr_i];
 
   // The lookup port serves requests only; a fill is installed without a
   // presence check (misses of one port to different 4 KB pages of one large
@@ -289,7 +287,7 @@ module mmu_port #(
   assign lk_asid = req_asid_i;
   assign lk_vpn  = req_va_i[VaBits-1:12];
 
-  assign ins_valid = fill_valid_i && !fill_noins_i;
+  assign ins_valid = fill_valid_i && !fill_no_install_i;
 
   mmu_l1_tlb #(
     .Entries (L1Entries),
@@ -368,7 +366,7 @@ module mmu_port #(
   assign miss_valid_o = send_any;
   assign miss_asid_o  = m_asid_q[send_idx];
   assign miss_vpn_o   = m_vpn_q[send_idx];
-  assign miss_idx_o   = send_idx;
+  assign miss_mshr_o  = send_idx;
 
   // ------------------------------------------------------------ datapath
   logic             room1, room2;
@@ -385,7 +383,7 @@ module mmu_port #(
   // The next cycle's busy bits, and whether a register and a slot will be
   // free, registered: the stage's go then waits for no 32-slot OR (from
   // the busy bits through the go and the lookup's push to the response
-  // FIFO's writes was the port's longest path group on ECP5, 2026-11-25).
+  // FIFO's writes was the port's longest path group on ECP5).
   logic [Mshrs-1:0] m_busy_d;
   logic [Slots-1:0] s_busy_d;
   logic             free_any_q, s_free_any_q;
@@ -480,145 +478,50 @@ module mmu_port #(
   assign alloc       = s1_fire && s1_va_ok_q && !lk_hit;
   assign alloc_merge = |merge_hit;
 
-  // Prefetch. The first use of a new translation (the first request that
-  // hits a fresh L1 entry, or a miss that asks for a new entry or merges
-  // into a prefetch) is a prefetch *event*. Per port a one-entry stride
-  // detector (a reference-prediction table of one entry) remembers the page
-  // number (4 KB units) of the last event and a candidate delta (non-zero,
-  // PfStrideW bits signed) with a 2-bit confidence: a delta equal to the
-  // candidate raises it (saturating at 3), another one replaces the
-  // candidate (confidence 1) except at confidence 3, which only drops to 2:
-  // one jump (to the next tile) keeps a well-established stride. At
-  // confidence 2 or more (the delta seen twice in a row) an event asks for
-  // the translations of the PfDepth pages event + k*delta, k = 1.. (a
-  // strided stream, the rows of a tile); otherwise the first use of a hit
-  // entry asks for the PfDepth ranges right after it, of the entry's size
-  // (a stream), and a miss asks for nothing. A stride smaller than the hit
-  // entry's range falls back to the next ranges.
-  //
-  // The detector also learns the last jump that broke a confirmed stride
-  // (from page S to page J: the last row of a tile back to its first row,
-  // the bottom of a column to its top) and, along the stride, takes J as the
-  // page after S, so the rows after a repeated jump are asked for before it
-  // (a one-entry Markov predictor over the stride's breaks). A stride that
-  // goes on past S forgets the jump, and so does an invalidation or a
-  // change of address space.
+  // Prefetch (mmu_prefetch). The first use of a new translation (the first
+  // request that hits a fresh L1 entry, or a miss that asks for a new entry
+  // or merges into a prefetch) is a prefetch event; the prefetcher turns
+  // the port's events into pages to prefetch.
   //
   // A prefetch takes a miss register (the highest free one, when at least
-  // two are free; along a stride also in a cycle in which a request's miss
-  // takes the lowest) and is looked up and walked like a miss,
-  // but answers nobody and records no fault; requests to its page that come
-  // meanwhile merge into it. The last PfDepth prefetches are remembered and
-  // not sent again (forgotten at an invalidation).
-  //
-  // Timing: the event is registered (stage 1), the detector is updated and
-  // the decision registered (stage 2), the first page computed (stage 3,
-  // pf_q); nothing of it is on the lookup path beyond the event's flops.
-  localparam int unsigned PfHist = (PfDepth > 0) ? PfDepth : 1;
-  localparam int unsigned SW     = (PfStrideW > 1) ? PfStrideW : 2;
-  localparam logic [2:0]  Cov4K  = 3'(gmmu_mmu_pkg::PSIZE_4K);
-
-  // Stage 1: the event.
-  logic             pe_q, pe_miss_q;
-  logic [AsidW-1:0] pe_asid_q;
-  logic [VpnW-1:0]  pe_vpn_q;
-  logic [2:0]       pe_cov_q;
-  logic             pe_event;
-  // Stride detector.
-  logic             sd_v_q;
-  logic [AsidW-1:0] sd_asid_q;
-  logic [VpnW-1:0]  sd_last_q;
-  logic [SW-1:0]    sd_stride_q;
-  logic [1:0]       sd_conf_q;
-  logic [VpnW-1:0]  sd_delta;
-  logic             sd_same, sd_zero, sd_inrange, sd_match;
-  logic [1:0]       sd_conf_d;
-  logic [SW-1:0]    sd_stride_d;
-  logic [SW-1:0]    sd_mag;
-  logic             sd_use;
-  // Stage 2: the decision.
-  logic             pt_q;
-  logic [AsidW-1:0] pt_asid_q;
-  logic [VpnW-1:0]  pt_vpn_q;
-  logic [VpnW:0]    pt_step_q;
-  logic             pt_stride_q;
-  // Stage 3: the prefetch generator.
-  logic             pf_q, pf_stride_q;
-  logic [AsidW-1:0] pf_asid_q;
-  logic [VpnW-1:0]  pf_vpn_q;
-  logic [VpnW:0]    pf_step_q;
-  logic [1:0]       pf_cnt_q;
-  logic [VpnW:0]    pf_next, pf_adv;
-  logic             pf_trigger, pf_alloc, pf_dup, pf_skip;
-  // The learned jump: the last break of a confirmed stride (from the page
-  // of one event to the page of the next).
-  logic             jw_v_q;
-  logic [VpnW-1:0]  jw_src_q, jw_dst_q;
-  logic             jw_at_pt, jw_at_pf;
-  logic [PfHist-1:0] hist_v_q;
-  logic [AsidW-1:0] hist_asid_q [PfHist];
-  logic [VpnW-1:0]  hist_vpn_q  [PfHist];
-  logic [$clog2(PfHist+1)-1:0] hist_ptr_q;
+  // two are free) and is looked up and walked like a miss, but answers
+  // nobody and records no fault; requests to its page that come meanwhile
+  // merge into it. One along a confirmed stride may be allocated in the
+  // same cycle as a request's miss (it takes the highest free register, the
+  // request the lowest): a tile's rows miss four requests at a time and
+  // would otherwise starve it. A next-range prefetch is more speculative
+  // and waits for a cycle without a miss.
+  logic             pf_event;
+  logic             pf_valid, pf_ready, pf_stride, pf_alloc;
+  logic [AsidW-1:0] pf_asid;
+  logic [VpnW-1:0]  pf_vpn;
 
   assign lk_used  = s1_fire && s1_va_ok_q && lk_hit;
-  assign pe_event = (PfDepth > 0) &&
-                    ((lk_used && lk_fresh) || (alloc && (!alloc_merge || |(merge_hit & m_pf_q))));
+  assign pf_event = (lk_used && lk_fresh) || (alloc && (!alloc_merge || |(merge_hit & m_pf_q)));
 
-  // Stage 2 (from registers): the delta to the last event and the update.
-  assign sd_delta   = pe_vpn_q - sd_last_q;
-  assign sd_same    = sd_v_q && (sd_asid_q == pe_asid_q);
-  assign sd_zero    = (sd_delta == '0);
-  assign sd_inrange = (sd_delta[VpnW-1:SW-1] == '0) || (sd_delta[VpnW-1:SW-1] == '1);
-  assign sd_match   = sd_same && sd_inrange && (sd_delta[SW-1:0] == sd_stride_q);
+  mmu_prefetch #(
+    .AsidW   (AsidW),
+    .VpnW    (VpnW),
+    .Depth   (PfDepth),
+    .StrideW (PfStrideW)
+  ) u_prefetch (
+    .clk_i,
+    .rst_ni,
+    .event_valid_i (pf_event),
+    .event_miss_i  (!lk_hit),
+    .event_asid_i  (s1_asid_q),
+    .event_vpn_i   (s1_va[VaBits-1:12]),
+    .event_cov_i   (lk_hit ? lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3] : Cov4K),
+    .pf_valid_o    (pf_valid),
+    .pf_ready_i    (pf_ready),
+    .pf_stride_o   (pf_stride),
+    .pf_asid_o     (pf_asid),
+    .pf_vpn_o      (pf_vpn),
+    .inv_valid_i
+  );
 
-  always_comb begin
-    sd_conf_d   = sd_conf_q;
-    sd_stride_d = sd_stride_q;
-    if (!sd_same) begin
-      sd_conf_d = '0;
-    end else if (sd_zero) begin
-      // The same page again (the first hit after its own miss): no news.
-    end else if (sd_match) begin
-      if (sd_conf_q != 2'd3) sd_conf_d = sd_conf_q + 2'd1;
-    end else if (sd_conf_q == 2'd3) begin
-      sd_conf_d = 2'd2;                 // one jump (to the next tile) keeps the stride
-    end else if (sd_inrange) begin
-      sd_stride_d = sd_delta[SW-1:0];   // a new candidate, to be seen once more
-      sd_conf_d   = 2'd1;
-    end else begin
-      sd_conf_d   = '0;
-    end
-  end
-
-  // Use the stride when it is confident and at least the entry's range
-  // (for a hit on a larger entry), so the targets are outside the entry.
-  // Confidence 2 or more always comes with the stride unchanged, so the
-  // magnitude is taken from the register, off the delta's carry chain.
-  assign sd_mag = sd_stride_q[SW-1] ? (~sd_stride_q + SW'(1)) : sd_stride_q;
-  assign sd_use = (PfStrideW > 1) && sd_conf_d[1] &&
-                  ((({{(VpnW-SW){1'b0}}, sd_mag}) & cov_mask(pe_cov_q)) != '0);
-
-  // Stage 3: the first page to prefetch. Along a stride, the page after the
-  // learned jump's source is its target.
-  assign pf_trigger = pt_q;
-  assign jw_at_pt   = pt_stride_q && jw_v_q && (pt_vpn_q == jw_src_q);
-  assign jw_at_pf   = pf_stride_q && jw_v_q && (pf_vpn_q == jw_src_q);
-  assign pf_next    = jw_at_pt ? {1'b0, jw_dst_q} : {1'b0, pt_vpn_q} + pt_step_q;
-  assign pf_adv     = jw_at_pf ? {1'b0, jw_dst_q} : {1'b0, pf_vpn_q} + pf_step_q;
-
-  always_comb begin
-    pf_dup = 1'b0;
-    for (int k = 0; k < PfHist; k++) begin
-      if (hist_v_q[k] && hist_asid_q[k] == pf_asid_q && hist_vpn_q[k] == pf_vpn_q) pf_dup = 1'b1;
-    end
-  end
-  assign pf_skip  = pf_q && pf_dup;
-  // A prefetch needs two free miss registers. One along a confirmed stride
-  // may be allocated in the same cycle as a request's miss (it takes the
-  // highest free register, the request the lowest): a tile's rows miss
-  // four requests at a time and would otherwise starve it. A next-range
-  // prefetch is more speculative and waits for a cycle without a miss.
-  assign pf_alloc = pf_q && !pf_dup && free2 && (pf_stride_q || !alloc);
+  assign pf_ready = free2 && (pf_stride || !alloc);
+  assign pf_alloc = pf_valid && pf_ready;
 
   // A fill answers its register and every slot linked to it. A stale fill
   // (from a lookup or walk that began before an invalidation) can only be
@@ -628,7 +531,7 @@ module mmu_port #(
   // invalidation.
   always_comb begin
     for (int i = 0; i < Mshrs; i++) begin
-      fill_now[i] = fill_valid_i && (MIdxW'(i) == fill_idx_i) && m_busy_q[i] && m_sent_q[i] &&
+      fill_now[i] = fill_valid_i && (MIdxW'(i) == fill_mshr_i) && m_busy_q[i] && m_sent_q[i] &&
                     !m_filled_q[i];
     end
     // The slot leaving now no longer needs its register after this cycle.
@@ -682,32 +585,6 @@ module mmu_port #(
       m_pf_q     <= '0;
       s_busy_q   <= '0;
       s_done_q   <= '0;
-      pe_q        <= 1'b0;
-      pe_miss_q   <= 1'b0;
-      pe_asid_q   <= '0;
-      pe_vpn_q    <= '0;
-      pe_cov_q    <= '0;
-      sd_v_q      <= 1'b0;
-      sd_asid_q   <= '0;
-      sd_last_q   <= '0;
-      sd_stride_q <= '0;
-      sd_conf_q   <= '0;
-      jw_v_q      <= 1'b0;
-      jw_src_q    <= '0;
-      jw_dst_q    <= '0;
-      pt_q        <= 1'b0;
-      pt_stride_q <= 1'b0;
-      pf_stride_q <= 1'b0;
-      pt_asid_q   <= '0;
-      pt_vpn_q    <= '0;
-      pt_step_q   <= '0;
-      pf_q       <= 1'b0;
-      pf_asid_q  <= '0;
-      pf_vpn_q   <= '0;
-      pf_step_q  <= '0;
-      pf_cnt_q   <= '0;
-      hist_v_q   <= '0;
-      hist_ptr_q <= '0;
       of_wr_q    <= '0;
       of_rd_q    <= '0;
       of_cnt_q   <= '0;
@@ -738,63 +615,6 @@ module mmu_port #(
         m_old_q[pf_idx]  <= inv_valid_i;
         m_pf_q[pf_idx]   <= 1'b1;
       end
-      if (pf_alloc) begin
-        hist_v_q[hist_ptr_q] <= 1'b1;
-        hist_ptr_q <= (32'(hist_ptr_q) == PfHist - 1) ? '0 : hist_ptr_q + 1'b1;
-      end
-      // Stage 1: the event.
-      pe_q <= pe_event;
-      if (pe_event) begin
-        pe_miss_q <= !lk_hit;
-        pe_asid_q <= s1_asid_q;
-        pe_vpn_q  <= s1_va[VaBits-1:12];
-        pe_cov_q  <= lk_hit ? lk_info[gmmu_mmu_pkg::INFO_COV_LSB +: 3] : Cov4K;
-      end
-      // Stage 2: the stride detector and the decision.
-      // A repeat of the last event's page with the stride asks for the list
-      // just asked; a miss without a stride asks for nothing.
-      pt_q <= pe_q && (sd_use ? !(sd_same && sd_zero) : !pe_miss_q);
-      if (pe_q) begin
-        sd_v_q      <= 1'b1;
-        sd_asid_q   <= pe_asid_q;
-        sd_last_q   <= pe_vpn_q;
-        sd_stride_q <= sd_stride_d;
-        sd_conf_q   <= sd_conf_d;
-        // A stride that goes on past the jump's source unlearns the jump.
-        if (!sd_same || (sd_match && sd_last_q == jw_src_q)) jw_v_q <= 1'b0;
-        if (sd_same && !sd_zero && !sd_match && sd_conf_q == 2'd3) begin
-          jw_v_q   <= 1'b1;
-          jw_src_q <= sd_last_q;
-          jw_dst_q <= pe_vpn_q;
-        end
-        pt_asid_q   <= pe_asid_q;
-        pt_stride_q <= sd_use;
-        if (sd_use) begin
-          pt_vpn_q  <= pe_vpn_q;
-          pt_step_q <= {{(VpnW+1-SW){sd_stride_q[SW-1]}}, sd_stride_q};
-        end else begin
-          pt_vpn_q  <= pe_vpn_q | ~cov_mask(pe_cov_q);
-          pt_step_q <= {1'b0, ~cov_mask(pe_cov_q) + VpnW'(1)};
-        end
-      end
-      // Stage 3: the prefetches, one range per cycle.
-      if (pf_trigger) begin
-        pf_q      <= !pf_next[VpnW];
-        pf_asid_q <= pt_asid_q;
-        pf_stride_q <= pt_stride_q;
-        pf_vpn_q  <= pf_next[VpnW-1:0];
-        pf_step_q <= pt_step_q;
-        pf_cnt_q  <= 2'(PfDepth);
-      end else if (pf_alloc || pf_skip) begin
-        // On to the next range, if any is left and it exists.
-        pf_vpn_q <= pf_adv[VpnW-1:0];
-        pf_cnt_q <= pf_cnt_q - 2'd1;
-        if (pf_cnt_q == 2'd1 || pf_adv[VpnW]) pf_q <= 1'b0;
-      end
-      if (inv_valid_i) begin
-        hist_v_q <= '0;
-        jw_v_q   <= 1'b0;
-      end
 
       // Response FIFO (a bypassing response is written too, and popped).
       of_wr_q  <= of_wr_q + 2'(done_take) + 2'(lk_push);
@@ -802,7 +622,7 @@ module mmu_port #(
       of_cnt_q <= of_cnt_q + 3'(done_take) + 3'(lk_push) - 3'(out_take);
 
       // Fault staging.
-      if (fs_valid_q && flt_ready_i) fs_valid_q <= 1'b0;
+      if (fs_valid_q && fault_ready_i) fs_valid_q <= 1'b0;
       if (out_take && out_fault) fs_valid_q <= 1'b1;
     end
   end
@@ -837,10 +657,8 @@ module mmu_port #(
       m_vpn_q[free_idx]  <= s1_va[VaBits-1:12];
     end
     if (pf_alloc) begin
-      hist_asid_q[hist_ptr_q] <= pf_asid_q;
-      hist_vpn_q[hist_ptr_q]  <= pf_vpn_q;
-      m_asid_q[pf_idx] <= pf_asid_q;
-      m_vpn_q[pf_idx]  <= pf_vpn_q;
+      m_asid_q[pf_idx] <= pf_asid;
+      m_vpn_q[pf_idx]  <= pf_vpn;
     end
     for (int i = 0; i < Mshrs; i++) begin
       if (fill_now[i]) begin
@@ -858,7 +676,7 @@ module mmu_port #(
     // cycle a faulting response is taken (offered only while it is free)
     // its valid bit is set and it holds. So its enables wait for no
     // permission check (the lookup's record read through the fault decision
-    // into these enables was the routed critical path at 71f35fc, 67.82 MHz).
+    // into these enables was once the routed critical path).
     if (!fs_valid_q) begin
       {fs_tag_q, fs_reason_q}           <= out_rec[RecW-1 -: TagW + 3];
       {fs_va_q, fs_asid_q, fs_access_q} <= out_rec[RecW-OutW-1:0];
@@ -878,17 +696,17 @@ module mmu_port #(
   assign {rsp_fault_o, rsp_zero_o, rsp_pa_o, rsp_seg_o, rsp_cc_o, rsp_ro_o, rsp_nx_o, rsp_psize_o} =
       out_fault ? {out_rec[RecW-TagW-1 -: 3], {(RspW-3){1'b0}}} : out_rec[RecW-TagW-1 -: RspW];
 
-  assign flt_valid_o  = fs_valid_q;
-  assign flt_va_o     = fs_va_q;
-  assign flt_asid_o   = fs_asid_q;
-  assign flt_access_o = fs_access_q;
-  assign flt_reason_o = fs_reason_q;
-  assign flt_tag_o    = fs_tag_q;
+  assign fault_valid_o  = fs_valid_q;
+  assign fault_va_o     = fs_va_q;
+  assign fault_asid_o   = fs_asid_q;
+  assign fault_access_o = fs_access_q;
+  assign fault_reason_o = fs_reason_q;
+  assign fault_tag_o    = fs_tag_q;
 
   // The events leave the port from registers: the fault event comes from
   // the response's fault and the harness's ready, and from there across
-  // the chip to the register block's counters was fmax-mmu's routed
-  // critical path (93.34 MHz, 2026-11-26). Counts lag a cycle more.
+  // the chip to the register block's counters was once fmax-mmu's routed
+  // critical path. Counts lag a cycle more.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ev_req_o      <= 1'b0;

@@ -13,9 +13,9 @@
 // cycle the deepest level and its lowest entry are chosen and registered;
 // the cycle after, lk_hit_o, lk_level_o and lk_data_o (a distributed-RAM
 // read at the registered index) come from registers. The walker gives the
-// address two cycles ahead (the L2's lookup in its stage 1, whose miss it
-// sees two cycles later). Compare and choice in one cycle, from the L2's
-// stage 2, were 17.3 ns estimated on ECP5 (2026-11-25). An entry that an
+// address two cycles ahead (the L2's lookup two cycles before the L2
+// presents its result, a miss the walker then starts). Compare and choice
+// in one cycle made one of the MMU's longest paths on ECP5. An entry that an
 // install overwrites or an invalidation clears in either cycle does not
 // hit, and nothing hits after a cycle with an invalidation (a range
 // invalidation's sweep may have begun).
@@ -25,12 +25,12 @@
 // registered, compared with every entry, and the compare registered before
 // the presence decision and the write (from the walker's choice of which
 // walk installs, through the presence check to the write enables, was one
-// of the MMU's longest paths on ECP5, 16.9 ns estimated on 2026-11-25). One
-// that meets an invalidation on the way is dropped. Invalidation clears in
-// one cycle every entry or those of one address space; a range invalidation (VA range overlapping
-// [inv_start_i, inv_end_i]) checks one entry per cycle, busy for Entries + 2
-// cycles (read, compare and clear are pipelined), and the cache misses
-// meanwhile.
+// of the MMU's longest paths on ECP5). One that meets an invalidation on
+// the way is dropped. Invalidation clears in one cycle every entry or those
+// of one address space; a range invalidation (VA range overlapping
+// [inv_start_i, inv_end_i]) checks one entry per cycle, busy for
+// Entries + 2 cycles (read, compare and clear are pipelined), and the cache
+// misses meanwhile.
 module mmu_pwc #(
   parameter int unsigned Entries = 16,
   parameter int unsigned AsidW   = 6,

@@ -12,19 +12,24 @@
 // the write until the pulse is over and the sweeps of the L2, L1 and walk
 // cache, if any, have finished (inv_busy_i). A command written while one
 // runs is sent as INV_ALL, which covers both.
+//
+// Every register field is placed and read by its generated position and
+// width (gmmu_mmu_pkg::MMU_<REG>_<FIELD>_LSB and _WIDTH), so the layout has
+// one source. Parameters default to the same file's build parameters;
+// mmu_top passes the ones it is built with.
 module mmu_regs #(
-  parameter int unsigned NPorts     = 4,
-  parameter int unsigned AsidW      = 6,
-  parameter int unsigned VaBits     = 48,
-  parameter int unsigned Levels     = 4,
-  parameter int unsigned NWalkers   = 8,
-  parameter int unsigned L1Entries  = 16,
-  parameter int unsigned L2Entries  = 512,
-  parameter int unsigned PwcEntries = 16,
-  parameter int unsigned FaultDepth = 16,
-  parameter int unsigned TagW       = 8,
-  parameter int unsigned PortW      = 2,
-  parameter int unsigned WCntW      = 4
+  parameter int unsigned NPorts     = gmmu_mmu_pkg::PORTS,
+  parameter int unsigned AsidW      = $clog2(gmmu_mmu_pkg::ASIDS),
+  parameter int unsigned Levels     = gmmu_pte_pkg::LEVELS_DEFAULT,
+  parameter int unsigned VaBits     = 12 + 9 * Levels,
+  parameter int unsigned NWalkers   = gmmu_mmu_pkg::WALKERS,
+  parameter int unsigned L1Entries  = gmmu_mmu_pkg::L1_ENTRIES,
+  parameter int unsigned L2Entries  = gmmu_mmu_pkg::L2_ENTRIES,
+  parameter int unsigned PwcEntries = gmmu_mmu_pkg::PWC_ENTRIES,
+  parameter int unsigned FaultDepth = gmmu_mmu_pkg::FAULT_FIFO_DEPTH,
+  parameter int unsigned TagW       = gmmu_mmu_pkg::TAG_BITS,
+  parameter int unsigned PortW      = (NPorts > 1) ? $clog2(NPorts) : 1,
+  parameter int unsigned WCntW      = $clog2(NWalkers + 1)
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -85,6 +90,25 @@ module mmu_regs #(
   localparam int unsigned FCntW   = $clog2(FaultDepth + 1);
   localparam int unsigned NPc     = gmmu_mmu_pkg::PERF_PORT_COUNTERS;
   localparam int unsigned NSc     = gmmu_mmu_pkg::PERF_SHARED_COUNTERS;
+  // Fields the bus writes: their positions and widths.
+  localparam int unsigned AsRootL   = gmmu_mmu_pkg::MMU_AS_ROOT_LO_ROOT_LSB;
+  localparam int unsigned AsRootW   = gmmu_mmu_pkg::MMU_AS_ROOT_LO_ROOT_WIDTH;
+  localparam int unsigned AsValidL  = gmmu_mmu_pkg::MMU_AS_ROOT_LO_VALID_LSB;
+  localparam int unsigned AsValidW  = gmmu_mmu_pkg::MMU_AS_ROOT_LO_VALID_WIDTH;
+  localparam int unsigned AsRootHiL = gmmu_mmu_pkg::MMU_AS_ROOT_HI_ROOT_LSB;
+  localparam int unsigned AsRootHiW = gmmu_mmu_pkg::MMU_AS_ROOT_HI_ROOT_WIDTH;
+  localparam int unsigned InvTypeL  = gmmu_mmu_pkg::MMU_INV_CMD_TYPE_LSB;
+  localparam int unsigned InvTypeW  = gmmu_mmu_pkg::MMU_INV_CMD_TYPE_WIDTH;
+  localparam int unsigned InvVaL    = gmmu_mmu_pkg::MMU_INV_START_LO_VA_LSB;
+  localparam int unsigned InvVaW    = gmmu_mmu_pkg::MMU_INV_START_LO_VA_WIDTH;
+  localparam int unsigned PerfClrL  = gmmu_mmu_pkg::MMU_PERF_CTRL_CLEAR_LSB;
+
+  // A field's value v at bits [lsb +: width] of a register word (v cut to
+  // the width); only ever called with a constant lsb and width.
+  function automatic logic [31:0] fld(input int unsigned lsb, input int unsigned width,
+                                      input logic [31:0] v);
+    fld = (v & ((32'd1 << width) - 32'd1)) << lsb;
+  endfunction
 
   logic [15:0] reg_off;
   logic        access, wr, rd;
@@ -97,8 +121,8 @@ module mmu_regs #(
 
   // ---------------------------------------------------------------- AS table
   logic [NAsids-1:0] as_valid_q;
-  logic [19:0]       as_lo_mem [NAsids];   // root[31:12]
-  logic [19:0]       as_hi_mem [NAsids];   // root[51:32]
+  logic [AsRootW-1:0]   as_lo_mem [NAsids];   // root[31:12]
+  logic [AsRootHiW-1:0] as_hi_mem [NAsids];   // root[51:32]
   logic              as_sel;
   logic [AsidW-1:0]  as_idx;
 
@@ -106,8 +130,8 @@ module mmu_regs #(
   assign as_idx = AsidW'(reg_off[11:3]);
 
   always_ff @(posedge clk_i) begin
-    if (wr && as_sel && !reg_off[2]) as_lo_mem[as_idx] <= dat_i[31:12];
-    if (wr && as_sel && reg_off[2])  as_hi_mem[as_idx] <= dat_i[19:0];
+    if (wr && as_sel && !reg_off[2]) as_lo_mem[as_idx] <= dat_i[AsRootL +: AsRootW];
+    if (wr && as_sel && reg_off[2])  as_hi_mem[as_idx] <= dat_i[AsRootHiL +: AsRootHiW];
   end
 
   assign as_valid_o = as_valid_q[as_asid_i];
@@ -124,11 +148,13 @@ module mmu_regs #(
   logic [15:0]       inv_count_q;
   logic              busy_q;
   logic              inv_write;
+  logic [InvTypeW-1:0] inv_wr_type;
 
-  assign busy      = pulse_q || inv_busy_i;
-  assign inv_write = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
-  assign start_pn  = {start_hi_q, start_lo_q[31:12]};
-  assign end_pn    = {end_hi_q, end_lo_q[31:12]};
+  assign busy        = pulse_q || inv_busy_i;
+  assign inv_write   = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
+  assign inv_wr_type = dat_i[InvTypeL +: InvTypeW];
+  assign start_pn    = {start_hi_q, start_lo_q[InvVaL +: InvVaW]};
+  assign end_pn      = {end_hi_q, end_lo_q[InvVaL +: InvVaW]};
 
   // ---------------------------------------------------------------- faults
   logic [FltW-1:0]   flt_head;
@@ -168,16 +194,15 @@ module mmu_regs #(
   logic [31:0] sc_q [NSc];
   logic        perf_clr;
 
-  assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[0];
+  assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[PerfClrL];
 
   // Each counter counts with its event as the register's enable and a
   // constant increment: an event that arrives late in the cycle (a port's
   // fault decision after its L1 lookup) then drives a clock enable, not the
-  // carry chain's first input and all 32 bits of ripple after it (19.6 ns
-  // routed on ECP5 when it did). The events are registered first (counts
-  // lag one cycle): from a port's lookup to the enables of its 32-bit
-  // counters was still one of the MMU's longer path groups (12 ns
-  // estimated on ECP5, 2026-11-25). Events of a clear's cycle are dropped
+  // carry chain's first input and all 32 bits of ripple after it. The
+  // events are registered first (counts lag one cycle): from a port's
+  // lookup to the enables of its 32-bit counters was still one of the
+  // MMU's longer path groups on ECP5. Events of a clear's cycle are dropped
   // (as before the register), those of the cycle before it too.
   logic [NPorts*NPc-1:0] pc_ev;
   logic [NSc-1:0]        sc_ev;
@@ -240,6 +265,37 @@ module mmu_regs #(
   end
 
   // ---------------------------------------------------------------- registers
+  // The read-only words, field by field.
+  logic [31:0] config_rd, config2_rd, inv_status_rd, fault_status_rd, fault_info_rd;
+
+  assign config_rd =
+      fld(gmmu_mmu_pkg::MMU_CONFIG_PORTS_LSB,      gmmu_mmu_pkg::MMU_CONFIG_PORTS_WIDTH,      NPorts)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG_LEVELS_LSB,     gmmu_mmu_pkg::MMU_CONFIG_LEVELS_WIDTH,     Levels)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG_WALKERS_LSB,    gmmu_mmu_pkg::MMU_CONFIG_WALKERS_WIDTH,    NWalkers)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG_L1_ENTRIES_LSB, gmmu_mmu_pkg::MMU_CONFIG_L1_ENTRIES_WIDTH, L1Entries)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG_ASID_BITS_LSB,  gmmu_mmu_pkg::MMU_CONFIG_ASID_BITS_WIDTH,  AsidW);
+  assign config2_rd =
+      fld(gmmu_mmu_pkg::MMU_CONFIG2_L2_ENTRIES_LSB,  gmmu_mmu_pkg::MMU_CONFIG2_L2_ENTRIES_WIDTH,  L2Entries)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG2_PWC_ENTRIES_LSB, gmmu_mmu_pkg::MMU_CONFIG2_PWC_ENTRIES_WIDTH, PwcEntries)
+    | fld(gmmu_mmu_pkg::MMU_CONFIG2_FAULT_DEPTH_LSB, gmmu_mmu_pkg::MMU_CONFIG2_FAULT_DEPTH_WIDTH, FaultDepth);
+  assign inv_status_rd =
+      fld(gmmu_mmu_pkg::MMU_INV_STATUS_DONE_LSB,  gmmu_mmu_pkg::MMU_INV_STATUS_DONE_WIDTH,
+          32'(!(busy || inv_write)))
+    | fld(gmmu_mmu_pkg::MMU_INV_STATUS_COUNT_LSB, gmmu_mmu_pkg::MMU_INV_STATUS_COUNT_WIDTH,
+          32'(inv_count_q));
+  assign fault_status_rd =
+      fld(gmmu_mmu_pkg::MMU_FAULT_STATUS_COUNT_LSB,   gmmu_mmu_pkg::MMU_FAULT_STATUS_COUNT_WIDTH,
+          32'(flt_count))
+    | fld(gmmu_mmu_pkg::MMU_FAULT_STATUS_PENDING_LSB, gmmu_mmu_pkg::MMU_FAULT_STATUS_PENDING_WIDTH,
+          32'(flt_count != '0));
+  assign fault_info_rd =
+      fld(gmmu_mmu_pkg::MMU_FAULT_INFO_REASON_LSB, gmmu_mmu_pkg::MMU_FAULT_INFO_REASON_WIDTH, 32'(h_reason))
+    | fld(gmmu_mmu_pkg::MMU_FAULT_INFO_ACCESS_LSB, gmmu_mmu_pkg::MMU_FAULT_INFO_ACCESS_WIDTH, 32'(h_access))
+    | fld(gmmu_mmu_pkg::MMU_FAULT_INFO_PORT_LSB,   gmmu_mmu_pkg::MMU_FAULT_INFO_PORT_WIDTH,   32'(h_port))
+    | fld(gmmu_mmu_pkg::MMU_FAULT_INFO_ASID_LSB,   gmmu_mmu_pkg::MMU_FAULT_INFO_ASID_WIDTH,   32'(h_asid))
+    | fld(gmmu_mmu_pkg::MMU_FAULT_INFO_VALID_LSB,  gmmu_mmu_pkg::MMU_FAULT_INFO_VALID_WIDTH,
+          32'(flt_count != '0));
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ack_q       <= 1'b0;
@@ -265,7 +321,9 @@ module mmu_regs #(
 
       if (inv_write) begin
         // A second command while one runs becomes INV_ALL (covers both).
-        cmd_type_q  <= (busy || dat_i[1:0] == 2'd3) ? 2'(gmmu_mmu_pkg::INV_ALL) : dat_i[1:0];
+        // A type beyond the defined ones runs as INV_ALL too.
+        cmd_type_q  <= (busy || inv_wr_type > InvTypeW'(gmmu_mmu_pkg::INV_RANGE))
+                       ? 2'(gmmu_mmu_pkg::INV_ALL) : inv_wr_type;
         cmd_asid_q  <= inv_asid_q;
         cmd_start_q <= (start_pn[51:VpnW] != '0) ? '1 : start_pn[VpnW-1:0];
         cmd_end_q   <= (end_pn[51:VpnW] != '0) ? '1 : end_pn[VpnW-1:0];
@@ -274,20 +332,21 @@ module mmu_regs #(
       if (wr) begin
         unique case (reg_off)
           gmmu_mmu_pkg::MMU_INV_ASID:     inv_asid_q <= dat_i[AsidW-1:0];
-          gmmu_mmu_pkg::MMU_INV_START_LO: start_lo_q <= {dat_i[31:12], 12'b0};
+          gmmu_mmu_pkg::MMU_INV_START_LO: start_lo_q <= fld(InvVaL, InvVaW, dat_i >> InvVaL);
           gmmu_mmu_pkg::MMU_INV_START_HI: start_hi_q <= dat_i;
-          gmmu_mmu_pkg::MMU_INV_END_LO:   end_lo_q   <= {dat_i[31:12], 12'b0};
+          gmmu_mmu_pkg::MMU_INV_END_LO:   end_lo_q   <= fld(InvVaL, InvVaW, dat_i >> InvVaL);
           gmmu_mmu_pkg::MMU_INV_END_HI:   end_hi_q   <= dat_i;
           default: ;
         endcase
-        if (as_sel && !reg_off[2]) as_valid_q[as_idx] <= dat_i[0];
+        if (as_sel && !reg_off[2]) as_valid_q[as_idx] <= dat_i[AsValidL];
       end
 
       if (rd) begin
         dat_o <= '0;
         if (as_sel) begin
-          dat_o <= reg_off[2] ? {12'b0, as_hi_mem[as_idx]}
-                              : {as_lo_mem[as_idx], 11'b0, as_valid_q[as_idx]};
+          dat_o <= reg_off[2] ? fld(AsRootHiL, AsRootHiW, 32'(as_hi_mem[as_idx]))
+                              : fld(AsRootL, AsRootW, 32'(as_lo_mem[as_idx]))
+                                | fld(AsValidL, AsValidW, 32'(as_valid_q[as_idx]));
         end else if (reg_off[15:9] == 7'h04) begin        // 0x800 .. 0x9FF
           for (int p = 0; p < NPorts; p++) begin
             for (int c = 0; c < NPc; c++) begin
@@ -301,20 +360,18 @@ module mmu_regs #(
         end else begin
           unique case (reg_off)
             gmmu_mmu_pkg::MMU_ID:           dat_o <= gmmu_mmu_pkg::MMU_ID_VALUE;
-            gmmu_mmu_pkg::MMU_CONFIG:       dat_o <= {8'(AsidW), 8'(L1Entries), 8'(NWalkers),
-                                                      4'(Levels), 4'(NPorts)};
-            gmmu_mmu_pkg::MMU_CONFIG2:      dat_o <= {8'(FaultDepth), 8'(PwcEntries), 16'(L2Entries)};
-            gmmu_mmu_pkg::MMU_INV_STATUS:   dat_o <= {inv_count_q, 15'b0, !(busy || inv_write)};
+            gmmu_mmu_pkg::MMU_CONFIG:       dat_o <= config_rd;
+            gmmu_mmu_pkg::MMU_CONFIG2:      dat_o <= config2_rd;
+            gmmu_mmu_pkg::MMU_INV_STATUS:   dat_o <= inv_status_rd;
             gmmu_mmu_pkg::MMU_INV_ASID:     dat_o <= 32'(inv_asid_q);
             gmmu_mmu_pkg::MMU_INV_START_LO: dat_o <= start_lo_q;
             gmmu_mmu_pkg::MMU_INV_START_HI: dat_o <= start_hi_q;
             gmmu_mmu_pkg::MMU_INV_END_LO:   dat_o <= end_lo_q;
             gmmu_mmu_pkg::MMU_INV_END_HI:   dat_o <= end_hi_q;
-            gmmu_mmu_pkg::MMU_FAULT_STATUS: dat_o <= {23'b0, flt_count != '0, 8'(flt_count)};
+            gmmu_mmu_pkg::MMU_FAULT_STATUS: dat_o <= fault_status_rd;
             gmmu_mmu_pkg::MMU_FAULT_VA_LO:  dat_o <= h_va[31:0];
             gmmu_mmu_pkg::MMU_FAULT_VA_HI:  dat_o <= h_va[63:32];
-            gmmu_mmu_pkg::MMU_FAULT_INFO:   dat_o <= {flt_count != '0, 7'b0, 8'(h_asid), 4'b0,
-                                                      4'(h_port), 2'b0, h_access, 1'b0, h_reason};
+            gmmu_mmu_pkg::MMU_FAULT_INFO:   dat_o <= fault_info_rd;
             gmmu_mmu_pkg::MMU_FAULT_TAG:    dat_o <= 32'(h_tag);
             gmmu_mmu_pkg::MMU_FAULT_OVERFLOW: dat_o <= flt_overflow;
             default:                        dat_o <= '0;

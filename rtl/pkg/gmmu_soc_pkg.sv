@@ -56,8 +56,11 @@ package gmmu_soc_pkg;
   localparam logic [15:0] SYSCTL_BUSERR_ADDR = 16'h0014;
   localparam logic [15:0] SYSCTL_BUSERR_STATUS = 16'h0018;
   localparam int unsigned SYSCTL_BUSERR_STATUS_PENDING_LSB = 0;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_PENDING_WIDTH = 1;
   localparam int unsigned SYSCTL_BUSERR_STATUS_WRITE_LSB = 1;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_WRITE_WIDTH = 1;
   localparam int unsigned SYSCTL_BUSERR_STATUS_COUNT_LSB = 8;
+  localparam int unsigned SYSCTL_BUSERR_STATUS_COUNT_WIDTH = 16;
   localparam logic [15:0] SYSCTL_PERF_IBUS_BUSY = 16'h0020;
   localparam logic [15:0] SYSCTL_PERF_DBUS_BUSY = 16'h0024;
   // CONSOLE register offsets

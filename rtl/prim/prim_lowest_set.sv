@@ -6,8 +6,8 @@
 // (two for N = 8 on LUT4s), rather than the N-deep chain of "if (v[i])"
 // assignments that a priority loop becomes, or the carry chain of an
 // isolate-the-lowest-bit add (v & -v) and its routing into and out of the
-// chain (which an earlier form used: on fmax-mmu's critical path, the L1's
-// hit encoder, 2026-11-26). Combinational.
+// chain (which an earlier form used: the L1's hit encoder then made
+// fmax-mmu's critical path). Combinational.
 module prim_lowest_set #(
   parameter int unsigned N    = 16,
   parameter int unsigned IdxW = (N > 1) ? $clog2(N) : 1

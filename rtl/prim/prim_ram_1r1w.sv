@@ -9,9 +9,9 @@
 // OutReg adds a second register after the read register: the word then
 // shows two cycles after its address (and follows the read register every
 // cycle). It takes the block RAM's clock-to-output off whatever uses the
-// word (ECP5's DP16KD: 4.3 ns unregistered, most of a 10 ns cycle). A
-// tool may fold it into the block RAM's own output register; Yosys 0.70
-// leaves it in the fabric on ECP5 (docs/boards.md, "At night").
+// word (ECP5's DP16KD without its output register: most of a cycle at
+// the MMU's target clock). A tool may fold it into the block RAM's own
+// output register; Yosys leaves it in the fabric on ECP5 (docs/boards.md).
 module prim_ram_1r1w #(
   parameter int unsigned Depth = 64,
   parameter int unsigned Width = 32,

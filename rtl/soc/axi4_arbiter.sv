@@ -5,8 +5,9 @@
 // flight. Read addresses are arbitrated round-robin every cycle. Writes are
 // granted one burst at a time: a master's AW wins, then its W beats pass
 // until WLAST, and only then may the next AW go; so W data is never
-// interleaved. Address and data paths are combinational (no added latency);
-// arbitration state is registered.
+// interleaved. Both choices are prim_rr_arb's; the pointer moves on the
+// address handshake. Address and data paths are combinational (no added
+// latency); arbitration state is registered.
 //
 // AddrW and UserW size the address and a user sideband (AxUSER) that travel
 // with AR and AW: the DDR instance uses 32 and ties the user bit off; the
@@ -89,29 +90,22 @@ module axi4_arbiter #(
   input  logic                     s_rlast_i
 );
 
-  // Round-robin pick: the first requester after the last winner.
-  function automatic logic [MW-1:0] rr_pick(input logic [NMasters-1:0] req,
-                                            input logic [MW-1:0] last);
-    logic [MW-1:0] pick, idx;
-    pick = last;
-    // Scan from the farthest candidate to the nearest, so the nearest wins.
-    for (int unsigned k = NMasters; k >= 1; k--) begin
-      idx = MW'((32'(last) + k) % NMasters);
-      if (req[idx]) pick = idx;
-    end
-    return pick;
-  endfunction
-
   // ---------------------------------------------------------------- reads
-  logic [MW-1:0] ar_last_q, ar_sel;
-  assign ar_sel = rr_pick(m_arvalid_i, ar_last_q);
+  // With no AR waiting the choice stays on the last winner (IdleLast): an
+  // index in range for the selects below.
+  logic [MW-1:0] ar_sel;
+  logic          ar_any;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni)                       ar_last_q <= MW'(NMasters - 1);
-    else if (s_arvalid_o && s_arready_i) ar_last_q <= ar_sel;
-  end
+  prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_ar_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (m_arvalid_i),
+    .take_i      (s_arready_i),
+    .gnt_valid_o (ar_any),
+    .gnt_idx_o   (ar_sel)
+  );
 
-  assign s_arvalid_o = m_arvalid_i[ar_sel];
+  assign s_arvalid_o = ar_any;
   assign s_arid_o    = {ar_sel, m_arid_i[ar_sel*IdW +: IdW]};
   assign s_araddr_o  = m_araddr_i[ar_sel*AddrW +: AddrW];
   assign s_aruser_o  = m_aruser_i[ar_sel*UserW +: UserW];
@@ -138,26 +132,34 @@ module axi4_arbiter #(
   assign s_rready_o = (32'(r_dst) < NMasters) ? m_rready_i[r_dst] : 1'b1;
 
   // --------------------------------------------------------------- writes
+  // The AW choice is made every cycle but taken only on a free W channel;
+  // the burst's owner is then kept here until its WLAST.
   logic          w_busy_q;       // an AW went; its W beats are passing
-  logic [MW-1:0] w_owner_q, aw_last_q, aw_sel;
+  logic [MW-1:0] w_owner_q, aw_sel;
+  logic          aw_any;
 
-  assign aw_sel = rr_pick(m_awvalid_i, aw_last_q);
+  prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_aw_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       (m_awvalid_i),
+    .take_i      (!w_busy_q && s_awready_i),
+    .gnt_valid_o (aw_any),
+    .gnt_idx_o   (aw_sel)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       w_busy_q  <= 1'b0;
       w_owner_q <= '0;
-      aw_last_q <= MW'(NMasters - 1);
     end else if (!w_busy_q && s_awvalid_o && s_awready_i) begin
       w_busy_q  <= 1'b1;
       w_owner_q <= aw_sel;
-      aw_last_q <= aw_sel;
     end else if (w_busy_q && s_wvalid_o && s_wready_i && s_wlast_o) begin
       w_busy_q  <= 1'b0;
     end
   end
 
-  assign s_awvalid_o = !w_busy_q && m_awvalid_i[aw_sel];
+  assign s_awvalid_o = !w_busy_q && aw_any;
   assign s_awid_o    = {aw_sel, m_awid_i[aw_sel*IdW +: IdW]};
   assign s_awaddr_o  = m_awaddr_i[aw_sel*AddrW +: AddrW];
   assign s_awuser_o  = m_awuser_i[aw_sel*UserW +: UserW];

@@ -64,7 +64,9 @@ module soc_top
   output logic [31:0] bar0_rdata_o,
   output logic [1:0]  bar0_rresp_o,
 
-  // PCIe BAR1 (VRAM aperture, reserved: every access answers SLVERR)
+  // PCIe BAR1: the VRAM aperture, AXI4-Lite as BAR0. A 32-bit access at
+  // offset o of the 16 MiB window reaches DDR at MBOX.APERTURE_BASE + o
+  // (bar1_aperture); one beyond the DDR answers SLVERR.
   input  logic        bar1_awvalid_i,
   output logic        bar1_awready_o,
   input  logic [23:0] bar1_awaddr_i,

@@ -1,9 +1,11 @@
 // Wishbone arbiter: two masters share one bus.
 //
-// Round-robin between the masters. A grant is held for as long as the granted
-// master keeps CYC high, so bursts and read-modify-write sequences are never
-// split. Arbitration is combinational on an idle bus (no added latency);
-// the grant is registered while a cycle is in progress.
+// Round-robin between the masters (prim_rr_arb). A grant is held for as long
+// as the granted master keeps CYC high, so bursts and read-modify-write
+// sequences are never split: the owner is kept here, and the arbiter's
+// pointer moves only when an idle bus is granted. Arbitration is
+// combinational on an idle bus (no added latency); the grant is registered
+// while a cycle is in progress.
 module wb_arbiter (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -47,25 +49,28 @@ module wb_arbiter (
 
   logic busy_q, busy_d;       // a granted cycle is in progress
   logic owner_q, owner_d;     // which master owns the bus while busy
-  logic last_q, last_d;       // master granted last, for round-robin
   logic sel;                  // master currently driving the bus
+  logic gnt_valid, gnt_idx;   // the round-robin choice for an idle bus
+
+  // Both asking: the one not served last wins; master 0 first after reset.
+  prim_rr_arb #(.N(2)) u_arb (
+    .clk_i,
+    .rst_ni,
+    .req_i       ({m1_cyc_i, m0_cyc_i}),
+    .take_i      (!busy_q),
+    .gnt_valid_o (gnt_valid),
+    .gnt_idx_o   (gnt_idx)
+  );
 
   always_comb begin
     busy_d  = busy_q;
     owner_d = owner_q;
-    last_d  = last_q;
-    if (busy_q) begin
-      sel = owner_q;
-    end else if (m0_cyc_i && m1_cyc_i) begin
-      sel = ~last_q;          // both want it: the one not served last wins
-    end else begin
-      sel = m1_cyc_i;
-    end
+    // An idle bus with no request selects master 0.
+    sel = busy_q ? owner_q : (gnt_valid && gnt_idx);
     // The grant sticks until the owner drops CYC.
     if (sel ? m1_cyc_i : m0_cyc_i) begin
       busy_d  = 1'b1;
       owner_d = sel;
-      last_d  = sel;
     end else begin
       busy_d  = 1'b0;
     end
@@ -75,11 +80,9 @@ module wb_arbiter (
     if (!rst_ni) begin
       busy_q  <= 1'b0;
       owner_q <= 1'b0;
-      last_q  <= 1'b1;
     end else begin
       busy_q  <= busy_d;
       owner_q <= owner_d;
-      last_q  <= last_d;
     end
   end
 

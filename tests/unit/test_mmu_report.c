@@ -99,7 +99,7 @@ static int reset(void **state)
     (void)state;
     memset(fake_bar0, 0, sizeof fake_bar0);
     memset(&mmu, 0, sizeof mmu);
-    mbox_service_init(&svc, NULL, 0, &svc);
+    mbox_service_init(&svc);
     return 0;
 }
 
@@ -123,7 +123,7 @@ static void test_fault_event_layout(void **state)
 {
     (void)state;
     fake_bar0[0x2C / 4] = 41; /* CPL_FENCE: the event header carries it */
-    mbox_service_init(&svc, NULL, 0, &svc);
+    mbox_service_init(&svc);
     push_fault(0x0000123456789A40ull, 2 /* READ_ONLY */, 1 /* WRITE */, 3, 5, 0x11);
     mmu.overflow = 9;
     assert_int_equal(mmu_report_drain_faults(&hw, &svc, 16), 1);
@@ -219,7 +219,7 @@ static void test_long_event_wraps_the_ring(void **state)
     (void)state;
     /* Start two slots before the end; a 3-slot event wraps. */
     fake_bar0[EVT_HEAD / 4] = fake_bar0[EVT_TAIL / 4] = SLOTS - 2;
-    mbox_service_init(&svc, NULL, 0, &svc);
+    mbox_service_init(&svc);
     uint8_t payload[150];
     for (size_t i = 0; i < sizeof payload; i++)
         payload[i] = (uint8_t)(i * 7 + 1);
@@ -242,7 +242,7 @@ static void test_events_resume_after_restart(void **state)
     fake_bar0[EVT_HEAD / 4] = 10;
     fake_bar0[EVT_TAIL / 4] = 10;
     fake_bar0[EVT_DROPPED / 4] = 3;
-    mbox_service_init(&svc, NULL, 0, &svc);
+    mbox_service_init(&svc);
     assert_true(mbox_service_post_event(&svc, 1, NULL, 0));
     assert_int_equal(slot_word(10, 1), 13);
     assert_int_equal(svc.stats.events_dropped, 3);
