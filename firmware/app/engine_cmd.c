@@ -12,9 +12,6 @@
 #include <gmmu/soc.h>
 
 #include "hal.h"
-#include "mmu_events.h"
-#include "vidmm.h"
-#include "vidmm_hw.h"
 
 /* About 64 MiB at the engine's one beat per cycle; far beyond any run the
    4 GiB LENGTH field allows to take when the engine is healthy. */
@@ -40,13 +37,13 @@ static void program(uint32_t engine, const struct gmmu_engine_req *rq, uint32_t 
 /* Drains faults as they come: a faulting run can produce more records than
    the FIFO holds (every chunk in flight may fault), and records the FIFO
    drops are only counted, not reported. */
-static bool wait_done(uint32_t engine)
+static bool wait_done(uint32_t engine, struct mmu_events *events)
 {
     for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++) {
         if (hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_DONE)
             return true;
         if (mmu_fault_pending)
-            mmu_events_drain();
+            mmu_events_drain(events);
     }
     hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
     return false;
@@ -57,10 +54,10 @@ static uint64_t read64(uint32_t engine, uint32_t lo)
     return hal_read32(engine_reg(engine, lo)) | (uint64_t)hal_read32(engine_reg(engine, lo + 4)) << 32;
 }
 
-uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                        uint32_t resp_cap, uint32_t *resp_len)
+static uint32_t cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                       uint32_t resp_cap, uint32_t *resp_len)
 {
-    (void)ctx;
+    const struct engine_cmd *self = ctx;
     struct gmmu_engine_req rq;
     if (req_len != sizeof rq || resp_cap < sizeof(struct gmmu_engine_rsp))
         return GMMU_STATUS_MALFORMED_LENGTH;
@@ -69,11 +66,10 @@ uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
         return GMMU_STATUS_INVALID_ARGUMENT;
     if ((rq.length | rq.dst_va | rq.src_va) & (GMMU_ENGINE_CHUNK_BYTES - 1))
         return GMMU_STATUS_UNALIGNED;
-    struct vidmm *vm = vidmm_hw_instance();
-    if (!vm)
+    if (!self->vm)
         return GMMU_STATUS_INTERNAL;
     uint32_t asid;
-    uint32_t status = vidmm_activate_as(vm, rq.as_handle, &asid);
+    uint32_t status = vidmm_activate_as(self->vm, rq.as_handle, &asid);
     if (status != GMMU_STATUS_OK)
         return status;
     if (hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY)
@@ -82,11 +78,11 @@ uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
     program(rq.engine, &rq, asid);
     hal_write32(engine_reg(rq.engine, GMMU_ENGINE_CTRL),
                 GMMU_ENGINE_CTRL_START | rq.op << GMMU_ENGINE_CTRL_OP_LSB);
-    bool done = wait_done(rq.engine);
+    bool done = wait_done(rq.engine, self->events);
     /* Every translation of the run has been answered once DONE is set, so
        this drain posts the run's last faults before its completion, and
        while the address space still holds the id the records name. */
-    mmu_events_drain();
+    mmu_events_drain(self->events);
 
     struct gmmu_engine_rsp rs = {
         .engine_status = hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)),
@@ -99,7 +95,13 @@ uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
     };
     /* Clear DONE: the engine's interrupt line drops until its next run. */
     hal_write32(engine_reg(rq.engine, GMMU_ENGINE_STATUS), GMMU_ENGINE_STATUS_DONE);
-    memcpy(resp, &rs, sizeof rs);
-    *resp_len = sizeof rs;
-    return done ? GMMU_STATUS_OK : GMMU_STATUS_BUSY;
+    status = mbox_reply(GMMU_STATUS_OK, &rs, sizeof rs, resp, resp_cap, resp_len);
+    /* A run that did not finish (aborted) is BUSY, and its completion still
+       carries the engine's state. */
+    return status == GMMU_STATUS_OK && !done ? GMMU_STATUS_BUSY : status;
 }
+
+static const struct mbox_command commands[] = {
+    {GMMU_OP_ENGINE_RUN, cmd_run},
+};
+const struct mbox_command_set engine_commands = MBOX_COMMAND_SET(commands);

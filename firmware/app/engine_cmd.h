@@ -3,8 +3,17 @@
 #define GMMU_ENGINE_CMD_H
 
 #include "mbox_service.h"
+#include "mmu_events.h"
+#include "vidmm.h"
 
-uint32_t engine_cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                        uint32_t resp_cap, uint32_t *resp_len);
+/* What ENGINE_RUN serves: vidmm's address spaces (NULL: it answers
+   INTERNAL), and the fault events it forwards while an engine runs. */
+struct engine_cmd {
+    struct vidmm *vm;
+    struct mmu_events *events;
+};
+
+/* ENGINE_RUN. ctx: the struct engine_cmd. */
+extern const struct mbox_command_set engine_commands;
 
 #endif

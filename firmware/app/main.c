@@ -6,6 +6,7 @@
 #include "ddr_selftest.h"
 #include "hal.h"
 #include "mbox_hw.h"
+#include "mbox_io_impl.h"
 #include "mmu_events.h"
 #include "version.h"
 #include "vidmm_hw.h"
@@ -13,6 +14,8 @@
 #define HEARTBEAT_EVERY 1024u /* idle polls (a few cycles each) per heartbeat */
 
 static struct mbox_service service;
+static struct mmu_events events;
+static struct engine_cmd engine;
 
 static bool run_selftest(void)
 {
@@ -54,7 +57,7 @@ MBOX_HOT static _Noreturn void serve_forever(void)
         uint32_t rung = mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
             if (mmu_fault_pending)
-                mmu_events_drain();
+                mmu_events_drain(&events);
             if (idle % HEARTBEAT_EVERY == 0)
                 mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
             hal_wait_for_interrupt();
@@ -69,7 +72,7 @@ MBOX_HOT static _Noreturn void serve_forever(void)
             service.stats.doorbells++;
         } while (mbox_service_pending(&service));
         if (mmu_fault_pending)
-            mmu_events_drain();
+            mmu_events_drain(&events);
     }
 }
 
@@ -88,8 +91,15 @@ int main(void)
     /* VidMm takes the DDR after the self-test is done with it. */
     if (!vidmm_hw_init())
         printf("vidmm: not available; its commands answer INTERNAL\n");
-    mbox_service_init(&service, commands, command_count, &service);
-    mmu_events_init(&service);
+    struct vidmm *vm = vidmm_hw_instance();
+    mbox_service_init(&service);
+    mmu_events_init(&events, &service, vm);
+    engine = (struct engine_cmd){.vm = vm, .events = &events};
+    /* Only a firmware bug fails this (an opcode in two sets): stop loudly. */
+    if (!commands_register(&service, vm, &events, &engine)) {
+        printf("mailbox: a command set did not register\n");
+        return 3;
+    }
     mbox_hw_write(GMMU_MBOX_DEV_IRQ_MASK, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
     set_state(ok ? GMMU_FW_STATE_READY : GMMU_FW_STATE_FAILED, ok ? 0 : 1);
     printf("mailbox: %s, serving the host\n", ok ? "ready" : "FAILED (DDR self-test)");

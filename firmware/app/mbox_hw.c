@@ -1,6 +1,7 @@
 #include "mbox_hw.h"
 
 #include "hal.h"
+#include "mbox_io_impl.h"
 
 MBOX_HOT uint32_t mbox_hw_read(uint32_t offset)
 {

@@ -4,11 +4,8 @@
 #include <gmmu/soc.h>
 
 #include "hal.h"
-#include "mmu_report.h"
-#include "vidmm_hw.h"
 
 volatile bool mmu_fault_pending;
-static struct mbox_service *events_to;
 
 static uint32_t mmu_read(void *ctx, uint32_t reg)
 {
@@ -30,14 +27,9 @@ static uint64_t cycles(void *ctx)
 
 static uint32_t as_handle(void *ctx, uint32_t asid)
 {
-    (void)ctx;
-    struct vidmm *vm = vidmm_hw_instance();
-    return vm ? vidmm_as_handle_of_asid(vm, asid) : 0;
+    const struct mmu_events *ev = ctx;
+    return ev->vm ? vidmm_as_handle_of_asid(ev->vm, asid) : 0;
 }
-
-static const struct mmu_report_hw hw = {
-    .read = mmu_read, .write = mmu_write, .cycles = cycles, .as_handle = as_handle,
-};
 
 /* The line is a level that only popping the FIFO lowers: mask it until the
    loop has drained, or it would trap again on return. */
@@ -48,25 +40,33 @@ static void on_fault_irq(void *ctx)
     mmu_fault_pending = true;
 }
 
-void mmu_events_init(struct mbox_service *svc)
+void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vidmm *vm)
 {
-    events_to = svc;
+    *ev = (struct mmu_events){
+        .svc = svc,
+        .vm = vm,
+        .hw = {.read = mmu_read, .write = mmu_write, .cycles = cycles, .as_handle = as_handle,
+               .ctx = ev},
+    };
     hal_irq_attach(GMMU_IRQ_MMU_FAULT, on_fault_irq, NULL);
 }
 
-unsigned mmu_events_drain(void)
+unsigned mmu_events_drain(struct mmu_events *ev)
 {
-    if (!events_to)
-        return 0;
     mmu_fault_pending = false;
-    unsigned n = mmu_report_drain_faults(&hw, events_to, GMMU_FAULT_FIFO_DEPTH);
+    unsigned n = mmu_report_drain_faults(&ev->hw, ev->svc, GMMU_FAULT_FIFO_DEPTH);
     hal_irq_unmask(GMMU_IRQ_MMU_FAULT);
     return n;
 }
 
-uint32_t mmu_events_cmd_counters(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                                 uint32_t resp_cap, uint32_t *resp_len)
+static uint32_t cmd_counters(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                             uint32_t resp_cap, uint32_t *resp_len)
 {
-    (void)ctx;
-    return mmu_report_counters(&hw, req, req_len, resp, resp_cap, resp_len);
+    const struct mmu_events *ev = ctx;
+    return mmu_report_counters(&ev->hw, req, req_len, resp, resp_cap, resp_len);
 }
+
+static const struct mbox_command commands[] = {
+    {GMMU_OP_GET_MMU_COUNTERS, cmd_counters},
+};
+const struct mbox_command_set mmu_events_commands = MBOX_COMMAND_SET(commands);

@@ -8,20 +8,28 @@
 #include <stdbool.h>
 
 #include "mbox_service.h"
+#include "mmu_report.h"
+#include "vidmm.h"
 
 /* Set by the fault interrupt (which then masks itself): the service loop
    tests this RAM flag, not an MMU register, so a loop with no fault pays
    one cached load and no bus read. */
 extern volatile bool mmu_fault_pending;
 
+struct mmu_events {
+    struct mbox_service *svc;   /* whose event ring the records go to */
+    struct vidmm *vm;           /* names a record's address space; may be NULL */
+    struct mmu_report_hw hw;    /* the MMU's registers, with this as ctx */
+};
+
 /* Events go to svc's event ring. Attaches the fault interrupt. */
-void mmu_events_init(struct mbox_service *svc);
+void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vidmm *vm);
 
 /* Forwards up to one FIFO's worth of records and re-arms the interrupt
    (it fires again at once if records remain). Returns records forwarded. */
-unsigned mmu_events_drain(void);
+unsigned mmu_events_drain(struct mmu_events *ev);
 
-uint32_t mmu_events_cmd_counters(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                                 uint32_t resp_cap, uint32_t *resp_len);
+/* GET_MMU_COUNTERS. ctx: the struct mmu_events. */
+extern const struct mbox_command_set mmu_events_commands;
 
 #endif

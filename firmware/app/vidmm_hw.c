@@ -11,7 +11,6 @@
 #include <gmmu/mmu_regs.h>
 
 #include "hal.h"
-#include "vidmm_cmds.h"
 
 #define VA_LIMIT	(UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
 #define VALID_LO	((uint32_t)GMMU_PTE_VALID)
@@ -218,7 +217,6 @@ bool vidmm_hw_init(void)
 	};
 	if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
 		return false;
-	vidmm_cmds_attach(vm);
 	printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
 	       "%u allocations; %lu + %lu bytes of RAM\n", (unsigned long)(segment >> 10),
 	       VIDMM_MAX_AS, GMMU_ASIDS, VIDMM_MAX_ALLOCS, (unsigned long)sizeof(*vm),
@@ -231,21 +229,21 @@ struct vidmm *vidmm_hw_instance(void)
 	return vm;
 }
 
-const struct gmmu_pt_stats *vidmm_hw_stats(void)
+struct gmmu_pt_stats *vidmm_hw_stats(void)
 {
 	return &stats;
 }
 
-uint32_t vidmm_hw_cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len,
-			       uint8_t *resp, uint32_t cap, uint32_t *resp_len)
+static uint32_t cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+			     uint32_t cap, uint32_t *resp_len)
 {
-	(void)ctx;
 	(void)req;
 	if (req_len != 0)
 		return GMMU_STATUS_MALFORMED_LENGTH;
-	if (cap < sizeof(stats))
-		return GMMU_STATUS_INTERNAL;
-	memcpy(resp, &stats, sizeof(stats));
-	*resp_len = sizeof(stats);
-	return GMMU_STATUS_OK;
+	return mbox_reply(GMMU_STATUS_OK, ctx, sizeof(struct gmmu_pt_stats), resp, cap, resp_len);
 }
+
+static const struct mbox_command commands[] = {
+	{ GMMU_OP_GET_PT_STATS, cmd_pt_stats },
+};
+const struct mbox_command_set vidmm_hw_commands = MBOX_COMMAND_SET(commands);

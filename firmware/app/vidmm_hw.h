@@ -1,7 +1,7 @@
 /*
  * VidMm on the SoC: the VRAM segment in DDR, the MMU's invalidation and
  * address-space table registers, and the one vidmm instance the mailbox
- * handlers serve.
+ * handlers serve (the firmware registers them with it: commands.c).
  *
  * DDR layout (offsets = VRAM offsets):
  *   [0, segment)                      the VRAM segment (vram_alloc)
@@ -20,6 +20,7 @@
 
 #include <gmmu/mailbox.h>
 
+#include "mbox_service.h"
 #include "vidmm.h"
 
 #define VIDMM_HW_VRAM_MAX	(256u << 20)
@@ -29,15 +30,15 @@
 /* Cycles an invalidation may take before it is reported as stuck. */
 #define VIDMM_HW_INV_TIMEOUT	100000u
 
-/* Sets up the segment and vidmm and attaches the mailbox handlers to it.
-   Touches no MMU register. False (with a message) if the DDR is too small
-   or the heap cannot hold the state. */
+/* Sets up the segment and vidmm (vidmm_hw_instance()). Touches no MMU
+   register. False (with a message) if the DDR is too small or the heap
+   cannot hold the state. */
 bool vidmm_hw_init(void);
 
 struct vidmm *vidmm_hw_instance(void);		/* NULL before a good init */
-/* Page-table words moved and invalidations since boot (GET_PT_STATS). */
-const struct gmmu_pt_stats *vidmm_hw_stats(void);
-uint32_t vidmm_hw_cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len,
-			       uint8_t *resp, uint32_t cap, uint32_t *resp_len);
+/* Page-table words moved and invalidations since boot: GET_PT_STATS's ctx. */
+struct gmmu_pt_stats *vidmm_hw_stats(void);
+/* GET_PT_STATS. ctx: vidmm_hw_stats(). */
+extern const struct mbox_command_set vidmm_hw_commands;
 
 #endif

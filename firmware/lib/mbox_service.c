@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "mbox_io_impl.h"
+
 #define SLOT_WORDS (GMMU_SLOT_BYTES / 4u)
 #define HDR_WORDS (GMMU_MSG_HDR_BYTES / 4u)
 
@@ -54,13 +56,9 @@ MBOX_HOT static void ring_write(uint32_t ring, uint32_t slots, uint32_t slot, ui
         mbox_io_write_run(ring, src + run, count - run);
 }
 
-void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,
-                       size_t command_count, void *handler_ctx)
+void mbox_service_init(struct mbox_service *svc)
 {
     memset(svc, 0, sizeof *svc);
-    svc->commands = commands;
-    svc->command_count = command_count;
-    svc->handler_ctx = handler_ctx;
     /* Resume where the rings stand: the firmware may restart under a host. */
     svc->cmd_tail = rd(svc, GMMU_MBOX_CMD_TAIL);
     svc->cpl_head = rd(svc, GMMU_MBOX_CPL_HEAD);
@@ -74,16 +72,47 @@ void mbox_service_init(struct mbox_service *svc, const struct mbox_command *comm
     svc->evt_seq = svc->evt_head + svc->stats.events_dropped;
 }
 
+bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set,
+                           void *ctx)
+{
+    struct mbox_binding *slot = svc->sets;
+    while (slot->commands)
+        slot++;
+    /* The last binding stays empty: it ends the lookup. */
+    if (slot == &svc->sets[MBOX_MAX_SETS] || !set->commands)
+        return false;
+    for (uint32_t i = 0; i < set->count; i++) {
+        uint16_t opcode = set->commands[i].opcode;
+        const struct mbox_command_set before = {set->commands, i};
+        if (mbox_command_find(&before, opcode))
+            return false;
+        for (const struct mbox_binding *b = svc->sets; b < slot; b++) {
+            const struct mbox_command_set bound = {b->commands, b->count};
+            if (mbox_command_find(&bound, opcode))
+                return false;
+        }
+    }
+    *slot = (struct mbox_binding){set->commands, set->count, ctx};
+    return true;
+}
+
 MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
 {
     return rd(svc, GMMU_MBOX_CMD_HEAD) != svc->cmd_tail;
 }
 
-MBOX_HOT static const struct mbox_command *find_command(const struct mbox_service *svc, uint16_t opcode)
+/* The command registered for opcode and, in *set, the binding that holds
+   it (its ctx); NULL if none is. */
+MBOX_HOT static const struct mbox_command *find_command(const struct mbox_service *svc,
+                                                        uint16_t opcode,
+                                                        const struct mbox_binding **set)
 {
-    for (size_t i = 0; i < svc->command_count; i++)
-        if (svc->commands[i].opcode == opcode)
-            return &svc->commands[i];
+    for (const struct mbox_binding *b = svc->sets; b->commands; b++)
+        for (uint32_t i = 0; i < b->count; i++)
+            if (b->commands[i].opcode == opcode) {
+                *set = b;
+                return &b->commands[i];
+            }
     return NULL;
 }
 
@@ -121,11 +150,12 @@ MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct g
     svc->next_seq++;
     if (hdr->status != 0 || hdr->fence != 0)
         return GMMU_STATUS_INVALID_ARGUMENT;
-    const struct mbox_command *cmd = find_command(svc, hdr->opcode);
+    const struct mbox_binding *set;
+    const struct mbox_command *cmd = find_command(svc, hdr->opcode, &set);
     if (!cmd)
         return GMMU_STATUS_UNSUPPORTED_OPCODE;
     uint32_t cap = sizeof svc->cpl;
-    uint32_t status = cmd->run(svc->handler_ctx, (const uint8_t *)svc->msg,
+    uint32_t status = cmd->run(set->ctx, (const uint8_t *)svc->msg,
                                hdr->length - GMMU_MSG_HDR_BYTES, (uint8_t *)svc->cpl, cap, resp_len);
     if (*resp_len > cap)
         *resp_len = 0, status = GMMU_STATUS_INTERNAL;
@@ -230,6 +260,30 @@ MBOX_HOT unsigned mbox_service_poll(struct mbox_service *svc)
     }
     return served;
 }
+
+/* ------------------------------------------------------------- commands */
+
+/* Payload and response buffers are word-aligned (the service keeps them as
+   uint32_t arrays), so the echo copies words: picolibc's size-optimised
+   memcpy moves one byte per iteration. */
+MBOX_HOT static uint32_t cmd_ping(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                                  uint32_t cap, uint32_t *resp_len)
+{
+    (void)ctx;
+    if (req_len > cap)
+        return GMMU_STATUS_INTERNAL;
+    const uint32_t *src = (const uint32_t *)(const void *)req;
+    uint32_t *dst = (uint32_t *)(void *)resp;
+    for (uint32_t i = 0; i < (req_len + 3u) / 4u; i++)
+        dst[i] = src[i];
+    *resp_len = req_len;
+    return GMMU_STATUS_OK;
+}
+
+static const struct mbox_command own_commands[] = {
+    {GMMU_OP_PING, cmd_ping},
+};
+const struct mbox_command_set mbox_service_commands = MBOX_COMMAND_SET(own_commands);
 
 /* ------------------------------------------------------------- events */
 

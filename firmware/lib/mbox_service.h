@@ -1,9 +1,11 @@
 /*
  * The firmware's mailbox service: drains the command ring, runs each
- * command through a handler table and publishes one completion per command.
+ * command through the handler registered for its opcode and publishes one
+ * completion per command.
  *
- * Portable: it reaches the BAR0 block only through struct mbox_io, so it
- * runs on the SoC (HAL accessors) and on the host (an array) alike.
+ * Portable: it reaches the BAR0 block only through the mbox_io_* accessors
+ * (below), so it runs on the SoC (HAL accessors) and on the host (an array)
+ * alike.
  *
  * Framing rules (docs/mailbox.md): a message takes ceil(length / SLOT_BYTES)
  * slots. A header whose length is impossible (below the header, above
@@ -18,18 +20,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <gmmu/mailbox.h>
 
-/* Access to the BAR0 block is bound at compile time: the build puts a
-   directory holding mbox_io_impl.h on the include path (firmware/hal on the
-   SoC: inline volatile accesses; tests/unit on the host: an array). It
-   provides mbox_io_read32(offset), mbox_io_write32(offset, value) and the
-   run copies mbox_io_read_run(offset, dst, count) and
-   mbox_io_write_run(offset, src, count). The
-   command path is short enough (target: 300 cycles) that an indirect call
-   per register access would be a large share of it. */
-#include "mbox_io_impl.h"
+/* Access to the BAR0 block is bound at compile time: a build of the
+   service puts a directory holding mbox_io_impl.h on the include path
+   (firmware/hal on the SoC: inline volatile accesses; tests/unit/fake_mbox
+   on the host: an array). It provides mbox_io_read32(offset),
+   mbox_io_write32(offset, value) and the run copies mbox_io_read_run(offset,
+   dst, count) and mbox_io_write_run(offset, src, count). The command path
+   is short enough (target: 300 cycles) that an indirect call per register
+   access would be a large share of it. This header does not include it, so
+   command modules and their host tests build without any binding. */
 
 /* Firmware hot path: kept together in .text.hot so the service loop fits
    the instruction cache without evicting itself. */
@@ -39,8 +42,9 @@
 #define MBOX_HOT
 #endif
 
-/* Runs one command. req/req_len: the payload after the header. Writes at
-   most resp_cap bytes of completion payload and returns a GMMU_STATUS_*. */
+/* Runs one command. ctx: the state the command's module was registered
+   with. req/req_len: the payload after the header. Writes at most resp_cap
+   bytes of completion payload and returns a GMMU_STATUS_*. */
 typedef uint32_t (*mbox_handler_fn)(void *ctx, const uint8_t *req, uint32_t req_len,
                                     uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
 
@@ -49,10 +53,66 @@ struct mbox_command {
     mbox_handler_fn run;
 };
 
-struct mbox_service {
+/*
+ * Commands are registered by the module that serves them, as one set per
+ * module: the module's file is the only place its opcodes are paired with
+ * handlers. The firmware registers every set once at boot, each with the
+ * module's state as its handlers' ctx (firmware/app/commands.c); host tests
+ * register or look up the portable sets themselves.
+ */
+struct mbox_command_set {
     const struct mbox_command *commands;
-    size_t command_count;
-    void *handler_ctx;
+    uint32_t count;
+};
+
+#define MBOX_COMMAND_SET(table) { (table), sizeof(table) / sizeof((table)[0]) }
+
+/* The command of `set` with `opcode`, or NULL. */
+static inline const struct mbox_command *mbox_command_find(const struct mbox_command_set *set,
+                                                           uint16_t opcode)
+{
+    for (uint32_t i = 0; i < set->count; i++)
+        if (set->commands[i].opcode == opcode)
+            return &set->commands[i];
+    return NULL;
+}
+
+/* Ends a handler: on OK, copies the len-byte response into resp and sets
+   *resp_len, or answers INTERNAL if it does not fit resp_cap (a firmware
+   bug); any other status goes back with no payload. */
+static inline uint32_t mbox_reply(uint32_t status, const void *data, uint32_t len, uint8_t *resp,
+                                  uint32_t resp_cap, uint32_t *resp_len)
+{
+    *resp_len = 0;
+    if (status != GMMU_STATUS_OK)
+        return status;
+    if (len > resp_cap)
+        return GMMU_STATUS_INTERNAL;
+    memcpy(resp, data, len);
+    *resp_len = len;
+    return GMMU_STATUS_OK;
+}
+
+/* The service's own command: PING, which echoes its payload. */
+extern const struct mbox_command_set mbox_service_commands;
+
+/* Sets the firmware registers at most: one per module. */
+#ifndef MBOX_MAX_SETS
+#define MBOX_MAX_SETS 6
+#endif
+
+/* A registered set and its handlers' ctx. */
+struct mbox_binding {
+    const struct mbox_command *commands;
+    uint32_t count;
+    void *ctx;
+};
+
+struct mbox_service {
+    /* Registered sets in registration order, then an empty one. An opcode
+       is looked up first to last, so the first set's commands (PING) cost
+       the least to find. */
+    struct mbox_binding sets[MBOX_MAX_SETS + 1];
     uint32_t cmd_tail, cpl_head, cpl_tail, next_seq, cpl_fence;
     bool cpl_pending;   /* cpl_hdr/cpl hold a completion not yet published */
     bool cpl_waiting;   /* ... and the ring was full when last tried */
@@ -70,8 +130,15 @@ struct mbox_service {
     uint32_t evt_head, evt_tail, evt_seq;
 };
 
-void mbox_service_init(struct mbox_service *svc, const struct mbox_command *commands,
-                       size_t command_count, void *handler_ctx);
+/* Picks up the rings where BAR0 says they stand, with no commands
+   registered: until a set is, every opcode is UNSUPPORTED_OPCODE. */
+void mbox_service_init(struct mbox_service *svc);
+
+/* Adds set's commands, whose handlers get ctx. False, and nothing added, if
+   one of its opcodes is registered already (or twice in the set), or
+   MBOX_MAX_SETS sets are. */
+bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set,
+                           void *ctx);
 
 /* Serves every command the host has published, as far as completion-ring
    space allows. Returns the number of commands completed. */

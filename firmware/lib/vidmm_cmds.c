@@ -3,201 +3,167 @@
  * Payloads are copied into local structures, so their alignment in the
  * message buffer does not matter. The wire is little-endian, like both
  * ends of the link.
+ *
+ * Every opcode but UPDATE_VA has a fixed-size request, so one function
+ * (serve) decodes, runs and replies for all of them from a small
+ * description; each handler only names its description. The firmware's
+ * RAM holds its code, and ten copies of the decode and reply steps cost
+ * more than a kilobyte of it.
  */
 #include "vidmm_cmds.h"
 
 #include <string.h>
 
-static struct vidmm *served;
+#define VIDMM_CMD_ARGS void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp, \
+		       uint32_t resp_cap, uint32_t *resp_len
 
-void vidmm_cmds_attach(struct vidmm *vm)
+/* A command with a fixed-size request: the request's and the response's
+   sizes (0: no payload) and the vidmm call, given the decoded request and
+   room for the response. */
+struct fixed_cmd {
+	uint16_t req_bytes, rsp_bytes;
+	uint32_t (*call)(struct vidmm *vm, const void *in, void *out);
+};
+
+union fixed_req {
+	struct gmmu_alloc_req alloc;
+	struct gmmu_handle_req handle;
+	struct gmmu_map_req map;
+	struct gmmu_range_req range;
+	struct gmmu_reserve_req reserve;
+	struct gmmu_query_req query;
+};
+
+union fixed_rsp {
+	struct gmmu_alloc_rsp alloc;
+	struct gmmu_as_rsp as;
+	struct gmmu_va_rsp va;
+	struct gmmu_query_rsp query;
+	struct gmmu_vram_rsp vram;
+};
+
+/* INTERNAL without an instance; MALFORMED_LENGTH unless the request is
+   exactly its size; else the vidmm call's status and, on OK, its response.
+   The description comes last so that a handler passes its own arguments
+   through unmoved. */
+static uint32_t serve(VIDMM_CMD_ARGS, const struct fixed_cmd *cmd)
 {
-	served = vm;
+	struct vidmm *vm = ctx;
+	union fixed_req in;
+	union fixed_rsp out;
+	uint32_t st;
+
+	if (!vm) {
+		st = GMMU_STATUS_INTERNAL;
+	} else if (req_len != cmd->req_bytes) {
+		st = GMMU_STATUS_MALFORMED_LENGTH;
+	} else {
+		if (req_len)
+			memcpy(&in, req, req_len);
+		st = cmd->call(vm, &in, &out);
+	}
+	return mbox_reply(st, &out, cmd->rsp_bytes, resp, resp_cap, resp_len);
 }
 
-/* Copies a fixed-size request; false if the length is not exactly it. */
-static bool take(void *dst, size_t size, const uint8_t *req, uint32_t req_len)
+static uint32_t alloc(struct vidmm *vm, const void *in, void *out)
 {
-	if (req_len != size)
-		return false;
-	memcpy(dst, req, size);
-	return true;
+	return vidmm_alloc(vm, in, out);
 }
 
-static uint32_t give(uint32_t status, const void *src, size_t size, uint8_t *resp,
-		     uint32_t resp_cap, uint32_t *resp_len)
+static uint32_t free_alloc(struct vidmm *vm, const void *in, void *out)
 {
-	*resp_len = 0;
-	if (status != GMMU_STATUS_OK)
-		return status;
-	if (size > resp_cap)
-		return GMMU_STATUS_INTERNAL;
-	memcpy(resp, src, size);
-	*resp_len = (uint32_t)size;
+	(void)out;
+	return vidmm_free(vm, in);
+}
+
+static uint32_t create_as(struct vidmm *vm, const void *in, void *out)
+{
+	(void)in;
+	return vidmm_create_as(vm, out);
+}
+
+static uint32_t destroy_as(struct vidmm *vm, const void *in, void *out)
+{
+	(void)out;
+	return vidmm_destroy_as(vm, in);
+}
+
+static uint32_t map_va(struct vidmm *vm, const void *in, void *out)
+{
+	return vidmm_map_va(vm, in, out);
+}
+
+static uint32_t unmap_va(struct vidmm *vm, const void *in, void *out)
+{
+	(void)out;
+	return vidmm_unmap_va(vm, in);
+}
+
+static uint32_t reserve_va(struct vidmm *vm, const void *in, void *out)
+{
+	return vidmm_reserve_va(vm, in, out);
+}
+
+static uint32_t query_va(struct vidmm *vm, const void *in, void *out)
+{
+	return vidmm_query_va(vm, in, out);
+}
+
+static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
+{
+	(void)in;
+	vidmm_get_vram(vm, out);
 	return GMMU_STATUS_OK;
 }
 
-uint32_t vidmm_cmd_alloc(VIDMM_CMD_ARGS)
-{
-	struct gmmu_alloc_req in;
-	struct gmmu_alloc_rsp out;
+/* The handler cmd_<call> of a fixed command: serve() with the request's
+   and response's sizes and the call. */
+#define FIXED_CMD(call, req_bytes, rsp_bytes)						\
+	static uint32_t cmd_##call(VIDMM_CMD_ARGS)					\
+	{										\
+		static const struct fixed_cmd cmd = { (req_bytes), (rsp_bytes), call };	\
+		return serve(ctx, req, req_len, resp, resp_cap, resp_len, &cmd);	\
+	}
 
-	(void)ctx;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return give(vidmm_alloc(served, &in, &out), &out, sizeof(out), resp, resp_cap, resp_len);
-}
-
-uint32_t vidmm_cmd_free(VIDMM_CMD_ARGS)
-{
-	struct gmmu_handle_req in;
-
-	(void)ctx;
-	(void)resp;
-	(void)resp_cap;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return vidmm_free(served, &in);
-}
-
-uint32_t vidmm_cmd_create_as(VIDMM_CMD_ARGS)
-{
-	struct gmmu_as_rsp out;
-
-	(void)ctx;
-	(void)req;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (req_len != 0)
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return give(vidmm_create_as(served, &out), &out, sizeof(out), resp, resp_cap, resp_len);
-}
-
-uint32_t vidmm_cmd_destroy_as(VIDMM_CMD_ARGS)
-{
-	struct gmmu_handle_req in;
-
-	(void)ctx;
-	(void)resp;
-	(void)resp_cap;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return vidmm_destroy_as(served, &in);
-}
-
-uint32_t vidmm_cmd_map_va(VIDMM_CMD_ARGS)
-{
-	struct gmmu_map_req in;
-	struct gmmu_va_rsp out;
-
-	(void)ctx;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return give(vidmm_map_va(served, &in, &out), &out, sizeof(out), resp, resp_cap, resp_len);
-}
-
-uint32_t vidmm_cmd_unmap_va(VIDMM_CMD_ARGS)
-{
-	struct gmmu_range_req in;
-
-	(void)ctx;
-	(void)resp;
-	(void)resp_cap;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return vidmm_unmap_va(served, &in);
-}
-
-uint32_t vidmm_cmd_reserve_va(VIDMM_CMD_ARGS)
-{
-	struct gmmu_reserve_req in;
-	struct gmmu_va_rsp out;
-
-	(void)ctx;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return give(vidmm_reserve_va(served, &in, &out), &out, sizeof(out), resp, resp_cap,
-		    resp_len);
-}
+FIXED_CMD(alloc, sizeof(struct gmmu_alloc_req), sizeof(struct gmmu_alloc_rsp))
+FIXED_CMD(free_alloc, sizeof(struct gmmu_handle_req), 0)
+FIXED_CMD(create_as, 0, sizeof(struct gmmu_as_rsp))
+FIXED_CMD(destroy_as, sizeof(struct gmmu_handle_req), 0)
+FIXED_CMD(map_va, sizeof(struct gmmu_map_req), sizeof(struct gmmu_va_rsp))
+FIXED_CMD(unmap_va, sizeof(struct gmmu_range_req), 0)
+FIXED_CMD(reserve_va, sizeof(struct gmmu_reserve_req), sizeof(struct gmmu_va_rsp))
+FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp))
+FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 
 /* The header, then exactly `count` operations: anything else is malformed. */
-uint32_t vidmm_cmd_update_va(VIDMM_CMD_ARGS)
+static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 {
+	struct vidmm *vm = ctx;
 	struct gmmu_update_req in;
 
-	(void)ctx;
 	(void)resp;
 	(void)resp_cap;
 	*resp_len = 0;
-	if (!served)
+	if (!vm)
 		return GMMU_STATUS_INTERNAL;
 	if (req_len < sizeof(in))
 		return GMMU_STATUS_MALFORMED_LENGTH;
 	memcpy(&in, req, sizeof(in));
 	if ((uint64_t)in.count * GMMU_UPDATE_OP_BYTES != req_len - sizeof(in))
 		return GMMU_STATUS_MALFORMED_LENGTH;
-	return vidmm_update_va(served, &in, req + sizeof(in));
+	return vidmm_update_va(vm, &in, req + sizeof(in));
 }
 
-uint32_t vidmm_cmd_query_va(VIDMM_CMD_ARGS)
-{
-	struct gmmu_query_req in;
-	struct gmmu_query_rsp out;
-
-	(void)ctx;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (!take(&in, sizeof(in), req, req_len))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return give(vidmm_query_va(served, &in, &out), &out, sizeof(out), resp, resp_cap,
-		    resp_len);
-}
-
-uint32_t vidmm_cmd_get_vram(VIDMM_CMD_ARGS)
-{
-	struct gmmu_vram_rsp out;
-
-	(void)ctx;
-	(void)req;
-	*resp_len = 0;
-	if (!served)
-		return GMMU_STATUS_INTERNAL;
-	if (req_len != 0)
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	vidmm_get_vram(served, &out);
-	return give(GMMU_STATUS_OK, &out, sizeof(out), resp, resp_cap, resp_len);
-}
-
-const struct vidmm_cmd vidmm_cmds[] = {
-	{ GMMU_OP_ALLOC, vidmm_cmd_alloc },
-	{ GMMU_OP_FREE, vidmm_cmd_free },
-	{ GMMU_OP_CREATE_AS, vidmm_cmd_create_as },
-	{ GMMU_OP_DESTROY_AS, vidmm_cmd_destroy_as },
-	{ GMMU_OP_MAP_VA, vidmm_cmd_map_va },
-	{ GMMU_OP_UNMAP_VA, vidmm_cmd_unmap_va },
-	{ GMMU_OP_RESERVE_VA, vidmm_cmd_reserve_va },
-	{ GMMU_OP_UPDATE_VA, vidmm_cmd_update_va },
-	{ GMMU_OP_QUERY_VA, vidmm_cmd_query_va },
-	{ GMMU_OP_GET_VRAM, vidmm_cmd_get_vram },
+static const struct mbox_command commands[] = {
+	{ GMMU_OP_ALLOC, cmd_alloc },
+	{ GMMU_OP_FREE, cmd_free_alloc },
+	{ GMMU_OP_CREATE_AS, cmd_create_as },
+	{ GMMU_OP_DESTROY_AS, cmd_destroy_as },
+	{ GMMU_OP_MAP_VA, cmd_map_va },
+	{ GMMU_OP_UNMAP_VA, cmd_unmap_va },
+	{ GMMU_OP_RESERVE_VA, cmd_reserve_va },
+	{ GMMU_OP_UPDATE_VA, cmd_update_va },
+	{ GMMU_OP_QUERY_VA, cmd_query_va },
+	{ GMMU_OP_GET_VRAM, cmd_get_vram },
 };
-const unsigned vidmm_cmd_count = sizeof(vidmm_cmds) / sizeof(vidmm_cmds[0]);
+const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

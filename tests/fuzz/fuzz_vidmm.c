@@ -467,9 +467,10 @@ static void check_invariants(uint16_t opcode, uint32_t st, uint32_t len)
 static uint32_t run(uint16_t opcode, const uint8_t *req, uint32_t len, uint8_t *rsp,
 		    uint32_t *rsp_len)
 {
-	for (unsigned i = 0; i < vidmm_cmd_count; i++)
-		if (vidmm_cmds[i].opcode == opcode)
-			return vidmm_cmds[i].run(NULL, req, len, rsp, GMMU_MSG_MAX_BYTES, rsp_len);
+	const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+
+	if (cmd)
+		return cmd->run(sim.vm, req, len, rsp, GMMU_MSG_MAX_BYTES, rsp_len);
 	*rsp_len = 0;
 	return GMMU_STATUS_UNSUPPORTED_OPCODE;
 }
@@ -513,11 +514,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		vidmm_sim_reset(&sim);
 	ready = true;
-	vidmm_cmds_attach(sim.vm);
 	n_allocs = n_as = n_ranges = 0;
 	for (int steps = 0; in.left && steps < 64; steps++) {
 		uint8_t sel = byte(&in), mode = byte(&in);
-		uint16_t opcode = sel < 0xF0 ? vidmm_cmds[sel % vidmm_cmd_count].opcode : sel & 0x1F;
+		uint16_t opcode = sel < 0xF0 ?
+			vidmm_commands.commands[sel % vidmm_commands.count].opcode : sel & 0x1F;
 		bool raw = (mode & 7) == 0;
 		uint32_t len = build(&in, opcode, raw, req), rsp_len = 0, st;
 

@@ -11,7 +11,7 @@ import os
 import struct
 import sys
 
-# Selectors: the index of the opcode in vidmm_cmds[] (firmware/lib/vidmm_cmds.c).
+# Selectors: the index of the opcode in vidmm_commands (firmware/lib/vidmm_cmds.c).
 ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA, UPDATE_VA, QUERY_VA, GET_VRAM = range(10)
 FOLD, RAW = 1, 0
 OP_MAP, OP_UNMAP, OP_COPY, OP_PROTECT = 1, 2, 3, 4

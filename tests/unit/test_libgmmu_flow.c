@@ -6,8 +6,8 @@
  * (fake_mbox/mbox_io_impl.h); before each host access the firmware gets one
  * service pass, unless the test has stalled it, and the access waits a
  * configurable delay that stands in for a slow link (the UART bridge).
- * PING echoes its payload, so each completion is checked against what was
- * sent.
+ * The service runs the firmware's own PING (mbox_service_commands), which
+ * echoes its payload, so each completion is checked against what was sent.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,19 +30,6 @@ static struct {
     bool stalled;
     long delay_us;
 } fw;
-
-static uint32_t echo(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                     uint32_t resp_cap, uint32_t *resp_len)
-{
-    (void)ctx;
-    if (req_len > resp_cap)
-        return GMMU_STATUS_INTERNAL;
-    memcpy(resp, req, req_len);
-    *resp_len = req_len;
-    return GMMU_STATUS_OK;
-}
-
-static const struct mbox_command commands[] = {{GMMU_OP_PING, echo}};
 
 /* ------------------------------------------------------------ transport */
 static const struct gmmu_transport_ops fw_ops;
@@ -108,7 +95,8 @@ static int boot_firmware(void **state)
     fake_bar0[GMMU_MBOX_IDENT_MAGIC / 4] = GMMU_MBOX_MAGIC;
     fake_bar0[GMMU_MBOX_IDENT_PROTO / 4] = GMMU_PROTO_VERSION;
     fake_bar0[GMMU_MBOX_FW_STATE / 4] = GMMU_FW_STATE_READY;
-    mbox_service_init(&fw.svc, commands, sizeof commands / sizeof commands[0], NULL);
+    mbox_service_init(&fw.svc);
+    assert_true(mbox_service_register(&fw.svc, &mbox_service_commands, &fw.svc));
     return 0;
 }
 

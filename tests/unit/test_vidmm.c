@@ -35,7 +35,6 @@ static struct vidmm_sim sim;
 static int setup_with(uint64_t vram, uint32_t asids)
 {
 	vidmm_sim_init(&sim, vram, asids, NODES_PER_AS);
-	vidmm_cmds_attach(sim.vm);
 	return 0;
 }
 
@@ -54,25 +53,31 @@ static int setup_full_asids(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	vidmm_cmds_attach(NULL);
 	vidmm_sim_fini(&sim);
 	return 0;
 }
 
 /* ------------------------------------------------------------ wire helpers */
 
+/* The firmware's handler of opcode, as registered (vidmm_commands). */
+static mbox_handler_fn handler(uint16_t opcode)
+{
+	const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+
+	assert_non_null(cmd);
+	return cmd->run;
+}
+
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
 	static uint32_t in[1024], out[1024];
-	uint32_t out_len = 12345, st = GMMU_STATUS_UNSUPPORTED_OPCODE;
+	uint32_t out_len = 12345, st;
 
 	assert_true(len <= sizeof(in));
 	if (len)
 		memcpy(in, req, len);
-	for (unsigned i = 0; i < vidmm_cmd_count; i++)
-		if (vidmm_cmds[i].opcode == opcode)
-			st = vidmm_cmds[i].run(NULL, (const uint8_t *)in, len, (uint8_t *)out,
-					       sizeof(out), &out_len);
+	st = handler(opcode)(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out),
+			     &out_len);
 	if (st != GMMU_STATUS_OK) {
 		assert_int_equal(out_len, 0);
 		return st;
@@ -1177,7 +1182,7 @@ static void test_malformed_payloads(void **state)
 	uint32_t as = must_as();
 
 	(void)state;
-	assert_int_equal(vidmm_cmd_count, 10);
+	assert_int_equal(vidmm_commands.count, 10);
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
 				    fixed[i].size ? 0 : 4, 4000 };
@@ -1210,16 +1215,20 @@ static void test_malformed_payloads(void **state)
 	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40, NULL, 0),
 			 GMMU_STATUS_INVALID_ARGUMENT);
 
-	/* Unattached handlers answer INTERNAL rather than crash. */
+	/* Without an instance (ctx NULL) every handler answers INTERNAL rather
+	   than crash. */
 	uint32_t len = 1;
 
-	vidmm_cmds_attach(NULL);
-	assert_int_equal(vidmm_cmd_get_vram(NULL, NULL, 0, buf, sizeof(buf), &len),
+	for (uint32_t i = 0; i < vidmm_commands.count; i++) {
+		len = 1;
+		assert_int_equal(vidmm_commands.commands[i].run(NULL, buf, 0, buf, sizeof(buf), &len),
+				 GMMU_STATUS_INTERNAL);
+		assert_int_equal(len, 0);
+	}
+	/* A response buffer too small is a firmware bug, reported as such. */
+	assert_int_equal(handler(GMMU_OP_GET_VRAM)(sim.vm, NULL, 0, buf, 8, &len),
 			 GMMU_STATUS_INTERNAL);
 	assert_int_equal(len, 0);
-	vidmm_cmds_attach(sim.vm);
-	/* A response buffer too small is a firmware bug, reported as such. */
-	assert_int_equal(vidmm_cmd_get_vram(NULL, NULL, 0, buf, 8, &len), GMMU_STATUS_INTERNAL);
 }
 
 int main(void)

@@ -121,14 +121,13 @@ static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
 	static uint32_t in[1024], out[1024];
-	uint32_t out_len = 0, st = GMMU_STATUS_UNSUPPORTED_OPCODE;
+	const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+	uint32_t out_len = 0, st;
 
+	assert_non_null(cmd);
 	if (len)
 		memcpy(in, req, len);
-	for (unsigned i = 0; i < vidmm_cmd_count; i++)
-		if (vidmm_cmds[i].opcode == opcode)
-			st = vidmm_cmds[i].run(NULL, (const uint8_t *)in, len, (uint8_t *)out,
-					       sizeof(out), &out_len);
+	st = cmd->run(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
 	if (st == GMMU_STATUS_OK) {
 		assert_int_equal(out_len, rsp_size);
 		if (rsp_size)
@@ -815,7 +814,6 @@ static void test_random_commands(void **state)
 	(void)state;
 	rng = env_u64("VIDMM_DIFF_SEED", rng);
 	vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
-	vidmm_cmds_attach(sim.vm);
 	start_used = vidmm_sim_used(&sim);
 	assert_int_equal(call(GMMU_OP_CREATE_AS, NULL, 0, &as, sizeof(as)), GMMU_STATUS_OK);
 	scratch_as = as.handle;
@@ -844,7 +842,6 @@ static void test_random_commands(void **state)
 	       (unsigned long long)ops, stat_checked, stat_kind[P_MAPPED], stat_kind[P_ZERO],
 	       stat_kind[P_INVALID], stat_failed_alloc, stat_nomem, stat_rejected,
 	       sim.vm->counters.asid_evictions, sim.vm->counters.batch_reservations);
-	vidmm_cmds_attach(NULL);
 	vidmm_sim_fini(&sim);
 }
 
