@@ -13,6 +13,7 @@ RTL_PKGS   := $(call rtl_files,pkg)
 RTL_PRIM   := $(call rtl_files,prim)
 RTL_MMU    := $(call rtl_files,mmu)
 RTL_ENGINE := $(call rtl_files,engine)
+RTL_PAGING := $(call rtl_files,paging)
 RTL_LINK   := $(call rtl_files,link)
 RTL_SOC    := $(call rtl_files,soc)
 RTL_INCDIRS := -Irtl/pkg -Irtl/prim -Irtl/soc -Irtl/mmu -Irtl/engine -Irtl/link

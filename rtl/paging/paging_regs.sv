@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// Paging engine register block and queue window: a Wishbone slave over the
+// engine's 8 KiB window (include/defs/paging.toml, docs/paging-engine.md).
+//
+// Word addresses 0x000-0x3FF (bytes 0x000-0xFFF) are the registers; word
+// addresses 0x400-0x7FF (bytes 0x1000-0x1FFF) are the queue RAM, written
+// through q_*_o: byte offset 0x1000 + 8i is the low half of queue word i,
+// +4 its high half (i taken mod QueueWords). The queue window is write-only
+// (reads return 0): the RAM's one read port belongs to the packet fetcher.
+//
+// It holds CTRL.ENABLE, HEAD, IRQ_STATUS/IRQ_ENABLE, the FENCE value and
+// the performance counters, and shows the status the datapath reports.
+//
+// Timing: every access is answered one cycle after the request (ack_o, like
+// the other register blocks); a queue write reaches the RAM at the edge
+// ending the request cycle. restart_o is a one-cycle pulse the cycle after
+// the write of CTRL.RESTART. irq_o is combinational from registers only.
+module paging_regs #(
+  parameter int unsigned QueueWords    = 512,
+  parameter int unsigned MaxBurst      = 16,
+  parameter int unsigned CopyFifoBeats = 128,
+  localparam int unsigned QAW = $clog2(QueueWords)
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+
+  // Wishbone classic slave, 32-bit, word address
+  input  logic           cyc_i,
+  input  logic           stb_i,
+  input  logic           we_i,
+  input  logic [29:0]    adr_i,
+  input  logic [31:0]    dat_i,
+  output logic           ack_o,
+  output logic [31:0]    dat_o,
+
+  // Queue RAM write port (two 32-bit halves of each 64-bit word)
+  output logic           q_we_lo_o,
+  output logic           q_we_hi_o,
+  output logic [QAW-1:0] q_waddr_o,
+  output logic [31:0]    q_wdata_o,
+
+  // Control
+  output logic           enable_o,
+  output logic           restart_o,      // pulse: CTRL.RESTART written with 1
+  output logic [31:0]    head_o,
+
+  // Datapath status
+  input  logic           busy_i,
+  input  logic           err_i,
+  input  logic           restarting_i,
+  input  logic [2:0]     err_code_i,
+  input  logic [31:0]    tail_i,
+  input  logic [31:0]    packets_done_i,
+  input  logic [31:0]    err_packet_i,
+  input  logic [63:0]    err_addr_i,
+  input  logic           err_raise_i,    // pulse: STATUS.ERROR rises
+  input  logic           fence_i,        // pulse: a FENCE passed
+  input  logic           fence_irq_i,    //   ... with FENCE_IRQ
+  input  logic [63:0]    fence_value_i,  //   ... and this value
+  input  logic           retire_i,       // pulse: a packet completed
+  input  logic [2:0]     beats_i,        // AXI data beats this cycle (0..4)
+
+  output logic           irq_o
+);
+
+  localparam logic [31:0] ConfigValue =
+      (32'(MaxBurst) << gmmu_paging_pkg::PAGING_CONFIG_MAX_BURST_LSB) |
+      (32'(CopyFifoBeats) << gmmu_paging_pkg::PAGING_CONFIG_COPY_FIFO_BEATS_LSB);
+
+  logic        ack_q, enable_q, restart_q;
+  logic [31:0] head_q;
+  logic [63:0] fence_q;
+  logic [1:0]  irq_status_q, irq_enable_q;
+  logic [31:0] perf_packets_q, perf_beats_q, perf_busy_q;
+
+  logic        access, wr, in_queue;
+  logic [15:0] reg_off;
+  logic [1:0]  irq_set;
+
+  assign access   = cyc_i && stb_i && !ack_q;
+  assign wr       = access && we_i;
+  assign in_queue = adr_i[10];
+  assign reg_off  = {4'b0, adr_i[9:0], 2'b00};
+
+  // Queue writes go straight to the RAM.
+  assign q_we_lo_o = wr && in_queue && !adr_i[0];
+  assign q_we_hi_o = wr && in_queue && adr_i[0];
+  assign q_waddr_o = adr_i[QAW:1];
+  assign q_wdata_o = dat_i;
+
+  assign irq_set = {err_raise_i, fence_i && fence_irq_i};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ack_q          <= 1'b0;
+      dat_o          <= '0;
+      enable_q       <= 1'b0;
+      restart_q      <= 1'b0;
+      head_q         <= '0;
+      fence_q        <= '0;
+      irq_status_q   <= '0;
+      irq_enable_q   <= '0;
+      perf_packets_q <= '0;
+      perf_beats_q   <= '0;
+      perf_busy_q    <= '0;
+    end else begin
+      ack_q     <= access;
+      restart_q <= 1'b0;
+      if (fence_i) fence_q <= fence_value_i;
+      perf_packets_q <= perf_packets_q + 32'(retire_i);
+      perf_beats_q   <= perf_beats_q + 32'(beats_i);
+      perf_busy_q    <= perf_busy_q + 32'(busy_i);
+
+      // Set wins over a clear in the same cycle: the event is not lost.
+      irq_status_q <= irq_status_q | irq_set;
+
+      if (wr && !in_queue) begin
+        case (reg_off)
+          gmmu_paging_pkg::PAGING_CTRL: begin
+            enable_q  <= dat_i[gmmu_paging_pkg::PAGING_CTRL_ENABLE_LSB];
+            restart_q <= dat_i[gmmu_paging_pkg::PAGING_CTRL_RESTART_LSB];
+          end
+          gmmu_paging_pkg::PAGING_HEAD:             head_q         <= dat_i;
+          gmmu_paging_pkg::PAGING_IRQ_STATUS:       irq_status_q   <= (irq_status_q & ~dat_i[1:0]) | irq_set;
+          gmmu_paging_pkg::PAGING_IRQ_ENABLE:       irq_enable_q   <= dat_i[1:0];
+          gmmu_paging_pkg::PAGING_PERF_PACKETS:     perf_packets_q <= dat_i;
+          gmmu_paging_pkg::PAGING_PERF_BEATS:       perf_beats_q   <= dat_i;
+          gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: perf_busy_q    <= dat_i;
+          default: ;
+        endcase
+      end
+
+      if (access && !we_i) begin
+        dat_o <= '0;
+        if (!in_queue) begin
+          case (reg_off)
+            gmmu_paging_pkg::PAGING_ID:               dat_o <= 32'(gmmu_paging_pkg::PAGING_ID_VALUE);
+            gmmu_paging_pkg::PAGING_CONFIG:           dat_o <= ConfigValue;
+            gmmu_paging_pkg::PAGING_CTRL:             dat_o <= 32'(enable_q);
+            gmmu_paging_pkg::PAGING_STATUS:           dat_o <= {25'b0, err_code_i, 1'b0, restarting_i, err_i, busy_i};
+            gmmu_paging_pkg::PAGING_QUEUE_WORDS:      dat_o <= 32'(QueueWords);
+            gmmu_paging_pkg::PAGING_HEAD:             dat_o <= head_q;
+            gmmu_paging_pkg::PAGING_TAIL:             dat_o <= tail_i;
+            gmmu_paging_pkg::PAGING_PACKETS_DONE:     dat_o <= packets_done_i;
+            gmmu_paging_pkg::PAGING_ERR_PACKET:       dat_o <= err_packet_i;
+            gmmu_paging_pkg::PAGING_ERR_ADDR_LO:      dat_o <= err_addr_i[31:0];
+            gmmu_paging_pkg::PAGING_ERR_ADDR_HI:      dat_o <= err_addr_i[63:32];
+            gmmu_paging_pkg::PAGING_FENCE_LO:         dat_o <= fence_q[31:0];
+            gmmu_paging_pkg::PAGING_FENCE_HI:         dat_o <= fence_q[63:32];
+            gmmu_paging_pkg::PAGING_IRQ_STATUS:       dat_o <= 32'(irq_status_q);
+            gmmu_paging_pkg::PAGING_IRQ_ENABLE:       dat_o <= 32'(irq_enable_q);
+            gmmu_paging_pkg::PAGING_PERF_PACKETS:     dat_o <= perf_packets_q;
+            gmmu_paging_pkg::PAGING_PERF_BEATS:       dat_o <= perf_beats_q;
+            gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: dat_o <= perf_busy_q;
+            default: ;
+          endcase
+        end
+      end
+    end
+  end
+
+  assign ack_o     = ack_q;
+  assign enable_o  = enable_q;
+  assign restart_o = restart_q;
+  assign head_o    = head_q;
+  assign irq_o     = |(irq_status_q & irq_enable_q);
+
+  // Only the window's 13 address bits are decoded; the queue index drops
+  // the bits above QueueWords (the queue aliases within its 4 KiB).
+  logic unused_adr;
+  assign unused_adr = ^adr_i[29:11];
+  if (QAW < 9) begin : gen_queue_alias
+    logic unused_alias;
+    assign unused_alias = ^adr_i[9:QAW+1];
+  end
+
+endmodule : paging_regs
