@@ -35,10 +35,8 @@
 // and 32 miss slots per port, stride prefetch) is too large beside the CPU,
 // four engines and LiteDRAM on an 85F. The board builds it with 2 walkers,
 // 2 miss registers and 4 miss slots per port, no prefetch and no walk
-// following (docs/boards.md): with 4/4/8 the 85F was 76% full and nextpnr
-// could not route it. Since 2026-11-25 also with 8-entry L1 TLBs (4 159
-// LUT4 fewer in mmu_top): every build at 72% full after dab87a8's stalled
-// in router1. MMU_CONFIG reports these (the firmware reads the walker
+// following, and 8-entry L1 TLBs (docs/boards.md): with more the 85F is
+// too full for nextpnr to route. MMU_CONFIG reports these (the firmware reads the walker
 // count); nothing else changes. `make fmax-mmu` times mmu_top with these values.
 module orangecrab_top #(
   parameter string       RamInit   = "",

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * "uart:PATH[,BAUD][,retry=MS][,tries=N][,seq=S]": a board reached over a serial
  * line (a USB-serial adapter, or the simulation's pty), through the device's
- * uart_bar_bridge. Protocol: include/gmmu/uartlink.h; rules: docs/boards.md.
+ * uart_bar_bridge. Protocol: include/gmmu/uartlink.h; rules: docs/uart-link.md.
  *
  *   PATH      the tty, e.g. /dev/ttyUSB0 or /dev/pts/3 (no commas)
  *   BAUD      a standard rate (default GMMU_UART_DEFAULT_BAUD); a pty

@@ -11,7 +11,7 @@
 // cycle). It takes the block RAM's clock-to-output off whatever uses the
 // word (ECP5's DP16KD without its output register: most of a cycle at
 // the MMU's target clock). A tool may fold it into the block RAM's own
-// output register; Yosys leaves it in the fabric on ECP5 (docs/boards.md).
+// output register; Yosys leaves it in the fabric on ECP5 (docs/mmu.md).
 module prim_ram_1r1w #(
   parameter int unsigned Depth = 64,
   parameter int unsigned Width = 32,

@@ -131,16 +131,13 @@ OC_PNR_SEED ?= 1
 # nextpnr checks sys (48 MHz) against this; the DDR PHY's clocks are
 # constrained by the PLL it sees.
 OC_FREQ_MHZ := 48
-# router1 routed the board with the MMU and the SoC on its 24 MHz clock in
-# 40 minutes (2026-11-25: 254 613 arcs); router2 stalled on the same kind
-# of placement at about 5 000 overused wires (docs/boards.md).
+# router1 routes the board; router2 stalls on its placement with thousands
+# of overused wires (docs/boards.md; the runs are in docs/history.md).
 NEXTPNR_ROUTER ?= router1
 # The placer. nextpnr's analytic "static" placer, not its default HeAP:
-# with HeAP every board since dab87a8's RTL stalled in router1 at about
-# 70 000 overused arcs (67% of the logic cells), with a lower HeAP density
-# target (--placer-heap-beta 0.7) too; with static the RTL of 5c1583c
-# placed with a quarter less wire and routed in 51 minutes in all, sys
-# 74.08 and soc 59.39 MHz routed (docs/boards.md, 2026-11-26).
+# with HeAP the board stalls in router1 with tens of thousands of overused
+# arcs, whatever the HeAP density target; static places with about a quarter
+# less wire and routes (docs/boards.md; the runs are in docs/history.md).
 OC_PLACER ?= static
 # Extra nextpnr options for the board (placer settings and the like), for
 # trying one change per build without editing this file.
