@@ -35,8 +35,53 @@ $(shell mkdir -p $(BUILD) && { echo $(VL_TRACE) | cmp -s - $(VL_TRACE_CFG) || ec
 
 .PHONY: help deps demo test firmware sim lint defs check-defs unit clean sim-run
 
+# One line per user-facing target, by group; t-NAME runs one test of `make test`.
 help:
-	@echo "make demo | test | deps | firmware | sim | lint | unit | clean"
+	@echo 'Getting started'
+	@echo '  make deps            install the Debian packages and the pinned Python venv (.venv)'
+	@echo '  make demo            boot the SoC in Verilator and run the host demo against it'
+	@echo '  make clean           remove build/'
+	@echo 'Build'
+	@echo '  make firmware        the firmware images (LIBC=picolibc or newlib)'
+	@echo '  make newlib          build (or report) the cached newlib for LIBC=newlib'
+	@echo '  make host            libgmmu (static and shared), gmmuctl'
+	@echo '  make defs            regenerate headers, packages and doc tables from include/defs/*.toml'
+	@echo 'Simulation'
+	@echo '  make sim             verilate the SoC (build/sim/Vsoc_top)'
+	@echo '  make sim-run         run one image: FW=gmmu SIM_ARGS=... (TRACE=1 for an FST waveform)'
+	@echo '  make sim-server      the SoC serving hosts on build/sim/gmmu.sock (then gmmuctl -d sim:...)'
+	@echo '  make uart-sim        the UART board SoC simulator'
+	@echo '  make uart-server     the simulated UART board serving gmmuctl -d uart:...'
+	@echo '  make mmu-tb | engine-tb | paging-tb   build the MMU, GPU engine or paging engine testbench'
+	@echo 'Tests'
+	@echo '  make test            the whole suite (what CI runs); logs in build/test/NAME.log'
+	@echo '  make t-NAME          one test of the suite, e.g. t-boot, t-mailbox, t-python, t-install'
+	@echo '  make unit            the cmocka unit tests'
+	@echo '  make lint            Verilator lint of the SoC'
+	@echo '  make lint-mmu | lint-engine | lint-paging | lint-cdc | lint-uart   lint of one block'
+	@echo '  make check-defs      generated files match include/defs/*.toml'
+	@echo '  make soak-mmu        10^8 random MMU translations'
+	@echo '  make fuzz-vidmm      fuzz the VidMm handlers for FUZZ_TIME seconds'
+	@echo 'Benchmarks'
+	@echo '  make bench-mailbox   PING latency in device cycles'
+	@echo '  make bench-fw        firmware page-table work against the DDR bound (long)'
+	@echo '  make bench-mmu       MMU translation throughput, against a blocking baseline'
+	@echo '  make bench-engine    GPU engine throughput'
+	@echo '  make bench-paging    paging engine FILL, WRITE_PTES and COPY beats per cycle'
+	@echo 'Synthesis and boards (BOARD=orangecrab-85f or litefury)'
+	@echo '  make bitstream       the board bitstream'
+	@echo '  make flash           program the board'
+	@echo '  make synth-report    resources by part and by block, and timing'
+	@echo '  make synth-mmu       the MMU alone through Yosys 0.23 (ECP5 and Xilinx 7 resources)'
+	@echo '  make synth-paging    the paging engine alone through Yosys 0.23 (ECP5)'
+	@echo '  make synth-full      uart_soc through synth_ecp5 and synth_xilinx'
+	@echo '  make fmax-mmu        the MMU placed and routed alone on the ECP5-85F'
+	@echo '  make paths-mmu | paths-board   long paths estimated from the netlist'
+	@echo '  make board-deps      install the pinned board-flow tools into .venv'
+	@echo 'Install'
+	@echo '  make install         libgmmu (.a, .so, gmmu.pc), headers, gmmuctl and its man page'
+	@echo '                       into PREFIX (/usr/local), staged under DESTDIR'
+	@echo '  make uninstall       remove what make install put there'
 
 deps:
 	@bash tools/deps.sh
@@ -69,5 +114,7 @@ include tools/mk/mmu.mk
 include tools/mk/boards.mk
 include tools/mk/fuzz.mk
 include tools/mk/engine.mk
+include tools/mk/paging.mk
 include tools/mk/cdc.mk
 include tools/mk/bench.mk
+include tools/mk/package.mk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * gmmu_demo: the scripted session `make demo` runs against the simulated
  * SoC, through libgmmu only, the way a kernel driver would drive the device.

@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * gmmuctl: command-line access to a GPU MMU device through libgmmu.
  *
- *   gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND
- *   COMMAND: info | caps | ping [COUNT] | stats | ident | vram
- *            | alloc SIZE[,contig][,64k] | free HANDLE
- *            | faults [--wait MS] | counters [--clear]
- *            | the address-space, mapping, engine and aperture commands of
- *              gmmuctl_vidmm.c (as-create, map, run, read, ...)
+ *   gmmuctl [-d DEVICE] [--json] [--timeout MS] COMMAND [ARG...]
+ *   gmmuctl --help | --version | help [COMMAND]
+ *
+ * Every mailbox command (the OP enum of include/defs/mailbox.toml) has a
+ * subcommand; the tables of struct gmmuctl_cmd in gmmuctl.c,
+ * gmmuctl_vidmm.c and gmmuctl_update.c list them with the opcode each
+ * sends, and --help is printed from them.
  *
  * Exit status: 0 success; 1..255 the device status of a failed command
  * (GMMU_STATUS_*); 64 a usage error; 64 + N the host error -N
@@ -19,17 +21,89 @@
 
 #include "gmmuctl.h"
 
+/* The command being run, for usage(). */
+static const struct gmmuctl_cmd *current;
+
+static const struct gmmuctl_cmd *find_command(const char *name)
+{
+    const struct gmmuctl_cmd *tables[] = {gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
+                                          gmmuctl_update_cmds};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        for (const struct gmmuctl_cmd *c = tables[t]; c->name; c++)
+            if (!strcmp(c->name, name))
+                return c;
+    return NULL;
+}
+
+static const char usage_line[] =
+    "usage: gmmuctl [-d DEVICE] [--json] [--timeout MS] COMMAND [ARG...]\n"
+    "       gmmuctl --help | --version | help [COMMAND]\n";
+
 int usage(void)
 {
-    fprintf(stderr, "usage: gmmuctl -d DEVICE [--json] [--timeout MS] COMMAND [ARG...]\n"
-                    "COMMAND: info | caps | ping [COUNT] | stats | ident | vram\n"
-                    "         | alloc SIZE[,contig][,64k] | free HANDLE\n"
-                    "         | faults [--wait MS] | counters [--clear]\n"
-                    "%s"
-                    "DEVICE: sim:SOCKET_PATH, pci:DDDD:BB:DD.F or uart:TTY[,BAUD]\n"
-                    "Numbers take 0x and K/M/G suffixes.\n",
-            gmmuctl_vidmm_usage);
+    if (current)
+        fprintf(stderr, "usage: gmmuctl [OPTIONS] %s%s%s\n(gmmuctl help %s says more)\n",
+                current->name, *current->args ? " " : "", current->args, current->name);
+    else
+        fprintf(stderr, "%s(gmmuctl --help lists the commands)\n", usage_line);
     return EXIT_USAGE;
+}
+
+static void print_help(void)
+{
+    static const char *const sections[SEC_COUNT] = {
+        [SEC_DEVICE] = "The device",
+        [SEC_MEMORY] = "Allocations, address spaces and mappings (docs/vidmm.md)",
+        [SEC_ENGINE] = "GPU engines and VRAM through the BAR1 aperture",
+        [SEC_EVENTS] = "Events",
+    };
+    const struct gmmuctl_cmd *tables[] = {gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
+                                          gmmuctl_update_cmds};
+    printf("%s\n"
+           "Options (anywhere on the line):\n"
+           "  -d DEVICE      sim:SOCKET_PATH, pci:DDDD:BB:DD.F or uart:TTY[,BAUD];\n"
+           "                 default: the environment variable GMMU_DEVICE\n"
+           "  --json         machine-readable output (results and errors)\n"
+           "  --timeout MS   how long to wait for the device (default 5000)\n"
+           "  -h, --help     this text; gmmuctl help COMMAND for one command\n"
+           "  -V, --version  gmmuctl's version\n",
+           usage_line);
+    printf("\nCommands, with the mailbox command (opcode) each sends:\n");
+    for (int sec = 0; sec < SEC_COUNT; sec++) {
+        printf("\n%s:\n", sections[sec]);
+        for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+            for (const struct gmmuctl_cmd *c = tables[t]; c->name; c++)
+                if ((int)c->section == sec)
+                    printf("  %s%s%s\n      %s%s%s\n", c->name, *c->args ? " " : "", c->args,
+                           c->opcode ? c->opcode : "", c->opcode ? ": " : "", c->summary);
+    }
+    printf("\nNumbers take 0x and K/M/G suffixes (64K, 2M).\n"
+           "Exit status: 0 success; 1..255 the device status of a failed command (4\n"
+           "BAD_HANDLE, ...); 64 a usage error; 64 + N host error -N (65 timeout, 66\n"
+           "device gone, 67 disconnected, ...). More in gmmuctl(1).\n");
+}
+
+static int help_command(const char *name)
+{
+    const struct gmmuctl_cmd *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "gmmuctl: no command '%s'\n(gmmuctl --help lists the commands)\n", name);
+        return EXIT_USAGE;
+    }
+    printf("usage: gmmuctl [OPTIONS] %s%s%s\n\n", c->name, *c->args ? " " : "", c->args);
+    printf("gmmuctl %s: %s", c->name, c->summary);
+    if (c->opcode)
+        printf(" (mailbox command %s)", c->opcode);
+    printf(".\n");
+    if (c->details)
+        printf("\n%s", c->details);
+    return 0;
+}
+
+static void print_version(void)
+{
+    printf("gmmuctl %s\nlibgmmu %s, mailbox protocol %u.%u\n", GMMU_VERSION, gmmu_version(),
+           GMMU_PROTO_VERSION >> 16, GMMU_PROTO_VERSION & 0xFFFFu);
 }
 
 static int exit_code(int rc)
@@ -37,12 +111,17 @@ static int exit_code(int rc)
     return rc >= 0 ? (rc > 255 ? 255 : rc) : EXIT_USAGE + (-rc);
 }
 
+/* A failure names the status in words: the device status or host error's
+   name, its description, and its number. */
 int fail(const struct options *o, const char *what, int rc)
 {
+    const char *kind = rc >= 0 ? "device status" : "host error";
     if (o->json)
-        printf("{\"error\": \"%s\", \"code\": %d, \"message\": \"%s\"}\n", what, rc, gmmu_strerror(rc));
+        printf("{\"error\": \"%s\", \"code\": %d, \"name\": \"%s\", \"message\": \"%s\"}\n", what,
+               rc, gmmu_error_name(rc), gmmu_strerror(rc));
     else
-        fprintf(stderr, "gmmuctl: %s: %s (%d)\n", what, gmmu_strerror(rc), rc);
+        fprintf(stderr, "gmmuctl: %s: %s: %s (%s %d)\n", what, gmmu_error_name(rc),
+                gmmu_strerror(rc), kind, rc);
     return exit_code(rc);
 }
 
@@ -162,6 +241,27 @@ static int cmd_stats(struct gmmu_dev *dev, const struct options *o)
         printf("{");
     for (size_t i = 0; i < n; i++)
         printf(fmt, rows[i].name, rows[i].v, o->json ? (i + 1 < n ? ", " : "}\n") : "\n");
+    return 0;
+}
+
+static int cmd_pt_stats(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_pt_stats s;
+    int rc = gmmu_get_pt_stats(dev, &s);
+    if (rc)
+        return fail(o, "pt-stats", rc);
+    const struct { const char *name; uint32_t v; } rows[] = {
+        {"words_written", s.words_written}, {"valid_written", s.valid_written},
+        {"words_read", s.words_read}, {"bus_writes", s.bus_writes},
+        {"invalidations", s.invalidations}, {"inv_cycles", s.inv_cycles},
+        {"inv_max_cycles", s.inv_max_cycles}, {"inv_timeouts", s.inv_timeouts},
+    };
+    size_t n = sizeof rows / sizeof rows[0];
+    if (o->json)
+        printf("{");
+    for (size_t i = 0; i < n; i++)
+        printf(o->json ? "\"%s\": %u%s" : "%-16s %u%s", rows[i].name, rows[i].v,
+               o->json ? (i + 1 < n ? ", " : "}\n") : "\n");
     return 0;
 }
 
@@ -350,6 +450,36 @@ static int cmd_counters(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
+    {"info", "", "GET_INFO", "firmware version and build, protocol version, DDR size, uptime",
+     NULL, SEC_DEVICE, cmd_info},
+    {"caps", "", "GET_CAPS", "every DXGK_GPUMMUCAPS field the device reports", NULL, SEC_DEVICE,
+     cmd_caps},
+    {"stats", "", "GET_STATS", "the mailbox service's counters", NULL, SEC_DEVICE, cmd_stats},
+    {"counters", "[--clear]", "GET_MMU_COUNTERS",
+     "MMU counters, shared and per port (TLB hits, misses, walks)",
+     "--clear clears them after reading (FAULT_OVERFLOW is not cleared).\n", SEC_DEVICE,
+     cmd_counters},
+    {"pt-stats", "", "GET_PT_STATS", "page-table work since boot (table words, invalidations)", NULL, SEC_DEVICE, cmd_pt_stats},
+    {"ping", "[COUNT]", "PING",
+     "COUNT empty PINGs (default 1): their latency in device cycles", NULL,
+     SEC_DEVICE, cmd_ping},
+    {"ident", "", NULL, "the identity and state registers of BAR0 (no command is sent)", NULL,
+     SEC_DEVICE, cmd_ident},
+    {"vram", "", "GET_VRAM", "VRAM segment accounting: size, free, largest free block, tables",
+     NULL, SEC_MEMORY, cmd_vram},
+    {"alloc", "SIZE[,contig][,64k]", "ALLOC", "allocate SIZE bytes of VRAM; prints its handle",
+     "contig asks for one physically contiguous block, 64k for 64 KB pages where it can.\n",
+     SEC_MEMORY, cmd_alloc},
+    {"free", "HANDLE", "FREE", "unmap an allocation from every address space and free it", NULL,
+     SEC_MEMORY, cmd_free},
+    {"faults", "[--wait MS]", NULL,
+     "read (and so consume) the MMU fault events (EVT_FAULT), oldest first",
+     "With --wait MS, wait up to MS for the first one; none coming is a timeout (exit 65).\n",
+     SEC_EVENTS, cmd_faults},
+    {NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL},
+};
+
 static int parse(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
@@ -358,6 +488,8 @@ static int parse(int argc, char **argv, struct options *o)
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o->timeout_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--wait") && i + 1 < argc) o->wait_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--clear")) o->clear = true;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) o->help = true;
+        else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) o->version = true;
         else if (!o->command) o->command = argv[i];
         else if (o->nargs < MAX_ARGS) o->args[o->nargs++] = argv[i];
         else return -1;
@@ -365,7 +497,9 @@ static int parse(int argc, char **argv, struct options *o)
     o->arg = o->nargs ? o->args[0] : NULL;
     if (!o->device)
         o->device = getenv("GMMU_DEVICE");
-    return o->device && o->command ? 0 : -1;
+    if (o->device && !*o->device)
+        o->device = NULL;
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -373,24 +507,42 @@ int main(int argc, char **argv)
     struct options o = {.wait_ms = -1};
     if (parse(argc, argv, &o) != 0)
         return usage();
-    static const struct { const char *name; gmmuctl_cmd_fn run; } cmds[] = {
-        {"info", cmd_info}, {"caps", cmd_caps}, {"ping", cmd_ping}, {"stats", cmd_stats},
-        {"ident", cmd_ident}, {"vram", cmd_vram}, {"alloc", cmd_alloc}, {"free", cmd_free},
-        {"faults", cmd_faults}, {"counters", cmd_counters},
-    };
-    gmmuctl_cmd_fn run = gmmuctl_vidmm_command(o.command);
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (!strcmp(o.command, cmds[i].name))
-            run = cmds[i].run;
-    if (!run)
+    if (o.version) {
+        print_version();
+        return 0;
+    }
+    if (o.command && !strcmp(o.command, "help")) {
+        if (o.nargs > 1)
+            return usage();
+        if (o.nargs == 1)
+            return help_command(o.arg);
+        print_help();
+        return 0;
+    }
+    if (o.help && o.command)
+        return help_command(o.command);
+    if (o.help) {
+        print_help();
+        return 0;
+    }
+    if (!o.command)
         return usage();
+    current = find_command(o.command);
+    if (!current) {
+        fprintf(stderr, "gmmuctl: no command '%s'\n", o.command);
+        return usage();
+    }
+    if (!o.device) {
+        fprintf(stderr, "gmmuctl: no device: give -d DEVICE or set GMMU_DEVICE\n");
+        return usage();
+    }
     struct gmmu_dev *dev;
     int rc = gmmu_open(o.device, &dev);
     if (rc)
         return fail(&o, "open", rc);
     if (o.timeout_ms > 0)
         gmmu_set_timeout(dev, o.timeout_ms);
-    int status = run(dev, &o);
+    int status = current->run(dev, &o);
     gmmu_close(dev);
     return status;
 }

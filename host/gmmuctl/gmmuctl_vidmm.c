@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * gmmuctl: address spaces, mappings, GPU engines and the VRAM aperture, so
  * that every step of `make demo` can be done by hand against `make
@@ -17,14 +18,6 @@
 
 #include "gmmuctl.h"
 
-const char gmmuctl_vidmm_usage[] =
-    "         | as-create | as-destroy AS\n"
-    "         | map AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]\n"
-    "         | unmap AS VA SIZE | reserve AS SIZE [va=N] | zero AS VA SIZE\n"
-    "         | query AS VA\n"
-    "         | run ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]\n"
-    "         | read VRAM_OFFSET LEN | write VRAM_OFFSET WORD32...\n";
-
 unsigned long long parse_number(const char *s, char **end)
 {
     char *e;
@@ -40,8 +33,7 @@ unsigned long long parse_number(const char *s, char **end)
     return v;
 }
 
-/* A whole-word number: false if s is not one. */
-static bool number_arg(const char *s, uint64_t *out)
+bool number_arg(const char *s, uint64_t *out)
 {
     char *end;
     if (!s || !*s)
@@ -71,12 +63,18 @@ static bool option_number(const struct options *o, int from, const char *key, ui
     return false;
 }
 
-static bool option_flag(const struct options *o, int from, const char *word)
+uint32_t protection_flags(const char *const *args, int nargs, int from)
 {
-    for (int i = from; i < o->nargs; i++)
-        if (!strcmp(o->args[i], word))
-            return true;
-    return false;
+    uint32_t flags = 0;
+    for (int i = from; i < nargs; i++) {
+        if (!strcmp(args[i], "ro"))
+            flags |= GMMU_MAP_FLAG_READ_ONLY;
+        else if (!strcmp(args[i], "nx"))
+            flags |= GMMU_MAP_FLAG_NO_EXECUTE;
+        else if (!strcmp(args[i], "cc"))
+            flags |= GMMU_MAP_FLAG_CACHE_COHERENT;
+    }
+    return flags;
 }
 
 /* pages=4k,64k,2m,1g -> the page_sizes bit mask of map_req. */
@@ -143,9 +141,7 @@ static int cmd_map(struct gmmu_dev *dev, const struct options *o)
     (void)option_number(o, 3, "offset", &req.offset);
     if (option_number(o, 3, "va", &req.va))
         req.flags |= GMMU_MAP_FLAG_FIXED_VA;
-    req.flags |= option_flag(o, 3, "ro") ? GMMU_MAP_FLAG_READ_ONLY : 0;
-    req.flags |= option_flag(o, 3, "nx") ? GMMU_MAP_FLAG_NO_EXECUTE : 0;
-    req.flags |= option_flag(o, 3, "cc") ? GMMU_MAP_FLAG_CACHE_COHERENT : 0;
+    req.flags |= protection_flags(o->args, o->nargs, 3);
     uint64_t va;
     int rc = gmmu_map_va(dev, &req, &va);
     if (rc)
@@ -174,18 +170,6 @@ static int cmd_reserve(struct gmmu_dev *dev, const struct options *o)
         return fail(o, "reserve", rc);
     print_va(o, "reserved", out);
     return 0;
-}
-
-/* UPDATE_VA with one UNMAP-to-Zero operation: the range reads as zeros. */
-static int cmd_zero(struct gmmu_dev *dev, const struct options *o)
-{
-    uint64_t a[3];
-    if (!positional(o, 3, a))
-        return usage();
-    struct gmmu_update_op op = {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO,
-                                .va = a[1], .size = a[2]};
-    int rc = gmmu_update_va(dev, (uint32_t)a[0], &op, 1);
-    return rc ? fail(o, "zero", rc) : 0;
 }
 
 static int cmd_query(struct gmmu_dev *dev, const struct options *o)
@@ -308,15 +292,32 @@ static int cmd_write(struct gmmu_dev *dev, const struct options *o)
     return rc ? fail(o, "write", rc) : 0;
 }
 
-gmmuctl_cmd_fn gmmuctl_vidmm_command(const char *name)
-{
-    static const struct { const char *name; gmmuctl_cmd_fn run; } cmds[] = {
-        {"as-create", cmd_as_create}, {"as-destroy", cmd_as_destroy}, {"map", cmd_map},
-        {"unmap", cmd_unmap}, {"reserve", cmd_reserve}, {"zero", cmd_zero},
-        {"query", cmd_query}, {"run", cmd_run}, {"read", cmd_read}, {"write", cmd_write},
-    };
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (!strcmp(name, cmds[i].name))
-            return cmds[i].run;
-    return NULL;
-}
+const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
+    {"as-create", "", "CREATE_AS", "create a GPU address space; prints its handle and ASID", NULL,
+     SEC_MEMORY, cmd_as_create},
+    {"as-destroy", "AS", "DESTROY_AS", "destroy an address space and all its mappings", NULL,
+     SEC_MEMORY, cmd_as_destroy},
+    {"map", "AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]", "MAP_VA",
+     "map SIZE bytes of allocation ALLOC from offset N; prints the VA",
+     "va=N maps at that VA (FIXED_VA); otherwise the firmware picks one aligned to the\n"
+     "largest usable page. ro, nx and cc set ReadOnly, NoExecute and CacheCoherent;\n"
+     "pages= limits the page sizes it may use.\n",
+     SEC_MEMORY, cmd_map},
+    {"unmap", "AS VA SIZE", "UNMAP_VA", "unmap a whole mapping or reserved range", NULL,
+     SEC_MEMORY, cmd_unmap},
+    {"reserve", "AS SIZE [va=N]", "RESERVE_VA",
+     "reserve a VA range for tiled resources; prints the VA", NULL,
+     SEC_MEMORY, cmd_reserve},
+    {"query", "AS VA", "QUERY_VA", "translate a VA as the page tables say", NULL, SEC_MEMORY,
+     cmd_query},
+    {"run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]",
+     "ENGINE_RUN", "run a GPU engine in an address space and wait for it",
+     "A translation fault is printed (FAULT and its reason) and exits 1.\n", SEC_ENGINE,
+     cmd_run},
+    {"read", "VRAM_OFFSET LEN", NULL,
+     "read LEN bytes of VRAM (a multiple of 4, at most 64 KiB)", NULL,
+     SEC_ENGINE, cmd_read},
+    {"write", "VRAM_OFFSET WORD32...", NULL, "write 32-bit words to VRAM",
+     NULL, SEC_ENGINE, cmd_write},
+    {NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL},
+};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libgmmu transports: how the library reaches a device's BARs.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "libgmmu.h"
 
 #include <pthread.h>
@@ -368,6 +369,11 @@ int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out)
 int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out)
 {
     return call_fixed(dev, GMMU_OP_GET_STATS, out, sizeof *out);
+}
+
+int gmmu_get_pt_stats(struct gmmu_dev *dev, struct gmmu_pt_stats *out)
+{
+    return call_fixed(dev, GMMU_OP_GET_PT_STATS, out, sizeof *out);
 }
 
 
@@ -854,6 +860,29 @@ void gmmu_set_wait_mode(struct gmmu_dev *dev, enum gmmu_wait_mode mode)
     pthread_mutex_lock(&dev->lock);
     dev->wait_mode = mode;
     pthread_mutex_unlock(&dev->lock);
+}
+
+const char *gmmu_version(void)
+{
+    return GMMU_VERSION;
+}
+
+const char *gmmu_error_name(int rc)
+{
+    static const char *const host[] = {
+        [-GMMU_E_TIMEOUT] = "E_TIMEOUT",         [-GMMU_E_DEVICE_GONE] = "E_DEVICE_GONE",
+        [-GMMU_E_DISCONNECTED] = "E_DISCONNECTED", [-GMMU_E_IO] = "E_IO",
+        [-GMMU_E_BAD_SPEC] = "E_BAD_SPEC",       [-GMMU_E_NOT_SUPPORTED] = "E_NOT_SUPPORTED",
+        [-GMMU_E_NO_MEMORY] = "E_NO_MEMORY",     [-GMMU_E_LINK_ERROR] = "E_LINK_ERROR",
+        [-GMMU_E_NO_DEVICE] = "E_NO_DEVICE",     [-GMMU_E_PERMISSION] = "E_PERMISSION",
+        [-GMMU_E_INVALID_ARG] = "E_INVALID_ARG", [-GMMU_E_PROTOCOL] = "E_PROTOCOL",
+    };
+    const char *s = NULL;
+    if (rc >= 0)
+        s = gmmu_status_name((unsigned)rc);
+    else if ((size_t)-(long)rc < sizeof host / sizeof host[0])
+        s = host[-rc];
+    return s ? s : "UNKNOWN";
 }
 
 const char *gmmu_strerror(int rc)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libgmmu: the host library of the GPU MMU soft core.
  *
@@ -25,6 +26,7 @@
 #include <gmmu/mmu_regs.h>
 
 #include "gmmu_transport.h"
+#include "gmmu_version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,6 +84,8 @@ int gmmu_ping(struct gmmu_dev *dev, const void *data, size_t len);
 int gmmu_get_info(struct gmmu_dev *dev, struct gmmu_info *out);
 int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out);
 int gmmu_get_stats(struct gmmu_dev *dev, struct gmmu_stats *out);
+/* GET_PT_STATS: the firmware's page-table work since boot (for benchmarks). */
+int gmmu_get_pt_stats(struct gmmu_dev *dev, struct gmmu_pt_stats *out);
 
 /* VRAM through the BAR1 aperture (the window moves as needed; callers on
    other threads see the window move, the library serialises access). Offsets
@@ -104,7 +108,17 @@ int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr);
 int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
 int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);
 
+/* A sentence for any return value: the device status's description (from
+   include/defs/mailbox.toml) or the host error's. Never NULL. */
 const char *gmmu_strerror(int rc);
+/* The name of any return value: "OK", a device status ("BAD_HANDLE") or a
+   host error ("E_TIMEOUT"); "UNKNOWN" for values outside both. Never NULL. */
+const char *gmmu_error_name(int rc);
+
+/* The version of the library as built (GMMU_VERSION of the gmmu_version.h it
+   was compiled with), which may differ from the header a caller was
+   compiled with when the shared library was replaced. */
+const char *gmmu_version(void);
 
 /* ---------------------------------------------------------------- events
  * The device posts events (MMU faults: EVT_FAULT) on the event ring; a full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* libgmmu: VidMm command wrappers (libgmmu_vidmm.h). */
 #include "libgmmu_vidmm.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libgmmu: the VidMm commands (ALLOC..GET_VRAM of include/defs/mailbox.toml).
  *

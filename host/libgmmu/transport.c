@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Transport registry, spec parsing and the thin wrappers every caller uses.
  * The wrappers check what is common to all transports (handle, BAR number,

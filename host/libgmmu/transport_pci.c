@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * "pci:DDDD:BB:DD.F" (or "pci:BB:DD.F" for domain 0): a real board, reached
  * through the kernel's sysfs files for the PCI function, with no driver of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * "sim:PATH": the device is a Verilator simulation listening on a Unix
  * socket (sim/pcie_link.c). Protocol: include/gmmu/simlink.h.

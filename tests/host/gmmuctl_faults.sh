@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # gmmuctl faults and counters, after test_faults_soc left two faults unread
 # (engine 1 writing VA 0x40, engine 2 reading 0x80, both INVALID).
 set -uo pipefail

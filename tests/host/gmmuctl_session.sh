@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The demo's steps done by hand with gmmuctl (docs/getting-started.md):
 # address space, allocation, mapping with each page size, engine fill and
 # checksum, aperture read and write, query, Zero range, a read-only fault,

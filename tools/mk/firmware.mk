@@ -38,7 +38,7 @@ $(error LIBC=$(LIBC) is not supported; use picolibc or newlib)
 endif
 
 FW_RUNTIME := firmware/hal/start.S firmware/hal/hal_soc.c firmware/sys/sys_$(LIBC).c $(FW_LIBC_SRCS)
-FW_VERSION := $(shell cat firmware/VERSION)
+FW_VERSION := $(shell cat VERSION)
 FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 
 # Images: the firmware proper and boot-test images.
@@ -59,7 +59,7 @@ $(FW_BUILD)/soc.ld: linker/soc.ld.S include/gmmu/soc.h
 	@mkdir -p $(@D)
 	$(FW_CC) -E -P -x assembler-with-cpp -D__ASSEMBLER__ -Iinclude $< -o $@
 
-$(FW_BUILD)/version.h: firmware/VERSION tools/mk/firmware.mk $(wildcard .git/HEAD .git/index)
+$(FW_BUILD)/version.h: VERSION tools/mk/firmware.mk $(wildcard .git/HEAD .git/index)
 	@mkdir -p $(@D)
 	@printf '#define GMMU_FW_VERSION "%s"\n#define GMMU_FW_BUILD_ID "%s"\n#define GMMU_FW_VERSION_CODE 0x%02x%02x%02xu\n#define GMMU_FW_BUILD_CODE 0x%su\n' \
 	  '$(FW_VERSION)' '$(FW_BUILD_ID)' $(subst ., ,$(FW_VERSION)) '$(FW_BUILD_ID)' > $@.tmp
