@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # GPU MMU soft core: top-level build.
 #
 #   make demo      build everything, boot the SoC in Verilator, run the demo

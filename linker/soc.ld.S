@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Firmware linker script for the GPU MMU SoC. Run through the C
  * preprocessor so the memory map comes from include/gmmu/soc.h, the one

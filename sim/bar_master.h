@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Drives the SoC's BAR0/BAR1 AXI4-Lite slave ports with the host's requests
  * from the simulated PCIe link, one at a time, as a PCIe-to-AXI bridge would.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Plain C11, but kept valid C++ too (casts on calloc, no compound literals):
  * Verilator's generated makefile compiles .c files given to it with g++.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Cycle-level AXI4 slave model of the DDR behind the SoC's 64-bit AXI4 port.
  *

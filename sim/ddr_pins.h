@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // C++ only (templates).
 // The SoC's AXI4 DDR port <-> the DDR model's pins (ddr_model.h), for any
 // Verilated top that has soc_top's ddr_* ports (soc_top itself, uart_soc).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Loads a firmware ELF into the image of the on-chip RAM. */
 #ifndef GMMU_SIM_ELF_IMAGE_H
 #define GMMU_SIM_ELF_IMAGE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FST waveforms for the Verilator harnesses (SoC, UART SoC, MMU and engine
 // testbenches). Trace code is compiled in only with `make VL_TRACE=1`
 // (Verilator's --trace-fst): it is about a third of a verilated SoC's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The simulated PCIe link, device side: see pcie_link.h for the contract
  * and docs/sim-link.md for the protocol.

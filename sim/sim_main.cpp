@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator harness for soc_top: a thin shell that wires the Verilated model
 // to the C models (DDR, ELF loader) and runs the clock. All behaviour lives
 // in the RTL or in the C modules; this file only moves bits between them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The system-memory port's AXI4 slave: see sysmem_port.h. Plain C11.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Cycle-level AXI4 slave behind the SoC's system-memory port: the host's
  * memory as a PCIe bridge would present it. Every beat is looked up through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The simulated serial line: a pty on the host side, 8N1 bit timing on the
  * RTL side, and seeded fault injection in between. See uart_line.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The simulated serial line between a host program and the RTL's UART pins.
  *

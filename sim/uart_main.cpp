@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verilator harness for uart_soc (boards/common/uart_soc.sv): the SoC with
 // its UART host link. A thin shell like sim_main.cpp: it loads the firmware
 // ELF into the RAM image, connects the AXI4 DDR port to the DDR model and

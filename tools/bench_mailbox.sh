@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # PING benchmark against GMMU_DEVICE: the firmware's doorbell-to-completion
 # cycles (CPL_LATENCY, measured by the mailbox hardware) over 100 empty
 # PINGs, with their ratio to the target, and the host-visible round trip in

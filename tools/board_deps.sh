@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the pinned board-flow packages (tools/requirements-boards.txt)
 # into the repo-local .venv, once: a second run with nothing changed returns
 # at once. Run by the board make targets; make deps never needs them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns a firmware ELF into the on-chip RAM image for synthesis.
 
     board_elf2hex.py FIRMWARE.elf OUT.hex [--base ADDR] [--size BYTES]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a wrapper that lets place and route time one module on its own.
 
     board_fmax_wrap.py MODULE.sv OUT.sv [--pkg PKG.sv ...] [--clk clk_i] [--rst rst_ni]

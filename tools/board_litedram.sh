@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Generates a LiteDRAM standalone core (Verilog + its init CPU's BIOS ROM)
 # from a YAML configuration with the pinned litedram/litex/migen, and puts
 # it in a shape our Yosys flow reads.

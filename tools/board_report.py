@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints a board build's resource use and Fmax per clock (make synth-report).
 
     board_report.py --board orangecrab-85f --stat SYNTH_STAT.txt --pnr-log PNR.log

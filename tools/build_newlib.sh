@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds newlib for the firmware (rv32im/ilp32, nano configuration) from
 # Debian's newlib-source tarball with the installed riscv64-unknown-elf-gcc.
 # Debian ships no RISC-V newlib, and a build takes a minute or more, so it is

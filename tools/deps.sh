@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs everything the project needs from its own files: Debian packages
 # (apt-get) and a repo-local Python venv with pinned packages. Idempotent: a
 # second run with everything present does nothing and takes well under a second.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Longest register-to-register paths of an ECP5-mapped Yosys JSON netlist.
 
     ecp5_paths.py NETLIST.json TOP [--paths N] [--periods NS,NS,...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the files the named tests (make targets t-NAME) need built, one
 per line as "LIBC PATH" (the C library to build it with).
 

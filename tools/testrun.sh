@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs each named test target (make t-NAME), logs it to build/test/NAME.log,
 # prints PASS/FAIL per test and one closing line "N passed, N failed".
 #

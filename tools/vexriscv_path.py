@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Print the path of the pinned VexRiscv Verilog variant, found through the
 package's data_location so the core is never copied into the repo."""
 import pathlib

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs a long, quiet tool and reports where it is: every PROGRESS_SECS
 # seconds (default 60) prints the elapsed time and the last line of its log
 # that matches PATTERN (extended regex), when that line changed.

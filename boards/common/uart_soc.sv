@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SoC with its UART host link: soc_top whose BAR0/BAR1 AXI4-Lite slaves
 // and MSI are driven by uart_bar_bridge, so a host reaches the mailbox over
 // one serial line (libgmmu "uart:" transport, include/gmmu/uartlink.h).

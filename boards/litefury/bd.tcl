@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Block design litefury_bd: the Xilinx IP around soc_top on the LiteFury.
 # Sourced by build.tcl with the project open; ROOT is the repository root.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # LiteFury Vivado batch flow: project, block design, synthesis,
 # implementation, bitstream, flash image and reports.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # LiteFury (XC7A100T-L2FGG484) pins and timing for litefury_top.sv.
 # DDR3 pins are placed by the MIG from mig.prj; the PCIe lanes' transceiver
 # sites are in litefury_gt.xdc. tests/boards/check_board_ports.py checks that

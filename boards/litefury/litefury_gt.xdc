@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # LiteFury: transceiver sites of the AXI-PCIe bridge's lanes. The M.2 lanes
 # reach the GTP quad in a board-specific order; these sites are the board's
 # published assignment (IP lane -> GTPE2 channel). Processed EARLY (see

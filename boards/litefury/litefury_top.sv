@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LiteFury (RHS Research; Xilinx Artix-7 XC7A100T-L2FGG484, M.2 PCIe x4,
 // 512 MiB DDR3 MT41J256M16) board top for the Vivado batch flow in
 // boards/litefury/build.tcl.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OrangeCrab r0.2 (Lattice ECP5 LFE5U-85F-8MG285C) board top.
 //
 // Pieces:

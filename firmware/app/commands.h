@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The firmware's commands: the device-information module (GET_INFO,
  * GET_CAPS, GET_STATS) and the one list that registers every module's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ddr_selftest.h"
 
 #include "hal.h"

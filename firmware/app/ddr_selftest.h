@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef GMMU_DDR_SELFTEST_H
 #define GMMU_DDR_SELFTEST_H
 

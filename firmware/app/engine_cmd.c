@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * ENGINE_RUN: the host names an engine, an operation, an address space and
  * VAs; the firmware gives the address space a hardware id (vidmm), programs

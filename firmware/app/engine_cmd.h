@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* ENGINE_RUN: run a GPU engine in an address space for the host. */
 #ifndef GMMU_ENGINE_CMD_H
 #define GMMU_ENGINE_CMD_H

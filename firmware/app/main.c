@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* GPU MMU firmware: boot, self-test, then serve the host's mailbox. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The mailbox service bound to the SoC's BAR0 block through the HAL. */
 #ifndef GMMU_MBOX_HW_H
 #define GMMU_MBOX_HW_H

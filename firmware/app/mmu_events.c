@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mmu_events.h"
 
 #include <gmmu/mmu_regs.h>

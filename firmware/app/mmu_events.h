@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The MMU's fault FIFO and counters on the SoC: the fault interrupt, the
  * drain that forwards records as EVT_FAULT events, and GET_MMU_COUNTERS.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm's platform hooks on the SoC: VRAM through the uncached DDR alias,
  * invalidation and the address-space table through the MMU registers.

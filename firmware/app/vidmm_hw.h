@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm on the SoC: the VRAM segment in DDR, the MMU's invalidation and
  * address-space table registers, and the one vidmm instance the mailbox

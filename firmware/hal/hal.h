@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Hardware abstraction layer: the only code that touches SoC registers.
  * Portable modules in firmware/lib never include this; they are handed what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* HAL for the GPU MMU SoC (simulation and boards alike). */
 #include "hal.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The mailbox service's BAR0 access on the SoC: the MBOX region, uncached. */
 #ifndef GMMU_MBOX_IO_IMPL_H
 #define GMMU_MBOX_IO_IMPL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mbox_service.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The firmware's mailbox service: drains the command ring, runs each
  * command through the handler registered for its opcode and publishes one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "mmu_report.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * What the firmware tells the host about the MMU: its fault FIFO, forwarded
  * as EVT_FAULT events on the mailbox's event ring, and its performance

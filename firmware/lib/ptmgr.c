@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Page-table manager: edits one address space's tables in VRAM.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * GPU virtual-address allocator: a sorted array of allocated ranges.
  *

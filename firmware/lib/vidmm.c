@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm command layer: allocations, address spaces, mappings, tiles.
  * See vidmm.h for the model and docs/vidmm.md for the rules.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm: the firmware's video memory manager, the command layer of the
  * mailbox's ALLOC..GET_VRAM opcodes (include/defs/mailbox.toml).

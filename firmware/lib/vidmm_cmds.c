@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm mailbox handlers: payload in, vidmm command, payload out.
  * Payloads are copied into local structures, so their alignment in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Mailbox handlers of the VidMm opcodes (ALLOC..GET_VRAM): each decodes its
  * payload, runs the vidmm command and encodes the completion payload.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VRAM segment allocator: a bitmap buddy allocator.
  *

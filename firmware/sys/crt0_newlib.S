@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * newlib start-up: the C runtime entry that _reset (hal/start.S) jumps to
  * with mtvec and sp already set.

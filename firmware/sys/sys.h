@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The firmware's system layer: what the C library needs from the platform.
  * Exactly one sys_<libc>.c is linked (LIBC=picolibc or newlib); the rest of

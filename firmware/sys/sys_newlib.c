@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * newlib binding: the system calls newlib is built to expect from the
  * platform (it is configured without syscalls of its own). stdout and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * picolibc binding: stdout/stderr write to the console, _exit ends the
  * simulation. picolibc's own sbrk serves malloc from __heap_start ..

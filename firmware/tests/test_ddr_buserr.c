@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Boot-test image: loads from a DDR offset beyond the DDR size. The DDR
    answers DECERR; the bridge turns it into a Wishbone ERR, which completes
    the load and raises the BUS_ERROR interrupt with the address recorded:

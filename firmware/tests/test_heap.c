@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Boot-test image: asks malloc for more than the heap holds, in small steps
    and at once. Past the heap the C library must answer NULL with errno
    ENOMEM, and no block may reach into the stack: every block must lie in

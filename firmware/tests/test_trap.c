@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Boot-test image: executes an illegal instruction. The trap handler must
    report cause 2 and this PC, then stop the simulation with a failure code. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Build and decode page-table entry words and walk geometry.
  *
  * Everything here is derived from the masks and constants that

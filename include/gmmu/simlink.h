@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Simulated PCIe link: the wire protocol between a host process (libgmmu's
  * "sim:" transport) and the Verilator simulation (sim/pcie_link.c).

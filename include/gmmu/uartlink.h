@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * UART host link: the wire protocol between a host (libgmmu's "uart:"
  * transport) and the device's uart_bar_bridge (rtl/link/uart_bar_bridge.sv), for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU engine: a copy / fill / checksum / fetch DMA engine that stands for a GPU's
 // copy engine and shaders. It works on virtual addresses: every 64-byte
 // chunk of a stream is translated through one MMU translation port

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU engine register block, a Wishbone slave (include/defs/engine.toml).
 //
 // Holds the run configuration (OP, ASID, VAs, LENGTH, PATTERN) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UART host link, device side: frames from the host become AXI4-Lite
 // accesses on the SoC's BAR0/BAR1 slave ports; answers and MSI interrupts
 // go back as frames. The protocol (frame layout, CRC-16, types, status

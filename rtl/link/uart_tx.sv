@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UART transmitter: 8 data bits, no parity, 1 stop bit, LSB first, idle high.
 //
 // ClkDiv is the number of clock cycles per bit (clock / baud). A byte is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fault FIFO: fault records in arrival order, for firmware to read.
 //
 // push_i is always taken: into the FIFO when there is room, otherwise it is

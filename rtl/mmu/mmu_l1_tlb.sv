@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // L1 TLB of one translation port: fully associative, in flops.
 //
 // Each entry holds an address space, the VA page number of the range it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared L2 TLB: set associative, in block RAM, one lookup per cycle.
 //
 // Four banks, one per covered-range size (4 KB, 64 KB, 2 MB, 1 GB), are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One translation port: request/response channels, the port's L1 TLB, its
 // miss registers (MSHRs), its miss slots, its prefetcher (mmu_prefetch) and
 // its fault staging register.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stride prefetcher of one translation port: from the port's prefetch
 // events, the pages whose translations the port should ask for before they
 // are used.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Page-walk cache: upper-level table entries, fully associative, in flops.
 //
 // An entry of level L (1 .. Levels-1) is tagged with an address space and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MMU register block: a 32-bit Wishbone classic slave (like wb_timer).
 //
 // Holds the address-space table (root table offset and valid bit per ASID,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU MMU: translates GPU virtual addresses of NPorts clients into segment
 // addresses through the WDDM GpuMmu page tables (docs/page-tables.md).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One walk context's next step on an R beat: whether the beat sets up a
 // next read or ends the walk, the context fields that change with it, and
 // the walk-cache entry it read. The rules are those of docs/page-tables.md

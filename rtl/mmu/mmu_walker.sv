@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Page-table walker: NWalkers walks in flight on one AXI4 read master.
 //
 // Each walk is a context that alternates between "needs a read" and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Asynchronous FIFO: carries words from one clock domain to another, with
 // valid/ready handshakes on both sides.
 //

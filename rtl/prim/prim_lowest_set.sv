@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Index of the lowest set bit of a vector (a fixed-priority encoder).
 //
 // A tree of 2-to-1 choices: each node takes its lower half's index if that

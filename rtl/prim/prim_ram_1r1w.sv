@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Simple dual-port RAM: one synchronous read port, one write port.
 //
 // The shape FPGA tools map to block RAM (or to distributed RAM when small):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dual-port RAM: port A reads and writes, port B only reads. Both reads are
 // synchronous (data the cycle after the address), so it maps onto FPGA block
 // RAM. A read on B of the word A writes in the same cycle returns the old

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Round-robin arbiter: the one round-robin choice of the design (the MMU's
 // ports, walkers and fault records, the SoC's AXI4 and Wishbone arbiters).
 //

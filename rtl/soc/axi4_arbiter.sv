@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 arbiter: NMasters masters share one AXI4 slave (the DDR port).
 //
 // Each master's IDs are widened with its index, {index, id}, so read and

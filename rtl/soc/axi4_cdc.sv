@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 clock-domain crossing: an AXI4 master in one clock domain (s_*, the
 // SoC's DDR port) reaches a slave in another (m_*, the DDR controller's user
 // port).

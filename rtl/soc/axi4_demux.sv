@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 demultiplexer: one master to NSlaves slaves; the slave of each burst
 // is named by a select sideband that travels with it (m_awsel_i with AW,
 // m_arsel_i with AR). soc_top uses it to route a GPU engine's bursts by the

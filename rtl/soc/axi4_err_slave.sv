@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4 error slave: answers every burst with an error response, so a master
 // whose request has nowhere to go (a page in a segment with no memory behind
 // it, a board without a system-memory bridge) finishes instead of hanging.

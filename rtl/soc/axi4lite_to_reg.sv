@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AXI4-Lite slave to a simple register request port.
 //
 // The shape a PCIe-to-AXI bridge gives for a BAR (Xilinx AXI-PCIe / XDMA

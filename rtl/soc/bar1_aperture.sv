@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // VRAM aperture: the host's BAR1 window into DDR (WDDM's programmable CPU
 // host aperture). A BAR1 access at offset o reaches DDR offset base + o,
 // where base is the host-programmed MBOX.APERTURE_BASE.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host mailbox (mbox: "mailbox" is a SystemVerilog keyword): the BAR0
 // register block and its rings.
 //

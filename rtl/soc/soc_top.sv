@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU MMU SoC top: VexRiscv, a Wishbone interconnect, on-chip RAM, platform
 // peripherals and the DDR port.
 //

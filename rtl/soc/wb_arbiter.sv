@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Wishbone arbiter: two masters share one bus.
 //
 // Round-robin between the masters (prim_rr_arb). A grant is held for as long

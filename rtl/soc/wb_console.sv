@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Console output device, a Wishbone slave.
 //
 // A write to TX hands one byte to the byte stream (valid/ready). The bus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Wishbone address decoder: one master, NSlaves slaves.
 //
 // Slave i is selected when (address & SlaveMask[i]) == SlaveBase[i]; the

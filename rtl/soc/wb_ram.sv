@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // On-chip RAM for the firmware, a Wishbone slave.
 //
 // Synchronous block RAM: a read is answered one cycle after the request

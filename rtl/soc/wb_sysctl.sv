@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Platform control registers, a Wishbone slave (single-cycle registered ACK).
 //
 // Identity, a scratch word, and the DDR size and boot argument straps. A write

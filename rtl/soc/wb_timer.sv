@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cycle timer, a Wishbone slave.
 //
 // A free-running 64-bit cycle counter and a 64-bit compare. The machine timer

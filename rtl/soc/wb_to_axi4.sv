@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Wishbone (32-bit, CPU side) to AXI4 master (64-bit, DDR side) bridge.
 //
 // Reads: a single read becomes a one-beat AXI read; an incrementing Wishbone

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks a board top without the vendor tools.
 
     check_board_ports.py --top TOP.sv --child CHILD.sv [--child ...]

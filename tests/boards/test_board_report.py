@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tools/board_report.py's resources by part and the MMU by block, on a
 Yosys `stat` of an unflattened netlist small enough to add up by hand.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tools/ecp5_paths.py on a netlist small enough to time by hand.
 
     ff_a -> LUT4 -> LUT4 -> ff_b      (the long path)

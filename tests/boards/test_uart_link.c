@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * UART host link suite (include/gmmu/uartlink.h, host/libgmmu/transport_uart.c,
  * rtl/link/uart_bar_bridge.sv).

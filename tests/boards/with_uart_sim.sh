@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts the simulated board (uart_soc: the SoC with its UART host link) on a
 # pty, runs a command with GMMU_DEVICE=uart:<pty>, and always stops the
 # simulation afterwards. The simulator's log ends with the line statistics

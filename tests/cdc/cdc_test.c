@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * axi4_cdc test: a random AXI4 master on the s clock, the DDR model as the
  * slave on the m clock, under several clock ratios (one of them with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated axi4_cdc behind the C interface of dut.h: moves bits between
 // struct axi4_pins and the model's ports and toggles the two clocks. No test
 // logic lives here.

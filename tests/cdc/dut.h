@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The Verilated axi4_cdc behind a C interface: two clocks, each side's pins
  * as a struct axi4_pins (sim/ddr_model.h). The test (cdc_test.c) owns all

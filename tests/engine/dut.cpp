@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated gpu_engine behind the C interface of dut.h: moves bits
 // between the model's ports, the test's structs and the DDR model, through
 // the channel gates. No test logic lives here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The GPU engine under test (rtl/engine/gpu_engine.sv, Verilated) behind a plain C
  * interface, with its AXI4 master wired to a DDR model (sim/ddr_model.h)

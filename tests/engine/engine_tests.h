@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* GPU engine tests (tests.c), run by main.c. Each returns true on success. */
 #ifndef GMMU_TESTS_ENGINE_TESTS_H
 #define GMMU_TESTS_ENGINE_TESTS_H

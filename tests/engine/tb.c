@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* GPU engine testbench core: the cycle loop, the stand-in MMU and the bus checks (tb.h). */
 #include "tb.h"
 

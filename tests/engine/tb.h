@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * GPU engine testbench core: runs the engine cycle by cycle against the DDR
  * model and a C stand-in for the MMU, drives its registers (Wishbone) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * GPU engine tests: random FILL/COPY/CHECKSUM/FETCH runs against a C model
  * of the engine and of memory, aborts, directed register behaviour, FETCH

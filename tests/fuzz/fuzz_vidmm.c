@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libFuzzer harness of the VidMm mailbox handlers.
  *

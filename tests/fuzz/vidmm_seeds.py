@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Seed inputs for tests/fuzz/fuzz_vidmm.c, written into the directory given.
 
 Each seed is a short command sequence in the harness's input format (a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Simulated VRAM and MMU for vidmm tests: see vidmm_sim.h.
  */

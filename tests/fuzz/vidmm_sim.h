@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * A simulated platform for vidmm on the host: VRAM in a buffer, the MMU's
  * address-space table, and a small TLB that keeps what accesses translated

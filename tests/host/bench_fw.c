@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The firmware's page-table work in device cycles, on the simulated SoC.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # gmmuctl caps --json against the values the RTL is built with
 # (rtl/pkg/gmmu_pte_pkg.sv, the package the MMU and the mailbox are built from).
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * End to end, randomized, on the simulated SoC: random allocations mapped
  * with random page sizes into two address spaces, random engine fills and

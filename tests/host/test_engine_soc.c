@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * End to end on the simulated SoC: the host maps memory through VidMm, a
  * GPU engine reads and writes it by GPU VA through the MMU, and the host

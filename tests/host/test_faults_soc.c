@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * MMU faults and counters end to end on the simulated SoC: GPU engines
  * fault on purpose, the firmware forwards each fault record as an EVT_FAULT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Mailbox host suite: libgmmu against a running simulation (GMMU_DEVICE,
  * e.g. sim:build/test/mbox.sock). Covers the good path of every command,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * System memory (segment 0) end to end on the simulated SoC: the host
  * registers a buffer of its own memory with the simulated link

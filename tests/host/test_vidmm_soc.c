@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * VidMm on the simulated SoC, through libgmmu: the firmware builds page
  * tables in the DDR model and programs the real MMU registers (address-space

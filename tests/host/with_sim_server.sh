@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Starts the simulation server on a private socket, runs a command with
 # GMMU_DEVICE pointing at it, and always stops the server afterwards.
 #   with_sim_server.sh SIM_BIN FIRMWARE.elf LOG -- COMMAND...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * MMU benchmark, in simulated cycles (DDR model latency 40 unless told):
  *   - L1 hit latency and throughput, per port and with all ports at once;

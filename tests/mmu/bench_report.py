@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Compare two runs of `mmu_tb bench`: the default MMU and the "blocking"
 build (one walk in flight, no walk cache). Prints markdown tables: the
 traces over the 64 MB region, then over working sets of several sizes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Directed MMU tests: each PTE bit, each page size, dual-PTE precedence and
  * coverage, each fault reason, bus errors mid-walk, the fault FIFO and its

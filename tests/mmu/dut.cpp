@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Verilated mmu_top behind the C interface of dut.h: moves bits between
 // the model's (flattened, possibly wide) ports, the test's structs and the
 // DDR model. No test logic lives here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The MMU under test (rtl/mmu/mmu_top.sv, Verilated) behind a plain C interface,
  * wired to the DDR model (sim/ddr_model.h) on its AXI4 read master.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exhaustive test of prim_lowest_set: every input of each width below,
 // checked against a plain priority loop (the reference).
 // tools/mk/mmu.mk builds it with --binary --timing (t-mmu-lowest-set).

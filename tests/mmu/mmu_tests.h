@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* The MMU testbench programs (one binary, a subcommand each). */
 #ifndef GMMU_TESTS_MMU_TESTS_H
 #define GMMU_TESTS_MMU_TESTS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Random page tables for the MMU testbench; see pt.h. */
 #include "pt.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Random page tables for the MMU testbench, built in the DDR model's memory
  * through its backdoor.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Random test: random page tables in several address spaces, random
  * requests on every port, and random page-table changes made through the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Summarise yosys `stat` output of the MMU: LUTs, flip-flops, block and
 distributed RAM, for synth_ecp5 and synth_xilinx.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * MMU testbench core: runs the DUT cycle by cycle, drives its register port
  * (Wishbone) and its translation ports, and checks every response against

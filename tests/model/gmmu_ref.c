@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reference model of GpuMmu address translation. The rules are spelled out
  * in docs/page-tables.md ("Translation"); this file follows them step by
  * step and is kept deliberately plain so it can serve as the expectation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Reference model of GpuMmu address translation.
  *
  * The independent expectation that the RTL testbench, the page-table

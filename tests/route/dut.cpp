@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thin Verilator shell for route_tb_top: moves pins between the model and
 // the C test (tests/route/route_test.c). No test logic here.
 #include "dut.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The segment router (route_tb_top: axi4_demux + axi4_err_slave, Verilated)
  * behind a plain C interface. Slaves 0 and 1 are the caller's AXI4 slave

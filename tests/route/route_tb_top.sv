@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Testbench top for the segment router: axi4_demux with three slaves, the
 // third an axi4_err_slave as in soc_top; slaves 0 and 1 are left to the C
 // models (tests/route). Per-slave handshakes are vectors, payloads shared.

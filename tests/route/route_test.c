@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The segment router of soc_top (rtl/soc/axi4_demux.sv with rtl/soc/axi4_err_slave.sv
  * as its third slave) under random traffic: bursts to a fast slave, a slow

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one firmware image in the simulator and checks the outcome.
 #   expect_run.sh --rc N [--grep REGEX]... [--grep -v REGEX]... -- SIM_ARGS... FIRMWARE.elf
 # Passes when the simulator exits with N, every --grep REGEX matches its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # libgmmu's submit/wait flow and its timeouts against the firmware's mailbox
 # service (firmware/lib/mbox_service.c) on the host, over an in-process
 # transport with a configurable per-access delay.

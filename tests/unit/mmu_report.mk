@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fault events and MMU counters (firmware/lib/mmu_report.c) and the event
 # ring of the mailbox service, against a fake BAR0 and a fake MMU.
 UNIT_TESTS += mmu_report

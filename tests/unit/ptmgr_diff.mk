@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 UNIT_TESTS += ptmgr_diff
 ptmgr_diff_SRCS := tests/unit/test_ptmgr_diff.c firmware/lib/ptmgr.c firmware/lib/va_alloc.c \
                    firmware/lib/vram_alloc.c tests/model/gmmu_ref.c

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Unit tests for sim/ddr_model.c, the cycle-level AXI4 slave DDR model.
  *

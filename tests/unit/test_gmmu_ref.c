@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Unit tests of the translation reference model (tests/model/gmmu_ref.c)
  * and the PTE helpers (include/gmmu/pte_util.h).
  *

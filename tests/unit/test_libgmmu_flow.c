@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * libgmmu's command flow (submit, wait, back-pressure from full rings,
  * timeouts) against the firmware's own mailbox service running on the host.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The firmware's fault forwarding and counter reply (mmu_report) and the
  * mailbox service's event ring, on the host: BAR0 is an array

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The simulated PCIe link end to end: a thread plays the simulator (it
  * polls sim/pcie_link.c and serves requests from in-memory BARs) while the

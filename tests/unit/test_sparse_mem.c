@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Unit tests for sim/sparse_mem.c: lazy chunk allocation and byte-exact storage. */
 #include <setjmp.h>
 #include <stdarg.h>

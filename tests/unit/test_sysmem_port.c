@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The system-memory port model (sim/sysmem_port.c) driven as the SoC's AXI4
  * master would: data lands in and comes from the resolver's memory, beats

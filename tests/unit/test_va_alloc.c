@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Unit tests of the GPU VA allocator (firmware/lib/va_alloc.c).
  *

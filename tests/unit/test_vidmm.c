@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Unit tests of the VidMm command layer (firmware/lib/vidmm*.c), driven
  * through the mailbox handlers on the simulated platform of

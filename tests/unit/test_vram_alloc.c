@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Unit tests of the VRAM segment allocator (firmware/lib/vram_alloc.c).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # VidMm command layer (firmware/lib/vidmm*.c) on the simulated platform of
 # tests/fuzz/vidmm_sim.c, with the limits the firmware ships with.
 VIDMM_TEST_SRCS := tests/fuzz/vidmm_sim.c firmware/lib/vidmm.c firmware/lib/vidmm_cmds.c \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # make bench-fw: the firmware's page-table work (map/unmap of 4 KB, 2 MB and
 # 1 GiB in each page size) in device cycles on the simulated SoC, against
 # the DDR write bound; every mapping checked with QUERY_VA. Several minutes.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # FPGA boards (boards/, docs/boards.md): the UART host link and its
 # simulation, synthesis checks, and the board flows.
 #

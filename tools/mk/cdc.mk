@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # AXI4 clock-domain crossing (rtl/prim/prim_cdc_fifo.sv, rtl/soc/axi4_cdc.sv): lint and a
 # Verilator test with two clocks against the DDR model (tests/cdc).
 #

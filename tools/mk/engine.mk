@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # GPU engine (rtl/engine/, docs/engine.md): lint and the Verilator
 # testbench (tests/engine) against the DDR model and a C stand-in for the MMU.
 #

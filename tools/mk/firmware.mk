@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Firmware: rv32im for VexRiscv, linked with picolibc (default) or newlib.
 #
 # Every image links the same runtime (reset and trap entry, HAL, libc

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzing (libFuzzer, clang): the VidMm mailbox handlers.
 #
 #   make fuzz-vidmm                 fuzz for FUZZ_TIME seconds (default 600),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests that the firmware builds and runs with either C library (docs/libc.md).
 #
 # LIBC picks the firmware build directory, so a test runs under the other

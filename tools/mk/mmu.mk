@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # MMU (rtl/mmu/, list rtl/mmu/mmu.f): lint, the Verilator testbench (tests/mmu), its tests,
 # a synthesis check and the benchmark.
 #

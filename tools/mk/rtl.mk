@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # RTL: lint and the Verilator simulator of soc_top.
 #
 # VexRiscv's Verilog is resolved from the pinned pythondata-cpu-vexriscv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The test suite. `make test` runs tools/testrun.sh over TESTS; each test is
 # a target t-NAME whose exit status is its verdict.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Host-side unit tests (cmocka), built with sanitizers.
 #
 # Each tests/unit/<name>.mk fragment adds one test:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* BAR0 as an array, for unit tests of the mailbox service on the host.
    Writes to HOST_IRQ_SET are recorded (the hardware ORs them into
    HOST_IRQ_STATUS). */
