@@ -61,6 +61,7 @@ help:
 	@echo '  make lint            Verilator lint of the SoC'
 	@echo '  make lint-mmu | lint-engine | lint-paging | lint-cdc | lint-uart   lint of one block'
 	@echo '  make check-defs      generated files match include/defs/*.toml'
+	@echo '  make format          clang-format every hand-written C file (t-format checks it)'
 	@echo '  make soak-mmu        10^8 random MMU translations'
 	@echo '  make fuzz-vidmm      fuzz the VidMm handlers for FUZZ_TIME seconds'
 	@echo 'Benchmarks'

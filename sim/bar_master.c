@@ -73,8 +73,10 @@ static void finish_read(struct bar_master *m)
 static void clock_request(struct bar_master *m, const struct axil_pins *p)
 {
     if (m->phase == ADDR) {
-        if (p->awvalid && p->awready) m->aw_done = true;
-        if (p->wvalid && p->wready) m->w_done = true;
+        if (p->awvalid && p->awready)
+            m->aw_done = true;
+        if (p->wvalid && p->wready)
+            m->w_done = true;
         bool write = m->req.kind == PCIE_LINK_WRITE;
         if ((write && m->aw_done && m->w_done) || (!write && p->arvalid && p->arready))
             m->phase = RESP;
@@ -93,7 +95,8 @@ static void clock_request(struct bar_master *m, const struct axil_pins *p)
     }
 }
 
-void bar_master_clock(struct bar_master *m, const struct axil_pins *bar0, const struct axil_pins *bar1)
+void bar_master_clock(struct bar_master *m, const struct axil_pins *bar0,
+                      const struct axil_pins *bar1)
 {
     m->cycle++;
     if (m->phase == ADDR || m->phase == RESP)

@@ -38,7 +38,8 @@ void bar_master_destroy(struct bar_master *m);
 /* Takes the link's next request when idle, and sets the pins of both BARs. */
 void bar_master_drive(struct bar_master *m, struct axil_pins *bar0, struct axil_pins *bar1);
 /* The rising edge: completes handshakes; returns a finished read to the link. */
-void bar_master_clock(struct bar_master *m, const struct axil_pins *bar0, const struct axil_pins *bar1);
+void bar_master_clock(struct bar_master *m, const struct axil_pins *bar0,
+                      const struct axil_pins *bar1);
 void bar_master_get_stats(const struct bar_master *m, struct bar_master_stats *out);
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUS_BYTES 8u
+#define BUS_BYTES   8u
 #define BOUNDARY_4K UINT64_C(4096)
 
 /* A decoded AW or AR request, already sanitised (see decode_burst). */
@@ -133,7 +133,8 @@ static uint64_t align_down(uint64_t addr, uint64_t alignment)
 
 static bool incr_crosses_4k(const struct axi_burst *b)
 {
-    uint64_t last_byte = align_down(b->start, b->size_bytes) + (uint64_t)b->beats * b->size_bytes - 1;
+    uint64_t last_byte =
+        align_down(b->start, b->size_bytes) + (uint64_t)b->beats * b->size_bytes - 1;
     return b->start / BOUNDARY_4K != last_byte / BOUNDARY_4K;
 }
 
@@ -375,7 +376,8 @@ static void store_write_beat(struct ddr_model *m, struct beat_span span, const s
 }
 
 /* AXI4 has no write interleaving, so W beats belong to the AWs in order. */
-static void deliver_write_beat(struct ddr_model *m, struct write_burst *wb, const struct write_beat *w)
+static void deliver_write_beat(struct ddr_model *m, struct write_burst *wb,
+                               const struct write_beat *w)
 {
     bool should_be_last = wb->beats_received + 1 == wb->burst.beats;
     if (w->last != should_be_last)
@@ -447,7 +449,8 @@ static void check_valid_held(struct ddr_model *m, bool *waiting, bool valid, boo
     *waiting = valid && !handshake;
 }
 
-static void check_master_protocol(struct ddr_model *m, const struct axi4_pins *p, struct handshakes hs)
+static void check_master_protocol(struct ddr_model *m, const struct axi4_pins *p,
+                                  struct handshakes hs)
 {
     check_valid_held(m, &m->ar_waiting, p->arvalid, hs.ar, "ARVALID dropped before ARREADY");
     check_valid_held(m, &m->aw_waiting, p->awvalid, hs.aw, "AWVALID dropped before AWREADY");

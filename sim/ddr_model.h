@@ -28,22 +28,26 @@ extern "C" {
 
 /* Bus shape: 64-bit data, 32-bit address, 4-bit IDs. */
 struct axi4_pins {
-    /* write address */ uint8_t awvalid, awready, awid, awlen, awsize, awburst; uint32_t awaddr;
-    /* write data    */ uint8_t wvalid, wready, wstrb, wlast; uint64_t wdata;
+    /* write address */ uint8_t awvalid, awready, awid, awlen, awsize, awburst;
+    uint32_t awaddr;
+    /* write data    */ uint8_t wvalid, wready, wstrb, wlast;
+    uint64_t wdata;
     /* write resp    */ uint8_t bvalid, bready, bid, bresp;
-    /* read address  */ uint8_t arvalid, arready, arid, arlen, arsize, arburst; uint32_t araddr;
-    /* read data     */ uint8_t rvalid, rready, rid, rresp, rlast; uint64_t rdata;
+    /* read address  */ uint8_t arvalid, arready, arid, arlen, arsize, arburst;
+    uint32_t araddr;
+    /* read data     */ uint8_t rvalid, rready, rid, rresp, rlast;
+    uint64_t rdata;
 };
 
 enum axi_burst_type { AXI_BURST_FIXED = 0, AXI_BURST_INCR = 1, AXI_BURST_WRAP = 2 };
 enum axi_resp { AXI_RESP_OKAY = 0, AXI_RESP_EXOKAY = 1, AXI_RESP_SLVERR = 2, AXI_RESP_DECERR = 3 };
 
-#define DDR_MODEL_DEFAULT_SIZE_BYTES (UINT64_C(1) << 30)
-#define DDR_MODEL_DEFAULT_READ_LATENCY 40u
-#define DDR_MODEL_DEFAULT_MAX_OUTSTANDING_READS 16u
+#define DDR_MODEL_DEFAULT_SIZE_BYTES             (UINT64_C(1) << 30)
+#define DDR_MODEL_DEFAULT_READ_LATENCY           40u
+#define DDR_MODEL_DEFAULT_MAX_OUTSTANDING_READS  16u
 #define DDR_MODEL_DEFAULT_MAX_OUTSTANDING_WRITES 16u
-#define DDR_MODEL_WRITE_DATA_BUFFER_BEATS 16u /* W beats held while their AW has not arrived */
-#define DDR_MODEL_MAX_ERROR_RANGES 8u
+#define DDR_MODEL_WRITE_DATA_BUFFER_BEATS        16u /* W beats held while their AW has not arrived */
+#define DDR_MODEL_MAX_ERROR_RANGES               8u
 
 /* A zero field means "use the default" (a read latency of 0 is impossible anyway). */
 struct ddr_model_config {

@@ -44,4 +44,4 @@ template <class Top> void sample_ddr_outputs(const Top &top, axi4_pins &p)
     p.rready = top.ddr_rready_o;
 }
 
-#endif  // GMMU_SIM_DDR_PINS_H
+#endif // GMMU_SIM_DDR_PINS_H

@@ -42,8 +42,8 @@ static int load_segment(FILE *f, const Elf32_Phdr *ph, uint8_t *ram, size_t ram_
     return ph->p_filesz ? read_all(f, (long)ph->p_offset, dst, ph->p_filesz) : 0;
 }
 
-int elf_image_load(const char *path, uint8_t *ram, size_t ram_bytes, uint32_t ram_base,
-                   char *err, size_t err_bytes)
+int elf_image_load(const char *path, uint8_t *ram, size_t ram_bytes, uint32_t ram_base, char *err,
+                   size_t err_bytes)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -58,7 +58,8 @@ int elf_image_load(const char *path, uint8_t *ram, size_t ram_bytes, uint32_t ra
         if (read_all(f, (long)(eh.e_phoff + i * sizeof ph), &ph, sizeof ph) != 0)
             rc = fail(err, err_bytes, "truncated program header", path);
         else if (load_segment(f, &ph, ram, ram_bytes, ram_base) != 0)
-            rc = fail(err, err_bytes, "a loadable segment lies outside on-chip RAM or is truncated", path);
+            rc = fail(err, err_bytes, "a loadable segment lies outside on-chip RAM or is truncated",
+                      path);
     }
     fclose(f);
     return rc;

@@ -16,10 +16,14 @@
 #include <cstdio>
 #include <memory>
 
-class FstTrace {
-public:
+class FstTrace
+{
+  public:
     // Before the model is constructed: Verilator sizes its trace hooks then.
-    static void prepare(VerilatedContext &ctx, const char *path) { ctx.traceEverOn(path != nullptr); }
+    static void prepare(VerilatedContext &ctx, const char *path)
+    {
+        ctx.traceEverOn(path != nullptr);
+    }
 
     // No path: no trace, true. Otherwise true once the file is open.
     template <class Model> bool open(Model &top, const char *path)
@@ -33,8 +37,9 @@ public:
         return fst_->isOpen();
 #else
         (void)top;
-        std::fprintf(stderr, "%s: this simulator was built without traces; rebuild it with make VL_TRACE=1\n",
-                     path);
+        std::fprintf(
+            stderr,
+            "%s: this simulator was built without traces; rebuild it with make VL_TRACE=1\n", path);
         return false;
 #endif
     }
@@ -58,9 +63,12 @@ public:
 #endif
     }
 
-    ~FstTrace() { close(); }
+    ~FstTrace()
+    {
+        close();
+    }
 
-private:
+  private:
 #if VM_TRACE
     std::unique_ptr<VerilatedFstC> fst_;
 #endif

@@ -33,29 +33,29 @@
 
 /* Requests waiting for the harness. Enough to hide socket latency; more
  * would only let a host run further ahead of the RTL. */
-#define QUEUE_LEN 256u
+#define QUEUE_LEN             256u
 /* One recv takes at most this many frames. */
-#define RX_FRAMES 64u
+#define RX_FRAMES             64u
 /* Frames waiting to go to a host that is slow to read. A host that lets
  * this many pile up is not reading at all, and is disconnected. */
-#define TX_FRAMES 1024u
+#define TX_FRAMES             1024u
 #define DEFAULT_POLL_INTERVAL 8u
-#define LISTEN_BACKLOG 4
+#define LISTEN_BACKLOG        4
 /* File descriptors received but not yet claimed by their SYSMEM_MAP frame
  * (it is usually in the same recv). More than this is a confused host. */
-#define PENDING_FDS 8u
+#define PENDING_FDS           8u
 
 struct sysmem_buffer {
-    uint64_t bus;               /* first bus address */
+    uint64_t bus; /* first bus address */
     uint64_t size;
-    uint8_t *mem;               /* our mapping of the host's memfd */
+    uint8_t *mem; /* our mapping of the host's memfd */
 };
 struct pcie_link {
     int listen_fd;
-    int client_fd;              /* -1 when no host is connected */
-    bool hello_done;            /* the host passed the version check */
-    uint32_t version;           /* negotiated with the current host */
-    uint32_t generation;        /* of the current (or last) host */
+    int client_fd;       /* -1 when no host is connected */
+    bool hello_done;     /* the host passed the version check */
+    uint32_t version;    /* negotiated with the current host */
+    uint32_t generation; /* of the current (or last) host */
     uint64_t bar_size[GMMU_SIMLINK_BARS];
     unsigned poll_interval;
     unsigned poll_countdown;
@@ -65,7 +65,7 @@ struct pcie_link {
     unsigned queue_count;
 
     uint8_t rx[RX_FRAMES * FRAME];
-    size_t rx_len;              /* < FRAME between polls: a partial frame */
+    size_t rx_len; /* < FRAME between polls: a partial frame */
     uint8_t tx[TX_FRAMES * FRAME];
     size_t tx_len;
 
@@ -73,7 +73,7 @@ struct pcie_link {
     unsigned pending_fd_count;
     struct sysmem_buffer sysmem[GMMU_SIMLINK_SYSMEM_MAX_BUFFERS];
     unsigned sysmem_count;
-    uint64_t next_bus;          /* only grows: bus addresses are never reused */
+    uint64_t next_bus; /* only grows: bus addresses are never reused */
 
     struct pcie_link_stats stats;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -137,8 +137,7 @@ static int listen_on(const struct sockaddr_un *addr)
     return fd;
 }
 
-struct pcie_link *pcie_link_open(const char *socket_path, uint64_t bar0_size,
-                                 uint64_t bar1_size)
+struct pcie_link *pcie_link_open(const char *socket_path, uint64_t bar0_size, uint64_t bar1_size)
 {
     struct sockaddr_un addr;
     if (make_address(socket_path, &addr) != 0 || remove_stale_socket(&addr) != 0)
@@ -373,8 +372,8 @@ static bool fd_is_safe_buffer(int fd, uint64_t size)
 {
     struct stat st;
     int seals = fcntl(fd, F_GET_SEALS);
-    return seals >= 0 && (seals & F_SEAL_SHRINK) && fstat(fd, &st) == 0 &&
-           st.st_size >= 0 && (uint64_t)st.st_size >= size;
+    return seals >= 0 && (seals & F_SEAL_SHRINK) && fstat(fd, &st) == 0 && st.st_size >= 0 &&
+           (uint64_t)st.st_size >= size;
 }
 
 static uint64_t round_up(uint64_t v, uint64_t granule)
@@ -419,8 +418,11 @@ static void handle_sysmem_map(struct pcie_link *link, const struct gmmu_simlink_
     else
         link->stats.sysmem_rejected++;
     struct gmmu_simlink_frame ack = {
-        .type = GMMU_SIMLINK_SYSMEM_MAP_ACK, .status = status, .tag = f->tag,
-        .addr = bus, .data = status == GMMU_SIMLINK_ST_OK ? f->data : 0,
+        .type = GMMU_SIMLINK_SYSMEM_MAP_ACK,
+        .status = status,
+        .tag = f->tag,
+        .addr = bus,
+        .data = status == GMMU_SIMLINK_ST_OK ? f->data : 0,
     };
     send_frame(link, &ack);
 }
@@ -438,7 +440,10 @@ static void handle_sysmem_unmap(struct pcie_link *link, const struct gmmu_simlin
         break;
     }
     struct gmmu_simlink_frame ack = {
-        .type = GMMU_SIMLINK_SYSMEM_UNMAP_ACK, .status = status, .tag = f->tag, .addr = f->addr,
+        .type = GMMU_SIMLINK_SYSMEM_UNMAP_ACK,
+        .status = status,
+        .tag = f->tag,
+        .addr = f->addr,
     };
     send_frame(link, &ack);
 }
@@ -447,7 +452,8 @@ void *pcie_link_sysmem(struct pcie_link *link, uint64_t bus_addr, uint64_t len)
 {
     for (unsigned i = 0; i < link->sysmem_count; i++) {
         const struct sysmem_buffer *b = &link->sysmem[i];
-        if (bus_addr >= b->bus && bus_addr - b->bus <= b->size && len <= b->size - (bus_addr - b->bus))
+        if (bus_addr >= b->bus && bus_addr - b->bus <= b->size &&
+            len <= b->size - (bus_addr - b->bus))
             return b->mem + (bus_addr - b->bus);
     }
     return NULL;
@@ -531,7 +537,9 @@ static ssize_t recv_with_fds(struct pcie_link *link, size_t want)
         char buf[CMSG_SPACE(PENDING_FDS * sizeof(int))];
     } control;
     struct iovec iov = { .iov_base = link->rx + link->rx_len, .iov_len = want };
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+    struct msghdr msg = { .msg_iov = &iov,
+                          .msg_iovlen = 1,
+                          .msg_control = control.buf,
                           .msg_controllen = sizeof(control.buf) };
     ssize_t n = recvmsg(link->client_fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
     if (n >= 0)

@@ -46,44 +46,40 @@ extern "C" {
 
 struct pcie_link;
 
-enum pcie_link_kind {
-    PCIE_LINK_READ,
-    PCIE_LINK_WRITE
-};
+enum pcie_link_kind { PCIE_LINK_READ, PCIE_LINK_WRITE };
 
 /* One host BAR access, already checked against the BAR sizes. */
 struct pcie_link_request {
     enum pcie_link_kind kind;
-    unsigned bar;          /* 0 or 1 */
-    uint64_t offset;       /* byte offset inside the BAR, size-aligned */
-    unsigned size;         /* bytes; always 4 today */
-    uint32_t data;         /* write data (0 for reads) */
-    uint32_t tag;          /* host's tag, echoed in the completion */
-    uint32_t generation;   /* which connection sent it (1 = first host) */
+    unsigned bar;        /* 0 or 1 */
+    uint64_t offset;     /* byte offset inside the BAR, size-aligned */
+    unsigned size;       /* bytes; always 4 today */
+    uint32_t data;       /* write data (0 for reads) */
+    uint32_t tag;        /* host's tag, echoed in the completion */
+    uint32_t generation; /* which connection sent it (1 = first host) */
 };
 
 struct pcie_link_stats {
-    uint64_t requests;              /* good requests queued for the harness */
+    uint64_t requests; /* good requests queued for the harness */
     uint64_t reads;
     uint64_t writes;
-    uint64_t bad_frames;            /* unknown type, bad BAR/size/offset */
+    uint64_t bad_frames; /* unknown type, bad BAR/size/offset */
     uint64_t connects;
-    uint64_t disconnects;           /* includes hosts dropped for misbehaving */
+    uint64_t disconnects; /* includes hosts dropped for misbehaving */
     uint64_t irqs_sent;
-    uint64_t irqs_dropped;          /* raised while no host was ready */
-    uint64_t stale_reads_dropped;   /* reads of a host that left, not run */
-    uint64_t completions_dropped;   /* answers for a host that left */
-    uint64_t sysmem_maps;           /* buffers registered (SYSMEM_MAP OK) */
-    uint64_t sysmem_unmaps;         /* by SYSMEM_UNMAP; a leaving host's are not counted */
-    uint64_t sysmem_rejected;       /* SYSMEM_MAP refused */
+    uint64_t irqs_dropped;        /* raised while no host was ready */
+    uint64_t stale_reads_dropped; /* reads of a host that left, not run */
+    uint64_t completions_dropped; /* answers for a host that left */
+    uint64_t sysmem_maps;         /* buffers registered (SYSMEM_MAP OK) */
+    uint64_t sysmem_unmaps;       /* by SYSMEM_UNMAP; a leaving host's are not counted */
+    uint64_t sysmem_rejected;     /* SYSMEM_MAP refused */
 };
 
 /* Listens on socket_path (a stale socket file there is removed first; any
  * other kind of file is left alone and makes this fail with EEXIST). A BAR
  * size of 0 means the BAR is not implemented. Prints nothing: returns NULL
  * with errno set on failure. */
-struct pcie_link *pcie_link_open(const char *socket_path, uint64_t bar0_size,
-                                 uint64_t bar1_size);
+struct pcie_link *pcie_link_open(const char *socket_path, uint64_t bar0_size, uint64_t bar1_size);
 
 /* Disconnects the host, removes the socket file and frees the link.
  * NULL is accepted. */

@@ -28,25 +28,29 @@
 #include "pcie_link.h"
 #include "sysmem_port.h"
 
-namespace {
+namespace
+{
 
 struct Options {
     std::string elf;
-    std::string trace;            // FST path, empty = no trace
-    std::string socket;           // PCIe link socket, empty = no host link
-    std::string profile;          // PC histogram output, empty = none
-    uint64_t max_cycles = 200000000;  // 0 = no limit
-    unsigned bar_read_latency = 400;  // cycles: a PCIe read round trip
+    std::string trace;               // FST path, empty = no trace
+    std::string socket;              // PCIe link socket, empty = no host link
+    std::string profile;             // PC histogram output, empty = none
+    uint64_t max_cycles = 200000000; // 0 = no limit
+    unsigned bar_read_latency = 400; // cycles: a PCIe read round trip
     unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
     unsigned ddr_size_mb = 256;
-    unsigned sysmem_latency = SYSMEM_PORT_DEFAULT_LATENCY;  // cycles: host memory read
+    unsigned sysmem_latency = SYSMEM_PORT_DEFAULT_LATENCY; // cycles: host memory read
     uint32_t boot_arg = 0;
 };
 
 std::vector<uint8_t> g_ram_image(GMMU_RAM_SIZE);
 volatile std::sig_atomic_t g_stop = 0;
 
-void on_signal(int) { g_stop = 1; }
+void on_signal(int)
+{
+    g_stop = 1;
+}
 
 void usage()
 {
@@ -66,23 +70,42 @@ Options parse(int argc, char **argv)
     Options o;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
-        auto next = [&]() -> const char * { if (i + 1 >= argc) usage(); return argv[++i]; };
-        if (a == "--max-cycles") o.max_cycles = std::strtoull(next(), nullptr, 0);
-        else if (a == "--ddr-latency") o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--ddr-size-mb") o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--boot-arg") o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
-        else if (a == "--trace") o.trace = next();
-        else if (a == "--socket") o.socket = next();
-        else if (a == "--profile") o.profile = next();
-        else if (a == "--sysmem-latency") o.sysmem_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--bar-read-latency") o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (!a.empty() && a[0] == '+') continue;  // Verilator's own +args
-        else if (a[0] == '-' || !o.elf.empty()) usage();
-        else o.elf = a;
+        auto next = [&]() -> const char * {
+            if (i + 1 >= argc)
+                usage();
+            return argv[++i];
+        };
+        if (a == "--max-cycles")
+            o.max_cycles = std::strtoull(next(), nullptr, 0);
+        else if (a == "--ddr-latency")
+            o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (a == "--ddr-size-mb")
+            o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (a == "--boot-arg")
+            o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
+        else if (a == "--trace")
+            o.trace = next();
+        else if (a == "--socket")
+            o.socket = next();
+        else if (a == "--profile")
+            o.profile = next();
+        else if (a == "--sysmem-latency")
+            o.sysmem_latency = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (a == "--bar-read-latency")
+            o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (!a.empty() && a[0] == '+')
+            continue; // Verilator's own +args
+        else if (a[0] == '-' || !o.elf.empty())
+            usage();
+        else
+            o.elf = a;
     }
     const char *env = std::getenv("TRACE");
-    if (o.trace.empty() && env && std::strcmp(env, "1") == 0) o.trace = "build/sim/trace.fst";
-    if (o.elf.empty() || o.ddr_latency == 0 || o.sysmem_latency == 0 || o.ddr_size_mb == 0 || o.ddr_size_mb > 1024) usage();
+    if (o.trace.empty() && env && std::strcmp(env, "1") == 0)
+        o.trace = "build/sim/trace.fst";
+    if (o.elf.empty() || o.ddr_latency == 0 || o.sysmem_latency == 0 || o.ddr_size_mb == 0 ||
+        o.ddr_size_mb > 1024)
+        usage();
     return o;
 }
 
@@ -132,17 +155,19 @@ void *resolve_sysmem(void *ctx, uint64_t addr, uint64_t len)
     return ctx ? pcie_link_sysmem(static_cast<pcie_link *>(ctx), addr, len) : nullptr;
 }
 
-void print_sysmem_stats(const char *who, const sysmem_port_stats &now, const sysmem_port_stats &base)
+void print_sysmem_stats(const char *who, const sysmem_port_stats &now,
+                        const sysmem_port_stats &base)
 {
-    std::printf("sim: sysmem %s: read bursts %llu (coherent %llu), write bursts %llu (coherent %llu), "
-                "error beats read %llu write %llu, protocol errors %llu\n", who,
-                (unsigned long long)(now.read_bursts - base.read_bursts),
-                (unsigned long long)(now.coherent_read_bursts - base.coherent_read_bursts),
-                (unsigned long long)(now.write_bursts - base.write_bursts),
-                (unsigned long long)(now.coherent_write_bursts - base.coherent_write_bursts),
-                (unsigned long long)(now.read_error_beats - base.read_error_beats),
-                (unsigned long long)(now.write_error_beats - base.write_error_beats),
-                (unsigned long long)(now.protocol_errors - base.protocol_errors));
+    std::printf(
+        "sim: sysmem %s: read bursts %llu (coherent %llu), write bursts %llu (coherent %llu), "
+        "error beats read %llu write %llu, protocol errors %llu\n",
+        who, (unsigned long long)(now.read_bursts - base.read_bursts),
+        (unsigned long long)(now.coherent_read_bursts - base.coherent_read_bursts),
+        (unsigned long long)(now.write_bursts - base.write_bursts),
+        (unsigned long long)(now.coherent_write_bursts - base.coherent_write_bursts),
+        (unsigned long long)(now.read_error_beats - base.read_error_beats),
+        (unsigned long long)(now.write_error_beats - base.write_error_beats),
+        (unsigned long long)(now.protocol_errors - base.protocol_errors));
     std::fflush(stdout);
 }
 
@@ -156,7 +181,8 @@ struct HostWatch {
     void step(pcie_link *link, const sysmem_port *port)
     {
         bool now = pcie_link_connected(link);
-        if (now == connected && (!now || pcie_link_generation(link) == generation)) return;
+        if (now == connected && (!now || pcie_link_generation(link) == generation))
+            return;
         if (connected) {
             std::string who = "host " + std::to_string(generation);
             print_sysmem_stats(who.c_str(), sysmem_port_get_stats(port), at_connect);
@@ -215,18 +241,21 @@ void sample_bar_outputs(const Vsoc_top &top, axil_pins &b0, axil_pins &b1)
 void write_profile(const std::string &path, const std::map<uint32_t, uint64_t> &hist)
 {
     FILE *f = std::fopen(path.c_str(), "w");
-    if (!f) return;
-    for (const auto &kv : hist) std::fprintf(f, "%08x %llu\n", kv.first, (unsigned long long)kv.second);
+    if (!f)
+        return;
+    for (const auto &kv : hist)
+        std::fprintf(f, "%08x %llu\n", kv.first, (unsigned long long)kv.second);
     std::fclose(f);
 }
 
-}  // namespace
+} // namespace
 
 // Called by wb_ram's initial block: the RAM's start-up contents.
 extern "C" unsigned int gmmu_sim_ram_init_word(unsigned int index)
 {
     uint32_t w = 0;
-    if ((size_t)index * 4 + 4 <= g_ram_image.size()) std::memcpy(&w, &g_ram_image[index * 4], 4);
+    if ((size_t)index * 4 + 4 <= g_ram_image.size())
+        std::memcpy(&w, &g_ram_image[index * 4], 4);
     return w;
 }
 
@@ -234,8 +263,8 @@ int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
     char err[256];
-    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE,
-                       err, sizeof err) != 0) {
+    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE, err,
+                       sizeof err) != 0) {
         std::fprintf(stderr, "sim: %s\n", err);
         return 2;
     }
@@ -254,7 +283,8 @@ int main(int argc, char **argv)
     if (!opt.socket.empty()) {
         link = pcie_link_open(opt.socket.c_str(), GMMU_BAR0_BYTES, GMMU_BAR1_BYTES);
         if (!link) {
-            std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.socket.c_str(), std::strerror(errno));
+            std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.socket.c_str(),
+                         std::strerror(errno));
             return 2;
         }
         bars = bar_master_create(link, opt.bar_read_latency);
@@ -269,8 +299,8 @@ int main(int argc, char **argv)
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
     cfg.read_latency = opt.ddr_latency;
     ddr_model *ddr = ddr_model_create(&cfg);
-    sysmem_port *sysmem = sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT,
-                                             resolve_sysmem, link);
+    sysmem_port *sysmem =
+        sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT, resolve_sysmem, link);
     sysmem_pins spins{};
     HostWatch host_watch;
     axi4_pins pins{};
@@ -289,7 +319,8 @@ int main(int argc, char **argv)
     uint64_t cycle = 0;
     int exit_code = -1;
     for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !g_stop; cycle++) {
-        if (cycle == 8) top->rst_ni = 1;
+        if (cycle == 8)
+            top->rst_ni = 1;
         top->clk_i = 0;
         ddr_model_drive(ddr, &pins);
         drive_ddr_inputs(*top, pins);
@@ -306,12 +337,15 @@ int main(int argc, char **argv)
         sample_sysmem_outputs(*top, spins);
         if (top->console_valid_o) {
             std::fputc(top->console_data_o, stdout);
-            if (top->console_data_o == '\n') std::fflush(stdout);
+            if (top->console_data_o == '\n')
+                std::fflush(stdout);
         }
-        if (top->exit_valid_o) exit_code = (int)top->exit_code_o;
+        if (top->exit_valid_o)
+            exit_code = (int)top->exit_code_o;
         if (!opt.profile.empty()) {
             // A bubble in the last stage is charged to the instruction before it.
-            if (cpu.lastStageIsValid) last_pc = cpu.lastStagePc;
+            if (cpu.lastStageIsValid)
+                last_pc = cpu.lastStagePc;
             pc_hist[last_pc]++;
         }
         ddr_model_clock(ddr, &pins);
@@ -320,22 +354,25 @@ int main(int argc, char **argv)
             host_watch.step(link, sysmem);
             sample_bar_outputs(*top, bar0, bar1);
             bar_master_clock(bars, &bar0, &bar1);
-            if (top->host_msi_o) pcie_link_raise_irq(link, 1u);
+            if (top->host_msi_o)
+                pcie_link_raise_irq(link, 1u);
         }
         top->clk_i = 1;
         top->eval();
         fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
     ddr_model_stats st = ddr_model_get_stats(ddr);
     std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s)\n", (unsigned long long)cycle, secs,
                 secs > 0 ? cycle / secs : 0.0);
-    std::printf("sim: ddr read bursts %llu beats %llu, write bursts %llu beats %llu, protocol errors %llu\n",
-                (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
-                (unsigned long long)st.write_bursts, (unsigned long long)st.write_beats,
-                (unsigned long long)st.protocol_errors);
+    std::printf(
+        "sim: ddr read bursts %llu beats %llu, write bursts %llu beats %llu, protocol errors %llu\n",
+        (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
+        (unsigned long long)st.write_bursts, (unsigned long long)st.write_beats,
+        (unsigned long long)st.protocol_errors);
     print_sysmem_stats("total", sysmem_port_get_stats(sysmem), sysmem_port_stats{});
     if (link) {
         pcie_link_stats ls{};
@@ -346,7 +383,8 @@ int main(int argc, char **argv)
         bar_master_destroy(bars);
         pcie_link_close(link);
     }
-    if (!opt.profile.empty()) write_profile(opt.profile, pc_hist);
+    if (!opt.profile.empty())
+        write_profile(opt.profile, pc_hist);
     fst.close();
     top->final();
     ddr_model_destroy(ddr);

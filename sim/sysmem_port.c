@@ -8,19 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BUS_BYTES 8u
-#define RESP_OKAY 0u
+#define BUS_BYTES   8u
+#define RESP_OKAY   0u
 #define RESP_SLVERR 2u
 #define BURST_FIXED 0u
-#define BURST_INCR 1u
+#define BURST_INCR  1u
 
 struct burst {
     uint64_t start;
     unsigned beats, size, done; /* size in bytes; done: beats transferred */
     uint8_t id;
     bool fixed;
-    bool error;                 /* writes: a beat found no memory */
-    uint64_t due;               /* reads: cycle of the first beat */
+    bool error;   /* writes: a beat found no memory */
+    uint64_t due; /* reads: cycle of the first beat */
 };
 
 struct queue {
@@ -40,7 +40,7 @@ struct sysmem_port {
     void *ctx;
     uint64_t cycle;
     struct queue reads;
-    struct queue writes;        /* bursts whose B has not been taken, in order */
+    struct queue writes; /* bursts whose B has not been taken, in order */
     struct r_beat r;
     struct sysmem_port_stats stats;
 };
@@ -78,8 +78,11 @@ static struct burst decode(struct sysmem_port *p, uint64_t addr, uint8_t id, uin
 {
     if (size > 3 || type > BURST_INCR)
         p->stats.protocol_errors++;
-    struct burst b = { .start = addr, .beats = len + 1u, .size = 1u << (size > 3 ? 3 : size),
-                       .id = id, .fixed = type == BURST_FIXED };
+    struct burst b = { .start = addr,
+                       .beats = len + 1u,
+                       .size = 1u << (size > 3 ? 3 : size),
+                       .id = id,
+                       .fixed = type == BURST_FIXED };
     return b;
 }
 
@@ -102,8 +105,9 @@ static struct r_beat read_beat(const struct sysmem_port *p, const struct burst *
 {
     uint64_t addr = beat_addr(b, b->done);
     unsigned len = beat_len(b, addr);
-    struct r_beat r = { .valid = true, .last = b->done + 1 == b->beats, .id = b->id,
-                        .resp = RESP_SLVERR, .data = 0 };
+    struct r_beat r = {
+        .valid = true, .last = b->done + 1 == b->beats, .id = b->id, .resp = RESP_SLVERR, .data = 0
+    };
     const uint8_t *mem = p->resolve(p->ctx, addr, len);
     if (mem == NULL)
         return r;

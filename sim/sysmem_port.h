@@ -29,15 +29,19 @@ extern "C" {
 #endif
 
 #define SYSMEM_PORT_DEFAULT_LATENCY 200u
-#define SYSMEM_PORT_MAX_BURSTS 16u
+#define SYSMEM_PORT_MAX_BURSTS      16u
 
 /* Bus shape: 64-bit data and address, 8-bit IDs, AxCACHE. */
 struct sysmem_pins {
-    /* write address */ uint8_t awvalid, awready, awid, awlen, awsize, awburst, awcache; uint64_t awaddr;
-    /* write data    */ uint8_t wvalid, wready, wstrb, wlast; uint64_t wdata;
+    /* write address */ uint8_t awvalid, awready, awid, awlen, awsize, awburst, awcache;
+    uint64_t awaddr;
+    /* write data    */ uint8_t wvalid, wready, wstrb, wlast;
+    uint64_t wdata;
     /* write resp    */ uint8_t bvalid, bready, bid, bresp;
-    /* read address  */ uint8_t arvalid, arready, arid, arlen, arsize, arburst, arcache; uint64_t araddr;
-    /* read data     */ uint8_t rvalid, rready, rid, rresp, rlast; uint64_t rdata;
+    /* read address  */ uint8_t arvalid, arready, arid, arlen, arsize, arburst, arcache;
+    uint64_t araddr;
+    /* read data     */ uint8_t rvalid, rready, rid, rresp, rlast;
+    uint64_t rdata;
 };
 
 /* Where [addr, addr + len) lives in this process, or NULL (SLVERR). */
@@ -47,8 +51,8 @@ struct sysmem_port_stats {
     uint64_t read_bursts, write_bursts;
     uint64_t coherent_read_bursts, coherent_write_bursts; /* AxCACHE == coherent_cache */
     uint64_t read_beats, write_beats;
-    uint64_t read_error_beats, write_error_beats;         /* answered SLVERR */
-    uint64_t protocol_errors;                             /* WRAP, WSTRB outside, ... */
+    uint64_t read_error_beats, write_error_beats; /* answered SLVERR */
+    uint64_t protocol_errors;                     /* WRAP, WSTRB outside, ... */
 };
 
 struct sysmem_port;

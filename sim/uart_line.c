@@ -16,7 +16,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define QUEUE_BYTES 65536u /* power of two */
+#define QUEUE_BYTES    65536u /* power of two */
 #define SLAVE_NAME_MAX 64
 
 struct byte_queue {
@@ -24,8 +24,14 @@ struct byte_queue {
     uint32_t head, tail; /* free-running */
 };
 
-static bool q_empty(const struct byte_queue *q) { return q->head == q->tail; }
-static uint32_t q_len(const struct byte_queue *q) { return q->tail - q->head; }
+static bool q_empty(const struct byte_queue *q)
+{
+    return q->head == q->tail;
+}
+static uint32_t q_len(const struct byte_queue *q)
+{
+    return q->tail - q->head;
+}
 static bool q_push(struct byte_queue *q, uint8_t b)
 {
     if (q_len(q) == QUEUE_BYTES)
@@ -33,7 +39,10 @@ static bool q_push(struct byte_queue *q, uint8_t b)
     q->buf[q->tail++ % QUEUE_BYTES] = b;
     return true;
 }
-static uint8_t q_pop(struct byte_queue *q) { return q->buf[q->head++ % QUEUE_BYTES]; }
+static uint8_t q_pop(struct byte_queue *q)
+{
+    return q->buf[q->head++ % QUEUE_BYTES];
+}
 
 struct uart_line {
     struct uart_line_config cfg;
@@ -47,14 +56,14 @@ struct uart_line {
     /* host -> device: bytes from the pty, then the bit serialiser */
     struct byte_queue to_dev;
     bool ser_busy;
-    uint16_t ser_bits;    /* 10 bits, LSB first: start, data, stop */
-    unsigned ser_bit;     /* 0..9 */
-    unsigned ser_cycle;   /* 0..clk_div-1 within the bit */
+    uint16_t ser_bits;  /* 10 bits, LSB first: start, data, stop */
+    unsigned ser_bit;   /* 0..9 */
+    unsigned ser_cycle; /* 0..clk_div-1 within the bit */
 
     /* device -> host: the deserialiser, then bytes for the pty */
     struct byte_queue to_host;
     bool des_busy;
-    unsigned des_cycle;   /* cycles since the start edge */
+    unsigned des_cycle; /* cycles since the start edge */
     uint16_t des_bits;
 
     struct uart_line_stats st;
@@ -134,7 +143,7 @@ struct uart_line *uart_line_open(const struct uart_line_config *cfg, const char 
     }
     return l;
 
-fail: {
+fail : {
     int err = errno;
     uart_line_close(l);
     errno = err;
@@ -211,7 +220,7 @@ int uart_line_drive(struct uart_line *l)
                     l->st.flipped++;
                     break;
                 case 1:
-                    bits &= (uint16_t)~(1u << 9);
+                    bits &= (uint16_t) ~(1u << 9);
                     l->st.broken_stop++;
                     break;
                 default:

@@ -29,20 +29,20 @@ extern "C" {
 #endif
 
 struct uart_line_config {
-    unsigned clk_div;         /* cycles per bit, >= 4 */
-    double error_rate;        /* probability that a byte is damaged, 0..1 */
-    uint64_t seed;            /* for the fault generator */
-    unsigned poll_interval;   /* cycles between looks at the pty (0: 16) */
+    unsigned clk_div;       /* cycles per bit, >= 4 */
+    double error_rate;      /* probability that a byte is damaged, 0..1 */
+    uint64_t seed;          /* for the fault generator */
+    unsigned poll_interval; /* cycles between looks at the pty (0: 16) */
 };
 
 struct uart_line_stats {
-    uint64_t host_to_dev_bytes;   /* taken from the pty */
-    uint64_t dev_to_host_bytes;   /* decoded from tx_pin */
-    uint64_t flipped;             /* bytes with one data bit flipped */
-    uint64_t broken_stop;         /* host bytes sent with a 0 stop bit */
-    uint64_t dropped;             /* bytes that never arrived */
-    uint64_t dev_framing_errors;  /* tx_pin bytes with a bad stop bit (an RTL bug) */
-    uint64_t pty_overflow;        /* device bytes the pty could not take */
+    uint64_t host_to_dev_bytes;  /* taken from the pty */
+    uint64_t dev_to_host_bytes;  /* decoded from tx_pin */
+    uint64_t flipped;            /* bytes with one data bit flipped */
+    uint64_t broken_stop;        /* host bytes sent with a 0 stop bit */
+    uint64_t dropped;            /* bytes that never arrived */
+    uint64_t dev_framing_errors; /* tx_pin bytes with a bad stop bit (an RTL bug) */
+    uint64_t pty_overflow;       /* device bytes the pty could not take */
 };
 
 struct uart_line;

@@ -28,13 +28,14 @@
 #error "build with -DUART_CLK_DIV=<the uart_soc ClkDiv parameter>"
 #endif
 
-namespace {
+namespace
+{
 
 struct Options {
     std::string elf;
     std::string trace;
-    std::string link;                 // symlink to the pty slave, empty = none
-    uint64_t max_cycles = 0;          // 0 = until exit or a signal
+    std::string link;        // symlink to the pty slave, empty = none
+    uint64_t max_cycles = 0; // 0 = until exit or a signal
     unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
     unsigned ddr_size_mb = 256;
     uint32_t boot_arg = 0;
@@ -45,7 +46,10 @@ struct Options {
 std::vector<uint8_t> g_ram_image(GMMU_RAM_SIZE);
 volatile std::sig_atomic_t g_stop = 0;
 
-void on_signal(int) { g_stop = 1; }
+void on_signal(int)
+{
+    g_stop = 1;
+}
 
 void usage()
 {
@@ -64,18 +68,33 @@ Options parse(int argc, char **argv)
     Options o;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
-        auto next = [&]() -> const char * { if (i + 1 >= argc) usage(); return argv[++i]; };
-        if (a == "--max-cycles") o.max_cycles = std::strtoull(next(), nullptr, 0);
-        else if (a == "--ddr-latency") o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--ddr-size-mb") o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--boot-arg") o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
-        else if (a == "--trace") o.trace = next();
-        else if (a == "--uart-link") o.link = next();
-        else if (a == "--uart-error-rate") o.error_rate = std::strtod(next(), nullptr);
-        else if (a == "--uart-seed") o.seed = std::strtoull(next(), nullptr, 0);
-        else if (!a.empty() && a[0] == '+') continue;
-        else if (a[0] == '-' || !o.elf.empty()) usage();
-        else o.elf = a;
+        auto next = [&]() -> const char * {
+            if (i + 1 >= argc)
+                usage();
+            return argv[++i];
+        };
+        if (a == "--max-cycles")
+            o.max_cycles = std::strtoull(next(), nullptr, 0);
+        else if (a == "--ddr-latency")
+            o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (a == "--ddr-size-mb")
+            o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
+        else if (a == "--boot-arg")
+            o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
+        else if (a == "--trace")
+            o.trace = next();
+        else if (a == "--uart-link")
+            o.link = next();
+        else if (a == "--uart-error-rate")
+            o.error_rate = std::strtod(next(), nullptr);
+        else if (a == "--uart-seed")
+            o.seed = std::strtoull(next(), nullptr, 0);
+        else if (!a.empty() && a[0] == '+')
+            continue;
+        else if (a[0] == '-' || !o.elf.empty())
+            usage();
+        else
+            o.elf = a;
     }
     if (o.elf.empty() || o.ddr_latency == 0 || o.ddr_size_mb == 0 || o.ddr_size_mb > 1024 ||
         !(o.error_rate >= 0.0 && o.error_rate <= 1.0))
@@ -83,13 +102,14 @@ Options parse(int argc, char **argv)
     return o;
 }
 
-}  // namespace
+} // namespace
 
 // Called by wb_ram's initial block: the RAM's start-up contents.
 extern "C" unsigned int gmmu_sim_ram_init_word(unsigned int index)
 {
     uint32_t w = 0;
-    if ((size_t)index * 4 + 4 <= g_ram_image.size()) std::memcpy(&w, &g_ram_image[index * 4], 4);
+    if ((size_t)index * 4 + 4 <= g_ram_image.size())
+        std::memcpy(&w, &g_ram_image[index * 4], 4);
     return w;
 }
 
@@ -97,8 +117,8 @@ int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
     char err[256];
-    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE,
-                       err, sizeof err) != 0) {
+    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE, err,
+                       sizeof err) != 0) {
         std::fprintf(stderr, "sim: %s\n", err);
         return 2;
     }
@@ -147,7 +167,8 @@ int main(int argc, char **argv)
     uint64_t cycle = 0;
     int exit_code = -1;
     for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !g_stop; cycle++) {
-        if (cycle == 8) top->rst_ni = 1;
+        if (cycle == 8)
+            top->rst_ni = 1;
         top->clk_i = 0;
         ddr_model_drive(ddr, &pins);
         drive_ddr_inputs(*top, pins);
@@ -157,9 +178,11 @@ int main(int argc, char **argv)
         sample_ddr_outputs(*top, pins);
         if (top->console_valid_o) {
             std::fputc(top->console_data_o, stdout);
-            if (top->console_data_o == '\n') std::fflush(stdout);
+            if (top->console_data_o == '\n')
+                std::fflush(stdout);
         }
-        if (top->exit_valid_o) exit_code = (int)top->exit_code_o;
+        if (top->exit_valid_o)
+            exit_code = (int)top->exit_code_o;
         link_reqs += top->link_req_o;
         link_naks += top->link_nak_o;
         link_drops += top->link_drop_o;
@@ -170,7 +193,8 @@ int main(int argc, char **argv)
         fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
     uart_line_stats ls{};
     uart_line_get_stats(line, &ls);

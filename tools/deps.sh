@@ -9,7 +9,7 @@ VENV="$ROOT/.venv"
 STAMP="$VENV/.deps-stamp"
 
 APT_PACKAGES=(verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-              libcmocka-dev yosys clang libclang-rt-14-dev python3-venv newlib-source pkgconf)
+              libcmocka-dev yosys clang libclang-rt-14-dev python3-venv newlib-source pkgconf clang-format)
 
 # The commands and files that prove each package is present, so the common
 # case costs no dpkg or apt calls.
@@ -17,7 +17,7 @@ have_tools() {
   command -v verilator >/dev/null && command -v riscv64-unknown-elf-gcc >/dev/null &&
   [ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] &&
   ls /usr/src/newlib/newlib-*.tar.* >/dev/null 2>&1 &&
-  [ -f /usr/include/cmocka.h ] && command -v yosys >/dev/null && command -v pkg-config >/dev/null &&
+  [ -f /usr/include/cmocka.h ] && command -v yosys >/dev/null && command -v pkg-config >/dev/null && command -v clang-format >/dev/null &&
   command -v clang >/dev/null && ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1
 }
 

@@ -45,8 +45,8 @@ static uint32_t cmd_get_caps(void *ctx, const uint8_t *req, uint32_t req_len, ui
     return mbox_reply(GMMU_STATUS_OK, &caps, sizeof caps, resp, cap, resp_len);
 }
 
-MBOX_HOT static uint32_t cmd_get_stats(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                              uint32_t cap, uint32_t *resp_len)
+MBOX_HOT static uint32_t cmd_get_stats(void *ctx, const uint8_t *req, uint32_t req_len,
+                                       uint8_t *resp, uint32_t cap, uint32_t *resp_len)
 {
     const struct mbox_service *svc = ctx;
     (void)req;
@@ -59,9 +59,9 @@ MBOX_HOT static uint32_t cmd_get_stats(void *ctx, const uint8_t *req, uint32_t r
 }
 
 static const struct mbox_command device[] = {
-    {GMMU_OP_GET_INFO, cmd_get_info},
-    {GMMU_OP_GET_CAPS, cmd_get_caps},
-    {GMMU_OP_GET_STATS, cmd_get_stats},
+    { GMMU_OP_GET_INFO, cmd_get_info },
+    { GMMU_OP_GET_CAPS, cmd_get_caps },
+    { GMMU_OP_GET_STATS, cmd_get_stats },
 };
 const struct mbox_command_set device_commands = MBOX_COMMAND_SET(device);
 

@@ -4,7 +4,7 @@
 #include "hal.h"
 
 #define REGION_OFFSET 0x00100000u /* 1 MiB in: clear of the first page tables */
-#define REGION_WORDS  1024u        /* 4 KiB: 128 cache lines */
+#define REGION_WORDS  1024u       /* 4 KiB: 128 cache lines */
 
 /* A value no stuck bit, swapped byte or aliased address reproduces. */
 static uint32_t pattern(uint32_t offset, uint32_t seed)
@@ -14,7 +14,8 @@ static uint32_t pattern(uint32_t offset, uint32_t seed)
     return x * 0x85EBCA77u;
 }
 
-static void check(struct ddr_selftest_result *r, uint32_t offset, uint32_t expected, uint32_t actual)
+static void check(struct ddr_selftest_result *r, uint32_t offset, uint32_t expected,
+                  uint32_t actual)
 {
     r->words_checked++;
     if (expected == actual)
@@ -87,7 +88,7 @@ static void test_address_lines(struct ddr_selftest_result *r, uint32_t seed)
 
 void ddr_selftest_run(struct ddr_selftest_result *r)
 {
-    *r = (struct ddr_selftest_result){0};
+    *r = (struct ddr_selftest_result){ 0 };
     test_words(r, 0x1234567u);
     test_narrow(r, 0xA5A5A5A5u);
     test_bursts(r, 0x0F1E2D3Cu);

@@ -52,11 +52,12 @@ static bool wait_done(uint32_t engine, struct mmu_events *events)
 
 static uint64_t read64(uint32_t engine, uint32_t lo)
 {
-    return hal_read32(engine_reg(engine, lo)) | (uint64_t)hal_read32(engine_reg(engine, lo + 4)) << 32;
+    return hal_read32(engine_reg(engine, lo)) | (uint64_t)hal_read32(engine_reg(engine, lo + 4))
+                                                    << 32;
 }
 
 static uint32_t cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                       uint32_t resp_cap, uint32_t *resp_len)
+                        uint32_t resp_cap, uint32_t *resp_len)
 {
     const struct engine_cmd *self = ctx;
     struct gmmu_engine_req rq;
@@ -103,6 +104,6 @@ static uint32_t cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
 }
 
 static const struct mbox_command commands[] = {
-    {GMMU_OP_ENGINE_RUN, cmd_run},
+    { GMMU_OP_ENGINE_RUN, cmd_run },
 };
 const struct mbox_command_set engine_commands = MBOX_COMMAND_SET(commands);

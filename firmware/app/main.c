@@ -25,10 +25,11 @@ static bool run_selftest(void)
     ddr_selftest_run(&st);
     uint64_t t1 = hal_cycles();
     if (st.errors) {
-        printf("DDR self-test: FAIL, %lu of %lu words wrong; first at 0x%08lx: expected 0x%08lx, read 0x%08lx\n",
-               (unsigned long)st.errors, (unsigned long)st.words_checked,
-               (unsigned long)st.first_bad_offset, (unsigned long)st.first_bad_expected,
-               (unsigned long)st.first_bad_actual);
+        printf(
+            "DDR self-test: FAIL, %lu of %lu words wrong; first at 0x%08lx: expected 0x%08lx, read 0x%08lx\n",
+            (unsigned long)st.errors, (unsigned long)st.words_checked,
+            (unsigned long)st.first_bad_offset, (unsigned long)st.first_bad_expected,
+            (unsigned long)st.first_bad_actual);
         return false;
     }
     printf("DDR self-test: PASS, %lu words checked in %lu cycles\n",
@@ -55,7 +56,8 @@ MBOX_HOT static _Noreturn void serve_forever(void)
 {
     uint32_t heartbeat = 0;
     for (uint32_t idle = 0;; idle++) {
-        uint32_t rung = mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
+        uint32_t rung =
+            mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
             if (mmu_fault_pending)
                 mmu_events_drain(&events);
@@ -95,7 +97,7 @@ int main(void)
     struct vidmm *vm = vidmm_hw_instance();
     mbox_service_init(&service);
     mmu_events_init(&events, &service, vm);
-    engine = (struct engine_cmd){.vm = vm, .events = &events};
+    engine = (struct engine_cmd){ .vm = vm, .events = &events };
     /* Only a firmware bug fails this (an opcode in two sets): stop loudly. */
     if (!commands_register(&service, vm, &events, &engine)) {
         printf("mailbox: a command set did not register\n");

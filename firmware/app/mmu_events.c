@@ -46,8 +46,11 @@ void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vid
     *ev = (struct mmu_events){
         .svc = svc,
         .vm = vm,
-        .hw = {.read = mmu_read, .write = mmu_write, .cycles = cycles, .as_handle = as_handle,
-               .ctx = ev},
+        .hw = { .read = mmu_read,
+                .write = mmu_write,
+                .cycles = cycles,
+                .as_handle = as_handle,
+                .ctx = ev },
     };
     hal_irq_attach(GMMU_IRQ_MMU_FAULT, on_fault_irq, NULL);
 }
@@ -68,6 +71,6 @@ static uint32_t cmd_counters(void *ctx, const uint8_t *req, uint32_t req_len, ui
 }
 
 static const struct mbox_command commands[] = {
-    {GMMU_OP_GET_MMU_COUNTERS, cmd_counters},
+    { GMMU_OP_GET_MMU_COUNTERS, cmd_counters },
 };
 const struct mbox_command_set mmu_events_commands = MBOX_COMMAND_SET(commands);

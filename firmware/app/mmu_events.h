@@ -18,9 +18,9 @@
 extern volatile bool mmu_fault_pending;
 
 struct mmu_events {
-    struct mbox_service *svc;   /* whose event ring the records go to */
-    struct vidmm *vm;           /* names a record's address space; may be NULL */
-    struct mmu_report_hw hw;    /* the MMU's registers, with this as ctx */
+    struct mbox_service *svc; /* whose event ring the records go to */
+    struct vidmm *vm;         /* names a record's address space; may be NULL */
+    struct mmu_report_hw hw;  /* the MMU's registers, with this as ctx */
 };
 
 /* Events go to svc's event ring. Attaches the fault interrupt. */

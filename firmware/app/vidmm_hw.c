@@ -13,8 +13,8 @@
 
 #include "hal.h"
 
-#define VA_LIMIT	(UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
-#define VALID_LO	((uint32_t)GMMU_PTE_VALID)
+#define VA_LIMIT (UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
+#define VALID_LO ((uint32_t)GMMU_PTE_VALID)
 
 /*
  * The instance and vram_alloc's metadata (about 27 KB and 25 KB for a
@@ -42,18 +42,18 @@ static struct gmmu_pt_stats stats;
  */
 static volatile uint32_t *ddr_word(uint64_t vram_offset)
 {
-	return (volatile uint32_t *)(uintptr_t)hal_ddr_cached(vram_offset);
+    return (volatile uint32_t *)(uintptr_t)hal_ddr_cached(vram_offset);
 }
 
 /* Only the firmware writes tables, so the two halves read are one word. */
 static uint64_t hw_read64(void *ctx, uint64_t off)
 {
-	volatile uint32_t *p = ddr_word(off);
-	uint32_t lo = p[0];
+    volatile uint32_t *p = ddr_word(off);
+    uint32_t lo = p[0];
 
-	(void)ctx;
-	stats.words_read++;
-	return (uint64_t)p[1] << 32 | lo;
+    (void)ctx;
+    stats.words_read++;
+    return (uint64_t)p[1] << 32 | lo;
 }
 
 /*
@@ -71,112 +71,115 @@ static uint64_t hw_read64(void *ctx, uint64_t off)
  */
 static void hw_write64(void *ctx, uint64_t off, uint64_t value)
 {
-	volatile uint32_t *p = ddr_word(off);
-	uint32_t lo = (uint32_t)value, hi = (uint32_t)(value >> 32);
+    volatile uint32_t *p = ddr_word(off);
+    uint32_t lo = (uint32_t)value, hi = (uint32_t)(value >> 32);
 
-	(void)ctx;
-	stats.words_written++;
-	if (!(lo & VALID_LO)) {
-		p[0] = lo;
-		p[1] = hi;
-		stats.bus_writes += 2;
-		return;
-	}
-	stats.valid_written++;
-	stats.words_read++;
-	if (!(p[0] & VALID_LO)) {
-		p[1] = hi;
-		p[0] = lo;
-		stats.bus_writes += 2;
-		return;
-	}
-	if (p[1] != hi) {
-		p[0] = lo & ~VALID_LO;
-		p[1] = hi;
-		stats.bus_writes += 2;
-	}
-	p[0] = lo;
-	stats.bus_writes++;
+    (void)ctx;
+    stats.words_written++;
+    if (!(lo & VALID_LO)) {
+        p[0] = lo;
+        p[1] = hi;
+        stats.bus_writes += 2;
+        return;
+    }
+    stats.valid_written++;
+    stats.words_read++;
+    if (!(p[0] & VALID_LO)) {
+        p[1] = hi;
+        p[0] = lo;
+        stats.bus_writes += 2;
+        return;
+    }
+    if (p[1] != hi) {
+        p[0] = lo & ~VALID_LO;
+        p[1] = hi;
+        stats.bus_writes += 2;
+    }
+    p[0] = lo;
+    stats.bus_writes++;
 }
 
 static void hw_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		hw_write64(ctx, off + 8 * i, words[i]);
+    for (size_t i = 0; i < n; i++)
+        hw_write64(ctx, off + 8 * i, words[i]);
 }
 
 /* ------------------------------------------------------------ MMU */
 
 static void mmu_write(uint32_t reg, uint32_t value)
 {
-	hal_write32(GMMU_MMU_BASE + reg, value);
+    hal_write32(GMMU_MMU_BASE + reg, value);
 }
 
 static uint32_t mmu_read(uint32_t reg)
 {
-	return hal_read32(GMMU_MMU_BASE + reg);
+    return hal_read32(GMMU_MMU_BASE + reg);
 }
 
 /* Waits for INV_STATUS.DONE, at most VIDMM_HW_INV_TIMEOUT cycles. A stuck
    invalidation is counted and reported once; the command carries on. */
 static void wait_invalidation(void)
 {
-	uint32_t start = hal_cycles32(), waited = 0;
+    uint32_t start = hal_cycles32(), waited = 0;
 
-	while (!(mmu_read(GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE)) {
-		waited = hal_cycles32() - start;
-		if (waited > VIDMM_HW_INV_TIMEOUT) {
-			if (!stats.inv_timeouts++)
-				printf("vidmm: MMU invalidation not done after %lu cycles\n",
-				       (unsigned long)waited);
-			return;
-		}
-	}
-	stats.inv_cycles += waited;
-	if (waited > stats.inv_max_cycles)
-		stats.inv_max_cycles = waited;
+    while (!(mmu_read(GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE)) {
+        waited = hal_cycles32() - start;
+        if (waited > VIDMM_HW_INV_TIMEOUT) {
+            if (!stats.inv_timeouts++)
+                printf("vidmm: MMU invalidation not done after %lu cycles\n",
+                       (unsigned long)waited);
+            return;
+        }
+    }
+    stats.inv_cycles += waited;
+    if (waited > stats.inv_max_cycles)
+        stats.inv_max_cycles = waited;
 }
 
 /* [start, end) of asid; the whole space (or more) is one INV_ASID. */
 static void hw_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
 {
-	uint32_t type = GMMU_INV_ASID;
+    uint32_t type = GMMU_INV_ASID;
 
-	(void)ctx;
-	mmu_write(GMMU_MMU_INV_ASID, asid);
-	if (start != 0 || end < VA_LIMIT) {
-		uint64_t last = end - 1;	/* INV_END is inclusive */
+    (void)ctx;
+    mmu_write(GMMU_MMU_INV_ASID, asid);
+    if (start != 0 || end < VA_LIMIT) {
+        uint64_t last = end - 1; /* INV_END is inclusive */
 
-		type = GMMU_INV_RANGE;
-		mmu_write(GMMU_MMU_INV_START_LO, (uint32_t)start);
-		mmu_write(GMMU_MMU_INV_START_HI, (uint32_t)(start >> 32));
-		mmu_write(GMMU_MMU_INV_END_LO, (uint32_t)last);
-		mmu_write(GMMU_MMU_INV_END_HI, (uint32_t)(last >> 32));
-	}
-	mmu_write(GMMU_MMU_INV_CMD, type << GMMU_MMU_INV_CMD_TYPE_LSB);
-	stats.invalidations++;
-	wait_invalidation();
+        type = GMMU_INV_RANGE;
+        mmu_write(GMMU_MMU_INV_START_LO, (uint32_t)start);
+        mmu_write(GMMU_MMU_INV_START_HI, (uint32_t)(start >> 32));
+        mmu_write(GMMU_MMU_INV_END_LO, (uint32_t)last);
+        mmu_write(GMMU_MMU_INV_END_HI, (uint32_t)(last >> 32));
+    }
+    mmu_write(GMMU_MMU_INV_CMD, type << GMMU_MMU_INV_CMD_TYPE_LSB);
+    stats.invalidations++;
+    wait_invalidation();
 }
 
 /* Valid entries get their high half first, and lose VALID first. */
 static void hw_set_as(void *ctx, uint32_t asid, uint64_t root, bool valid)
 {
-	uint32_t entry = asid * GMMU_AS_STRIDE;
+    uint32_t entry = asid * GMMU_AS_STRIDE;
 
-	(void)ctx;
-	if (!valid) {
-		mmu_write(GMMU_MMU_AS_ROOT_LO + entry, 0);
-		mmu_write(GMMU_MMU_AS_ROOT_HI + entry, 0);
-		return;
-	}
-	mmu_write(GMMU_MMU_AS_ROOT_HI + entry, (uint32_t)(root >> 32));
-	mmu_write(GMMU_MMU_AS_ROOT_LO + entry,
-		  ((uint32_t)root & GMMU_MMU_AS_ROOT_LO_ROOT) | GMMU_MMU_AS_ROOT_LO_VALID);
+    (void)ctx;
+    if (!valid) {
+        mmu_write(GMMU_MMU_AS_ROOT_LO + entry, 0);
+        mmu_write(GMMU_MMU_AS_ROOT_HI + entry, 0);
+        return;
+    }
+    mmu_write(GMMU_MMU_AS_ROOT_HI + entry, (uint32_t)(root >> 32));
+    mmu_write(GMMU_MMU_AS_ROOT_LO + entry,
+              ((uint32_t)root & GMMU_MMU_AS_ROOT_LO_ROOT) | GMMU_MMU_AS_ROOT_LO_VALID);
 }
 
 static const struct vidmm_hw hooks = {
-	.read64 = hw_read64, .write64 = hw_write64, .write_run = hw_write_run,
-	.invalidate = hw_invalidate, .set_as = hw_set_as,
+    .read64 = hw_read64,
+    .write64 = hw_write64,
+    .write_run = hw_write_run,
+    .invalidate = hw_invalidate,
+    .set_as = hw_set_as,
 };
 
 /* ------------------------------------------------------------ init */
@@ -184,67 +187,69 @@ static const struct vidmm_hw hooks = {
 /* The DDR below the firmware's area, at most VIDMM_HW_VRAM_MAX; 0 if none. */
 static uint64_t segment_bytes(uint64_t ddr)
 {
-	uint64_t segment;
+    uint64_t segment;
 
-	if (ddr <= VIDMM_HW_DDR_AREA)
-		return 0;
-	segment = ddr - VIDMM_HW_DDR_AREA;
-	if (segment > VIDMM_HW_VRAM_MAX)
-		segment = VIDMM_HW_VRAM_MAX;
-	return segment & ~(uint64_t)(VRAM_PAGE_SIZE - 1);
+    if (ddr <= VIDMM_HW_DDR_AREA)
+        return 0;
+    segment = ddr - VIDMM_HW_DDR_AREA;
+    if (segment > VIDMM_HW_VRAM_MAX)
+        segment = VIDMM_HW_VRAM_MAX;
+    return segment & ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
 bool vidmm_hw_init(void)
 {
-	uint64_t ddr = hal_ddr_size(), segment = segment_bytes(ddr);
-	size_t meta_bytes = vram_alloc_metadata_bytes(segment);
-	void *meta = meta_bytes ? malloc(meta_bytes) : NULL;
-	struct vidmm_config cfg;
+    uint64_t ddr = hal_ddr_size(), segment = segment_bytes(ddr);
+    size_t meta_bytes = vram_alloc_metadata_bytes(segment);
+    void *meta = meta_bytes ? malloc(meta_bytes) : NULL;
+    struct vidmm_config cfg;
 
-	vm = malloc(sizeof(*vm));
-	if (!meta || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
-		printf("vidmm: no room for a %lu KiB VRAM segment (%lu + %lu bytes of RAM)\n",
-		       (unsigned long)(segment >> 10), (unsigned long)sizeof(*vm),
-		       (unsigned long)meta_bytes);
-		free(meta);
-		free(vm);
-		vm = NULL;
-		return false;
-	}
-	cfg = (struct vidmm_config){
-		.hw = &hooks, .vram = &vram,
-		.va_nodes = (struct va_node *)hal_ddr_uncached(ddr - VIDMM_HW_DDR_AREA),
-		.va_nodes_per_as = VIDMM_HW_NODES_PER_AS, .hw_asids = GMMU_ASIDS,
-	};
-	if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
-		return false;
-	printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
-	       "%u allocations; %lu + %lu bytes of RAM\n", (unsigned long)(segment >> 10),
-	       VIDMM_MAX_AS, GMMU_ASIDS, VIDMM_MAX_ALLOCS, (unsigned long)sizeof(*vm),
-	       (unsigned long)meta_bytes);
-	return true;
+    vm = malloc(sizeof(*vm));
+    if (!meta || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
+        printf("vidmm: no room for a %lu KiB VRAM segment (%lu + %lu bytes of RAM)\n",
+               (unsigned long)(segment >> 10), (unsigned long)sizeof(*vm),
+               (unsigned long)meta_bytes);
+        free(meta);
+        free(vm);
+        vm = NULL;
+        return false;
+    }
+    cfg = (struct vidmm_config){
+        .hw = &hooks,
+        .vram = &vram,
+        .va_nodes = (struct va_node *)hal_ddr_uncached(ddr - VIDMM_HW_DDR_AREA),
+        .va_nodes_per_as = VIDMM_HW_NODES_PER_AS,
+        .hw_asids = GMMU_ASIDS,
+    };
+    if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
+        return false;
+    printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
+           "%u allocations; %lu + %lu bytes of RAM\n",
+           (unsigned long)(segment >> 10), VIDMM_MAX_AS, GMMU_ASIDS, VIDMM_MAX_ALLOCS,
+           (unsigned long)sizeof(*vm), (unsigned long)meta_bytes);
+    return true;
 }
 
 struct vidmm *vidmm_hw_instance(void)
 {
-	return vm;
+    return vm;
 }
 
 struct gmmu_pt_stats *vidmm_hw_stats(void)
 {
-	return &stats;
+    return &stats;
 }
 
 static uint32_t cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-			     uint32_t cap, uint32_t *resp_len)
+                             uint32_t cap, uint32_t *resp_len)
 {
-	(void)req;
-	if (req_len != 0)
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return mbox_reply(GMMU_STATUS_OK, ctx, sizeof(struct gmmu_pt_stats), resp, cap, resp_len);
+    (void)req;
+    if (req_len != 0)
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    return mbox_reply(GMMU_STATUS_OK, ctx, sizeof(struct gmmu_pt_stats), resp, cap, resp_len);
 }
 
 static const struct mbox_command commands[] = {
-	{ GMMU_OP_GET_PT_STATS, cmd_pt_stats },
+    { GMMU_OP_GET_PT_STATS, cmd_pt_stats },
 };
 const struct mbox_command_set vidmm_hw_commands = MBOX_COMMAND_SET(commands);

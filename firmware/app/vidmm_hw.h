@@ -24,19 +24,18 @@
 #include "mbox_service.h"
 #include "vidmm.h"
 
-#define VIDMM_HW_VRAM_MAX	(256u << 20)
-#define VIDMM_HW_NODES_PER_AS	VA_ALLOC_NODES_DEFAULT
-#define VIDMM_HW_DDR_AREA \
-	((uint64_t)VIDMM_MAX_AS * VIDMM_HW_NODES_PER_AS * sizeof(struct va_node))
+#define VIDMM_HW_VRAM_MAX     (256u << 20)
+#define VIDMM_HW_NODES_PER_AS VA_ALLOC_NODES_DEFAULT
+#define VIDMM_HW_DDR_AREA     ((uint64_t)VIDMM_MAX_AS * VIDMM_HW_NODES_PER_AS * sizeof(struct va_node))
 /* Cycles an invalidation may take before it is reported as stuck. */
-#define VIDMM_HW_INV_TIMEOUT	100000u
+#define VIDMM_HW_INV_TIMEOUT  100000u
 
 /* Sets up the segment and vidmm (vidmm_hw_instance()). Touches no MMU
    register. False (with a message) if the DDR is too small or the heap
    cannot hold the state. */
 bool vidmm_hw_init(void);
 
-struct vidmm *vidmm_hw_instance(void);		/* NULL before a good init */
+struct vidmm *vidmm_hw_instance(void); /* NULL before a good init */
 /* Page-table words moved and invalidations since boot: GET_PT_STATS's ctx. */
 struct gmmu_pt_stats *vidmm_hw_stats(void);
 /* GET_PT_STATS. ctx: vidmm_hw_stats(). */

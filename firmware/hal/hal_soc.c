@@ -4,19 +4,19 @@
 
 #include <stdio.h>
 
-#define MCAUSE_INTERRUPT  0x80000000u
-#define MCAUSE_MACHINE_TIMER 7u
+#define MCAUSE_INTERRUPT        0x80000000u
+#define MCAUSE_MACHINE_TIMER    7u
 #define MCAUSE_MACHINE_EXTERNAL 11u
-#define MSTATUS_MIE (1u << 3)
-#define MIE_MTIE (1u << 7)
-#define MIE_MEIE (1u << 11)
+#define MSTATUS_MIE             (1u << 3)
+#define MIE_MTIE                (1u << 7)
+#define MIE_MEIE                (1u << 11)
 /* VexRiscv's external-interrupt mask and pending CSRs (ExternalInterruptArrayPlugin). */
-#define CSR_EXT_IRQ_MASK    0xBC0
-#define CSR_EXT_IRQ_PENDING 0xFC0
+#define CSR_EXT_IRQ_MASK        0xBC0
+#define CSR_EXT_IRQ_PENDING     0xFC0
 
 #define CSR_SET(csr, v) __asm__ volatile("csrs " #csr ", %0" ::"r"(v))
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR_(x)         #x
+#define STR(x)          STR_(x)
 
 #define IRQ_LINES 32u
 
@@ -109,9 +109,18 @@ static void dispatch_external(void)
 static const char *exception_name(uint32_t cause)
 {
     static const char *const names[] = {
-        "instruction misaligned", "instruction access fault", "illegal instruction",
-        "breakpoint", "load misaligned", "load access fault", "store misaligned",
-        "store access fault", "ecall from U", "ecall from S", "reserved", "ecall from M",
+        "instruction misaligned",
+        "instruction access fault",
+        "illegal instruction",
+        "breakpoint",
+        "load misaligned",
+        "load access fault",
+        "store misaligned",
+        "store access fault",
+        "ecall from U",
+        "ecall from S",
+        "reserved",
+        "ecall from M",
     };
     return cause < sizeof(names) / sizeof(names[0]) ? names[cause] : "unknown";
 }
@@ -123,8 +132,8 @@ static void on_bus_error(void *ctx)
     (void)ctx;
     uint32_t status = hal_read32(GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_STATUS);
     uint32_t addr = hal_read32(GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_ADDR);
-    printf("\nBUS ERROR: %s at 0x%08lx\n", (status & GMMU_SYSCTL_BUSERR_STATUS_WRITE) ? "write" : "read",
-           (unsigned long)addr);
+    printf("\nBUS ERROR: %s at 0x%08lx\n",
+           (status & GMMU_SYSCTL_BUSERR_STATUS_WRITE) ? "write" : "read", (unsigned long)addr);
     hal_exit(GMMU_EXIT_BUS_ERROR);
 }
 

@@ -6,7 +6,7 @@
 #include "mbox_io_impl.h"
 
 #define SLOT_WORDS (GMMU_SLOT_BYTES / 4u)
-#define HDR_WORDS (GMMU_MSG_HDR_BYTES / 4u)
+#define HDR_WORDS  (GMMU_MSG_HDR_BYTES / 4u)
 
 static inline uint32_t rd(const struct mbox_service *svc, uint32_t offset)
 {
@@ -30,7 +30,7 @@ MBOX_HOT static uint32_t slots_for(uint32_t bytes)
 _Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a power of two");
 _Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
 _Static_assert((GMMU_EVT_SLOTS & (GMMU_EVT_SLOTS - 1)) == 0, "EVT_SLOTS is a power of two");
-_Static_assert(GMMU_EVT_SLOTS * GMMU_SLOT_BYTES >= GMMU_MSG_MAX_BYTES, "an event fits the ring");
+_Static_assert(GMMU_EVT_SLOTS *GMMU_SLOT_BYTES >= GMMU_MSG_MAX_BYTES, "an event fits the ring");
 
 /* Copies `count` words of the message at free-running slot `slot`, from
    word `first` on. The ring may wrap, so the copy is at most two runs of
@@ -73,8 +73,7 @@ void mbox_service_init(struct mbox_service *svc)
     svc->evt_seq = svc->evt_head + svc->stats.events_dropped;
 }
 
-bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set,
-                           void *ctx)
+bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set, void *ctx)
 {
     struct mbox_binding *slot = svc->sets;
     while (slot->commands)
@@ -84,16 +83,16 @@ bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_s
         return false;
     for (uint32_t i = 0; i < set->count; i++) {
         uint16_t opcode = set->commands[i].opcode;
-        const struct mbox_command_set before = {set->commands, i};
+        const struct mbox_command_set before = { set->commands, i };
         if (mbox_command_find(&before, opcode))
             return false;
         for (const struct mbox_binding *b = svc->sets; b < slot; b++) {
-            const struct mbox_command_set bound = {b->commands, b->count};
+            const struct mbox_command_set bound = { b->commands, b->count };
             if (mbox_command_find(&bound, opcode))
                 return false;
         }
     }
-    *slot = (struct mbox_binding){set->commands, set->count, ctx};
+    *slot = (struct mbox_binding){ set->commands, set->count, ctx };
     return true;
 }
 
@@ -104,9 +103,8 @@ MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
 
 /* The command registered for opcode and, in *set, the binding that holds
    it (its ctx); NULL if none is. */
-MBOX_HOT static const struct mbox_command *find_command(const struct mbox_service *svc,
-                                                        uint16_t opcode,
-                                                        const struct mbox_binding **set)
+MBOX_HOT static const struct mbox_command *
+find_command(const struct mbox_service *svc, uint16_t opcode, const struct mbox_binding **set)
 {
     for (const struct mbox_binding *b = svc->sets; b->commands; b++)
         for (uint32_t i = 0; i < b->count; i++)
@@ -143,7 +141,8 @@ MBOX_HOT static void count_error(struct gmmu_stats *st, uint32_t status)
 
 /* Runs the fetched message; leaves the completion payload in svc->cpl and
    returns its status and payload length. */
-MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr, uint32_t *resp_len)
+MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct gmmu_msg_hdr *hdr,
+                                        uint32_t *resp_len)
 {
     *resp_len = 0;
     if (hdr->seq != svc->next_seq)
@@ -156,8 +155,9 @@ MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct g
     if (!cmd)
         return GMMU_STATUS_UNSUPPORTED_OPCODE;
     uint32_t cap = sizeof svc->cpl;
-    uint32_t status = cmd->run(set->ctx, (const uint8_t *)svc->msg,
-                               hdr->length - GMMU_MSG_HDR_BYTES, (uint8_t *)svc->cpl, cap, resp_len);
+    uint32_t status =
+        cmd->run(set->ctx, (const uint8_t *)svc->msg, hdr->length - GMMU_MSG_HDR_BYTES,
+                 (uint8_t *)svc->cpl, cap, resp_len);
     if (*resp_len > cap)
         *resp_len = 0, status = GMMU_STATUS_INTERNAL;
     return status;
@@ -218,9 +218,11 @@ MBOX_HOT static inline bool flush_completion(struct mbox_service *svc)
 MBOX_HOT static inline void serve_one(struct mbox_service *svc, uint32_t published)
 {
     uint32_t slots = fetch_message(svc, published);
-    const struct gmmu_msg_hdr hdr = {
-        .opcode = (uint16_t)svc->cmd_hdr[0], .length = (uint16_t)(svc->cmd_hdr[0] >> 16),
-        .seq = svc->cmd_hdr[1], .status = svc->cmd_hdr[2], .fence = svc->cmd_hdr[3]};
+    const struct gmmu_msg_hdr hdr = { .opcode = (uint16_t)svc->cmd_hdr[0],
+                                      .length = (uint16_t)(svc->cmd_hdr[0] >> 16),
+                                      .seq = svc->cmd_hdr[1],
+                                      .status = svc->cmd_hdr[2],
+                                      .fence = svc->cmd_hdr[3] };
     uint32_t status, resp_len = 0;
     if (slots == 0) {
         slots = 1;
@@ -282,7 +284,7 @@ MBOX_HOT static uint32_t cmd_ping(void *ctx, const uint8_t *req, uint32_t req_le
 }
 
 static const struct mbox_command own_commands[] = {
-    {GMMU_OP_PING, cmd_ping},
+    { GMMU_OP_PING, cmd_ping },
 };
 const struct mbox_command_set mbox_service_commands = MBOX_COMMAND_SET(own_commands);
 
@@ -307,7 +309,8 @@ EVT_COLD static uint32_t evt_free_slots(struct mbox_service *svc, uint32_t neede
     return evt_free_at(svc, svc->evt_tail);
 }
 
-EVT_COLD static void evt_write_payload(struct mbox_service *svc, const uint8_t *payload, uint32_t len)
+EVT_COLD static void evt_write_payload(struct mbox_service *svc, const uint8_t *payload,
+                                       uint32_t len)
 {
     /* Staged through a small word buffer: the payload may be unaligned, and
        the command buffers may be in use by the handler posting the event. */
@@ -332,7 +335,7 @@ EVT_COLD bool mbox_service_post_event(struct mbox_service *svc, uint16_t evt, co
         wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_EVENT);
         return false;
     }
-    const uint32_t hdr[HDR_WORDS] = {evt | length << 16, seq, 0, svc->cpl_fence};
+    const uint32_t hdr[HDR_WORDS] = { evt | length << 16, seq, 0, svc->cpl_fence };
     ring_write(GMMU_EVT_RING, GMMU_EVT_SLOTS, svc->evt_head, 0, hdr, HDR_WORDS);
     evt_write_payload(svc, payload, len);
     svc->evt_head += slots_for(length);

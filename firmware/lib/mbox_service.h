@@ -46,8 +46,8 @@
 /* Runs one command. ctx: the state the command's module was registered
    with. req/req_len: the payload after the header. Writes at most resp_cap
    bytes of completion payload and returns a GMMU_STATUS_*. */
-typedef uint32_t (*mbox_handler_fn)(void *ctx, const uint8_t *req, uint32_t req_len,
-                                    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+typedef uint32_t (*mbox_handler_fn)(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                                    uint32_t resp_cap, uint32_t *resp_len);
 
 struct mbox_command {
     uint16_t opcode;
@@ -66,7 +66,10 @@ struct mbox_command_set {
     uint32_t count;
 };
 
-#define MBOX_COMMAND_SET(table) { (table), sizeof(table) / sizeof((table)[0]) }
+#define MBOX_COMMAND_SET(table)                     \
+    {                                               \
+        (table), sizeof(table) / sizeof((table)[0]) \
+    }
 
 /* The command of `set` with `opcode`, or NULL. */
 static inline const struct mbox_command *mbox_command_find(const struct mbox_command_set *set,
@@ -115,18 +118,18 @@ struct mbox_service {
        the least to find. */
     struct mbox_binding sets[MBOX_MAX_SETS + 1];
     uint32_t cmd_tail, cpl_head, cpl_tail, next_seq, cpl_fence;
-    bool cpl_pending;   /* cpl_hdr/cpl hold a completion not yet published */
-    bool cpl_waiting;   /* ... and the ring was full when last tried */
+    bool cpl_pending; /* cpl_hdr/cpl hold a completion not yet published */
+    bool cpl_waiting; /* ... and the ring was full when last tried */
     struct gmmu_stats stats;
     /* Headers live apart from the payload buffers, beside the hot fields,
        so the common header-only command touches few data-cache lines. */
     uint32_t cmd_hdr[GMMU_MSG_HDR_BYTES / 4];
     uint32_t cpl_hdr[GMMU_MSG_HDR_BYTES / 4];
-    uint32_t msg[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4];  /* command payload */
+    uint32_t msg[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4]; /* command payload */
     /* Keeps msg[i] and cpl[i] off the same line of the 4 KiB direct-mapped
        data cache: copying one into the other would miss on every access. */
     uint32_t cache_line_pad[8];
-    uint32_t cpl[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4];  /* completion payload */
+    uint32_t cpl[(GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES) / 4]; /* completion payload */
     /* Event ring: last, so the command path's cache layout is unchanged. */
     uint32_t evt_head, evt_tail, evt_seq;
 };
@@ -138,8 +141,7 @@ void mbox_service_init(struct mbox_service *svc);
 /* Adds set's commands, whose handlers get ctx. False, and nothing added, if
    one of its opcodes is registered already (or twice in the set), or
    MBOX_MAX_SETS sets are. */
-bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set,
-                           void *ctx);
+bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_set *set, void *ctx);
 
 /* Serves every command the host has published, as far as completion-ring
    space allows. Returns the number of commands completed. */

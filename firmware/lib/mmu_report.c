@@ -16,11 +16,13 @@ PORT_FIELD(misses, GMMU_PERF_PORT_MISSES);
 PORT_FIELD(merges, GMMU_PERF_PORT_MERGES);
 PORT_FIELD(faults, GMMU_PERF_PORT_FAULTS);
 PORT_FIELD(prefetches, GMMU_PERF_PORT_PREFETCHES);
-_Static_assert(sizeof(struct gmmu_mmu_port_counters) == 4u * GMMU_PERF_PORT_COUNTERS, "port counters");
+_Static_assert(sizeof(struct gmmu_mmu_port_counters) == 4u * GMMU_PERF_PORT_COUNTERS,
+               "port counters");
 
 #define SHARED_FIRST offsetof(struct gmmu_mmu_counters, l2_lookups)
-#define SHARED_FIELD(f, idx) \
-    _Static_assert(offsetof(struct gmmu_mmu_counters, f) == SHARED_FIRST + 4u * (idx), #f " is counter " #idx)
+#define SHARED_FIELD(f, idx)                                                           \
+    _Static_assert(offsetof(struct gmmu_mmu_counters, f) == SHARED_FIRST + 4u * (idx), \
+                   #f " is counter " #idx)
 SHARED_FIELD(l2_lookups, GMMU_PERF_L2_LOOKUPS);
 SHARED_FIELD(l2_hits, GMMU_PERF_L2_HITS);
 SHARED_FIELD(walks, GMMU_PERF_WALKS);
@@ -64,10 +66,9 @@ static bool take_fault(const struct mmu_report_hw *hw, struct gmmu_fault_evt *ev
     uint32_t info = hw->read(hw->ctx, GMMU_MMU_FAULT_INFO);
     if (!(info & GMMU_MMU_FAULT_INFO_VALID))
         return false;
-    mmu_report_decode_fault(hw->read(hw->ctx, GMMU_MMU_FAULT_VA_LO),
-                            hw->read(hw->ctx, GMMU_MMU_FAULT_VA_HI), info,
-                            hw->read(hw->ctx, GMMU_MMU_FAULT_TAG),
-                            hw->read(hw->ctx, GMMU_MMU_FAULT_OVERFLOW), ev);
+    mmu_report_decode_fault(
+        hw->read(hw->ctx, GMMU_MMU_FAULT_VA_LO), hw->read(hw->ctx, GMMU_MMU_FAULT_VA_HI), info,
+        hw->read(hw->ctx, GMMU_MMU_FAULT_TAG), hw->read(hw->ctx, GMMU_MMU_FAULT_OVERFLOW), ev);
     hw->write(hw->ctx, GMMU_MMU_FAULT_POP, 1);
     ev->cycles = hw->cycles(hw->ctx);
     ev->as_handle = hw->as_handle(hw->ctx, ev->asid);
@@ -110,7 +111,8 @@ uint32_t mmu_report_counters(const struct mmu_report_hw *hw, const uint8_t *req,
         return GMMU_STATUS_INTERNAL;
     for (uint32_t p = 0; p < c.ports; p++) {
         uint32_t words[GMMU_PERF_PORT_COUNTERS];
-        read_run(hw, GMMU_MMU_PERF_PORT + GMMU_PERF_PORT_STRIDE * p, words, GMMU_PERF_PORT_COUNTERS);
+        read_run(hw, GMMU_MMU_PERF_PORT + GMMU_PERF_PORT_STRIDE * p, words,
+                 GMMU_PERF_PORT_COUNTERS);
         memcpy(resp + sizeof c + p * sizeof words, words, sizeof words);
     }
     uint32_t shared[SHARED_IN_REPLY];

@@ -18,7 +18,7 @@
 #include "mbox_service.h"
 
 struct mmu_report_hw {
-    uint32_t (*read)(void *ctx, uint32_t reg);  /* reg: offset in the MMU block */
+    uint32_t (*read)(void *ctx, uint32_t reg); /* reg: offset in the MMU block */
     void (*write)(void *ctx, uint32_t reg, uint32_t value);
     uint64_t (*cycles)(void *ctx);
     /* The host's handle of the address space holding hardware id asid; 0

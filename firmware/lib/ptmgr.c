@@ -33,21 +33,21 @@
 
 #include "gmmu/pte_util.h"
 
-#define LEAF		0u
-#define DUAL		1u
-#define ENTRIES		512u
-#define SIZE_4K		(UINT64_C(1) << GMMU_PAGE_SHIFT_4K)
-#define SIZE_64K	(UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
-#define SHIFT_2M	21u
-#define SIZE_2M		(UINT64_C(1) << SHIFT_2M)
-#define SIZE_1G		(UINT64_C(1) << 30)
-#define CHUNKS		((unsigned)(SIZE_2M / SIZE_64K))
-#define CHUNK_PAGES	((unsigned)(SIZE_64K / SIZE_4K))
-#define SLAB_SLOTS	(GMMU_TABLE_BYTES / GMMU_LEAF64K_TABLE_BYTES)
-#define WINDOW_SPAN	(SIZE_2M * SLAB_SLOTS)
-#define DUAL_BYTES	(GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES)
-#define RUN_WORDS	32u
-#define NO_BLOCK	UINT64_MAX
+#define LEAF        0u
+#define DUAL        1u
+#define ENTRIES     512u
+#define SIZE_4K     (UINT64_C(1) << GMMU_PAGE_SHIFT_4K)
+#define SIZE_64K    (UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
+#define SHIFT_2M    21u
+#define SIZE_2M     (UINT64_C(1) << SHIFT_2M)
+#define SIZE_1G     (UINT64_C(1) << 30)
+#define CHUNKS      ((unsigned)(SIZE_2M / SIZE_64K))
+#define CHUNK_PAGES ((unsigned)(SIZE_64K / SIZE_4K))
+#define SLAB_SLOTS  (GMMU_TABLE_BYTES / GMMU_LEAF64K_TABLE_BYTES)
+#define WINDOW_SPAN (SIZE_2M * SLAB_SLOTS)
+#define DUAL_BYTES  (GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES)
+#define RUN_WORDS   32u
+#define NO_BLOCK    UINT64_MAX
 
 enum block_kind { BLOCK_4K = 0, BLOCK_8K = 1 };
 
@@ -61,13 +61,13 @@ enum run_kind { RUN_INVALID, RUN_ZERO, RUN_MAPPED };
 /* What [va, va + len) should become: uniform (invalid, or zero with the
  * same attributes) or one linear mapping. */
 struct run {
-	enum run_kind kind;
-	uint64_t len;
-	uint64_t pa;		/* at the run's first byte */
-	unsigned segment;
-	uint64_t attrs;		/* PTE attribute bits */
-	unsigned pages;		/* PTM_PAGE_* sizes the run may be mapped with */
-	unsigned shift;		/* lookups: size of the entry found */
+    enum run_kind kind;
+    uint64_t len;
+    uint64_t pa; /* at the run's first byte */
+    unsigned segment;
+    uint64_t attrs; /* PTE attribute bits */
+    unsigned pages; /* PTM_PAGE_* sizes the run may be mapped with */
+    unsigned shift; /* lookups: size of the entry found */
 };
 
 /* Every field set: a partly initialised struct is a memset call at -Os,
@@ -75,124 +75,124 @@ struct run {
  * are made once per entry. */
 static struct run run_make(enum run_kind kind, uint64_t len, uint64_t attrs)
 {
-	struct run r;
+    struct run r;
 
-	r.kind = kind;
-	r.len = len;
-	r.pa = 0;
-	r.segment = 0;
-	r.attrs = attrs;
-	r.pages = 0;
-	r.shift = 0;
-	return r;
+    r.kind = kind;
+    r.len = len;
+    r.pa = 0;
+    r.segment = 0;
+    r.attrs = attrs;
+    r.pages = 0;
+    r.shift = 0;
+    return r;
 }
 
 enum source_kind { SRC_INVALID, SRC_ZERO, SRC_EXTENTS, SRC_COPY };
 
 struct source {
-	enum source_kind kind;
-	uint64_t attrs;			/* PTE bits: ZERO, EXTENTS, protect */
-	bool override_attrs;		/* COPY as protect */
-	unsigned segment;
-	unsigned pages;
-	const struct ptm_extent *ext;
-	size_t ext_count;
-	uint64_t va0;			/* the command's first VA */
-	uint64_t copy_delta;		/* src - dst, modulo 2^64 */
-	size_t cur;			/* extent holding the last lookup */
-	uint64_t cur_start;		/* its offset from va0 */
+    enum source_kind kind;
+    uint64_t attrs;      /* PTE bits: ZERO, EXTENTS, protect */
+    bool override_attrs; /* COPY as protect */
+    unsigned segment;
+    unsigned pages;
+    const struct ptm_extent *ext;
+    size_t ext_count;
+    uint64_t va0;        /* the command's first VA */
+    uint64_t copy_delta; /* src - dst, modulo 2^64 */
+    size_t cur;          /* extent holding the last lookup */
+    uint64_t cur_start;  /* its offset from va0 */
 };
 
 /* Pending words of one run of consecutive entries. */
 struct writer {
-	uint64_t offset;
-	uint32_t n;
-	uint64_t words[RUN_WORDS];
+    uint64_t offset;
+    uint32_t n;
+    uint64_t words[RUN_WORDS];
 };
 
 struct op {
-	struct ptm *pm;
-	struct source *src;
-	bool counting;
-	bool changed;
-	uint32_t need[2];		/* blocks the counting pass found */
-	uint64_t inv_start, inv_end;
-	struct writer w;
+    struct ptm *pm;
+    struct source *src;
+    bool counting;
+    bool changed;
+    uint32_t need[2]; /* blocks the counting pass found */
+    uint64_t inv_start, inv_end;
+    struct writer w;
 };
 
 /* A table of the walk. A virtual one exists only while counting: it is the
  * table the apply pass will create, and reads as the split of `split`. */
 struct table {
-	uint64_t offset;
-	uint64_t split;
-	bool is_virtual;
+    uint64_t offset;
+    uint64_t split;
+    bool is_virtual;
 };
 
 /* ------------------------------------------------------------ PTE helpers */
 
 static bool pte_valid(uint64_t e)
 {
-	return gmmu_pte_is_valid(e);
+    return gmmu_pte_is_valid(e);
 }
 
 /* A valid entry that ends the walk: zero or large page. */
 static bool pte_terminal(uint64_t e)
 {
-	return pte_valid(e) && (gmmu_pte_is_zero(e) || gmmu_pte_is_large_page(e));
+    return pte_valid(e) && (gmmu_pte_is_zero(e) || gmmu_pte_is_large_page(e));
 }
 
 static bool pte_table(uint64_t e)
 {
-	return pte_valid(e) && !pte_terminal(e);
+    return pte_valid(e) && !pte_terminal(e);
 }
 
 static uint64_t attrs_to_pte(unsigned attrs)
 {
-	return ((attrs & PTM_ATTR_READ_ONLY) ? GMMU_PTE_READ_ONLY : 0) |
-	       ((attrs & PTM_ATTR_NO_EXECUTE) ? GMMU_PTE_NO_EXECUTE : 0) |
-	       ((attrs & PTM_ATTR_CACHE_COHERENT) ? GMMU_PTE_CACHE_COHERENT : 0);
+    return ((attrs & PTM_ATTR_READ_ONLY) ? GMMU_PTE_READ_ONLY : 0) |
+           ((attrs & PTM_ATTR_NO_EXECUTE) ? GMMU_PTE_NO_EXECUTE : 0) |
+           ((attrs & PTM_ATTR_CACHE_COHERENT) ? GMMU_PTE_CACHE_COHERENT : 0);
 }
 
 static unsigned pte_to_attrs(uint64_t e)
 {
-	return (gmmu_pte_is_read_only(e) ? PTM_ATTR_READ_ONLY : 0) |
-	       (gmmu_pte_is_no_execute(e) ? PTM_ATTR_NO_EXECUTE : 0) |
-	       (gmmu_pte_is_cache_coherent(e) ? PTM_ATTR_CACHE_COHERENT : 0);
+    return (gmmu_pte_is_read_only(e) ? PTM_ATTR_READ_ONLY : 0) |
+           (gmmu_pte_is_no_execute(e) ? PTM_ATTR_NO_EXECUTE : 0) |
+           (gmmu_pte_is_cache_coherent(e) ? PTM_ATTR_CACHE_COHERENT : 0);
 }
 
 static uint64_t level_span(unsigned level)
 {
-	return UINT64_C(1) << gmmu_level_shift(level);
+    return UINT64_C(1) << gmmu_level_shift(level);
 }
 
 /* The PTM_PAGE_* size an entry of this level maps; 0 where no page fits
  * (level 3). Level 0 means a 64 KB chunk here: 4 KB pages are per page. */
 static unsigned level_page(unsigned level)
 {
-	static const unsigned page[] = { PTM_PAGE_64K, PTM_PAGE_2M, PTM_PAGE_1G, 0 };
-	return page[level];
+    static const unsigned page[] = { PTM_PAGE_64K, PTM_PAGE_2M, PTM_PAGE_1G, 0 };
+    return page[level];
 }
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {
-	return a < b ? a : b;
+    return a < b ? a : b;
 }
 
 static uint64_t max64(uint64_t a, uint64_t b)
 {
-	return a > b ? a : b;
+    return a > b ? a : b;
 }
 
 /* Entry mapping a run: a leaf page (level 0) or a large page or zero. */
 static uint64_t make_entry(const struct run *r, uint64_t offset, unsigned level)
 {
-	if (r->kind == RUN_INVALID)
-		return 0;
-	if (r->kind == RUN_ZERO)
-		return gmmu_pte_make_zero(r->attrs);
-	if (level == LEAF)
-		return gmmu_pte_make_page(r->pa + offset, r->segment, r->attrs);
-	return gmmu_pte_make_large_page(r->pa + offset, r->segment, r->attrs);
+    if (r->kind == RUN_INVALID)
+        return 0;
+    if (r->kind == RUN_ZERO)
+        return gmmu_pte_make_zero(r->attrs);
+    if (level == LEAF)
+        return gmmu_pte_make_page(r->pa + offset, r->segment, r->attrs);
+    return gmmu_pte_make_large_page(r->pa + offset, r->segment, r->attrs);
 }
 
 /* Entry i of the table that replaces `parent` (a large page or zero entry)
@@ -200,384 +200,373 @@ static uint64_t make_entry(const struct run *r, uint64_t offset, unsigned level)
  * word 0; level 0 means the 64 KB chunks of a 2 MB page. */
 static uint64_t split_child(uint64_t parent, unsigned child_level, unsigned i)
 {
-	uint64_t span = child_level == LEAF ? SIZE_64K : level_span(child_level);
-	uint64_t pa;
+    uint64_t span = child_level == LEAF ? SIZE_64K : level_span(child_level);
+    uint64_t pa;
 
-	if (!pte_terminal(parent))
-		return 0;
-	if (gmmu_pte_is_zero(parent))
-		return gmmu_pte_make_zero(parent & GMMU_PTE_PAGE_ATTRS);
-	pa = gmmu_pte_addr(parent) + span * i;
-	if (child_level == LEAF)
-		return gmmu_pte_make_page(pa, gmmu_pte_segment(parent),
-					  parent & GMMU_PTE_PAGE_ATTRS);
-	return gmmu_pte_make_large_page(pa, gmmu_pte_segment(parent),
-					parent & GMMU_PTE_PAGE_ATTRS);
+    if (!pte_terminal(parent))
+        return 0;
+    if (gmmu_pte_is_zero(parent))
+        return gmmu_pte_make_zero(parent & GMMU_PTE_PAGE_ATTRS);
+    pa = gmmu_pte_addr(parent) + span * i;
+    if (child_level == LEAF)
+        return gmmu_pte_make_page(pa, gmmu_pte_segment(parent), parent & GMMU_PTE_PAGE_ATTRS);
+    return gmmu_pte_make_large_page(pa, gmmu_pte_segment(parent), parent & GMMU_PTE_PAGE_ATTRS);
 }
 
 /* ------------------------------------------------------------ VRAM access */
 
-static void hw_write_run(const struct ptm *pm, uint64_t offset,
-			 const uint64_t *words, size_t n)
+static void hw_write_run(const struct ptm *pm, uint64_t offset, const uint64_t *words, size_t n)
 {
-	if (pm->hw->write_run) {
-		pm->hw->write_run(pm->hw_ctx, offset, words, n);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		pm->hw->write64(pm->hw_ctx, offset + i * GMMU_PTE_BYTES, words[i]);
+    if (pm->hw->write_run) {
+        pm->hw->write_run(pm->hw_ctx, offset, words, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        pm->hw->write64(pm->hw_ctx, offset + i * GMMU_PTE_BYTES, words[i]);
 }
 
 static uint64_t hw_read(const struct ptm *pm, uint64_t offset)
 {
-	return pm->hw->read64(pm->hw_ctx, offset);
+    return pm->hw->read64(pm->hw_ctx, offset);
 }
 
 static void flush(struct op *op)
 {
-	if (!op->w.n)
-		return;
-	hw_write_run(op->pm, op->w.offset, op->w.words, op->w.n);
-	op->w.n = 0;
+    if (!op->w.n)
+        return;
+    hw_write_run(op->pm, op->w.offset, op->w.words, op->w.n);
+    op->w.n = 0;
 }
 
 /* Queue one entry write. Writes reach VRAM in the order they are put;
  * consecutive ones go out as one run. */
 static void put(struct op *op, uint64_t offset, uint64_t value)
 {
-	struct writer *w = &op->w;
+    struct writer *w = &op->w;
 
-	if (w->n && (offset != w->offset + w->n * GMMU_PTE_BYTES || w->n == RUN_WORDS))
-		flush(op);
-	if (!w->n)
-		w->offset = offset;
-	w->words[w->n++] = value;
-	op->changed = true;
+    if (w->n && (offset != w->offset + w->n * GMMU_PTE_BYTES || w->n == RUN_WORDS))
+        flush(op);
+    if (!w->n)
+        w->offset = offset;
+    w->words[w->n++] = value;
+    op->changed = true;
 }
 
 /* Read an entry, seeing the writes still queued. op may be NULL. */
 static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset)
 {
-	if (op && op->w.n && offset >= op->w.offset &&
-	    offset < op->w.offset + op->w.n * GMMU_PTE_BYTES)
-		return op->w.words[(offset - op->w.offset) / GMMU_PTE_BYTES];
-	return hw_read(pm, offset);
+    if (op && op->w.n && offset >= op->w.offset && offset < op->w.offset + op->w.n * GMMU_PTE_BYTES)
+        return op->w.words[(offset - op->w.offset) / GMMU_PTE_BYTES];
+    return hw_read(pm, offset);
 }
 
 static void fill_zero(struct op *op, uint64_t offset, uint64_t bytes)
 {
-	flush(op);
-	for (uint64_t done = 0; done < bytes; done += sizeof(zero_words))
-		hw_write_run(op->pm, offset + done, zero_words,
-			     (size_t)min64(RUN_WORDS, (bytes - done) / GMMU_PTE_BYTES));
+    flush(op);
+    for (uint64_t done = 0; done < bytes; done += sizeof(zero_words))
+        hw_write_run(op->pm, offset + done, zero_words,
+                     (size_t)min64(RUN_WORDS, (bytes - done) / GMMU_PTE_BYTES));
 }
 
-static uint64_t table_word(struct op *op, const struct table *t, unsigned level,
-			   unsigned word)
+static uint64_t table_word(struct op *op, const struct table *t, unsigned level, unsigned word)
 {
-	if (!t->is_virtual)
-		return get(op->pm, op, t->offset + (uint64_t)word * GMMU_PTE_BYTES);
-	if (level == DUAL)
-		return (word & 1) ? 0 : split_child(t->split, DUAL, word / 2);
-	return split_child(t->split, level, word);
+    if (!t->is_virtual)
+        return get(op->pm, op, t->offset + (uint64_t)word * GMMU_PTE_BYTES);
+    if (level == DUAL)
+        return (word & 1) ? 0 : split_child(t->split, DUAL, word / 2);
+    return split_child(t->split, level, word);
 }
 
 /* ------------------------------------------------------------ block lists */
 
 static void list_push(struct ptm *pm, struct ptm_block_list *list, uint64_t offset)
 {
-	pm->hw->write64(pm->hw_ctx, offset, list->head);
-	list->head = offset;
-	list->count++;
+    pm->hw->write64(pm->hw_ctx, offset, list->head);
+    list->head = offset;
+    list->count++;
 }
 
 static uint64_t list_pop(struct ptm *pm, struct ptm_block_list *list)
 {
-	uint64_t offset = list->head;
+    uint64_t offset = list->head;
 
-	list->head = hw_read(pm, offset);
-	list->count--;
-	return offset;
+    list->head = hw_read(pm, offset);
+    list->count--;
+    return offset;
 }
 
 /* was_table: the block was reachable by the walker (reported to the
  * table_freed hook); otherwise it was only reserved or never linked. */
-static void free_block(struct ptm *pm, enum block_kind kind, uint64_t offset,
-		       bool was_table)
+static void free_block(struct ptm *pm, enum block_kind kind, uint64_t offset, bool was_table)
 {
-	if (was_table && pm->hw->table_freed)
-		pm->hw->table_freed(pm->hw_ctx, offset, block_bytes[kind]);
-	vram_alloc_free_block(pm->vram, offset, NULL);
+    if (was_table && pm->hw->table_freed)
+        pm->hw->table_freed(pm->hw_ctx, offset, block_bytes[kind]);
+    vram_alloc_free_block(pm->vram, offset, NULL);
 }
 
 static void free_list(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind,
-		      bool were_tables)
+                      bool were_tables)
 {
-	while (list->count)
-		free_block(pm, kind, list_pop(pm, list), were_tables);
+    while (list->count)
+        free_block(pm, kind, list_pop(pm, list), were_tables);
 }
 
 /* Reserve what the counting pass found, 8 KB blocks first so the 4 KB ones
  * do not split the larger free blocks. All or nothing. */
 static enum ptm_status reserve_blocks(struct ptm *pm, const uint32_t need[2])
 {
-	static const enum block_kind order[2] = { BLOCK_8K, BLOCK_4K };
+    static const enum block_kind order[2] = { BLOCK_8K, BLOCK_4K };
 
-	for (unsigned k = 0; k < 2; k++) {
-		enum block_kind kind = order[k];
+    for (unsigned k = 0; k < 2; k++) {
+        enum block_kind kind = order[k];
 
-		for (uint32_t i = 0; i < need[kind]; i++) {
-			uint64_t offset;
+        for (uint32_t i = 0; i < need[kind]; i++) {
+            uint64_t offset;
 
-			if (vram_alloc_block(pm->vram, block_bytes[kind], &offset) != VRAM_OK) {
-				free_list(pm, &pm->reserved[BLOCK_4K], BLOCK_4K, false);
-				free_list(pm, &pm->reserved[BLOCK_8K], BLOCK_8K, false);
-				return PTM_ERR_NO_VRAM;
-			}
-			list_push(pm, &pm->reserved[kind], offset);
-		}
-	}
-	return PTM_OK;
+            if (vram_alloc_block(pm->vram, block_bytes[kind], &offset) != VRAM_OK) {
+                free_list(pm, &pm->reserved[BLOCK_4K], BLOCK_4K, false);
+                free_list(pm, &pm->reserved[BLOCK_8K], BLOCK_8K, false);
+                return PTM_ERR_NO_VRAM;
+            }
+            list_push(pm, &pm->reserved[kind], offset);
+        }
+    }
+    return PTM_OK;
 }
 
 /* A block for a new table, cleared unless the caller fills every word.
  * While counting only the need is noted. */
 static uint64_t take_block(struct op *op, enum block_kind kind, bool clear)
 {
-	struct ptm *pm = op->pm;
-	uint64_t offset;
+    struct ptm *pm = op->pm;
+    uint64_t offset;
 
-	if (op->counting) {
-		op->need[kind]++;
-		return NO_BLOCK;
-	}
-	flush(op);
-	if (pm->reserved[kind].count) {
-		offset = list_pop(pm, &pm->reserved[kind]);
-	} else {
-		/* The count was wrong: never expected, but try to carry on. */
-		pm->count_short++;
-		if (vram_alloc_block(pm->vram, block_bytes[kind], &offset) != VRAM_OK)
-			return NO_BLOCK;
-	}
-	if (clear)
-		fill_zero(op, offset, block_bytes[kind]);
-	return offset;
+    if (op->counting) {
+        op->need[kind]++;
+        return NO_BLOCK;
+    }
+    flush(op);
+    if (pm->reserved[kind].count) {
+        offset = list_pop(pm, &pm->reserved[kind]);
+    } else {
+        /* The count was wrong: never expected, but try to carry on. */
+        pm->count_short++;
+        if (vram_alloc_block(pm->vram, block_bytes[kind], &offset) != VRAM_OK)
+            return NO_BLOCK;
+    }
+    if (clear)
+        fill_zero(op, offset, block_bytes[kind]);
+    return offset;
 }
 
 /* Hold a freed table until the TLB invalidation covering [va_lo, va_hi)
  * has been issued. Its entries are already all invalid. */
-static void defer_block(struct op *op, enum block_kind kind, uint64_t offset,
-			uint64_t va_lo, uint64_t va_hi)
+static void defer_block(struct op *op, enum block_kind kind, uint64_t offset, uint64_t va_lo,
+                        uint64_t va_hi)
 {
-	flush(op);
-	list_push(op->pm, &op->pm->deferred[kind], offset);
-	op->inv_start = min64(op->inv_start, va_lo);
-	op->inv_end = max64(op->inv_end, va_hi);
-	op->changed = true;
+    flush(op);
+    list_push(op->pm, &op->pm->deferred[kind], offset);
+    op->inv_start = min64(op->inv_start, va_lo);
+    op->inv_end = max64(op->inv_end, va_hi);
+    op->changed = true;
 }
 
 /* A table made by this command that ended up unused: never linked, so it
  * can go back at once. */
 static void drop_fresh(struct op *op, enum block_kind kind, uint64_t offset)
 {
-	flush(op);
-	free_block(op->pm, kind, offset, false);
+    flush(op);
+    free_block(op->pm, kind, offset, false);
 }
 
 /* ------------------------------------------------------------ source runs */
 
 static bool runs_join(const struct run *a, const struct run *b)
 {
-	if (a->kind != b->kind)
-		return false;
-	if (a->kind == RUN_INVALID)
-		return true;
-	if (a->attrs != b->attrs)
-		return false;
-	return a->kind == RUN_ZERO ||
-	       (b->segment == a->segment && b->pa == a->pa + a->len);
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == RUN_INVALID)
+        return true;
+    if (a->attrs != b->attrs)
+        return false;
+    return a->kind == RUN_ZERO || (b->segment == a->segment && b->pa == a->pa + a->len);
 }
 
 /* The run a terminal entry gives from va to the end of what it maps. */
 static struct run entry_run(uint64_t e, uint64_t va, unsigned shift, unsigned pages)
 {
-	uint64_t mask = (UINT64_C(1) << shift) - 1;
-	struct run r = run_make(RUN_INVALID, (mask + 1) - (va & mask), 0);
+    uint64_t mask = (UINT64_C(1) << shift) - 1;
+    struct run r = run_make(RUN_INVALID, (mask + 1) - (va & mask), 0);
 
-	r.shift = shift;
+    r.shift = shift;
 
-	if (!pte_valid(e))
-		return r;
-	r.attrs = e & GMMU_PTE_PAGE_ATTRS;
-	if (gmmu_pte_is_zero(e)) {
-		r.kind = RUN_ZERO;
-		return r;
-	}
-	r.kind = RUN_MAPPED;
-	r.pa = (gmmu_pte_addr(e) & ~mask) + (va & mask);
-	r.segment = gmmu_pte_segment(e);
-	r.pages = pages;
-	return r;
+    if (!pte_valid(e))
+        return r;
+    r.attrs = e & GMMU_PTE_PAGE_ATTRS;
+    if (gmmu_pte_is_zero(e)) {
+        r.kind = RUN_ZERO;
+        return r;
+    }
+    r.kind = RUN_MAPPED;
+    r.pa = (gmmu_pte_addr(e) & ~mask) + (va & mask);
+    r.segment = gmmu_pte_segment(e);
+    r.pages = pages;
+    return r;
 }
 
 /* An entry the walker rejects (large page where none is allowed, table in
  * the wrong segment) reads as invalid, as docs/page-tables.md says. */
 static struct run invalid_run(uint64_t va, unsigned shift)
 {
-	return entry_run(0, va, shift, 0);
+    return entry_run(0, va, shift, 0);
 }
 
 /* Level-1 entry cached by one lookup sequence. */
 struct cursor {
-	bool valid;
-	uint64_t region;	/* VA of the 2 MB region */
-	uint64_t w0, w1;
+    bool valid;
+    uint64_t region; /* VA of the 2 MB region */
+    uint64_t w0, w1;
 };
 
 /* A valid leaf entry; LARGE_PAGE is malformed there (the walker faults). */
 static struct run leaf_run(uint64_t e, uint64_t va, unsigned shift, unsigned pages)
 {
-	if (gmmu_pte_is_large_page(e) && !gmmu_pte_is_zero(e))
-		return invalid_run(va, shift);
-	return entry_run(e, va, shift, pages);
+    if (gmmu_pte_is_large_page(e) && !gmmu_pte_is_zero(e))
+        return invalid_run(va, shift);
+    return entry_run(e, va, shift, pages);
 }
 
 static uint64_t leaf_offset(uint64_t table_ptr, uint64_t va, bool pages_64k)
 {
-	unsigned i = pages_64k ? gmmu_va_index_64k(va) : gmmu_va_index(va, LEAF);
+    unsigned i = pages_64k ? gmmu_va_index_64k(va) : gmmu_va_index(va, LEAF);
 
-	return gmmu_pte_addr(table_ptr) + (uint64_t)i * GMMU_PTE_BYTES;
+    return gmmu_pte_addr(table_ptr) + (uint64_t)i * GMMU_PTE_BYTES;
 }
 
 /* Word 1 of a dual entry: the 64 KB-page table (or a zero 2 MB range). */
-static struct run lookup_word1(const struct ptm *pm, const struct op *op,
-			       uint64_t w1, uint64_t va)
+static struct run lookup_word1(const struct ptm *pm, const struct op *op, uint64_t w1, uint64_t va)
 {
-	uint64_t e;
+    uint64_t e;
 
-	if (!pte_valid(w1))
-		return invalid_run(va, SHIFT_2M);
-	if (gmmu_pte_is_zero(w1))
-		return entry_run(w1, va, SHIFT_2M, 0);
-	if (gmmu_pte_is_large_page(w1) || gmmu_pte_segment(w1) != GMMU_SEGMENT_VRAM)
-		return invalid_run(va, SHIFT_2M);
-	e = get(pm, op, leaf_offset(w1, va, true));
-	if (!pte_valid(e))
-		return invalid_run(va, GMMU_PAGE_SHIFT_64K);
-	return leaf_run(e, va, GMMU_PAGE_SHIFT_64K, PTM_PAGE_4K | PTM_PAGE_64K);
+    if (!pte_valid(w1))
+        return invalid_run(va, SHIFT_2M);
+    if (gmmu_pte_is_zero(w1))
+        return entry_run(w1, va, SHIFT_2M, 0);
+    if (gmmu_pte_is_large_page(w1) || gmmu_pte_segment(w1) != GMMU_SEGMENT_VRAM)
+        return invalid_run(va, SHIFT_2M);
+    e = get(pm, op, leaf_offset(w1, va, true));
+    if (!pte_valid(e))
+        return invalid_run(va, GMMU_PAGE_SHIFT_64K);
+    return leaf_run(e, va, GMMU_PAGE_SHIFT_64K, PTM_PAGE_4K | PTM_PAGE_64K);
 }
 
 /* The 2 MB region's dual entry, in the order docs/page-tables.md gives:
  * word-0 terminal, then a valid 4 KB page, then word 1. */
-static struct run lookup_dual(const struct ptm *pm, const struct op *op,
-			      const struct cursor *c, uint64_t va)
+static struct run lookup_dual(const struct ptm *pm, const struct op *op, const struct cursor *c,
+                              uint64_t va)
 {
-	struct run r;
-	uint64_t e;
+    struct run r;
+    uint64_t e;
 
-	if (pte_terminal(c->w0))
-		return entry_run(c->w0, va, SHIFT_2M, PTM_PAGE_4K | PTM_PAGE_64K | PTM_PAGE_2M);
-	if (!pte_valid(c->w0))
-		return lookup_word1(pm, op, c->w1, va);
-	if (gmmu_pte_segment(c->w0) != GMMU_SEGMENT_VRAM)
-		return invalid_run(va, GMMU_PAGE_SHIFT_4K);
-	e = get(pm, op, leaf_offset(c->w0, va, false));
-	if (pte_valid(e))
-		return leaf_run(e, va, GMMU_PAGE_SHIFT_4K, PTM_PAGE_4K);
-	/* The next page's 4 KB entry may win again: one page at a time. */
-	r = lookup_word1(pm, op, c->w1, va);
-	r.len = min64(r.len, SIZE_4K - (va & (SIZE_4K - 1)));
-	return r;
+    if (pte_terminal(c->w0))
+        return entry_run(c->w0, va, SHIFT_2M, PTM_PAGE_4K | PTM_PAGE_64K | PTM_PAGE_2M);
+    if (!pte_valid(c->w0))
+        return lookup_word1(pm, op, c->w1, va);
+    if (gmmu_pte_segment(c->w0) != GMMU_SEGMENT_VRAM)
+        return invalid_run(va, GMMU_PAGE_SHIFT_4K);
+    e = get(pm, op, leaf_offset(c->w0, va, false));
+    if (pte_valid(e))
+        return leaf_run(e, va, GMMU_PAGE_SHIFT_4K, PTM_PAGE_4K);
+    /* The next page's 4 KB entry may win again: one page at a time. */
+    r = lookup_word1(pm, op, c->w1, va);
+    r.len = min64(r.len, SIZE_4K - (va & (SIZE_4K - 1)));
+    return r;
 }
 
 /* What the tables say about va, as a run to the end of the entry that maps
  * it (or of the invalid entry). The walk of gmmu_ref, without permissions. */
-static struct run lookup(const struct ptm *pm, const struct op *op,
-			 struct cursor *c, uint64_t va)
+static struct run lookup(const struct ptm *pm, const struct op *op, struct cursor *c, uint64_t va)
 {
-	uint64_t table = pm->root;
-	unsigned level;
+    uint64_t table = pm->root;
+    unsigned level;
 
-	if (c->valid && c->region == (va & ~(SIZE_2M - 1)))
-		return lookup_dual(pm, op, c, va);
-	for (level = pm->levels - 1u; level > DUAL; level--) {
-		uint64_t e = get(pm, op, table + (uint64_t)gmmu_va_index(va, level) * GMMU_PTE_BYTES);
-		unsigned shift = gmmu_level_shift(level);
+    if (c->valid && c->region == (va & ~(SIZE_2M - 1)))
+        return lookup_dual(pm, op, c, va);
+    for (level = pm->levels - 1u; level > DUAL; level--) {
+        uint64_t e = get(pm, op, table + (uint64_t)gmmu_va_index(va, level) * GMMU_PTE_BYTES);
+        unsigned shift = gmmu_level_shift(level);
 
-		if (!pte_valid(e) || gmmu_pte_is_zero(e))
-			return entry_run(e, va, shift, 0);
-		if (gmmu_pte_is_large_page(e))
-			return level == 2 ? entry_run(e, va, shift, PTM_PAGE_ALL) :
-					    invalid_run(va, shift);
-		if (gmmu_pte_segment(e) != GMMU_SEGMENT_VRAM)
-			return invalid_run(va, shift);
-		table = gmmu_pte_addr(e);
-	}
-	table += (uint64_t)gmmu_va_index(va, DUAL) * DUAL_BYTES;
-	*c = (struct cursor){
-		.valid = true,
-		.region = va & ~(SIZE_2M - 1),
-		.w0 = get(pm, op, table),
-		.w1 = get(pm, op, table + GMMU_PTE_BYTES),
-	};
-	return lookup_dual(pm, op, c, va);
+        if (!pte_valid(e) || gmmu_pte_is_zero(e))
+            return entry_run(e, va, shift, 0);
+        if (gmmu_pte_is_large_page(e))
+            return level == 2 ? entry_run(e, va, shift, PTM_PAGE_ALL) : invalid_run(va, shift);
+        if (gmmu_pte_segment(e) != GMMU_SEGMENT_VRAM)
+            return invalid_run(va, shift);
+        table = gmmu_pte_addr(e);
+    }
+    table += (uint64_t)gmmu_va_index(va, DUAL) * DUAL_BYTES;
+    *c = (struct cursor){
+        .valid = true,
+        .region = va & ~(SIZE_2M - 1),
+        .w0 = get(pm, op, table),
+        .w1 = get(pm, op, table + GMMU_PTE_BYTES),
+    };
+    return lookup_dual(pm, op, c, va);
 }
 
 /* A run that cannot become one entry of size `page` is not worth growing. */
 static bool run_hopeless(const struct run *r, unsigned page, uint64_t va_span)
 {
-	if (!page || r->kind != RUN_MAPPED)
-		return false;
-	return !(r->pages & page) || (r->pa & (va_span - 1));
+    if (!page || r->kind != RUN_MAPPED)
+        return false;
+    return !(r->pages & page) || (r->pa & (va_span - 1));
 }
 
 static struct run copy_run(struct op *op, uint64_t va, uint64_t max, unsigned page)
 {
-	struct source *s = op->src;
-	struct cursor c = { .valid = false };
-	uint64_t from = va + s->copy_delta;
-	struct run r = lookup(op->pm, op, &c, from);
+    struct source *s = op->src;
+    struct cursor c = { .valid = false };
+    uint64_t from = va + s->copy_delta;
+    struct run r = lookup(op->pm, op, &c, from);
 
-	r.len = min64(r.len, max);
-	while (r.len < max && !run_hopeless(&r, page, max)) {
-		struct run next = lookup(op->pm, op, &c, from + r.len);
+    r.len = min64(r.len, max);
+    while (r.len < max && !run_hopeless(&r, page, max)) {
+        struct run next = lookup(op->pm, op, &c, from + r.len);
 
-		if (!runs_join(&r, &next))
-			break;
-		r.pages &= next.pages;
-		r.len = min64(r.len + next.len, max);
-	}
-	if (s->override_attrs && r.kind != RUN_INVALID)
-		r.attrs = s->attrs;
-	return r;
+        if (!runs_join(&r, &next))
+            break;
+        r.pages &= next.pages;
+        r.len = min64(r.len + next.len, max);
+    }
+    if (s->override_attrs && r.kind != RUN_INVALID)
+        r.attrs = s->attrs;
+    return r;
 }
 
 static struct run extents_run(struct source *s, uint64_t va, uint64_t max)
 {
-	uint64_t off = va - s->va0;
-	struct run r = run_make(RUN_MAPPED, 0, s->attrs);
-	size_t j;
+    uint64_t off = va - s->va0;
+    struct run r = run_make(RUN_MAPPED, 0, s->attrs);
+    size_t j;
 
-	r.segment = s->segment;
-	r.pages = s->pages;
+    r.segment = s->segment;
+    r.pages = s->pages;
 
-	while (off < s->cur_start) {
-		s->cur--;
-		s->cur_start -= s->ext[s->cur].size;
-	}
-	while (off >= s->cur_start + s->ext[s->cur].size) {
-		s->cur_start += s->ext[s->cur].size;
-		s->cur++;
-	}
-	r.pa = s->ext[s->cur].pa + (off - s->cur_start);
-	r.len = s->ext[s->cur].size - (off - s->cur_start);
-	/* Physically contiguous neighbours are one run. */
-	for (j = s->cur + 1; r.len < max && j < s->ext_count &&
-	     s->ext[j].pa == r.pa + r.len; j++)
-		r.len += s->ext[j].size;
-	r.len = min64(r.len, max);
-	return r;
+    while (off < s->cur_start) {
+        s->cur--;
+        s->cur_start -= s->ext[s->cur].size;
+    }
+    while (off >= s->cur_start + s->ext[s->cur].size) {
+        s->cur_start += s->ext[s->cur].size;
+        s->cur++;
+    }
+    r.pa = s->ext[s->cur].pa + (off - s->cur_start);
+    r.len = s->ext[s->cur].size - (off - s->cur_start);
+    /* Physically contiguous neighbours are one run. */
+    for (j = s->cur + 1; r.len < max && j < s->ext_count && s->ext[j].pa == r.pa + r.len; j++)
+        r.len += s->ext[j].size;
+    r.len = min64(r.len, max);
+    return r;
 }
 
 /*
@@ -587,63 +576,61 @@ static struct run extents_run(struct source *s, uint64_t va, uint64_t max)
  */
 static struct run source_run(struct op *op, uint64_t va, uint64_t max, unsigned page)
 {
-	struct source *s = op->src;
+    struct source *s = op->src;
 
-	switch (s->kind) {
-	case SRC_ZERO:
-		return run_make(RUN_ZERO, max, s->attrs);
-	case SRC_EXTENTS:
-		return extents_run(s, va, max);
-	case SRC_COPY:
-		return copy_run(op, va, max, page);
-	case SRC_INVALID:
-		break;
-	}
-	return run_make(RUN_INVALID, max, 0);
+    switch (s->kind) {
+    case SRC_ZERO:
+        return run_make(RUN_ZERO, max, s->attrs);
+    case SRC_EXTENTS:
+        return extents_run(s, va, max);
+    case SRC_COPY:
+        return copy_run(op, va, max, page);
+    case SRC_INVALID:
+        break;
+    }
+    return run_make(RUN_INVALID, max, 0);
 }
 
 /* Whether one entry of `span` bytes at this level can hold the run. */
 static bool run_fits_entry(const struct run *r, uint64_t span, unsigned page)
 {
-	if (r->len != span)
-		return false;
-	if (r->kind != RUN_MAPPED)
-		return true;
-	return page && (r->pages & page) && !(r->pa & (span - 1));
+    if (r->len != span)
+        return false;
+    if (r->kind != RUN_MAPPED)
+        return true;
+    return page && (r->pages & page) && !(r->pa & (span - 1));
 }
 
 /* Does the command leave [a, b) translating as the invalid or terminal
  * entry e (mapping 2^shift bytes) already does? Then nothing needs to
  * change there, and a large page need not be split. */
-static bool source_matches(struct op *op, uint64_t e, unsigned shift,
-			   uint64_t a, uint64_t b)
+static bool source_matches(struct op *op, uint64_t e, unsigned shift, uint64_t a, uint64_t b)
 {
-	for (uint64_t pos = a; pos < b;) {
-		struct run want = source_run(op, pos, b - pos, 0);
-		struct run have = entry_run(e, pos, shift, 0);
+    for (uint64_t pos = a; pos < b;) {
+        struct run want = source_run(op, pos, b - pos, 0);
+        struct run have = entry_run(e, pos, shift, 0);
 
-		if (want.kind != have.kind)
-			return false;
-		if (want.kind != RUN_INVALID && want.attrs != have.attrs)
-			return false;
-		if (want.kind == RUN_MAPPED &&
-		    (want.pa != have.pa || want.segment != have.segment))
-			return false;
-		pos += want.len;
-	}
-	return true;
+        if (want.kind != have.kind)
+            return false;
+        if (want.kind != RUN_INVALID && want.attrs != have.attrs)
+            return false;
+        if (want.kind == RUN_MAPPED && (want.pa != have.pa || want.segment != have.segment))
+            return false;
+        pos += want.len;
+    }
+    return true;
 }
 
 static bool source_has_valid(struct op *op, uint64_t a, uint64_t b)
 {
-	for (uint64_t pos = a; pos < b;) {
-		struct run r = source_run(op, pos, b - pos, 0);
+    for (uint64_t pos = a; pos < b;) {
+        struct run r = source_run(op, pos, b - pos, 0);
 
-		if (r.kind != RUN_INVALID)
-			return true;
-		pos += r.len;
-	}
-	return false;
+        if (r.kind != RUN_INVALID)
+            return true;
+        pos += r.len;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------ freeing */
@@ -652,496 +639,493 @@ static bool source_has_valid(struct op *op, uint64_t a, uint64_t b)
  * entries in it and written none valid. */
 static bool words_have_valid(struct op *op, uint64_t offset, unsigned words)
 {
-	for (unsigned i = 0; i < words; i++)
-		if (pte_valid(get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES)))
-			return true;
-	return false;
+    for (unsigned i = 0; i < words; i++)
+        if (pte_valid(get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES)))
+            return true;
+    return false;
 }
 
 static void free_dual_table(struct op *op, uint64_t offset, uint64_t va)
 {
-	struct ptm *pm = op->pm;
+    struct ptm *pm = op->pm;
 
-	for (unsigned w = 0; w < ENTRIES / SLAB_SLOTS; w++) {
-		uint64_t slab = NO_BLOCK;
+    for (unsigned w = 0; w < ENTRIES / SLAB_SLOTS; w++) {
+        uint64_t slab = NO_BLOCK;
 
-		for (unsigned j = 0; j < SLAB_SLOTS; j++) {
-			uint64_t entry = offset + (uint64_t)(w * SLAB_SLOTS + j) * DUAL_BYTES;
-			uint64_t w0 = get(pm, op, entry);
-			uint64_t w1 = get(pm, op, entry + GMMU_PTE_BYTES);
-			uint64_t region = va + (uint64_t)(w * SLAB_SLOTS + j) * SIZE_2M;
+        for (unsigned j = 0; j < SLAB_SLOTS; j++) {
+            uint64_t entry = offset + (uint64_t)(w * SLAB_SLOTS + j) * DUAL_BYTES;
+            uint64_t w0 = get(pm, op, entry);
+            uint64_t w1 = get(pm, op, entry + GMMU_PTE_BYTES);
+            uint64_t region = va + (uint64_t)(w * SLAB_SLOTS + j) * SIZE_2M;
 
-			if (pte_table(w0)) {
-				fill_zero(op, gmmu_pte_addr(w0), GMMU_TABLE_BYTES);
-				defer_block(op, BLOCK_4K, gmmu_pte_addr(w0), region, region + SIZE_2M);
-				pm->leaf4k_tables--;
-			}
-			if (pte_valid(w1)) {
-				slab = gmmu_pte_addr(w1) & ~(uint64_t)(GMMU_TABLE_BYTES - 1);
-				pm->leaf64k_tables--;
-			}
-		}
-		if (slab != NO_BLOCK) {
-			uint64_t wva = va + (uint64_t)w * WINDOW_SPAN;
+            if (pte_table(w0)) {
+                fill_zero(op, gmmu_pte_addr(w0), GMMU_TABLE_BYTES);
+                defer_block(op, BLOCK_4K, gmmu_pte_addr(w0), region, region + SIZE_2M);
+                pm->leaf4k_tables--;
+            }
+            if (pte_valid(w1)) {
+                slab = gmmu_pte_addr(w1) & ~(uint64_t)(GMMU_TABLE_BYTES - 1);
+                pm->leaf64k_tables--;
+            }
+        }
+        if (slab != NO_BLOCK) {
+            uint64_t wva = va + (uint64_t)w * WINDOW_SPAN;
 
-			fill_zero(op, slab, GMMU_TABLE_BYTES);
-			defer_block(op, BLOCK_4K, slab, wva, wva + WINDOW_SPAN);
-			pm->slab_pages--;
-		}
-	}
-	fill_zero(op, offset, GMMU_L1_TABLE_BYTES);
-	defer_block(op, BLOCK_8K, offset, va, va + level_span(2));
-	pm->l1_tables--;
+            fill_zero(op, slab, GMMU_TABLE_BYTES);
+            defer_block(op, BLOCK_4K, slab, wva, wva + WINDOW_SPAN);
+            pm->slab_pages--;
+        }
+    }
+    fill_zero(op, offset, GMMU_L1_TABLE_BYTES);
+    defer_block(op, BLOCK_8K, offset, va, va + level_span(2));
+    pm->l1_tables--;
 }
 
 /* Free a whole subtree whose parent entry no longer points at it: every
  * table is cleared (ExplicitPageTableInvalidation) and deferred. */
 static void free_subtree(struct op *op, unsigned level, uint64_t offset, uint64_t va)
 {
-	if (level == DUAL) {
-		free_dual_table(op, offset, va);
-		return;
-	}
-	for (unsigned i = 0; i < ENTRIES; i++) {
-		uint64_t e = get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES);
+    if (level == DUAL) {
+        free_dual_table(op, offset, va);
+        return;
+    }
+    for (unsigned i = 0; i < ENTRIES; i++) {
+        uint64_t e = get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES);
 
-		if (pte_table(e))
-			free_subtree(op, level - 1, gmmu_pte_addr(e), va + level_span(level) * i);
-	}
-	fill_zero(op, offset, GMMU_TABLE_BYTES);
-	defer_block(op, BLOCK_4K, offset, va, va + level_span(level + 1));
-	op->pm->upper_tables--;
+        if (pte_table(e))
+            free_subtree(op, level - 1, gmmu_pte_addr(e), va + level_span(level) * i);
+    }
+    fill_zero(op, offset, GMMU_TABLE_BYTES);
+    defer_block(op, BLOCK_4K, offset, va, va + level_span(level + 1));
+    op->pm->upper_tables--;
 }
 
 /* ------------------------------------------------------------ the walk */
 
-static bool walk_table(struct op *op, unsigned level, const struct table *t,
-		       uint64_t lo, uint64_t hi);
+static bool walk_table(struct op *op, unsigned level, const struct table *t, uint64_t lo,
+                       uint64_t hi);
 
 /* A new table one level below `parent`, holding its split. */
 static bool new_table(struct op *op, unsigned level, uint64_t parent, struct table *t)
 {
-	enum block_kind kind = level == DUAL ? BLOCK_8K : BLOCK_4K;
-	uint64_t stride = level == DUAL ? DUAL_BYTES : GMMU_PTE_BYTES;
+    enum block_kind kind = level == DUAL ? BLOCK_8K : BLOCK_4K;
+    uint64_t stride = level == DUAL ? DUAL_BYTES : GMMU_PTE_BYTES;
 
-	*t = (struct table){ .split = parent, .is_virtual = op->counting };
-	t->offset = take_block(op, kind, !pte_terminal(parent));
-	if (op->counting)
-		return true;
-	if (t->offset == NO_BLOCK)
-		return false;
-	if (level == DUAL)
-		op->pm->l1_tables++;
-	else
-		op->pm->upper_tables++;
-	if (!pte_terminal(parent))
-		return true;
-	for (unsigned i = 0; i < ENTRIES; i++) {
-		put(op, t->offset + stride * i, split_child(parent, level, i));
-		if (level == DUAL)
-			put(op, t->offset + stride * i + GMMU_PTE_BYTES, 0);
-	}
-	return true;
+    *t = (struct table){ .split = parent, .is_virtual = op->counting };
+    t->offset = take_block(op, kind, !pte_terminal(parent));
+    if (op->counting)
+        return true;
+    if (t->offset == NO_BLOCK)
+        return false;
+    if (level == DUAL)
+        op->pm->l1_tables++;
+    else
+        op->pm->upper_tables++;
+    if (!pte_terminal(parent))
+        return true;
+    for (unsigned i = 0; i < ENTRIES; i++) {
+        put(op, t->offset + stride * i, split_child(parent, level, i));
+        if (level == DUAL)
+            put(op, t->offset + stride * i + GMMU_PTE_BYTES, 0);
+    }
+    return true;
 }
 
 /* Entry e at level >= 2 is replaced by a terminal (or invalid) entry. */
-static void replace_upper(struct op *op, unsigned level, uint64_t entry_offset,
-			  uint64_t e, uint64_t ne, uint64_t base)
+static void replace_upper(struct op *op, unsigned level, uint64_t entry_offset, uint64_t e,
+                          uint64_t ne, uint64_t base)
 {
-	if (ne == e)
-		return;
-	put(op, entry_offset, ne);
-	if (pte_table(e))
-		free_subtree(op, level - 1, gmmu_pte_addr(e), base);
+    if (ne == e)
+        return;
+    put(op, entry_offset, ne);
+    if (pte_table(e))
+        free_subtree(op, level - 1, gmmu_pte_addr(e), base);
 }
 
 /* Go one level down below entry e for [a, b). Returns the entry after. */
-static uint64_t descend_upper(struct op *op, unsigned level, uint64_t entry_offset,
-			      uint64_t e, uint64_t base, uint64_t a, uint64_t b)
+static uint64_t descend_upper(struct op *op, unsigned level, uint64_t entry_offset, uint64_t e,
+                              uint64_t base, uint64_t a, uint64_t b)
 {
-	bool fresh = !pte_table(e);
-	enum block_kind kind = level - 1 == DUAL ? BLOCK_8K : BLOCK_4K;
-	struct table child = { .offset = gmmu_pte_addr(e) };
-	bool in_use;
+    bool fresh = !pte_table(e);
+    enum block_kind kind = level - 1 == DUAL ? BLOCK_8K : BLOCK_4K;
+    struct table child = { .offset = gmmu_pte_addr(e) };
+    bool in_use;
 
-	if (fresh && !new_table(op, level - 1, e, &child))
-		return e;
-	in_use = walk_table(op, level - 1, &child, a, b);
-	if (op->counting)
-		return fresh ? GMMU_PTE_VALID : e;
-	if (in_use) {
-		/* The child is complete before the walker can reach it. */
-		if (fresh)
-			put(op, entry_offset, gmmu_pte_make_table(child.offset));
-		return fresh ? gmmu_pte_make_table(child.offset) : e;
-	}
-	if (level - 1 == DUAL)
-		op->pm->l1_tables--;
-	else
-		op->pm->upper_tables--;
-	if (fresh) {
-		drop_fresh(op, kind, child.offset);
-		if (pte_valid(e))
-			put(op, entry_offset, 0);
-		return 0;
-	}
-	put(op, entry_offset, 0);
-	defer_block(op, kind, child.offset, base, base + level_span(level));
-	return 0;
+    if (fresh && !new_table(op, level - 1, e, &child))
+        return e;
+    in_use = walk_table(op, level - 1, &child, a, b);
+    if (op->counting)
+        return fresh ? GMMU_PTE_VALID : e;
+    if (in_use) {
+        /* The child is complete before the walker can reach it. */
+        if (fresh)
+            put(op, entry_offset, gmmu_pte_make_table(child.offset));
+        return fresh ? gmmu_pte_make_table(child.offset) : e;
+    }
+    if (level - 1 == DUAL)
+        op->pm->l1_tables--;
+    else
+        op->pm->upper_tables--;
+    if (fresh) {
+        drop_fresh(op, kind, child.offset);
+        if (pte_valid(e))
+            put(op, entry_offset, 0);
+        return 0;
+    }
+    put(op, entry_offset, 0);
+    defer_block(op, kind, child.offset, base, base + level_span(level));
+    return 0;
 }
 
 /* One entry of level >= 2 covering [base, base + span), of which the
  * command owns [a, b). Returns the entry after. */
-static uint64_t upper_entry(struct op *op, unsigned level, const struct table *t,
-			    uint64_t base, uint64_t a, uint64_t b)
+static uint64_t upper_entry(struct op *op, unsigned level, const struct table *t, uint64_t base,
+                            uint64_t a, uint64_t b)
 {
-	uint64_t span = level_span(level);
-	unsigned i = gmmu_va_index(base, level);
-	uint64_t entry_offset = t->offset + (uint64_t)i * GMMU_PTE_BYTES;
-	uint64_t e = table_word(op, t, level, i);
+    uint64_t span = level_span(level);
+    unsigned i = gmmu_va_index(base, level);
+    uint64_t entry_offset = t->offset + (uint64_t)i * GMMU_PTE_BYTES;
+    uint64_t e = table_word(op, t, level, i);
 
-	if (!pte_table(e) && source_matches(op, e, gmmu_level_shift(level), a, b))
-		return e;
-	if (a == base && b == base + span) {
-		struct run r = source_run(op, a, span, level_page(level));
+    if (!pte_table(e) && source_matches(op, e, gmmu_level_shift(level), a, b))
+        return e;
+    if (a == base && b == base + span) {
+        struct run r = source_run(op, a, span, level_page(level));
 
-		if (run_fits_entry(&r, span, level_page(level))) {
-			uint64_t ne = make_entry(&r, 0, level);
+        if (run_fits_entry(&r, span, level_page(level))) {
+            uint64_t ne = make_entry(&r, 0, level);
 
-			if (!op->counting)
-				replace_upper(op, level, entry_offset, e, ne, base);
-			return ne;
-		}
-	}
-	return descend_upper(op, level, entry_offset, e, base, a, b);
+            if (!op->counting)
+                replace_upper(op, level, entry_offset, e, ne, base);
+            return ne;
+        }
+    }
+    return descend_upper(op, level, entry_offset, e, base, a, b);
 }
 
-static bool walk_upper(struct op *op, unsigned level, const struct table *t,
-		       uint64_t lo, uint64_t hi)
+static bool walk_upper(struct op *op, unsigned level, const struct table *t, uint64_t lo,
+                       uint64_t hi)
 {
-	uint64_t span = level_span(level);
-	bool any_valid = false;
+    uint64_t span = level_span(level);
+    bool any_valid = false;
 
-	for (uint64_t base = lo & ~(span - 1); base < hi; base += span) {
-		uint64_t e = upper_entry(op, level, t, base, max64(lo, base),
-					 min64(hi, base + span));
+    for (uint64_t base = lo & ~(span - 1); base < hi; base += span) {
+        uint64_t e = upper_entry(op, level, t, base, max64(lo, base), min64(hi, base + span));
 
-		any_valid |= pte_valid(e);
-	}
-	if (op->counting || any_valid)
-		return true;
-	return words_have_valid(op, t->offset, ENTRIES);
+        any_valid |= pte_valid(e);
+    }
+    if (op->counting || any_valid)
+        return true;
+    return words_have_valid(op, t->offset, ENTRIES);
 }
 
 /* ------------------------------------------------------------ level 1 */
 
 /* The slab of one 32 MB window, and whether a slot of it was emptied. */
 struct window {
-	bool known;
-	bool emptied;
-	uint64_t slab;
+    bool known;
+    bool emptied;
+    uint64_t slab;
 };
 
 static void window_note(struct window *win, uint64_t w1)
 {
-	win->known = true;
-	win->slab = gmmu_pte_addr(w1) & ~(uint64_t)(GMMU_TABLE_BYTES - 1);
+    win->known = true;
+    win->slab = gmmu_pte_addr(w1) & ~(uint64_t)(GMMU_TABLE_BYTES - 1);
 }
 
 /* First dual entry of the window holding entry i. */
 static unsigned window_first(unsigned i)
 {
-	return i & ~(SLAB_SLOTS - 1);
+    return i & ~(SLAB_SLOTS - 1);
 }
 
 /* The 256-byte slot for entry i's 64 KB-page table, in the window's slab;
  * a new slab if the window has none. */
-static uint64_t new_slot(struct op *op, const struct table *t, unsigned i,
-			 struct window *win)
+static uint64_t new_slot(struct op *op, const struct table *t, unsigned i, struct window *win)
 {
-	for (unsigned j = window_first(i); !win->known && j < window_first(i) + SLAB_SLOTS; j++) {
-		uint64_t w1 = table_word(op, t, DUAL, 2 * j + 1);
+    for (unsigned j = window_first(i); !win->known && j < window_first(i) + SLAB_SLOTS; j++) {
+        uint64_t w1 = table_word(op, t, DUAL, 2 * j + 1);
 
-		if (pte_valid(w1))
-			window_note(win, w1);
-	}
-	if (!win->known) {
-		win->slab = take_block(op, BLOCK_4K, true);
-		win->known = true;
-		if (op->counting || win->slab == NO_BLOCK)
-			return NO_BLOCK;
-		op->pm->slab_pages++;
-	}
-	if (op->counting || win->slab == NO_BLOCK)
-		return NO_BLOCK;
-	op->pm->leaf64k_tables++;
-	return win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
+        if (pte_valid(w1))
+            window_note(win, w1);
+    }
+    if (!win->known) {
+        win->slab = take_block(op, BLOCK_4K, true);
+        win->known = true;
+        if (op->counting || win->slab == NO_BLOCK)
+            return NO_BLOCK;
+        op->pm->slab_pages++;
+    }
+    if (op->counting || win->slab == NO_BLOCK)
+        return NO_BLOCK;
+    op->pm->leaf64k_tables++;
+    return win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
 }
 
 /* At the end of a window: a slab none of whose slots is in use goes. */
 static void window_finish(struct op *op, const struct table *t, uint64_t wbase,
-			  const struct window *win)
+                          const struct window *win)
 {
-	unsigned first = window_first(gmmu_va_index(wbase, DUAL));
+    unsigned first = window_first(gmmu_va_index(wbase, DUAL));
 
-	if (op->counting || !win->emptied || win->slab == NO_BLOCK)
-		return;
-	for (unsigned j = first; j < first + SLAB_SLOTS; j++)
-		if (pte_valid(table_word(op, t, DUAL, 2 * j + 1)))
-			return;
-	/* Every slot was cleared as it emptied, so the block is all zero. */
-	defer_block(op, BLOCK_4K, win->slab, wbase, wbase + WINDOW_SPAN);
-	op->pm->slab_pages--;
+    if (op->counting || !win->emptied || win->slab == NO_BLOCK)
+        return;
+    for (unsigned j = first; j < first + SLAB_SLOTS; j++)
+        if (pte_valid(table_word(op, t, DUAL, 2 * j + 1)))
+            return;
+    /* Every slot was cleared as it emptied, so the block is all zero. */
+    defer_block(op, BLOCK_4K, win->slab, wbase, wbase + WINDOW_SPAN);
+    op->pm->slab_pages--;
 }
 
 enum chunk_action {
-	CHUNK_KEEP,	/* untouched */
-	CHUNK_64K,	/* one 64 KB entry (new64, maybe invalid); 4 KB entries cleared */
-	CHUNK_4K,	/* 4 KB entries; 64 KB entry cleared */
-	CHUNK_4K_SPLIT,	/* 4 KB entries, the rest of the chunk from its 64 KB page */
+    CHUNK_KEEP,     /* untouched */
+    CHUNK_64K,      /* one 64 KB entry (new64, maybe invalid); 4 KB entries cleared */
+    CHUNK_4K,       /* 4 KB entries; 64 KB entry cleared */
+    CHUNK_4K_SPLIT, /* 4 KB entries, the rest of the chunk from its 64 KB page */
 };
 
 /* The leaf tables of one 2 MB region while the command edits them. */
 struct leaves {
-	struct op *op;
-	const struct table *l1;
-	unsigned index;			/* of the dual entry */
-	uint64_t entry_offset;
-	uint64_t base, a, b;		/* region VA; the command's part */
-	uint64_t w0, w1;		/* the dual entry before */
-	bool split;			/* w0 is a 2 MB page or zero, being split */
-	uint64_t t4, t64;		/* leaf tables, NO_BLOCK if none */
-	bool t4_fresh, t64_fresh;
-	bool wrote_valid4, cleared4, wrote_valid64, cleared64;
-	unsigned c0, c1;		/* chunks to visit, inclusive */
-	uint8_t action[CHUNKS];
-	uint64_t new64[CHUNKS];
+    struct op *op;
+    const struct table *l1;
+    unsigned index; /* of the dual entry */
+    uint64_t entry_offset;
+    uint64_t base, a, b; /* region VA; the command's part */
+    uint64_t w0, w1;     /* the dual entry before */
+    bool split;          /* w0 is a 2 MB page or zero, being split */
+    uint64_t t4, t64;    /* leaf tables, NO_BLOCK if none */
+    bool t4_fresh, t64_fresh;
+    bool wrote_valid4, cleared4, wrote_valid64, cleared64;
+    unsigned c0, c1; /* chunks to visit, inclusive */
+    uint8_t action[CHUNKS];
+    uint64_t new64[CHUNKS];
 };
 
 static uint64_t chunk_base(const struct leaves *lv, unsigned c)
 {
-	return lv->base + (uint64_t)c * SIZE_64K;
+    return lv->base + (uint64_t)c * SIZE_64K;
 }
 
 /* What chunk c's 64 KB entry translated to before the command. */
 static uint64_t old64(const struct leaves *lv, unsigned c)
 {
-	if (lv->split)
-		return split_child(lv->w0, LEAF, c);
-	if (lv->t64 == NO_BLOCK || lv->t64_fresh)
-		return 0;
-	return get(lv->op->pm, lv->op, lv->t64 + (uint64_t)c * GMMU_PTE_BYTES);
+    if (lv->split)
+        return split_child(lv->w0, LEAF, c);
+    if (lv->t64 == NO_BLOCK || lv->t64_fresh)
+        return 0;
+    return get(lv->op->pm, lv->op, lv->t64 + (uint64_t)c * GMMU_PTE_BYTES);
 }
 
 /* Decide chunk c's layout. Sets *need4 / *need64 when the decision needs a
  * 4 KB / 64 KB-page table with a valid entry in it. */
 static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
 {
-	struct op *op = lv->op;
-	uint64_t cb0 = chunk_base(lv, c), cb1 = cb0 + SIZE_64K;
-	uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb1);
-	uint64_t was = old64(lv, c);
+    struct op *op = lv->op;
+    uint64_t cb0 = chunk_base(lv, c), cb1 = cb0 + SIZE_64K;
+    uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb1);
+    uint64_t was = old64(lv, c);
 
-	lv->new64[c] = 0;
-	if (a >= b) {
-		/* Outside the command: only visited to carry a split over. */
-		lv->action[c] = CHUNK_64K;
-		lv->new64[c] = was;
-	} else if (a == cb0 && b == cb1) {
-		struct run r = source_run(op, a, SIZE_64K, PTM_PAGE_64K);
+    lv->new64[c] = 0;
+    if (a >= b) {
+        /* Outside the command: only visited to carry a split over. */
+        lv->action[c] = CHUNK_64K;
+        lv->new64[c] = was;
+    } else if (a == cb0 && b == cb1) {
+        struct run r = source_run(op, a, SIZE_64K, PTM_PAGE_64K);
 
-		if (run_fits_entry(&r, SIZE_64K, PTM_PAGE_64K)) {
-			lv->action[c] = CHUNK_64K;
-			lv->new64[c] = make_entry(&r, 0, LEAF);
-		} else {
-			/* Not one entry, so some page of it is valid. */
-			lv->action[c] = CHUNK_4K;
-			*need4 = true;
-		}
-	} else if (pte_valid(was) && source_matches(op, was, GMMU_PAGE_SHIFT_64K, a, b)) {
-		lv->action[c] = CHUNK_KEEP;
-		lv->new64[c] = was;
-	} else if (pte_valid(was)) {
-		lv->action[c] = CHUNK_4K_SPLIT;
-		*need4 = true;
-	} else {
-		lv->action[c] = CHUNK_4K;
-		*need4 |= source_has_valid(op, a, b);
-	}
-	*need64 |= pte_valid(lv->new64[c]);
+        if (run_fits_entry(&r, SIZE_64K, PTM_PAGE_64K)) {
+            lv->action[c] = CHUNK_64K;
+            lv->new64[c] = make_entry(&r, 0, LEAF);
+        } else {
+            /* Not one entry, so some page of it is valid. */
+            lv->action[c] = CHUNK_4K;
+            *need4 = true;
+        }
+    } else if (pte_valid(was) && source_matches(op, was, GMMU_PAGE_SHIFT_64K, a, b)) {
+        lv->action[c] = CHUNK_KEEP;
+        lv->new64[c] = was;
+    } else if (pte_valid(was)) {
+        lv->action[c] = CHUNK_4K_SPLIT;
+        *need4 = true;
+    } else {
+        lv->action[c] = CHUNK_4K;
+        *need4 |= source_has_valid(op, a, b);
+    }
+    *need64 |= pte_valid(lv->new64[c]);
 }
 
 /* New 4 KB entries of chunk c: the command's pages from the source, the
  * others from the split 64 KB page or as they were. */
-static void chunk_4k_words(struct leaves *lv, unsigned c, const uint64_t old[],
-			   uint64_t out[])
+static void chunk_4k_words(struct leaves *lv, unsigned c, const uint64_t old[], uint64_t out[])
 {
-	struct op *op = lv->op;
-	uint64_t cb0 = chunk_base(lv, c);
-	uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb0 + SIZE_64K);
-	uint64_t was = old64(lv, c);
+    struct op *op = lv->op;
+    uint64_t cb0 = chunk_base(lv, c);
+    uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb0 + SIZE_64K);
+    uint64_t was = old64(lv, c);
 
-	for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-		struct run r;
+    for (unsigned p = 0; p < CHUNK_PAGES; p++) {
+        struct run r;
 
-		out[p] = old[p];
-		if (lv->action[c] != CHUNK_4K_SPLIT)
-			continue;
-		r = entry_run(was, cb0 + p * SIZE_4K, GMMU_PAGE_SHIFT_64K, 0);
-		out[p] = make_entry(&r, 0, LEAF);
-	}
-	for (uint64_t pos = a; pos < b;) {
-		struct run r = source_run(op, pos, b - pos, 0);
+        out[p] = old[p];
+        if (lv->action[c] != CHUNK_4K_SPLIT)
+            continue;
+        r = entry_run(was, cb0 + p * SIZE_4K, GMMU_PAGE_SHIFT_64K, 0);
+        out[p] = make_entry(&r, 0, LEAF);
+    }
+    for (uint64_t pos = a; pos < b;) {
+        struct run r = source_run(op, pos, b - pos, 0);
 
-		for (uint64_t off = 0; off < r.len; off += SIZE_4K)
-			out[(pos + off - cb0) / SIZE_4K] = make_entry(&r, off, LEAF);
-		pos += r.len;
-	}
+        for (uint64_t off = 0; off < r.len; off += SIZE_4K)
+            out[(pos + off - cb0) / SIZE_4K] = make_entry(&r, off, LEAF);
+        pos += r.len;
+    }
 }
 
 static void read_chunk_4k(struct leaves *lv, unsigned c, uint64_t out[])
 {
-	uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
+    uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
 
-	for (unsigned p = 0; p < CHUNK_PAGES; p++)
-		out[p] = lv->t4_fresh ? 0 : get(lv->op->pm, lv->op, at + p * GMMU_PTE_BYTES);
+    for (unsigned p = 0; p < CHUNK_PAGES; p++)
+        out[p] = lv->t4_fresh ? 0 : get(lv->op->pm, lv->op, at + p * GMMU_PTE_BYTES);
 }
 
 /* Write the chunk's 4 KB entries that change; unchanged ones cost a DDR
  * store each (two on a 32-bit bus) and tell the walker nothing. */
 static void write_chunk_4k(struct leaves *lv, unsigned c, const uint64_t old[],
-			   const uint64_t want[])
+                           const uint64_t want[])
 {
-	uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
+    uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
 
-	for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-		lv->wrote_valid4 |= pte_valid(want[p]);
-		lv->cleared4 |= pte_valid(old[p]) && !pte_valid(want[p]);
-		if (old[p] != want[p])
-			put(lv->op, at + p * GMMU_PTE_BYTES, want[p]);
-	}
+    for (unsigned p = 0; p < CHUNK_PAGES; p++) {
+        lv->wrote_valid4 |= pte_valid(want[p]);
+        lv->cleared4 |= pte_valid(old[p]) && !pte_valid(want[p]);
+        if (old[p] != want[p])
+            put(lv->op, at + p * GMMU_PTE_BYTES, want[p]);
+    }
 }
 
 /* Pass 1: the 4 KB entries that become valid or change. */
 static void pass_4k_gain(struct leaves *lv)
 {
-	uint64_t old[CHUNK_PAGES], want[CHUNK_PAGES];
+    uint64_t old[CHUNK_PAGES], want[CHUNK_PAGES];
 
-	if (lv->t4 == NO_BLOCK)
-		return;
-	for (unsigned c = lv->c0; c <= lv->c1; c++) {
-		if (lv->action[c] != CHUNK_4K && lv->action[c] != CHUNK_4K_SPLIT)
-			continue;
-		read_chunk_4k(lv, c, old);
-		chunk_4k_words(lv, c, old, want);
-		write_chunk_4k(lv, c, old, want);
-	}
+    if (lv->t4 == NO_BLOCK)
+        return;
+    for (unsigned c = lv->c0; c <= lv->c1; c++) {
+        if (lv->action[c] != CHUNK_4K && lv->action[c] != CHUNK_4K_SPLIT)
+            continue;
+        read_chunk_4k(lv, c, old);
+        chunk_4k_words(lv, c, old, want);
+        write_chunk_4k(lv, c, old, want);
+    }
 }
 
 /* Pass 2: the 64 KB entries, set for 64 KB chunks and cleared for 4 KB ones
  * (whose 4 KB entries are already in place). */
 static void pass_64k(struct leaves *lv)
 {
-	if (lv->t64 == NO_BLOCK)
-		return;
-	for (unsigned c = lv->c0; c <= lv->c1; c++) {
-		uint64_t at = lv->t64 + (uint64_t)c * GMMU_PTE_BYTES;
-		uint64_t cur = lv->t64_fresh ? 0 : get(lv->op->pm, lv->op, at);
-		/* A kept chunk is rewritten only when a split moves it. */
-		uint64_t want = lv->new64[c];
+    if (lv->t64 == NO_BLOCK)
+        return;
+    for (unsigned c = lv->c0; c <= lv->c1; c++) {
+        uint64_t at = lv->t64 + (uint64_t)c * GMMU_PTE_BYTES;
+        uint64_t cur = lv->t64_fresh ? 0 : get(lv->op->pm, lv->op, at);
+        /* A kept chunk is rewritten only when a split moves it. */
+        uint64_t want = lv->new64[c];
 
-		lv->wrote_valid64 |= pte_valid(want);
-		if (want == cur)
-			continue;
-		lv->cleared64 |= pte_valid(cur) && !pte_valid(want);
-		put(lv->op, at, want);
-	}
+        lv->wrote_valid64 |= pte_valid(want);
+        if (want == cur)
+            continue;
+        lv->cleared64 |= pte_valid(cur) && !pte_valid(want);
+        put(lv->op, at, want);
+    }
 }
 
 /* Pass 3: clear the 4 KB entries under chunks that are now one 64 KB entry
  * (which is already in place). */
 static void pass_4k_clear(struct leaves *lv)
 {
-	static const uint64_t none[CHUNK_PAGES];
-	uint64_t old[CHUNK_PAGES];
+    static const uint64_t none[CHUNK_PAGES];
+    uint64_t old[CHUNK_PAGES];
 
-	if (lv->t4 == NO_BLOCK || lv->t4_fresh)
-		return;
-	for (unsigned c = lv->c0; c <= lv->c1; c++) {
-		if (lv->action[c] != CHUNK_64K)
-			continue;
-		read_chunk_4k(lv, c, old);
-		write_chunk_4k(lv, c, old, none);
-	}
+    if (lv->t4 == NO_BLOCK || lv->t4_fresh)
+        return;
+    for (unsigned c = lv->c0; c <= lv->c1; c++) {
+        if (lv->action[c] != CHUNK_64K)
+            continue;
+        read_chunk_4k(lv, c, old);
+        write_chunk_4k(lv, c, old, none);
+    }
 }
 
 static bool leaf4k_in_use(struct leaves *lv)
 {
-	if (lv->t4 == NO_BLOCK)
-		return false;
-	if (lv->wrote_valid4)
-		return true;
-	if (!lv->cleared4)
-		return !lv->t4_fresh;
-	return words_have_valid(lv->op, lv->t4, ENTRIES);
+    if (lv->t4 == NO_BLOCK)
+        return false;
+    if (lv->wrote_valid4)
+        return true;
+    if (!lv->cleared4)
+        return !lv->t4_fresh;
+    return words_have_valid(lv->op, lv->t4, ENTRIES);
 }
 
 static bool leaf64k_in_use(struct leaves *lv)
 {
-	if (lv->t64 == NO_BLOCK)
-		return false;
-	if (lv->wrote_valid64)
-		return true;
-	if (!lv->cleared64)
-		return !lv->t64_fresh;
-	return words_have_valid(lv->op, lv->t64, CHUNKS);
+    if (lv->t64 == NO_BLOCK)
+        return false;
+    if (lv->wrote_valid64)
+        return true;
+    if (!lv->cleared64)
+        return !lv->t64_fresh;
+    return words_have_valid(lv->op, lv->t64, CHUNKS);
 }
 
 /* Drop a 64 KB-page table whose entries are all invalid (so its slot is
  * all zero already); the slab goes at the window's end if it empties. */
 static void drop_slot(struct leaves *lv, struct window *win)
 {
-	lv->op->pm->leaf64k_tables--;
-	win->emptied = true;
-	lv->op->inv_start = min64(lv->op->inv_start, lv->base);
-	lv->op->inv_end = max64(lv->op->inv_end, lv->base + SIZE_2M);
+    lv->op->pm->leaf64k_tables--;
+    win->emptied = true;
+    lv->op->inv_start = min64(lv->op->inv_start, lv->base);
+    lv->op->inv_end = max64(lv->op->inv_end, lv->base + SIZE_2M);
 }
 
 static void drop_leaf4k(struct leaves *lv)
 {
-	lv->op->pm->leaf4k_tables--;
-	if (lv->t4_fresh)
-		drop_fresh(lv->op, BLOCK_4K, lv->t4);
-	else
-		defer_block(lv->op, BLOCK_4K, lv->t4, lv->base, lv->base + SIZE_2M);
+    lv->op->pm->leaf4k_tables--;
+    if (lv->t4_fresh)
+        drop_fresh(lv->op, BLOCK_4K, lv->t4);
+    else
+        defer_block(lv->op, BLOCK_4K, lv->t4, lv->base, lv->base + SIZE_2M);
 }
 
 /* Link the new tables and drop the emptied ones; returns the dual entry's
  * validity after. The walker sees a complete table or none. */
 static bool leaves_finish(struct leaves *lv, struct window *win)
 {
-	struct op *op = lv->op;
-	bool v4 = leaf4k_in_use(lv), v64 = leaf64k_in_use(lv);
-	uint64_t w0_at = lv->entry_offset, w1_at = lv->entry_offset + GMMU_PTE_BYTES;
+    struct op *op = lv->op;
+    bool v4 = leaf4k_in_use(lv), v64 = leaf64k_in_use(lv);
+    uint64_t w0_at = lv->entry_offset, w1_at = lv->entry_offset + GMMU_PTE_BYTES;
 
-	if (lv->split) {
-		/* The old 2 MB page shadows word 1, so word 1 goes first and
+    if (lv->split) {
+        /* The old 2 MB page shadows word 1, so word 1 goes first and
 		 * the single word-0 write switches over. */
-		if (v64)
-			put(op, w1_at, gmmu_pte_make_table_64k(lv->t64));
-		put(op, w0_at, v4 ? gmmu_pte_make_table(lv->t4) : 0);
-	} else {
-		/* Fresh tables left empty were never linked. */
-		if (lv->t4 != NO_BLOCK && !v4 && !lv->t4_fresh)
-			put(op, w0_at, 0);
-		if (lv->t64 != NO_BLOCK && !v64 && !lv->t64_fresh)
-			put(op, w1_at, 0);
-	}
-	if (lv->t4 != NO_BLOCK && !v4)
-		drop_leaf4k(lv);
-	if (lv->t64 != NO_BLOCK && !v64)
-		drop_slot(lv, win);
-	return v4 || v64;
+        if (v64)
+            put(op, w1_at, gmmu_pte_make_table_64k(lv->t64));
+        put(op, w0_at, v4 ? gmmu_pte_make_table(lv->t4) : 0);
+    } else {
+        /* Fresh tables left empty were never linked. */
+        if (lv->t4 != NO_BLOCK && !v4 && !lv->t4_fresh)
+            put(op, w0_at, 0);
+        if (lv->t64 != NO_BLOCK && !v64 && !lv->t64_fresh)
+            put(op, w1_at, 0);
+    }
+    if (lv->t4 != NO_BLOCK && !v4)
+        drop_leaf4k(lv);
+    if (lv->t64 != NO_BLOCK && !v64)
+        drop_slot(lv, win);
+    return v4 || v64;
 }
 
 /* A 2 MB region that needs leaf tables. Plan every chunk, create the
@@ -1150,483 +1134,482 @@ static bool leaves_finish(struct leaves *lv, struct window *win)
  * the 64 KB entries, then the 4 KB entries under new 64 KB pages. */
 static bool dual_leaves(struct leaves *lv, struct window *win)
 {
-	struct op *op = lv->op;
-	bool need4 = false, need64 = false;
-	unsigned i = lv->index;
+    struct op *op = lv->op;
+    bool need4 = false, need64 = false;
+    unsigned i = lv->index;
 
-	if (lv->split) {
-		lv->c0 = 0;
-		lv->c1 = CHUNKS - 1;
-	} else {
-		lv->c0 = (unsigned)((lv->a - lv->base) / SIZE_64K);
-		lv->c1 = (unsigned)((lv->b - 1 - lv->base) / SIZE_64K);
-	}
-	for (unsigned c = lv->c0; c <= lv->c1; c++)
-		plan_chunk(lv, c, &need4, &need64);
+    if (lv->split) {
+        lv->c0 = 0;
+        lv->c1 = CHUNKS - 1;
+    } else {
+        lv->c0 = (unsigned)((lv->a - lv->base) / SIZE_64K);
+        lv->c1 = (unsigned)((lv->b - 1 - lv->base) / SIZE_64K);
+    }
+    for (unsigned c = lv->c0; c <= lv->c1; c++)
+        plan_chunk(lv, c, &need4, &need64);
 
-	if (need4 && lv->t4 == NO_BLOCK) {
-		lv->t4 = take_block(op, BLOCK_4K, true);
-		lv->t4_fresh = true;
-		if (!op->counting && lv->t4 != NO_BLOCK)
-			op->pm->leaf4k_tables++;
-	}
-	if (need64 && lv->t64 == NO_BLOCK) {
-		lv->t64 = new_slot(op, lv->l1, i, win);
-		lv->t64_fresh = true;
-	}
-	if (op->counting)
-		return true;
+    if (need4 && lv->t4 == NO_BLOCK) {
+        lv->t4 = take_block(op, BLOCK_4K, true);
+        lv->t4_fresh = true;
+        if (!op->counting && lv->t4 != NO_BLOCK)
+            op->pm->leaf4k_tables++;
+    }
+    if (need64 && lv->t64 == NO_BLOCK) {
+        lv->t64 = new_slot(op, lv->l1, i, win);
+        lv->t64_fresh = true;
+    }
+    if (op->counting)
+        return true;
 
-	pass_4k_gain(lv);
-	if (!lv->split && lv->t4_fresh && lv->t4 != NO_BLOCK && lv->wrote_valid4)
-		put(op, lv->entry_offset, gmmu_pte_make_table(lv->t4));
-	pass_64k(lv);
-	if (!lv->split && lv->t64_fresh && lv->t64 != NO_BLOCK && lv->wrote_valid64)
-		put(op, lv->entry_offset + GMMU_PTE_BYTES, gmmu_pte_make_table_64k(lv->t64));
-	pass_4k_clear(lv);
-	return leaves_finish(lv, win);
+    pass_4k_gain(lv);
+    if (!lv->split && lv->t4_fresh && lv->t4 != NO_BLOCK && lv->wrote_valid4)
+        put(op, lv->entry_offset, gmmu_pte_make_table(lv->t4));
+    pass_64k(lv);
+    if (!lv->split && lv->t64_fresh && lv->t64 != NO_BLOCK && lv->wrote_valid64)
+        put(op, lv->entry_offset + GMMU_PTE_BYTES, gmmu_pte_make_table_64k(lv->t64));
+    pass_4k_clear(lv);
+    return leaves_finish(lv, win);
 }
 
 /* The dual entry becomes terminal (2 MB page or zero) or invalid. */
-static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0,
-			 uint64_t w1, uint64_t ne, uint64_t base, struct window *win)
+static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0, uint64_t w1,
+                         uint64_t ne, uint64_t base, struct window *win)
 {
-	if (ne == w0 && !pte_valid(w1))
-		return;
-	put(op, entry_offset, ne);
-	put(op, entry_offset + GMMU_PTE_BYTES, 0);
-	if (pte_table(w0)) {
-		fill_zero(op, gmmu_pte_addr(w0), GMMU_TABLE_BYTES);
-		defer_block(op, BLOCK_4K, gmmu_pte_addr(w0), base, base + SIZE_2M);
-		op->pm->leaf4k_tables--;
-	}
-	if (pte_valid(w1)) {
-		fill_zero(op, gmmu_pte_addr(w1), GMMU_LEAF64K_TABLE_BYTES);
-		op->pm->leaf64k_tables--;
-		win->emptied = true;
-	}
+    if (ne == w0 && !pte_valid(w1))
+        return;
+    put(op, entry_offset, ne);
+    put(op, entry_offset + GMMU_PTE_BYTES, 0);
+    if (pte_table(w0)) {
+        fill_zero(op, gmmu_pte_addr(w0), GMMU_TABLE_BYTES);
+        defer_block(op, BLOCK_4K, gmmu_pte_addr(w0), base, base + SIZE_2M);
+        op->pm->leaf4k_tables--;
+    }
+    if (pte_valid(w1)) {
+        fill_zero(op, gmmu_pte_addr(w1), GMMU_LEAF64K_TABLE_BYTES);
+        op->pm->leaf64k_tables--;
+        win->emptied = true;
+    }
 }
 
 /* Field by field, as run_make: the per-chunk arrays (about 300 bytes) are
  * written by plan_chunk before anything reads them, so they are not
  * cleared. Once per 2 MB region and pass. */
-static void leaves_init(struct leaves *lv, struct op *op, const struct table *t,
-			uint64_t base, uint64_t a, uint64_t b)
+static void leaves_init(struct leaves *lv, struct op *op, const struct table *t, uint64_t base,
+                        uint64_t a, uint64_t b)
 {
-	unsigned i = gmmu_va_index(base, DUAL);
+    unsigned i = gmmu_va_index(base, DUAL);
 
-	lv->op = op;
-	lv->l1 = t;
-	lv->index = i;
-	lv->entry_offset = t->offset + (uint64_t)i * DUAL_BYTES;
-	lv->base = base;
-	lv->a = a;
-	lv->b = b;
-	lv->w0 = table_word(op, t, DUAL, 2 * i);
-	lv->w1 = table_word(op, t, DUAL, 2 * i + 1);
-	lv->split = false;
-	lv->t4 = NO_BLOCK;
-	lv->t64 = NO_BLOCK;
-	lv->t4_fresh = lv->t64_fresh = false;
-	lv->wrote_valid4 = lv->cleared4 = lv->wrote_valid64 = lv->cleared64 = false;
-	lv->c0 = lv->c1 = 0;
+    lv->op = op;
+    lv->l1 = t;
+    lv->index = i;
+    lv->entry_offset = t->offset + (uint64_t)i * DUAL_BYTES;
+    lv->base = base;
+    lv->a = a;
+    lv->b = b;
+    lv->w0 = table_word(op, t, DUAL, 2 * i);
+    lv->w1 = table_word(op, t, DUAL, 2 * i + 1);
+    lv->split = false;
+    lv->t4 = NO_BLOCK;
+    lv->t64 = NO_BLOCK;
+    lv->t4_fresh = lv->t64_fresh = false;
+    lv->wrote_valid4 = lv->cleared4 = lv->wrote_valid64 = lv->cleared64 = false;
+    lv->c0 = lv->c1 = 0;
 }
 
 /* One dual entry covering [base, base + 2 MB), of which the command owns
  * [a, b). Returns whether the entry maps anything after. */
-static bool dual_entry(struct op *op, const struct table *t, uint64_t base,
-		       uint64_t a, uint64_t b, struct window *win)
+static bool dual_entry(struct op *op, const struct table *t, uint64_t base, uint64_t a, uint64_t b,
+                       struct window *win)
 {
-	struct leaves lv;
+    struct leaves lv;
 
-	leaves_init(&lv, op, t, base, a, b);
-	if (pte_valid(lv.w1))
-		window_note(win, lv.w1);
-	if (!pte_table(lv.w0) && !pte_valid(lv.w1) &&
-	    source_matches(op, lv.w0, SHIFT_2M, a, b))
-		return pte_valid(lv.w0);
-	if (a == base && b == base + SIZE_2M) {
-		struct run r = source_run(op, a, SIZE_2M, PTM_PAGE_2M);
+    leaves_init(&lv, op, t, base, a, b);
+    if (pte_valid(lv.w1))
+        window_note(win, lv.w1);
+    if (!pte_table(lv.w0) && !pte_valid(lv.w1) && source_matches(op, lv.w0, SHIFT_2M, a, b))
+        return pte_valid(lv.w0);
+    if (a == base && b == base + SIZE_2M) {
+        struct run r = source_run(op, a, SIZE_2M, PTM_PAGE_2M);
 
-		if (run_fits_entry(&r, SIZE_2M, PTM_PAGE_2M)) {
-			uint64_t ne = make_entry(&r, 0, DUAL);
+        if (run_fits_entry(&r, SIZE_2M, PTM_PAGE_2M)) {
+            uint64_t ne = make_entry(&r, 0, DUAL);
 
-			if (!op->counting)
-				replace_dual(op, lv.entry_offset, lv.w0, lv.w1, ne, base, win);
-			return pte_valid(ne);
-		}
-	}
-	lv.split = pte_terminal(lv.w0);
-	if (pte_table(lv.w0))
-		lv.t4 = gmmu_pte_addr(lv.w0);
-	if (pte_valid(lv.w1))
-		lv.t64 = gmmu_pte_addr(lv.w1);
-	return dual_leaves(&lv, win);
+            if (!op->counting)
+                replace_dual(op, lv.entry_offset, lv.w0, lv.w1, ne, base, win);
+            return pte_valid(ne);
+        }
+    }
+    lv.split = pte_terminal(lv.w0);
+    if (pte_table(lv.w0))
+        lv.t4 = gmmu_pte_addr(lv.w0);
+    if (pte_valid(lv.w1))
+        lv.t64 = gmmu_pte_addr(lv.w1);
+    return dual_leaves(&lv, win);
 }
 
 static bool walk_dual(struct op *op, const struct table *t, uint64_t lo, uint64_t hi)
 {
-	bool any_valid = false;
+    bool any_valid = false;
 
-	for (uint64_t wbase = lo & ~(WINDOW_SPAN - 1); wbase < hi; wbase += WINDOW_SPAN) {
-		struct window win = { .slab = NO_BLOCK };
-		uint64_t end = min64(hi, wbase + WINDOW_SPAN);
+    for (uint64_t wbase = lo & ~(WINDOW_SPAN - 1); wbase < hi; wbase += WINDOW_SPAN) {
+        struct window win = { .slab = NO_BLOCK };
+        uint64_t end = min64(hi, wbase + WINDOW_SPAN);
 
-		for (uint64_t base = max64(wbase, lo & ~(SIZE_2M - 1)); base < end; base += SIZE_2M)
-			any_valid |= dual_entry(op, t, base, max64(lo, base),
-						min64(hi, base + SIZE_2M), &win);
-		window_finish(op, t, wbase, &win);
-	}
-	if (op->counting || any_valid)
-		return true;
-	return words_have_valid(op, t->offset, ENTRIES * GMMU_L1_ENTRY_WORDS);
+        for (uint64_t base = max64(wbase, lo & ~(SIZE_2M - 1)); base < end; base += SIZE_2M)
+            any_valid |= dual_entry(op, t, base, max64(lo, base), min64(hi, base + SIZE_2M), &win);
+        window_finish(op, t, wbase, &win);
+    }
+    if (op->counting || any_valid)
+        return true;
+    return words_have_valid(op, t->offset, ENTRIES * GMMU_L1_ENTRY_WORDS);
 }
 
 /* Edit [lo, hi) of table t (level `level`); returns whether t still maps
  * anything (only meaningful when applying). */
-static bool walk_table(struct op *op, unsigned level, const struct table *t,
-		       uint64_t lo, uint64_t hi)
+static bool walk_table(struct op *op, unsigned level, const struct table *t, uint64_t lo,
+                       uint64_t hi)
 {
-	if (level == DUAL)
-		return walk_dual(op, t, lo, hi);
-	return walk_upper(op, level, t, lo, hi);
+    if (level == DUAL)
+        return walk_dual(op, t, lo, hi);
+    return walk_upper(op, level, t, lo, hi);
 }
 
 /* ------------------------------------------------------------ commands */
 
 static uint64_t va_limit(const struct ptm *pm)
 {
-	return UINT64_C(1) << ptm_va_bits(pm);
+    return UINT64_C(1) << ptm_va_bits(pm);
 }
 
 static bool range_ok(const struct ptm *pm, uint64_t va, uint64_t size)
 {
-	return size && va < va_limit(pm) && size <= va_limit(pm) - va;
+    return size && va < va_limit(pm) && size <= va_limit(pm) - va;
 }
 
 static void issue_invalidation(struct ptm *pm)
 {
-	if (pm->inv_pending)
-		pm->hw->invalidate(pm->hw_ctx, pm->asid, pm->inv_start, pm->inv_end);
-	pm->inv_pending = false;
-	/* Only now may the freed tables' VRAM be reused. */
-	free_list(pm, &pm->deferred[BLOCK_4K], BLOCK_4K, true);
-	free_list(pm, &pm->deferred[BLOCK_8K], BLOCK_8K, true);
+    if (pm->inv_pending)
+        pm->hw->invalidate(pm->hw_ctx, pm->asid, pm->inv_start, pm->inv_end);
+    pm->inv_pending = false;
+    /* Only now may the freed tables' VRAM be reused. */
+    free_list(pm, &pm->deferred[BLOCK_4K], BLOCK_4K, true);
+    free_list(pm, &pm->deferred[BLOCK_8K], BLOCK_8K, true);
 }
 
 static void note_invalidation(struct ptm *pm, const struct op *op)
 {
-	if (!op->changed)
-		return;
-	if (!pm->inv_pending) {
-		pm->inv_start = op->inv_start;
-		pm->inv_end = op->inv_end;
-	}
-	pm->inv_start = min64(pm->inv_start, op->inv_start);
-	pm->inv_end = max64(pm->inv_end, op->inv_end);
-	pm->inv_pending = true;
+    if (!op->changed)
+        return;
+    if (!pm->inv_pending) {
+        pm->inv_start = op->inv_start;
+        pm->inv_end = op->inv_end;
+    }
+    pm->inv_start = min64(pm->inv_start, op->inv_start);
+    pm->inv_end = max64(pm->inv_end, op->inv_end);
+    pm->inv_pending = true;
 }
 
 static void walk_root(struct op *op, uint64_t lo, uint64_t hi)
 {
-	struct table root = { .offset = op->pm->root };
+    struct table root = { .offset = op->pm->root };
 
-	walk_table(op, op->pm->levels - 1u, &root, lo, hi);
+    walk_table(op, op->pm->levels - 1u, &root, lo, hi);
 }
 
 /* Count, reserve, apply, invalidate: the frame of every command. */
-static enum ptm_status run_command(struct ptm *pm, struct source *src,
-				   uint64_t lo, uint64_t hi)
+static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t lo, uint64_t hi)
 {
-	struct op op;
-	enum ptm_status st;
+    struct op op;
+    enum ptm_status st;
 
-	/* Not an initialiser: that would clear the 256-byte write buffer. */
-	op.pm = pm;
-	op.src = src;
-	op.counting = true;
-	op.changed = false;
-	op.need[BLOCK_4K] = op.need[BLOCK_8K] = 0;
-	op.inv_start = lo;
-	op.inv_end = hi;
-	op.w.offset = 0;
-	op.w.n = 0;
+    /* Not an initialiser: that would clear the 256-byte write buffer. */
+    op.pm = pm;
+    op.src = src;
+    op.counting = true;
+    op.changed = false;
+    op.need[BLOCK_4K] = op.need[BLOCK_8K] = 0;
+    op.inv_start = lo;
+    op.inv_end = hi;
+    op.w.offset = 0;
+    op.w.n = 0;
 
-	src->va0 = lo;
-	walk_root(&op, lo, hi);
-	st = reserve_blocks(pm, op.need);
-	if (st != PTM_OK)
-		return st;
+    src->va0 = lo;
+    walk_root(&op, lo, hi);
+    st = reserve_blocks(pm, op.need);
+    if (st != PTM_OK)
+        return st;
 
-	op.counting = false;
-	src->cur = 0;
-	src->cur_start = 0;
-	walk_root(&op, lo, hi);
-	flush(&op);
+    op.counting = false;
+    src->cur = 0;
+    src->cur_start = 0;
+    walk_root(&op, lo, hi);
+    flush(&op);
 
-	pm->count_excess += pm->reserved[BLOCK_4K].count + pm->reserved[BLOCK_8K].count;
-	free_list(pm, &pm->reserved[BLOCK_4K], BLOCK_4K, false);
-	free_list(pm, &pm->reserved[BLOCK_8K], BLOCK_8K, false);
+    pm->count_excess += pm->reserved[BLOCK_4K].count + pm->reserved[BLOCK_8K].count;
+    free_list(pm, &pm->reserved[BLOCK_4K], BLOCK_4K, false);
+    free_list(pm, &pm->reserved[BLOCK_8K], BLOCK_8K, false);
 
-	note_invalidation(pm, &op);
-	if (!pm->batch_depth)
-		issue_invalidation(pm);
-	return PTM_OK;
+    note_invalidation(pm, &op);
+    if (!pm->batch_depth)
+        issue_invalidation(pm);
+    return PTM_OK;
 }
 
 static unsigned supported_pages(const struct ptm *pm)
 {
-	return pm->levels > 2 ? PTM_PAGE_ALL : PTM_PAGE_ALL & ~PTM_PAGE_1G;
+    return pm->levels > 2 ? PTM_PAGE_ALL : PTM_PAGE_ALL & ~PTM_PAGE_1G;
 }
 
 static uint64_t smallest_page(unsigned pages)
 {
-	static const uint64_t size[] = { SIZE_4K, SIZE_64K, SIZE_2M, SIZE_1G };
+    static const uint64_t size[] = { SIZE_4K, SIZE_64K, SIZE_2M, SIZE_1G };
 
-	for (unsigned k = 0; k < 4; k++)
-		if (pages & (1u << k))
-			return size[k];
-	return 0;
+    for (unsigned k = 0; k < 4; k++)
+        if (pages & (1u << k))
+            return size[k];
+    return 0;
 }
 
-static enum ptm_status check_extents(const struct ptm_extent *ext, size_t count,
-				     uint64_t align, uint64_t *total)
+static enum ptm_status check_extents(const struct ptm_extent *ext, size_t count, uint64_t align,
+                                     uint64_t *total)
 {
-	*total = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (!ext[i].size)
-			return PTM_ERR_INVALID;
-		if ((ext[i].pa | ext[i].size) & (align - 1))
-			return PTM_ERR_ALIGN;
-		if (ext[i].pa >= (UINT64_C(1) << PTM_PA_BITS) ||
-		    ext[i].size > (UINT64_C(1) << PTM_PA_BITS) - ext[i].pa)
-			return PTM_ERR_RANGE;
-		if (ext[i].size > UINT64_MAX - *total)
-			return PTM_ERR_RANGE;
-		*total += ext[i].size;
-	}
-	return PTM_OK;
+    *total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!ext[i].size)
+            return PTM_ERR_INVALID;
+        if ((ext[i].pa | ext[i].size) & (align - 1))
+            return PTM_ERR_ALIGN;
+        if (ext[i].pa >= (UINT64_C(1) << PTM_PA_BITS) ||
+            ext[i].size > (UINT64_C(1) << PTM_PA_BITS) - ext[i].pa)
+            return PTM_ERR_RANGE;
+        if (ext[i].size > UINT64_MAX - *total)
+            return PTM_ERR_RANGE;
+        *total += ext[i].size;
+    }
+    return PTM_OK;
 }
 
-enum ptm_status ptm_map_extents(struct ptm *pm, uint64_t va,
-				const struct ptm_extent *extents, size_t count,
-				unsigned segment, unsigned attrs, unsigned pages)
+enum ptm_status ptm_map_extents(struct ptm *pm, uint64_t va, const struct ptm_extent *extents,
+                                size_t count, unsigned segment, unsigned attrs, unsigned pages)
 {
-	struct source src = {
-		.kind = SRC_EXTENTS, .attrs = attrs_to_pte(attrs),
-		.segment = segment, .ext = extents, .ext_count = count,
-	};
-	uint64_t align, total;
-	enum ptm_status st;
+    struct source src = {
+        .kind = SRC_EXTENTS,
+        .attrs = attrs_to_pte(attrs),
+        .segment = segment,
+        .ext = extents,
+        .ext_count = count,
+    };
+    uint64_t align, total;
+    enum ptm_status st;
 
-	if (!pm || !extents || !count || (attrs & ~PTM_ATTR_ALL) ||
-	    segment > (GMMU_PTE_SEGMENT >> GMMU_PTE_SEGMENT_LSB) ||
-	    !pages || (pages & ~PTM_PAGE_ALL))
-		return PTM_ERR_INVALID;
-	src.pages = pages & supported_pages(pm);
-	align = smallest_page(src.pages);
-	if (!align)
-		return PTM_ERR_INVALID;
-	st = check_extents(extents, count, align, &total);
-	if (st != PTM_OK)
-		return st;
-	if (va & (align - 1))
-		return PTM_ERR_ALIGN;
-	if (!range_ok(pm, va, total))
-		return PTM_ERR_RANGE;
-	return run_command(pm, &src, va, va + total);
+    if (!pm || !extents || !count || (attrs & ~PTM_ATTR_ALL) ||
+        segment > (GMMU_PTE_SEGMENT >> GMMU_PTE_SEGMENT_LSB) || !pages || (pages & ~PTM_PAGE_ALL))
+        return PTM_ERR_INVALID;
+    src.pages = pages & supported_pages(pm);
+    align = smallest_page(src.pages);
+    if (!align)
+        return PTM_ERR_INVALID;
+    st = check_extents(extents, count, align, &total);
+    if (st != PTM_OK)
+        return st;
+    if (va & (align - 1))
+        return PTM_ERR_ALIGN;
+    if (!range_ok(pm, va, total))
+        return PTM_ERR_RANGE;
+    return run_command(pm, &src, va, va + total);
 }
 
-enum ptm_status ptm_map(struct ptm *pm, uint64_t va, uint64_t pa,
-			uint64_t size, unsigned segment, unsigned attrs,
-			unsigned pages)
+enum ptm_status ptm_map(struct ptm *pm, uint64_t va, uint64_t pa, uint64_t size, unsigned segment,
+                        unsigned attrs, unsigned pages)
 {
-	struct ptm_extent one = { .pa = pa, .size = size };
+    struct ptm_extent one = { .pa = pa, .size = size };
 
-	return ptm_map_extents(pm, va, &one, 1, segment, attrs, pages);
+    return ptm_map_extents(pm, va, &one, 1, segment, attrs, pages);
 }
 
 /* Checks of a plain 4 KB-granular range. */
 static enum ptm_status check_range(const struct ptm *pm, uint64_t va, uint64_t size)
 {
-	if (!pm || !size)
-		return PTM_ERR_INVALID;
-	if ((va | size) & (SIZE_4K - 1))
-		return PTM_ERR_ALIGN;
-	if (!range_ok(pm, va, size))
-		return PTM_ERR_RANGE;
-	return PTM_OK;
+    if (!pm || !size)
+        return PTM_ERR_INVALID;
+    if ((va | size) & (SIZE_4K - 1))
+        return PTM_ERR_ALIGN;
+    if (!range_ok(pm, va, size))
+        return PTM_ERR_RANGE;
+    return PTM_OK;
 }
 
-enum ptm_status ptm_map_zero(struct ptm *pm, uint64_t va, uint64_t size,
-			     unsigned attrs)
+enum ptm_status ptm_map_zero(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs)
 {
-	struct source src = { .kind = SRC_ZERO, .attrs = attrs_to_pte(attrs) };
-	enum ptm_status st = check_range(pm, va, size);
+    struct source src = { .kind = SRC_ZERO, .attrs = attrs_to_pte(attrs) };
+    enum ptm_status st = check_range(pm, va, size);
 
-	if (st != PTM_OK)
-		return st;
-	if (attrs & ~PTM_ATTR_ALL)
-		return PTM_ERR_INVALID;
-	return run_command(pm, &src, va, va + size);
+    if (st != PTM_OK)
+        return st;
+    if (attrs & ~PTM_ATTR_ALL)
+        return PTM_ERR_INVALID;
+    return run_command(pm, &src, va, va + size);
 }
 
 enum ptm_status ptm_unmap(struct ptm *pm, uint64_t va, uint64_t size)
 {
-	struct source src = { .kind = SRC_INVALID };
-	enum ptm_status st = check_range(pm, va, size);
+    struct source src = { .kind = SRC_INVALID };
+    enum ptm_status st = check_range(pm, va, size);
 
-	if (st != PTM_OK)
-		return st;
-	return run_command(pm, &src, va, va + size);
+    if (st != PTM_OK)
+        return st;
+    return run_command(pm, &src, va, va + size);
 }
 
-enum ptm_status ptm_protect(struct ptm *pm, uint64_t va, uint64_t size,
-			    unsigned attrs)
+enum ptm_status ptm_protect(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs)
 {
-	struct source src = {
-		.kind = SRC_COPY, .attrs = attrs_to_pte(attrs), .override_attrs = true,
-	};
-	enum ptm_status st = check_range(pm, va, size);
+    struct source src = {
+        .kind = SRC_COPY,
+        .attrs = attrs_to_pte(attrs),
+        .override_attrs = true,
+    };
+    enum ptm_status st = check_range(pm, va, size);
 
-	if (st != PTM_OK)
-		return st;
-	if (attrs & ~PTM_ATTR_ALL)
-		return PTM_ERR_INVALID;
-	return run_command(pm, &src, va, va + size);
+    if (st != PTM_OK)
+        return st;
+    if (attrs & ~PTM_ATTR_ALL)
+        return PTM_ERR_INVALID;
+    return run_command(pm, &src, va, va + size);
 }
 
-enum ptm_status ptm_copy(struct ptm *pm, uint64_t src_va, uint64_t dst_va,
-			 uint64_t size)
+enum ptm_status ptm_copy(struct ptm *pm, uint64_t src_va, uint64_t dst_va, uint64_t size)
 {
-	struct source src = { .kind = SRC_COPY, .copy_delta = src_va - dst_va };
-	enum ptm_status st = check_range(pm, dst_va, size);
+    struct source src = { .kind = SRC_COPY, .copy_delta = src_va - dst_va };
+    enum ptm_status st = check_range(pm, dst_va, size);
 
-	if (st != PTM_OK)
-		return st;
-	st = check_range(pm, src_va, size);
-	if (st != PTM_OK)
-		return st;
-	if (src_va == dst_va)
-		return PTM_OK;
-	if (src_va < dst_va + size && dst_va < src_va + size)
-		return PTM_ERR_OVERLAP;
-	return run_command(pm, &src, dst_va, dst_va + size);
+    if (st != PTM_OK)
+        return st;
+    st = check_range(pm, src_va, size);
+    if (st != PTM_OK)
+        return st;
+    if (src_va == dst_va)
+        return PTM_OK;
+    if (src_va < dst_va + size && dst_va < src_va + size)
+        return PTM_ERR_OVERLAP;
+    return run_command(pm, &src, dst_va, dst_va + size);
 }
 
-enum ptm_status ptm_query(const struct ptm *pm, uint64_t va,
-			  struct ptm_translation *out)
+enum ptm_status ptm_query(const struct ptm *pm, uint64_t va, struct ptm_translation *out)
 {
-	struct cursor c = { .valid = false };
-	struct run r;
+    struct cursor c = { .valid = false };
+    struct run r;
 
-	if (!pm || !out)
-		return PTM_ERR_INVALID;
-	if (va >= va_limit(pm))
-		return PTM_ERR_RANGE;
-	r = lookup(pm, NULL, &c, va);
-	*out = (struct ptm_translation){ .state = PTM_PAGE_INVALID };
-	if (r.kind == RUN_INVALID)
-		return PTM_OK;
-	out->page_shift = r.shift;
-	out->state = r.kind == RUN_ZERO ? PTM_PAGE_ZERO : PTM_PAGE_MAPPED;
-	out->attrs = pte_to_attrs(r.attrs);
-	if (r.kind == RUN_MAPPED) {
-		out->pa = r.pa;
-		out->segment = r.segment;
-	}
-	return PTM_OK;
+    if (!pm || !out)
+        return PTM_ERR_INVALID;
+    if (va >= va_limit(pm))
+        return PTM_ERR_RANGE;
+    r = lookup(pm, NULL, &c, va);
+    *out = (struct ptm_translation){ .state = PTM_PAGE_INVALID };
+    if (r.kind == RUN_INVALID)
+        return PTM_OK;
+    out->page_shift = r.shift;
+    out->state = r.kind == RUN_ZERO ? PTM_PAGE_ZERO : PTM_PAGE_MAPPED;
+    out->attrs = pte_to_attrs(r.attrs);
+    if (r.kind == RUN_MAPPED) {
+        out->pa = r.pa;
+        out->segment = r.segment;
+    }
+    return PTM_OK;
 }
 
 /* ------------------------------------------------------------ lifetime */
 
 enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
 {
-	unsigned levels;
-	enum block_kind kind;
-	struct op op;
+    unsigned levels;
+    enum block_kind kind;
+    struct op op;
 
-	if (!pm || !cfg || !cfg->hw || !cfg->vram || !cfg->hw->read64 ||
-	    !cfg->hw->write64 || !cfg->hw->invalidate)
-		return PTM_ERR_INVALID;
-	levels = cfg->levels ? cfg->levels : GMMU_LEVELS_DEFAULT;
-	if (levels < 2 || levels > 4)
-		return PTM_ERR_INVALID;
-	*pm = (struct ptm){
-		.hw = cfg->hw, .hw_ctx = cfg->hw_ctx, .vram = cfg->vram,
-		.asid = cfg->asid, .levels = (uint8_t)levels,
-	};
-	kind = levels == 2 ? BLOCK_8K : BLOCK_4K;
-	if (vram_alloc_block(pm->vram, block_bytes[kind], &pm->root) != VRAM_OK)
-		return PTM_ERR_NO_VRAM;
-	op = (struct op){ .pm = pm };
-	fill_zero(&op, pm->root, block_bytes[kind]);
-	if (kind == BLOCK_8K)
-		pm->l1_tables = 1;
-	else
-		pm->upper_tables = 1;
-	return PTM_OK;
+    if (!pm || !cfg || !cfg->hw || !cfg->vram || !cfg->hw->read64 || !cfg->hw->write64 ||
+        !cfg->hw->invalidate)
+        return PTM_ERR_INVALID;
+    levels = cfg->levels ? cfg->levels : GMMU_LEVELS_DEFAULT;
+    if (levels < 2 || levels > 4)
+        return PTM_ERR_INVALID;
+    *pm = (struct ptm){
+        .hw = cfg->hw,
+        .hw_ctx = cfg->hw_ctx,
+        .vram = cfg->vram,
+        .asid = cfg->asid,
+        .levels = (uint8_t)levels,
+    };
+    kind = levels == 2 ? BLOCK_8K : BLOCK_4K;
+    if (vram_alloc_block(pm->vram, block_bytes[kind], &pm->root) != VRAM_OK)
+        return PTM_ERR_NO_VRAM;
+    op = (struct op){ .pm = pm };
+    fill_zero(&op, pm->root, block_bytes[kind]);
+    if (kind == BLOCK_8K)
+        pm->l1_tables = 1;
+    else
+        pm->upper_tables = 1;
+    return PTM_OK;
 }
 
 void ptm_destroy(struct ptm *pm)
 {
-	struct source src = { .kind = SRC_INVALID };
-	enum block_kind kind = pm->levels == 2 ? BLOCK_8K : BLOCK_4K;
-	struct op op = { .pm = pm };
+    struct source src = { .kind = SRC_INVALID };
+    enum block_kind kind = pm->levels == 2 ? BLOCK_8K : BLOCK_4K;
+    struct op op = { .pm = pm };
 
-	/* Unmapping everything needs no new table, so it cannot fail. One
+    /* Unmapping everything needs no new table, so it cannot fail. One
 	 * invalidation of the whole space covers it and the root. */
-	pm->batch_depth = 1;
-	run_command(pm, &src, 0, va_limit(pm));
-	fill_zero(&op, pm->root, block_bytes[kind]);
-	pm->batch_depth = 0;
-	pm->inv_pending = true;
-	pm->inv_start = 0;
-	pm->inv_end = va_limit(pm);
-	issue_invalidation(pm);
-	free_block(pm, kind, pm->root, true);
-	pm->upper_tables = 0;
-	pm->l1_tables = 0;
-	pm->root = NO_BLOCK;
+    pm->batch_depth = 1;
+    run_command(pm, &src, 0, va_limit(pm));
+    fill_zero(&op, pm->root, block_bytes[kind]);
+    pm->batch_depth = 0;
+    pm->inv_pending = true;
+    pm->inv_start = 0;
+    pm->inv_end = va_limit(pm);
+    issue_invalidation(pm);
+    free_block(pm, kind, pm->root, true);
+    pm->upper_tables = 0;
+    pm->l1_tables = 0;
+    pm->root = NO_BLOCK;
 }
 
 uint64_t ptm_root(const struct ptm *pm)
 {
-	return pm->root;
+    return pm->root;
 }
 
 unsigned ptm_va_bits(const struct ptm *pm)
 {
-	return gmmu_va_bits(pm->levels);
+    return gmmu_va_bits(pm->levels);
 }
 
 void ptm_batch_begin(struct ptm *pm)
 {
-	pm->batch_depth++;
+    pm->batch_depth++;
 }
 
 void ptm_batch_end(struct ptm *pm)
 {
-	if (pm->batch_depth && --pm->batch_depth == 0)
-		issue_invalidation(pm);
+    if (pm->batch_depth && --pm->batch_depth == 0)
+        issue_invalidation(pm);
 }
 
 void ptm_usage(const struct ptm *pm, struct ptm_usage *out)
 {
-	*out = (struct ptm_usage){
-		.upper_tables = pm->upper_tables,
-		.l1_tables = pm->l1_tables,
-		.leaf4k_tables = pm->leaf4k_tables,
-		.leaf64k_tables = pm->leaf64k_tables,
-		.slab_pages = pm->slab_pages,
-		.pending_free = pm->deferred[BLOCK_4K].count + pm->deferred[BLOCK_8K].count,
-	};
-	out->tables = out->upper_tables + out->l1_tables + out->leaf4k_tables +
-		      out->leaf64k_tables;
-	out->table_bytes = (uint64_t)(out->upper_tables + out->leaf4k_tables) * GMMU_TABLE_BYTES +
-			   (uint64_t)out->l1_tables * GMMU_L1_TABLE_BYTES +
-			   (uint64_t)out->leaf64k_tables * GMMU_LEAF64K_TABLE_BYTES;
-	out->vram_bytes = (uint64_t)(out->upper_tables + out->leaf4k_tables +
-				     out->slab_pages + pm->deferred[BLOCK_4K].count) * GMMU_TABLE_BYTES +
-			  (uint64_t)(out->l1_tables + pm->deferred[BLOCK_8K].count) * GMMU_L1_TABLE_BYTES;
+    *out = (struct ptm_usage){
+        .upper_tables = pm->upper_tables,
+        .l1_tables = pm->l1_tables,
+        .leaf4k_tables = pm->leaf4k_tables,
+        .leaf64k_tables = pm->leaf64k_tables,
+        .slab_pages = pm->slab_pages,
+        .pending_free = pm->deferred[BLOCK_4K].count + pm->deferred[BLOCK_8K].count,
+    };
+    out->tables = out->upper_tables + out->l1_tables + out->leaf4k_tables + out->leaf64k_tables;
+    out->table_bytes = (uint64_t)(out->upper_tables + out->leaf4k_tables) * GMMU_TABLE_BYTES +
+                       (uint64_t)out->l1_tables * GMMU_L1_TABLE_BYTES +
+                       (uint64_t)out->leaf64k_tables * GMMU_LEAF64K_TABLE_BYTES;
+    out->vram_bytes =
+        (uint64_t)(out->upper_tables + out->leaf4k_tables + out->slab_pages +
+                   pm->deferred[BLOCK_4K].count) *
+            GMMU_TABLE_BYTES +
+        (uint64_t)(out->l1_tables + pm->deferred[BLOCK_8K].count) * GMMU_L1_TABLE_BYTES;
 }

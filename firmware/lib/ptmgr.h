@@ -35,121 +35,118 @@
 #include "vram_alloc.h"
 
 /* Page attributes (DXGK_PTE ReadOnly, NoExecute, CacheCoherent). */
-#define PTM_ATTR_READ_ONLY	(1u << 0)
-#define PTM_ATTR_NO_EXECUTE	(1u << 1)
-#define PTM_ATTR_CACHE_COHERENT	(1u << 2)
-#define PTM_ATTR_ALL		(PTM_ATTR_READ_ONLY | PTM_ATTR_NO_EXECUTE | \
-				 PTM_ATTR_CACHE_COHERENT)
+#define PTM_ATTR_READ_ONLY      (1u << 0)
+#define PTM_ATTR_NO_EXECUTE     (1u << 1)
+#define PTM_ATTR_CACHE_COHERENT (1u << 2)
+#define PTM_ATTR_ALL            (PTM_ATTR_READ_ONLY | PTM_ATTR_NO_EXECUTE | PTM_ATTR_CACHE_COHERENT)
 
 /* Page sizes a mapping may use; a map uses the largest that fits. */
-#define PTM_PAGE_4K		(1u << 0)
-#define PTM_PAGE_64K		(1u << 1)
-#define PTM_PAGE_2M		(1u << 2)
-#define PTM_PAGE_1G		(1u << 3)
-#define PTM_PAGE_ALL		(PTM_PAGE_4K | PTM_PAGE_64K | PTM_PAGE_2M | PTM_PAGE_1G)
+#define PTM_PAGE_4K  (1u << 0)
+#define PTM_PAGE_64K (1u << 1)
+#define PTM_PAGE_2M  (1u << 2)
+#define PTM_PAGE_1G  (1u << 3)
+#define PTM_PAGE_ALL (PTM_PAGE_4K | PTM_PAGE_64K | PTM_PAGE_2M | PTM_PAGE_1G)
 
 /* Physical addresses fit the PTE's ADDR field: PA[51:8]. */
-#define PTM_PA_BITS		52
+#define PTM_PA_BITS 52
 
 /*
  * What the manager needs from the platform. Offsets are bytes from the
  * start of the VRAM segment; words are little-endian 64-bit.
  */
 struct ptm_hw {
-	uint64_t (*read64)(void *ctx, uint64_t vram_offset);
-	/*
+    uint64_t (*read64)(void *ctx, uint64_t vram_offset);
+    /*
 	 * One entry, seen whole by the table walker: a walker never sees a
 	 * half-written word (on a 32-bit bus: clear VALID first, write the
 	 * high half, then the low half).
 	 */
-	void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
-	/* Optional: n consecutive words in ascending order, in one burst. */
-	void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
-			  size_t n);
-	/*
+    void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
+    /* Optional: n consecutive words in ascending order, in one burst. */
+    void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words, size_t n);
+    /*
 	 * Drop every cached translation and walk-cache entry of asid that
 	 * overlaps [va_start, va_end), and return when that is done: tables
 	 * freed by the command are handed back to vram_alloc right after.
 	 */
-	void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start,
-			   uint64_t va_end);
-	/*
+    void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
+    /*
 	 * Optional (tests, tracing): a block that held tables goes back to
 	 * vram_alloc, after the invalidation. Blocks only reserved, or built
 	 * and never linked, are not reported.
 	 */
-	void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
+    void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
 };
 
 struct ptm_config {
-	const struct ptm_hw *hw;
-	void *hw_ctx;
-	struct vram_alloc *vram;	/* the segment the tables live in */
-	uint32_t asid;			/* passed to invalidate() */
-	unsigned levels;		/* 2..4; 0 means GMMU_LEVELS_DEFAULT */
+    const struct ptm_hw *hw;
+    void *hw_ctx;
+    struct vram_alloc *vram; /* the segment the tables live in */
+    uint32_t asid;           /* passed to invalidate() */
+    unsigned levels;         /* 2..4; 0 means GMMU_LEVELS_DEFAULT */
 };
 
 /* One physically contiguous piece of a mapping's backing memory. */
 struct ptm_extent {
-	uint64_t pa;
-	uint64_t size;
+    uint64_t pa;
+    uint64_t size;
 };
 
 enum ptm_page_state {
-	PTM_PAGE_INVALID = 0,	/* access faults */
-	PTM_PAGE_ZERO,		/* reads zero, writes dropped */
-	PTM_PAGE_MAPPED,
+    PTM_PAGE_INVALID = 0, /* access faults */
+    PTM_PAGE_ZERO,        /* reads zero, writes dropped */
+    PTM_PAGE_MAPPED,
 };
 
 /* What one VA translates to, as the tables say. */
 struct ptm_translation {
-	enum ptm_page_state state;
-	uint64_t pa;		/* of the VA itself, not the page; 0 unless MAPPED */
-	unsigned segment;
-	unsigned attrs;		/* PTM_ATTR_* */
-	unsigned page_shift;	/* size of the entry that maps it */
+    enum ptm_page_state state;
+    uint64_t pa; /* of the VA itself, not the page; 0 unless MAPPED */
+    unsigned segment;
+    unsigned attrs;      /* PTM_ATTR_* */
+    unsigned page_shift; /* size of the entry that maps it */
 };
 
 /* Tables and the VRAM they hold. Blocks waiting for a TLB invalidation
  * (inside a batch) count until they are released. */
 struct ptm_usage {
-	uint32_t upper_tables;	/* 4 KB tables of levels 2 and up, root included */
-	uint32_t l1_tables;	/* 8 KB dual-entry tables */
-	uint32_t leaf4k_tables;	/* 4 KB leaf tables */
-	uint32_t leaf64k_tables;/* 256 B leaf tables of 64 KB pages */
-	uint32_t slab_pages;	/* 4 KB blocks holding the 256 B tables */
-	uint32_t tables;	/* sum of the four table counts */
-	uint64_t table_bytes;	/* their sizes (a 64 KB-page table is 256 B) */
-	uint64_t vram_bytes;	/* VRAM taken from vram_alloc, slabs whole */
-	uint32_t pending_free;	/* blocks waiting for the batch's invalidation */
+    uint32_t upper_tables;   /* 4 KB tables of levels 2 and up, root included */
+    uint32_t l1_tables;      /* 8 KB dual-entry tables */
+    uint32_t leaf4k_tables;  /* 4 KB leaf tables */
+    uint32_t leaf64k_tables; /* 256 B leaf tables of 64 KB pages */
+    uint32_t slab_pages;     /* 4 KB blocks holding the 256 B tables */
+    uint32_t tables;         /* sum of the four table counts */
+    uint64_t table_bytes;    /* their sizes (a 64 KB-page table is 256 B) */
+    uint64_t vram_bytes;     /* VRAM taken from vram_alloc, slabs whole */
+    uint32_t pending_free;   /* blocks waiting for the batch's invalidation */
 };
 
 /* A VRAM-threaded list of table blocks (see ptmgr.c). */
 struct ptm_block_list {
-	uint64_t head;
-	uint32_t count;
+    uint64_t head;
+    uint32_t count;
 };
 
 /* One address space's manager. Treat the fields as private. */
 struct ptm {
-	const struct ptm_hw *hw;
-	void *hw_ctx;
-	struct vram_alloc *vram;
-	uint32_t asid;
-	uint8_t levels;
-	uint64_t root;			/* VRAM offset of the root table */
-	/* Reserved for the running command, and freed awaiting invalidation;
+    const struct ptm_hw *hw;
+    void *hw_ctx;
+    struct vram_alloc *vram;
+    uint32_t asid;
+    uint8_t levels;
+    uint64_t root; /* VRAM offset of the root table */
+    /* Reserved for the running command, and freed awaiting invalidation;
 	 * [0] 4 KB blocks, [1] 8 KB blocks. */
-	struct ptm_block_list reserved[2];
-	struct ptm_block_list deferred[2];
-	uint32_t batch_depth;
-	bool inv_pending;
-	uint64_t inv_start, inv_end;
-	uint32_t upper_tables, l1_tables, leaf4k_tables, leaf64k_tables;
-	uint32_t slab_pages;
-	/* Self-checks of the counting pass; they stay 0 (tests assert it). */
-	uint32_t count_short;		/* apply needed a block not reserved */
-	uint32_t count_excess;		/* reserved blocks left over */
+    struct ptm_block_list reserved[2];
+    struct ptm_block_list deferred[2];
+    uint32_t batch_depth;
+    bool inv_pending;
+    uint64_t inv_start, inv_end;
+    uint32_t upper_tables, l1_tables, leaf4k_tables, leaf64k_tables;
+    uint32_t slab_pages;
+    /* Self-checks of the counting pass; they stay 0 (tests assert it). */
+    uint32_t count_short;  /* apply needed a block not reserved */
+    uint32_t count_excess; /* reserved blocks left over */
 };
 
 /* Allocate and clear the root table. PTM_ERR_NO_VRAM if it does not fit. */
@@ -169,36 +166,30 @@ unsigned ptm_va_bits(const struct ptm *pm);
  * largest pages in `pages` that both alignments allow. va, pa and size are
  * multiples of the smallest page in `pages`. Replaces what was there.
  */
-enum ptm_status ptm_map(struct ptm *pm, uint64_t va, uint64_t pa,
-			uint64_t size, unsigned segment, unsigned attrs,
-			unsigned pages);
+enum ptm_status ptm_map(struct ptm *pm, uint64_t va, uint64_t pa, uint64_t size, unsigned segment,
+                        unsigned attrs, unsigned pages);
 
 /* The same for memory made of several contiguous pieces, mapped back to
  * back from va in array order: one command, all or nothing. */
-enum ptm_status ptm_map_extents(struct ptm *pm, uint64_t va,
-				const struct ptm_extent *extents, size_t count,
-				unsigned segment, unsigned attrs, unsigned pages);
+enum ptm_status ptm_map_extents(struct ptm *pm, uint64_t va, const struct ptm_extent *extents,
+                                size_t count, unsigned segment, unsigned attrs, unsigned pages);
 
 /* Zero entries (tiled resources): reads return 0, writes are dropped. */
-enum ptm_status ptm_map_zero(struct ptm *pm, uint64_t va, uint64_t size,
-			     unsigned attrs);
+enum ptm_status ptm_map_zero(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs);
 
 /* Make the range invalid. Unmapping what is not mapped is not an error. */
 enum ptm_status ptm_unmap(struct ptm *pm, uint64_t va, uint64_t size);
 
 /* New attributes for every mapped or zero page of the range; invalid pages
  * stay invalid. Large pages cut by the range are split. */
-enum ptm_status ptm_protect(struct ptm *pm, uint64_t va, uint64_t size,
-			    unsigned attrs);
+enum ptm_status ptm_protect(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs);
 
 /* Make [dst, dst + size) translate as [src, src + size) does now (pages,
  * zero and invalid alike). The ranges must not overlap. */
-enum ptm_status ptm_copy(struct ptm *pm, uint64_t src, uint64_t dst,
-			 uint64_t size);
+enum ptm_status ptm_copy(struct ptm *pm, uint64_t src, uint64_t dst, uint64_t size);
 
 /* Walk the tables for va. PTM_ERR_RANGE if va is outside the VA bits. */
-enum ptm_status ptm_query(const struct ptm *pm, uint64_t va,
-			  struct ptm_translation *out);
+enum ptm_status ptm_query(const struct ptm *pm, uint64_t va, struct ptm_translation *out);
 
 /*
  * Gather the TLB invalidations of several commands into one, issued by the

@@ -7,27 +7,28 @@
 
 #include <string.h>
 
-#define PAGE_SIZE	(UINT64_C(1) << GMMU_PAGE_SHIFT_4K)
-#define SIZE_64K	(UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
-#define SIZE_2M		(UINT64_C(1) << 21)
-#define SIZE_1G		(UINT64_C(1) << 30)
-#define VA_LIMIT	(UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
-#define PA_LIMIT	(UINT64_C(1) << PTM_PA_BITS)
-#define NIL		0xFFFFu
+#define PAGE_SIZE (UINT64_C(1) << GMMU_PAGE_SHIFT_4K)
+#define SIZE_64K  (UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
+#define SIZE_2M   (UINT64_C(1) << 21)
+#define SIZE_1G   (UINT64_C(1) << 30)
+#define VA_LIMIT  (UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
+#define PA_LIMIT  (UINT64_C(1) << PTM_PA_BITS)
+#define NIL       0xFFFFu
 
-#define ALLOC_FLAGS	(GMMU_ALLOC_FLAG_PREFER_64K | GMMU_ALLOC_FLAG_CONTIGUOUS | \
-			 GMMU_ALLOC_FLAG_SYSTEM)
-#define ATTR_FLAGS	(GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE | \
-			 GMMU_MAP_FLAG_CACHE_COHERENT)
+#define ALLOC_FLAGS \
+    (GMMU_ALLOC_FLAG_PREFER_64K | GMMU_ALLOC_FLAG_CONTIGUOUS | GMMU_ALLOC_FLAG_SYSTEM)
+#define ATTR_FLAGS \
+    (GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE | GMMU_MAP_FLAG_CACHE_COHERENT)
 
 /* The wire flags are the manager's attributes and page-size bits. */
 _Static_assert(GMMU_MAP_FLAG_READ_ONLY == PTM_ATTR_READ_ONLY &&
-	       GMMU_MAP_FLAG_NO_EXECUTE == PTM_ATTR_NO_EXECUTE &&
-	       GMMU_MAP_FLAG_CACHE_COHERENT == PTM_ATTR_CACHE_COHERENT, "attribute bits");
-_Static_assert(PTM_PAGE_4K == 1 && PTM_PAGE_64K == 2 && PTM_PAGE_2M == 4 &&
-	       PTM_PAGE_1G == 8, "map_req.page_sizes bits");
+                   GMMU_MAP_FLAG_NO_EXECUTE == PTM_ATTR_NO_EXECUTE &&
+                   GMMU_MAP_FLAG_CACHE_COHERENT == PTM_ATTR_CACHE_COHERENT,
+               "attribute bits");
+_Static_assert(PTM_PAGE_4K == 1 && PTM_PAGE_64K == 2 && PTM_PAGE_2M == 4 && PTM_PAGE_1G == 8,
+               "map_req.page_sizes bits");
 _Static_assert(PTM_PAGE_INVALID == 0 && PTM_PAGE_ZERO == 1 && PTM_PAGE_MAPPED == 2,
-	       "query_rsp.state values");
+               "query_rsp.state values");
 _Static_assert(VIDMM_MAX_AS < VIDMM_NO_OWNER, "AS slots fit a byte");
 _Static_assert(VIDMM_HW_ASIDS_MAX < VIDMM_NO_ASID, "hardware ids fit a byte");
 _Static_assert(VIDMM_MAX_ALLOCS < 0xFFFF, "allocation slots fit a handle");
@@ -38,42 +39,57 @@ _Static_assert(VIDMM_ALLOC_EXTENTS <= VIDMM_MAX_EXTENTS, "extents per allocation
 
 uint32_t vidmm_status_from_ptm(enum ptm_status st)
 {
-	switch (st) {
-	case PTM_OK:		return GMMU_STATUS_OK;
-	case PTM_ERR_INVALID:	return GMMU_STATUS_INVALID_ARGUMENT;
-	case PTM_ERR_ALIGN:	return GMMU_STATUS_UNALIGNED;
-	case PTM_ERR_RANGE:	return GMMU_STATUS_OUT_OF_RANGE;
-	case PTM_ERR_OVERLAP:	return GMMU_STATUS_OVERLAP;
-	case PTM_ERR_NO_VA:	return GMMU_STATUS_NO_MEMORY;
-	case PTM_ERR_NO_NODES:	return GMMU_STATUS_NO_MEMORY;
-	case PTM_ERR_NOT_FOUND:	return GMMU_STATUS_INVALID_ARGUMENT;
-	case PTM_ERR_NO_VRAM:	return GMMU_STATUS_NO_MEMORY;
-	case PTM_ERR_BUSY:	return GMMU_STATUS_BUSY;
-	}
-	return GMMU_STATUS_INTERNAL;
+    switch (st) {
+    case PTM_OK:
+        return GMMU_STATUS_OK;
+    case PTM_ERR_INVALID:
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    case PTM_ERR_ALIGN:
+        return GMMU_STATUS_UNALIGNED;
+    case PTM_ERR_RANGE:
+        return GMMU_STATUS_OUT_OF_RANGE;
+    case PTM_ERR_OVERLAP:
+        return GMMU_STATUS_OVERLAP;
+    case PTM_ERR_NO_VA:
+        return GMMU_STATUS_NO_MEMORY;
+    case PTM_ERR_NO_NODES:
+        return GMMU_STATUS_NO_MEMORY;
+    case PTM_ERR_NOT_FOUND:
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    case PTM_ERR_NO_VRAM:
+        return GMMU_STATUS_NO_MEMORY;
+    case PTM_ERR_BUSY:
+        return GMMU_STATUS_BUSY;
+    }
+    return GMMU_STATUS_INTERNAL;
 }
 
 uint32_t vidmm_status_from_vram(int err)
 {
-	switch (err) {
-	case VRAM_OK:			return GMMU_STATUS_OK;
-	case VRAM_ERR_INVALID:		return GMMU_STATUS_INVALID_ARGUMENT;
-	case VRAM_ERR_NO_MEMORY:	return GMMU_STATUS_NO_MEMORY;
-	/* No state of the segment could meet the constraints: retrying
+    switch (err) {
+    case VRAM_OK:
+        return GMMU_STATUS_OK;
+    case VRAM_ERR_INVALID:
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    case VRAM_ERR_NO_MEMORY:
+        return GMMU_STATUS_NO_MEMORY;
+    /* No state of the segment could meet the constraints: retrying
 	   after frees would not help, so this is not NO_MEMORY. */
-	case VRAM_ERR_CONSTRAINT:	return GMMU_STATUS_INVALID_ARGUMENT;
-	default:			return GMMU_STATUS_INTERNAL;
-	}
+    case VRAM_ERR_CONSTRAINT:
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    default:
+        return GMMU_STATUS_INTERNAL;
+    }
 }
 
 static uint64_t min64(uint64_t a, uint64_t b)
 {
-	return a < b ? a : b;
+    return a < b ? a : b;
 }
 
 static uint64_t max64(uint64_t a, uint64_t b)
 {
-	return a > b ? a : b;
+    return a > b ? a : b;
 }
 
 /* ------------------------------------------------------------ handles */
@@ -83,57 +99,57 @@ static uint64_t max64(uint64_t a, uint64_t b)
  * reused after a free gets a new generation, so the old handle is stale.
  * The tag keeps allocation and address-space handles apart.
  */
-#define HANDLE_SLOT_MASK	0xFFFFu
-#define HANDLE_GEN_SHIFT	16
-#define HANDLE_GEN_MASK		0x7FFFu
-#define HANDLE_TAG_ALLOC	0u
-#define HANDLE_TAG_AS		(1u << 31)
+#define HANDLE_SLOT_MASK 0xFFFFu
+#define HANDLE_GEN_SHIFT 16
+#define HANDLE_GEN_MASK  0x7FFFu
+#define HANDLE_TAG_ALLOC 0u
+#define HANDLE_TAG_AS    (1u << 31)
 
 static uint32_t handle_make(uint32_t tag, uint32_t slot, uint16_t gen)
 {
-	return tag | (uint32_t)(gen & HANDLE_GEN_MASK) << HANDLE_GEN_SHIFT | (slot + 1u);
+    return tag | (uint32_t)(gen & HANDLE_GEN_MASK) << HANDLE_GEN_SHIFT | (slot + 1u);
 }
 
-static bool handle_split(uint32_t handle, uint32_t tag, uint32_t slots,
-			 uint32_t *slot, uint16_t *gen)
+static bool handle_split(uint32_t handle, uint32_t tag, uint32_t slots, uint32_t *slot,
+                         uint16_t *gen)
 {
-	uint32_t s = handle & HANDLE_SLOT_MASK;
+    uint32_t s = handle & HANDLE_SLOT_MASK;
 
-	*slot = 0;
-	if ((handle & HANDLE_TAG_AS) != tag || s == 0 || s > slots)
-		return false;
-	*slot = s - 1u;
-	*gen = (uint16_t)((handle >> HANDLE_GEN_SHIFT) & HANDLE_GEN_MASK);
-	return true;
+    *slot = 0;
+    if ((handle & HANDLE_TAG_AS) != tag || s == 0 || s > slots)
+        return false;
+    *slot = s - 1u;
+    *gen = (uint16_t)((handle >> HANDLE_GEN_SHIFT) & HANDLE_GEN_MASK);
+    return true;
 }
 
 static uint16_t next_gen(uint16_t gen)
 {
-	return (uint16_t)((gen + 1u) & HANDLE_GEN_MASK);
+    return (uint16_t)((gen + 1u) & HANDLE_GEN_MASK);
 }
 
 static struct vidmm_alloc *alloc_lookup(struct vidmm *vm, uint32_t handle, uint32_t *slot)
 {
-	uint16_t gen;
+    uint16_t gen;
 
-	if (!handle_split(handle, HANDLE_TAG_ALLOC, VIDMM_MAX_ALLOCS, slot, &gen))
-		return NULL;
-	if (!vm->allocs[*slot].live || vm->allocs[*slot].gen != gen)
-		return NULL;
-	return &vm->allocs[*slot];
+    if (!handle_split(handle, HANDLE_TAG_ALLOC, VIDMM_MAX_ALLOCS, slot, &gen))
+        return NULL;
+    if (!vm->allocs[*slot].live || vm->allocs[*slot].gen != gen)
+        return NULL;
+    return &vm->allocs[*slot];
 }
 
 static bool as_find(const struct vidmm *vm, uint32_t handle, uint32_t *slot)
 {
-	uint16_t gen;
+    uint16_t gen;
 
-	return handle_split(handle, HANDLE_TAG_AS, VIDMM_MAX_AS, slot, &gen) &&
-	       vm->as[*slot].live && vm->as[*slot].gen == gen;
+    return handle_split(handle, HANDLE_TAG_AS, VIDMM_MAX_AS, slot, &gen) && vm->as[*slot].live &&
+           vm->as[*slot].gen == gen;
 }
 
 static struct vidmm_as *as_lookup(struct vidmm *vm, uint32_t handle, uint32_t *slot)
 {
-	return as_find(vm, handle, slot) ? &vm->as[*slot] : NULL;
+    return as_find(vm, handle, slot) ? &vm->as[*slot] : NULL;
 }
 
 /* ------------------------------------------------------------ hardware */
@@ -145,52 +161,57 @@ static struct vidmm_as *as_lookup(struct vidmm *vm, uint32_t handle, uint32_t *s
  */
 static uint64_t tramp_read64(void *ctx, uint64_t off)
 {
-	struct vidmm *vm = ctx;
+    struct vidmm *vm = ctx;
 
-	return vm->hw->read64(vm->hw_ctx, off);
+    return vm->hw->read64(vm->hw_ctx, off);
 }
 
 static void tramp_write64(void *ctx, uint64_t off, uint64_t value)
 {
-	struct vidmm *vm = ctx;
+    struct vidmm *vm = ctx;
 
-	vm->hw->write64(vm->hw_ctx, off, value);
+    vm->hw->write64(vm->hw_ctx, off, value);
 }
 
 static void tramp_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
 {
-	struct vidmm *vm = ctx;
+    struct vidmm *vm = ctx;
 
-	vm->hw->write_run(vm->hw_ctx, off, words, n);
+    vm->hw->write_run(vm->hw_ctx, off, words, n);
 }
 
 /* An address space without a hardware id has nothing cached: its id was
    invalidated in full when it was taken away. */
 static void tramp_invalidate(void *ctx, uint32_t slot, uint64_t start, uint64_t end)
 {
-	struct vidmm *vm = ctx;
-	uint8_t id = vm->as[slot].hw_asid;
+    struct vidmm *vm = ctx;
+    uint8_t id = vm->as[slot].hw_asid;
 
-	if (id != VIDMM_NO_ASID)
-		vm->hw->invalidate(vm->hw_ctx, id, start, end);
+    if (id != VIDMM_NO_ASID)
+        vm->hw->invalidate(vm->hw_ctx, id, start, end);
 }
 
 static void tramp_table_freed(void *ctx, uint64_t off, uint64_t bytes)
 {
-	struct vidmm *vm = ctx;
+    struct vidmm *vm = ctx;
 
-	if (vm->hw->table_freed)
-		vm->hw->table_freed(vm->hw_ctx, off, bytes);
+    if (vm->hw->table_freed)
+        vm->hw->table_freed(vm->hw_ctx, off, bytes);
 }
 
 static const struct ptm_hw tramp_runs = {
-	.read64 = tramp_read64, .write64 = tramp_write64, .write_run = tramp_write_run,
-	.invalidate = tramp_invalidate, .table_freed = tramp_table_freed,
+    .read64 = tramp_read64,
+    .write64 = tramp_write64,
+    .write_run = tramp_write_run,
+    .invalidate = tramp_invalidate,
+    .table_freed = tramp_table_freed,
 };
 
 static const struct ptm_hw tramp_words = {
-	.read64 = tramp_read64, .write64 = tramp_write64,
-	.invalidate = tramp_invalidate, .table_freed = tramp_table_freed,
+    .read64 = tramp_read64,
+    .write64 = tramp_write64,
+    .invalidate = tramp_invalidate,
+    .table_freed = tramp_table_freed,
 };
 
 /* ------------------------------------------------------------ hardware ids */
@@ -204,192 +225,195 @@ static const struct ptm_hw tramp_words = {
  */
 static void asid_program(struct vidmm *vm, uint32_t id, uint32_t slot)
 {
-	vm->hw->set_as(vm->hw_ctx, id, 0, false);
-	vm->hw->invalidate(vm->hw_ctx, id, 0, UINT64_MAX);
-	if (slot != VIDMM_NO_OWNER)
-		vm->hw->set_as(vm->hw_ctx, id, ptm_root(&vm->as[slot].pm), true);
+    vm->hw->set_as(vm->hw_ctx, id, 0, false);
+    vm->hw->invalidate(vm->hw_ctx, id, 0, UINT64_MAX);
+    if (slot != VIDMM_NO_OWNER)
+        vm->hw->set_as(vm->hw_ctx, id, ptm_root(&vm->as[slot].pm), true);
 }
 
 /* A free id, else the one whose address space was used least recently. */
 static uint32_t asid_pick(const struct vidmm *vm)
 {
-	uint32_t best = 0, best_age = 0;
+    uint32_t best = 0, best_age = 0;
 
-	for (uint32_t id = 0; id < vm->hw_asids; id++) {
-		uint8_t owner = vm->asid_owner[id];
-		uint32_t age;
+    for (uint32_t id = 0; id < vm->hw_asids; id++) {
+        uint8_t owner = vm->asid_owner[id];
+        uint32_t age;
 
-		if (owner == VIDMM_NO_OWNER)
-			return id;
-		age = vm->clock - vm->as[owner].last_use;	/* wraps safely */
-		if (age >= best_age) {
-			best = id;
-			best_age = age;
-		}
-	}
-	return best;
+        if (owner == VIDMM_NO_OWNER)
+            return id;
+        age = vm->clock - vm->as[owner].last_use; /* wraps safely */
+        if (age >= best_age) {
+            best = id;
+            best_age = age;
+        }
+    }
+    return best;
 }
 
 static void as_bind(struct vidmm *vm, uint32_t slot)
 {
-	uint32_t id = asid_pick(vm);
-	uint8_t old = vm->asid_owner[id];
+    uint32_t id = asid_pick(vm);
+    uint8_t old = vm->asid_owner[id];
 
-	if (old != VIDMM_NO_OWNER) {
-		vm->as[old].hw_asid = VIDMM_NO_ASID;
-		vm->counters.asid_evictions++;
-	}
-	vm->asid_owner[id] = (uint8_t)slot;
-	vm->as[slot].hw_asid = (uint8_t)id;
-	vm->counters.asid_binds++;
-	asid_program(vm, id, slot);
+    if (old != VIDMM_NO_OWNER) {
+        vm->as[old].hw_asid = VIDMM_NO_ASID;
+        vm->counters.asid_evictions++;
+    }
+    vm->asid_owner[id] = (uint8_t)slot;
+    vm->as[slot].hw_asid = (uint8_t)id;
+    vm->counters.asid_binds++;
+    asid_program(vm, id, slot);
 }
 
 static void as_unbind(struct vidmm *vm, uint32_t slot)
 {
-	uint8_t id = vm->as[slot].hw_asid;
+    uint8_t id = vm->as[slot].hw_asid;
 
-	if (id == VIDMM_NO_ASID)
-		return;
-	vm->asid_owner[id] = VIDMM_NO_OWNER;
-	vm->as[slot].hw_asid = VIDMM_NO_ASID;
-	asid_program(vm, id, VIDMM_NO_OWNER);
+    if (id == VIDMM_NO_ASID)
+        return;
+    vm->asid_owner[id] = VIDMM_NO_OWNER;
+    vm->as[slot].hw_asid = VIDMM_NO_ASID;
+    asid_program(vm, id, VIDMM_NO_OWNER);
 }
 
 /* A command on the address space succeeded: it is the most recently used,
    and it runs under a hardware id from now on. */
 static void as_touch(struct vidmm *vm, uint32_t slot)
 {
-	vm->as[slot].last_use = ++vm->clock;
-	if (vm->as[slot].hw_asid == VIDMM_NO_ASID)
-		as_bind(vm, slot);
+    vm->as[slot].last_use = ++vm->clock;
+    if (vm->as[slot].hw_asid == VIDMM_NO_ASID)
+        as_bind(vm, slot);
 }
 
 /* ------------------------------------------------------------ records */
 
 static struct vidmm_record *record_take(struct vidmm *vm)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		if (vm->records[i].kind == VIDMM_REC_FREE)
-			return &vm->records[i];
-	return NULL;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (vm->records[i].kind == VIDMM_REC_FREE)
+            return &vm->records[i];
+    return NULL;
 }
 
 static uint32_t records_free(const struct vidmm *vm)
 {
-	uint32_t n = 0;
+    uint32_t n = 0;
 
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		n += vm->records[i].kind == VIDMM_REC_FREE;
-	return n;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        n += vm->records[i].kind == VIDMM_REC_FREE;
+    return n;
 }
 
 static struct vidmm_record *mapping_find(struct vidmm *vm, uint32_t as, uint64_t va)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-		struct vidmm_record *r = &vm->records[i];
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind == VIDMM_REC_MAPPING && r->as == as && r->va == va)
-			return r;
-	}
-	return NULL;
+        if (r->kind == VIDMM_REC_MAPPING && r->as == as && r->va == va)
+            return r;
+    }
+    return NULL;
 }
 
 static bool in_range(uint64_t va, uint64_t start, uint64_t end)
 {
-	return va >= start && va < end;
+    return va >= start && va < end;
 }
 
 /* The tile reference of allocation `alloc` in the reserved range
    [start, end) of address space `as`: its hull starts inside the range. */
-static struct vidmm_record *tiles_find(struct vidmm *vm, uint32_t as, uint64_t start,
-				       uint64_t end, uint32_t alloc)
+static struct vidmm_record *tiles_find(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end,
+                                       uint32_t alloc)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-		struct vidmm_record *r = &vm->records[i];
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind == VIDMM_REC_TILES && r->as == as && r->alloc == alloc &&
-		    in_range(r->va, start, end))
-			return r;
-	}
-	return NULL;
+        if (r->kind == VIDMM_REC_TILES && r->as == as && r->alloc == alloc &&
+            in_range(r->va, start, end))
+            return r;
+    }
+    return NULL;
 }
 
 /* Forget every tile reference inside [start, end) of an address space
    (the reserved range is going away). */
 static void tiles_drop(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-		struct vidmm_record *r = &vm->records[i];
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind == VIDMM_REC_TILES && r->as == as && in_range(r->va, start, end))
-			r->kind = VIDMM_REC_FREE;
-	}
+        if (r->kind == VIDMM_REC_TILES && r->as == as && in_range(r->va, start, end))
+            r->kind = VIDMM_REC_FREE;
+    }
 }
 
 static void records_drop_as(struct vidmm *vm, uint32_t as)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		if (vm->records[i].as == as)
-			vm->records[i].kind = VIDMM_REC_FREE;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (vm->records[i].as == as)
+            vm->records[i].kind = VIDMM_REC_FREE;
 }
 
 static void hull_extend(struct vidmm_record *r, uint64_t lo, uint64_t hi)
 {
-	uint64_t start = min64(r->va, lo);
+    uint64_t start = min64(r->va, lo);
 
-	r->size = max64(r->va + r->size, hi) - start;
-	r->va = start;
+    r->size = max64(r->va + r->size, hi) - start;
+    r->va = start;
 }
 
 /* Tiles of [lo, hi), inside reserved range [start, end), now map `alloc`.
    The record exists or one is free: UPDATE_VA planned for it. */
-static void tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end,
-		       uint32_t alloc, uint64_t lo, uint64_t hi)
+static void tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end, uint32_t alloc,
+                       uint64_t lo, uint64_t hi)
 {
-	struct vidmm_record *r = tiles_find(vm, as, start, end, alloc);
+    struct vidmm_record *r = tiles_find(vm, as, start, end, alloc);
 
-	if (r) {
-		hull_extend(r, lo, hi);
-		return;
-	}
-	r = record_take(vm);
-	if (!r)
-		return;		/* not reached: planned by update_plan_refs() */
-	*r = (struct vidmm_record){
-		.va = lo, .size = hi - lo, .alloc = (uint16_t)alloc, .as = (uint8_t)as,
-		.kind = VIDMM_REC_TILES,
-	};
+    if (r) {
+        hull_extend(r, lo, hi);
+        return;
+    }
+    r = record_take(vm);
+    if (!r)
+        return; /* not reached: planned by update_plan_refs() */
+    *r = (struct vidmm_record){
+        .va = lo,
+        .size = hi - lo,
+        .alloc = (uint16_t)alloc,
+        .as = (uint8_t)as,
+        .kind = VIDMM_REC_TILES,
+    };
 }
 
 /* ------------------------------------------------------------ extents */
 
 static uint16_t extent_take(struct vidmm *vm)
 {
-	uint16_t idx = vm->free_extent;
+    uint16_t idx = vm->free_extent;
 
-	if (idx != NIL) {
-		vm->free_extent = vm->extents[idx].next;
-		vm->free_extents--;
-	}
-	return idx;
+    if (idx != NIL) {
+        vm->free_extent = vm->extents[idx].next;
+        vm->free_extents--;
+    }
+    return idx;
 }
 
 static void extent_give(struct vidmm *vm, uint16_t idx)
 {
-	vm->extents[idx].next = vm->free_extent;
-	vm->free_extent = idx;
-	vm->free_extents++;
+    vm->extents[idx].next = vm->free_extent;
+    vm->free_extent = idx;
+    vm->free_extents++;
 }
 
 static uint64_t extent_offset(const struct vidmm_extent *e)
 {
-	return (uint64_t)e->page << GMMU_PAGE_SHIFT_4K;
+    return (uint64_t)e->page << GMMU_PAGE_SHIFT_4K;
 }
 
 static uint64_t extent_bytes(const struct vidmm_extent *e)
 {
-	return (uint64_t)e->pages << GMMU_PAGE_SHIFT_4K;
+    return (uint64_t)e->pages << GMMU_PAGE_SHIFT_4K;
 }
 
 /*
@@ -397,52 +421,53 @@ static uint64_t extent_bytes(const struct vidmm_extent *e)
  * growing the last piece when the block continues it. *last is the last
  * piece (NIL for none). False when the piece records run out.
  */
-static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last,
-			   uint64_t off, uint64_t bytes)
+static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last, uint64_t off,
+                           uint64_t bytes)
 {
-	uint16_t idx;
+    uint16_t idx;
 
-	if (*last != NIL) {
-		struct vidmm_extent *e = &vm->extents[*last];
+    if (*last != NIL) {
+        struct vidmm_extent *e = &vm->extents[*last];
 
-		if (extent_offset(e) + extent_bytes(e) == off) {
-			e->pages += (uint32_t)(bytes >> GMMU_PAGE_SHIFT_4K);
-			return true;
-		}
-	}
-	if (a->extents == VIDMM_ALLOC_EXTENTS)
-		return false;
-	idx = extent_take(vm);
-	if (idx == NIL)
-		return false;
-	vm->extents[idx] = (struct vidmm_extent){
-		.page = (uint32_t)(off >> GMMU_PAGE_SHIFT_4K),
-		.pages = (uint32_t)(bytes >> GMMU_PAGE_SHIFT_4K), .next = NIL,
-	};
-	if (*last == NIL)
-		a->first_extent = idx;
-	else
-		vm->extents[*last].next = idx;
-	*last = idx;
-	a->extents++;
-	return true;
+        if (extent_offset(e) + extent_bytes(e) == off) {
+            e->pages += (uint32_t)(bytes >> GMMU_PAGE_SHIFT_4K);
+            return true;
+        }
+    }
+    if (a->extents == VIDMM_ALLOC_EXTENTS)
+        return false;
+    idx = extent_take(vm);
+    if (idx == NIL)
+        return false;
+    vm->extents[idx] = (struct vidmm_extent){
+        .page = (uint32_t)(off >> GMMU_PAGE_SHIFT_4K),
+        .pages = (uint32_t)(bytes >> GMMU_PAGE_SHIFT_4K),
+        .next = NIL,
+    };
+    if (*last == NIL)
+        a->first_extent = idx;
+    else
+        vm->extents[*last].next = idx;
+    *last = idx;
+    a->extents++;
+    return true;
 }
 
 /* Gives the allocation's VRAM back; every piece is a run of whole blocks. */
 static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
 {
-	uint16_t idx = a->first_extent;
+    uint16_t idx = a->first_extent;
 
-	while (idx != NIL) {
-		struct vidmm_extent *e = &vm->extents[idx];
-		uint16_t next = e->next;
+    while (idx != NIL) {
+        struct vidmm_extent *e = &vm->extents[idx];
+        uint16_t next = e->next;
 
-		vram_alloc_free_range(vm->vram, extent_offset(e), extent_bytes(e));
-		extent_give(vm, idx);
-		idx = next;
-	}
-	a->first_extent = NIL;
-	a->extents = 0;
+        vram_alloc_free_range(vm->vram, extent_offset(e), extent_bytes(e));
+        extent_give(vm, idx);
+        idx = next;
+    }
+    a->first_extent = NIL;
+    a->extents = 0;
 }
 
 /*
@@ -453,220 +478,221 @@ static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
  */
 static uint32_t backing_carve(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
 {
-	static const uint64_t piece[] = { SIZE_1G, SIZE_2M, SIZE_64K, PAGE_SIZE };
-	struct vram_stats st;
-	uint16_t last = NIL;
-	uint64_t left = size;
+    static const uint64_t piece[] = { SIZE_1G, SIZE_2M, SIZE_64K, PAGE_SIZE };
+    struct vram_stats st;
+    uint16_t last = NIL;
+    uint64_t left = size;
 
-	vram_alloc_stats(vm->vram, &st);
-	if (st.free_bytes < size)
-		return GMMU_STATUS_NO_MEMORY;
-	for (unsigned k = 0; k < 4 && left; k++) {
-		uint64_t off;
+    vram_alloc_stats(vm->vram, &st);
+    if (st.free_bytes < size)
+        return GMMU_STATUS_NO_MEMORY;
+    for (unsigned k = 0; k < 4 && left; k++) {
+        uint64_t off;
 
-		while (left >= piece[k] && vram_alloc_block(vm->vram, piece[k], &off) == VRAM_OK) {
-			if (!backing_append(vm, a, &last, off, piece[k])) {
-				vram_alloc_free_block(vm->vram, off, NULL);
-				backing_release(vm, a);
-				return GMMU_STATUS_NO_MEMORY;
-			}
-			left -= piece[k];
-		}
-	}
-	if (left) {
-		backing_release(vm, a);
-		return GMMU_STATUS_NO_MEMORY;
-	}
-	return GMMU_STATUS_OK;
+        while (left >= piece[k] && vram_alloc_block(vm->vram, piece[k], &off) == VRAM_OK) {
+            if (!backing_append(vm, a, &last, off, piece[k])) {
+                vram_alloc_free_block(vm->vram, off, NULL);
+                backing_release(vm, a);
+                return GMMU_STATUS_NO_MEMORY;
+            }
+            left -= piece[k];
+        }
+    }
+    if (left) {
+        backing_release(vm, a);
+        return GMMU_STATUS_NO_MEMORY;
+    }
+    return GMMU_STATUS_OK;
 }
 
 /* One contiguous block within the request's constraints, aligned to the
    largest page it can use if that is possible, else to 4 KB. */
 static uint32_t backing_contig(struct vidmm *vm, struct vidmm_alloc *a,
-			       const struct gmmu_alloc_req *req, uint64_t size)
+                               const struct gmmu_alloc_req *req, uint64_t size)
 {
-	struct vram_contig c = {
-		.size = size, .lowest = req->lowest,
-		.highest = req->highest ? req->highest : UINT64_MAX,
-		.boundary = req->boundary, .align = min64(va_alloc_page_align(size), SIZE_2M),
-	};
-	uint16_t last = NIL;
-	uint64_t off;
-	int err = vram_alloc_contig(vm->vram, &c, &off);
+    struct vram_contig c = {
+        .size = size,
+        .lowest = req->lowest,
+        .highest = req->highest ? req->highest : UINT64_MAX,
+        .boundary = req->boundary,
+        .align = min64(va_alloc_page_align(size), SIZE_2M),
+    };
+    uint16_t last = NIL;
+    uint64_t off;
+    int err = vram_alloc_contig(vm->vram, &c, &off);
 
-	if (err != VRAM_OK && c.align > PAGE_SIZE) {
-		c.align = 0;
-		err = vram_alloc_contig(vm->vram, &c, &off);
-	}
-	if (err != VRAM_OK)
-		return vidmm_status_from_vram(err);
-	if (!backing_append(vm, a, &last, off, size)) {
-		vram_alloc_free_range(vm->vram, off, size);
-		return GMMU_STATUS_NO_MEMORY;
-	}
-	return GMMU_STATUS_OK;
+    if (err != VRAM_OK && c.align > PAGE_SIZE) {
+        c.align = 0;
+        err = vram_alloc_contig(vm->vram, &c, &off);
+    }
+    if (err != VRAM_OK)
+        return vidmm_status_from_vram(err);
+    if (!backing_append(vm, a, &last, off, size)) {
+        vram_alloc_free_range(vm->vram, off, size);
+        return GMMU_STATUS_NO_MEMORY;
+    }
+    return GMMU_STATUS_OK;
 }
 
 static bool is_system(const struct vidmm_alloc *a)
 {
-	return a->flags & GMMU_ALLOC_FLAG_SYSTEM;
+    return a->flags & GMMU_ALLOC_FLAG_SYSTEM;
 }
 
 static unsigned alloc_segment(const struct vidmm_alloc *a)
 {
-	return is_system(a) ? GMMU_SEGMENT_SYSTEM : GMMU_SEGMENT_VRAM;
+    return is_system(a) ? GMMU_SEGMENT_SYSTEM : GMMU_SEGMENT_VRAM;
 }
 
 /* Fills vm->map_extents with the pieces behind [offset, offset + size) of
    the allocation (inside it); returns their number. */
-static size_t map_extents_build(struct vidmm *vm, const struct vidmm_alloc *a,
-				uint64_t offset, uint64_t size)
+static size_t map_extents_build(struct vidmm *vm, const struct vidmm_alloc *a, uint64_t offset,
+                                uint64_t size)
 {
-	size_t n = 0;
+    size_t n = 0;
 
-	if (is_system(a)) {
-		vm->map_extents[0] = (struct ptm_extent){ .pa = a->sys_addr + offset, .size = size };
-		return 1;
-	}
-	for (uint16_t idx = a->first_extent; idx != NIL && size; idx = vm->extents[idx].next) {
-		const struct vidmm_extent *e = &vm->extents[idx];
-		uint64_t bytes = extent_bytes(e), take;
+    if (is_system(a)) {
+        vm->map_extents[0] = (struct ptm_extent){ .pa = a->sys_addr + offset, .size = size };
+        return 1;
+    }
+    for (uint16_t idx = a->first_extent; idx != NIL && size; idx = vm->extents[idx].next) {
+        const struct vidmm_extent *e = &vm->extents[idx];
+        uint64_t bytes = extent_bytes(e), take;
 
-		if (offset >= bytes) {
-			offset -= bytes;
-			continue;
-		}
-		take = min64(bytes - offset, size);
-		vm->map_extents[n++] = (struct ptm_extent){ .pa = extent_offset(e) + offset, .size = take };
-		offset = 0;
-		size -= take;
-	}
-	return n;
+        if (offset >= bytes) {
+            offset -= bytes;
+            continue;
+        }
+        take = min64(bytes - offset, size);
+        vm->map_extents[n++] = (struct ptm_extent){ .pa = extent_offset(e) + offset, .size = take };
+        offset = 0;
+        size -= take;
+    }
+    return n;
 }
 
 /* Whether the page at (segment, pa) belongs to the allocation. */
-static bool alloc_holds(const struct vidmm *vm, const struct vidmm_alloc *a,
-			unsigned segment, uint64_t pa)
+static bool alloc_holds(const struct vidmm *vm, const struct vidmm_alloc *a, unsigned segment,
+                        uint64_t pa)
 {
-	if (segment != alloc_segment(a))
-		return false;
-	if (is_system(a))
-		return pa >= a->sys_addr && pa - a->sys_addr < a->size;
-	for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
-		const struct vidmm_extent *e = &vm->extents[idx];
+    if (segment != alloc_segment(a))
+        return false;
+    if (is_system(a))
+        return pa >= a->sys_addr && pa - a->sys_addr < a->size;
+    for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
+        const struct vidmm_extent *e = &vm->extents[idx];
 
-		if (pa >= extent_offset(e) && pa - extent_offset(e) < extent_bytes(e))
-			return true;
-	}
-	return false;
+        if (pa >= extent_offset(e) && pa - extent_offset(e) < extent_bytes(e))
+            return true;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------ init */
 
 uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
 {
-	const struct vidmm_hw *hw = cfg ? cfg->hw : NULL;
+    const struct vidmm_hw *hw = cfg ? cfg->hw : NULL;
 
-	if (!vm || !hw || !hw->read64 || !hw->write64 || !hw->invalidate || !hw->set_as ||
-	    !cfg->vram || !cfg->va_nodes || !cfg->va_nodes_per_as ||
-	    !cfg->hw_asids || cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	memset(vm, 0, sizeof(*vm));
-	vm->hw = hw;
-	vm->hw_ctx = cfg->hw_ctx;
-	vm->vram = cfg->vram;
-	vm->va_nodes = cfg->va_nodes;
-	vm->va_nodes_per_as = cfg->va_nodes_per_as;
-	vm->hw_asids = cfg->hw_asids;
-	vm->ptm_hw = hw->write_run ? &tramp_runs : &tramp_words;
-	vm->free_extent = NIL;
-	for (uint32_t i = VIDMM_MAX_EXTENTS; i-- > 0;)
-		extent_give(vm, (uint16_t)i);
-	for (uint32_t i = 0; i < VIDMM_MAX_AS; i++)
-		vm->as[i].hw_asid = VIDMM_NO_ASID;
-	memset(vm->asid_owner, VIDMM_NO_OWNER, sizeof(vm->asid_owner));
-	return GMMU_STATUS_OK;
+    if (!vm || !hw || !hw->read64 || !hw->write64 || !hw->invalidate || !hw->set_as || !cfg->vram ||
+        !cfg->va_nodes || !cfg->va_nodes_per_as || !cfg->hw_asids ||
+        cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    memset(vm, 0, sizeof(*vm));
+    vm->hw = hw;
+    vm->hw_ctx = cfg->hw_ctx;
+    vm->vram = cfg->vram;
+    vm->va_nodes = cfg->va_nodes;
+    vm->va_nodes_per_as = cfg->va_nodes_per_as;
+    vm->hw_asids = cfg->hw_asids;
+    vm->ptm_hw = hw->write_run ? &tramp_runs : &tramp_words;
+    vm->free_extent = NIL;
+    for (uint32_t i = VIDMM_MAX_EXTENTS; i-- > 0;)
+        extent_give(vm, (uint16_t)i);
+    for (uint32_t i = 0; i < VIDMM_MAX_AS; i++)
+        vm->as[i].hw_asid = VIDMM_NO_ASID;
+    memset(vm->asid_owner, VIDMM_NO_OWNER, sizeof(vm->asid_owner));
+    return GMMU_STATUS_OK;
 }
 
 /* ------------------------------------------------------------ ALLOC / FREE */
 
 static uint32_t alloc_check(const struct gmmu_alloc_req *req)
 {
-	bool system = req->flags & GMMU_ALLOC_FLAG_SYSTEM;
-	bool contig = req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS;
-	bool constrained = req->lowest || req->highest || req->boundary;
+    bool system = req->flags & GMMU_ALLOC_FLAG_SYSTEM;
+    bool contig = req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS;
+    bool constrained = req->lowest || req->highest || req->boundary;
 
-	if (req->reserved || (req->flags & ~ALLOC_FLAGS) || !req->size)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	/* Constraints only for contiguous VRAM; a host address only for system memory. */
-	if ((constrained && (system || !contig)) || (req->sys_addr && !system))
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if ((req->size | (system ? req->sys_addr : 0)) & (PAGE_SIZE - 1))
-		return GMMU_STATUS_UNALIGNED;
-	if (system && (req->sys_addr >= PA_LIMIT || req->size > PA_LIMIT - req->sys_addr))
-		return GMMU_STATUS_OUT_OF_RANGE;
-	if (req->size > VRAM_SEGMENT_MAX && !system)
-		return GMMU_STATUS_NO_MEMORY;
-	return GMMU_STATUS_OK;
+    if (req->reserved || (req->flags & ~ALLOC_FLAGS) || !req->size)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    /* Constraints only for contiguous VRAM; a host address only for system memory. */
+    if ((constrained && (system || !contig)) || (req->sys_addr && !system))
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if ((req->size | (system ? req->sys_addr : 0)) & (PAGE_SIZE - 1))
+        return GMMU_STATUS_UNALIGNED;
+    if (system && (req->sys_addr >= PA_LIMIT || req->size > PA_LIMIT - req->sys_addr))
+        return GMMU_STATUS_OUT_OF_RANGE;
+    if (req->size > VRAM_SEGMENT_MAX && !system)
+        return GMMU_STATUS_NO_MEMORY;
+    return GMMU_STATUS_OK;
 }
 
 static int alloc_free_slot(const struct vidmm *vm)
 {
-	for (int i = 0; i < VIDMM_MAX_ALLOCS; i++)
-		if (!vm->allocs[i].live)
-			return i;
-	return -1;
+    for (int i = 0; i < VIDMM_MAX_ALLOCS; i++)
+        if (!vm->allocs[i].live)
+            return i;
+    return -1;
 }
 
-uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req,
-		     struct gmmu_alloc_rsp *rsp)
+uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
 {
-	uint32_t st = alloc_check(req);
-	int slot = alloc_free_slot(vm);
-	struct vidmm_alloc *a;
-	uint64_t size = req->size;
+    uint32_t st = alloc_check(req);
+    int slot = alloc_free_slot(vm);
+    struct vidmm_alloc *a;
+    uint64_t size = req->size;
 
-	if (st != GMMU_STATUS_OK)
-		return st;
-	if (slot < 0)
-		return GMMU_STATUS_NO_MEMORY;
-	/* 64 KB pages need 64 KB of backing at the tail too (a host buffer
+    if (st != GMMU_STATUS_OK)
+        return st;
+    if (slot < 0)
+        return GMMU_STATUS_NO_MEMORY;
+    /* 64 KB pages need 64 KB of backing at the tail too (a host buffer
 	   is what it is). */
-	if ((req->flags & GMMU_ALLOC_FLAG_PREFER_64K) && !(req->flags & GMMU_ALLOC_FLAG_SYSTEM))
-		size = (size + SIZE_64K - 1) & ~(SIZE_64K - 1);
-	a = &vm->allocs[slot];
-	a->flags = (uint8_t)req->flags;
-	a->first_extent = NIL;
-	a->extents = 0;
-	a->sys_addr = req->sys_addr;	/* 0 unless SYSTEM (checked) */
-	if (req->flags & GMMU_ALLOC_FLAG_SYSTEM)
-		st = GMMU_STATUS_OK;
-	else if (req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS)
-		st = backing_contig(vm, a, req, size);
-	else
-		st = backing_carve(vm, a, size);
-	if (st != GMMU_STATUS_OK)
-		return st;
-	a->size = size;
-	a->live = true;
-	vm->live_allocs++;
-	if (!is_system(a))
-		vm->alloc_vram_bytes += size;
-	*rsp = (struct gmmu_alloc_rsp){
-		.handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
-		.extents = is_system(a) ? 1u : a->extents,
-		.size = size,
-		.base = is_system(a) ? a->sys_addr : extent_offset(&vm->extents[a->first_extent]),
-	};
-	return GMMU_STATUS_OK;
+    if ((req->flags & GMMU_ALLOC_FLAG_PREFER_64K) && !(req->flags & GMMU_ALLOC_FLAG_SYSTEM))
+        size = (size + SIZE_64K - 1) & ~(SIZE_64K - 1);
+    a = &vm->allocs[slot];
+    a->flags = (uint8_t)req->flags;
+    a->first_extent = NIL;
+    a->extents = 0;
+    a->sys_addr = req->sys_addr; /* 0 unless SYSTEM (checked) */
+    if (req->flags & GMMU_ALLOC_FLAG_SYSTEM)
+        st = GMMU_STATUS_OK;
+    else if (req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS)
+        st = backing_contig(vm, a, req, size);
+    else
+        st = backing_carve(vm, a, size);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    a->size = size;
+    a->live = true;
+    vm->live_allocs++;
+    if (!is_system(a))
+        vm->alloc_vram_bytes += size;
+    *rsp = (struct gmmu_alloc_rsp){
+        .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
+        .extents = is_system(a) ? 1u : a->extents,
+        .size = size,
+        .base = is_system(a) ? a->sys_addr : extent_offset(&vm->extents[a->first_extent]),
+    };
+    return GMMU_STATUS_OK;
 }
 
 /* The pages of a tile hull that point into a freed allocation are whole
    pages inside the hull, so unmapping them needs no table. */
 static void unmap_run(struct ptm *pm, uint64_t start, uint64_t end)
 {
-	if (end > start)
-		ptm_unmap(pm, start, end - start);
+    if (end > start)
+        ptm_unmap(pm, start, end - start);
 }
 
 /*
@@ -674,33 +700,32 @@ static void unmap_run(struct ptm *pm, uint64_t start, uint64_t end)
  * allocation. Tiles are 64 KB granular, so the first page of each tile
  * speaks for the tile; a larger page is skipped over whole.
  */
-static void tiles_purge(struct vidmm *vm, const struct vidmm_record *r,
-			const struct vidmm_alloc *a)
+static void tiles_purge(struct vidmm *vm, const struct vidmm_record *r, const struct vidmm_alloc *a)
 {
-	struct ptm *pm = &vm->as[r->as].pm;
-	uint64_t end = r->va + r->size, run_start = 0, run_end = 0;
+    struct ptm *pm = &vm->as[r->as].pm;
+    uint64_t end = r->va + r->size, run_start = 0, run_end = 0;
 
-	ptm_batch_begin(pm);
-	for (uint64_t va = r->va; va < end;) {
-		struct ptm_translation t = { .state = PTM_PAGE_INVALID };
-		uint64_t page = VIDMM_TILE_SIZE, start;
+    ptm_batch_begin(pm);
+    for (uint64_t va = r->va; va < end;) {
+        struct ptm_translation t = { .state = PTM_PAGE_INVALID };
+        uint64_t page = VIDMM_TILE_SIZE, start;
 
-		ptm_query(pm, va, &t);
-		vm->counters.tile_scans++;
-		if (t.state != PTM_PAGE_INVALID)
-			page = max64(page, UINT64_C(1) << t.page_shift);
-		start = max64(va & ~(page - 1), r->va);
-		va = (va & ~(page - 1)) + page;
-		if (t.state != PTM_PAGE_MAPPED || !alloc_holds(vm, a, t.segment, t.pa))
-			continue;
-		if (start != run_end) {
-			unmap_run(pm, run_start, run_end);
-			run_start = start;
-		}
-		run_end = min64(va, end);
-	}
-	unmap_run(pm, run_start, run_end);
-	ptm_batch_end(pm);
+        ptm_query(pm, va, &t);
+        vm->counters.tile_scans++;
+        if (t.state != PTM_PAGE_INVALID)
+            page = max64(page, UINT64_C(1) << t.page_shift);
+        start = max64(va & ~(page - 1), r->va);
+        va = (va & ~(page - 1)) + page;
+        if (t.state != PTM_PAGE_MAPPED || !alloc_holds(vm, a, t.segment, t.pa))
+            continue;
+        if (start != run_end) {
+            unmap_run(pm, run_start, run_end);
+            run_start = start;
+        }
+        run_end = min64(va, end);
+    }
+    unmap_run(pm, run_start, run_end);
+    ptm_batch_end(pm);
 }
 
 /*
@@ -710,131 +735,131 @@ static void tiles_purge(struct vidmm *vm, const struct vidmm_record *r,
  */
 static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
 {
-	struct vidmm_as *as = &vm->as[r->as];
+    struct vidmm_as *as = &vm->as[r->as];
 
-	ptm_unmap(&as->pm, r->va, r->size);
-	va_alloc_free(&as->vs, r->va, r->size);
-	r->kind = VIDMM_REC_FREE;
+    ptm_unmap(&as->pm, r->va, r->size);
+    va_alloc_free(&as->vs, r->va, r->size);
+    r->kind = VIDMM_REC_FREE;
 }
 
 uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
 {
-	uint32_t slot;
-	struct vidmm_alloc *a;
+    uint32_t slot;
+    struct vidmm_alloc *a;
 
-	if (req->reserved)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	a = alloc_lookup(vm, req->handle, &slot);
-	if (!a)
-		return GMMU_STATUS_BAD_HANDLE;
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-		struct vidmm_record *r = &vm->records[i];
+    if (req->reserved)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    a = alloc_lookup(vm, req->handle, &slot);
+    if (!a)
+        return GMMU_STATUS_BAD_HANDLE;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-			continue;
-		if (r->kind == VIDMM_REC_MAPPING) {
-			mapping_remove(vm, r);
-			continue;
-		}
-		tiles_purge(vm, r, a);
-		r->kind = VIDMM_REC_FREE;
-	}
-	if (!is_system(a))
-		vm->alloc_vram_bytes -= a->size;
-	backing_release(vm, a);
-	a->live = false;
-	a->gen = next_gen(a->gen);
-	vm->live_allocs--;
-	return GMMU_STATUS_OK;
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        if (r->kind == VIDMM_REC_MAPPING) {
+            mapping_remove(vm, r);
+            continue;
+        }
+        tiles_purge(vm, r, a);
+        r->kind = VIDMM_REC_FREE;
+    }
+    if (!is_system(a))
+        vm->alloc_vram_bytes -= a->size;
+    backing_release(vm, a);
+    a->live = false;
+    a->gen = next_gen(a->gen);
+    vm->live_allocs--;
+    return GMMU_STATUS_OK;
 }
 
 /* ------------------------------------------------------------ address spaces */
 
 uint32_t vidmm_create_as(struct vidmm *vm, struct gmmu_as_rsp *rsp)
 {
-	struct ptm_config pc = { .hw = vm->ptm_hw, .hw_ctx = vm, .vram = vm->vram };
-	uint32_t slot = 0;
-	struct vidmm_as *as;
-	enum ptm_status st;
+    struct ptm_config pc = { .hw = vm->ptm_hw, .hw_ctx = vm, .vram = vm->vram };
+    uint32_t slot = 0;
+    struct vidmm_as *as;
+    enum ptm_status st;
 
-	while (slot < VIDMM_MAX_AS && vm->as[slot].live)
-		slot++;
-	if (slot == VIDMM_MAX_AS)
-		return GMMU_STATUS_NO_MEMORY;
-	as = &vm->as[slot];
-	pc.asid = slot;
-	st = ptm_init(&as->pm, &pc);
-	if (st != PTM_OK)
-		return vidmm_status_from_ptm(st);
-	st = va_alloc_init(&as->vs, vm->va_nodes + (size_t)slot * vm->va_nodes_per_as,
-			   vm->va_nodes_per_as, 0, VA_LIMIT);
-	if (st != PTM_OK) {
-		ptm_destroy(&as->pm);
-		return GMMU_STATUS_INTERNAL;
-	}
-	as->live = true;
-	vm->live_as++;
-	as_touch(vm, slot);
-	*rsp = (struct gmmu_as_rsp){
-		.handle = handle_make(HANDLE_TAG_AS, slot, as->gen), .asid = as->hw_asid,
-	};
-	return GMMU_STATUS_OK;
+    while (slot < VIDMM_MAX_AS && vm->as[slot].live)
+        slot++;
+    if (slot == VIDMM_MAX_AS)
+        return GMMU_STATUS_NO_MEMORY;
+    as = &vm->as[slot];
+    pc.asid = slot;
+    st = ptm_init(&as->pm, &pc);
+    if (st != PTM_OK)
+        return vidmm_status_from_ptm(st);
+    st = va_alloc_init(&as->vs, vm->va_nodes + (size_t)slot * vm->va_nodes_per_as,
+                       vm->va_nodes_per_as, 0, VA_LIMIT);
+    if (st != PTM_OK) {
+        ptm_destroy(&as->pm);
+        return GMMU_STATUS_INTERNAL;
+    }
+    as->live = true;
+    vm->live_as++;
+    as_touch(vm, slot);
+    *rsp = (struct gmmu_as_rsp){
+        .handle = handle_make(HANDLE_TAG_AS, slot, as->gen),
+        .asid = as->hw_asid,
+    };
+    return GMMU_STATUS_OK;
 }
 
 uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req)
 {
-	uint32_t slot;
-	struct vidmm_as *as;
+    uint32_t slot;
+    struct vidmm_as *as;
 
-	if (req->reserved)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	as = as_lookup(vm, req->handle, &slot);
-	if (!as)
-		return GMMU_STATUS_BAD_HANDLE;
-	records_drop_as(vm, slot);
-	/* Off the hardware first: then nothing can walk the tables that
+    if (req->reserved)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    as = as_lookup(vm, req->handle, &slot);
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    records_drop_as(vm, slot);
+    /* Off the hardware first: then nothing can walk the tables that
 	   ptm_destroy hands back. */
-	as_unbind(vm, slot);
-	ptm_destroy(&as->pm);
-	as->live = false;
-	as->gen = next_gen(as->gen);
-	vm->live_as--;
-	return GMMU_STATUS_OK;
+    as_unbind(vm, slot);
+    ptm_destroy(&as->pm);
+    as->live = false;
+    as->gen = next_gen(as->gen);
+    vm->live_as--;
+    return GMMU_STATUS_OK;
 }
 
 uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_asid)
 {
-	uint32_t slot;
+    uint32_t slot;
 
-	if (!as_lookup(vm, as_handle, &slot))
-		return GMMU_STATUS_BAD_HANDLE;
-	as_touch(vm, slot);
-	*hw_asid = vm->as[slot].hw_asid;
-	return GMMU_STATUS_OK;
+    if (!as_lookup(vm, as_handle, &slot))
+        return GMMU_STATUS_BAD_HANDLE;
+    as_touch(vm, slot);
+    *hw_asid = vm->as[slot].hw_asid;
+    return GMMU_STATUS_OK;
 }
 
-bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
-		   uint32_t *hw_asid)
+bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root, uint32_t *hw_asid)
 {
-	uint32_t slot;
+    uint32_t slot;
 
-	if (!as_find(vm, as_handle, &slot))
-		return false;
-	*root = ptm_root(&vm->as[slot].pm);
-	*hw_asid = vm->as[slot].hw_asid;
-	return true;
+    if (!as_find(vm, as_handle, &slot))
+        return false;
+    *root = ptm_root(&vm->as[slot].pm);
+    *hw_asid = vm->as[slot].hw_asid;
+    return true;
 }
 
 uint32_t vidmm_as_handle_of_asid(const struct vidmm *vm, uint32_t hw_asid)
 {
-	uint32_t slot;
+    uint32_t slot;
 
-	if (hw_asid >= vm->hw_asids || vm->asid_owner[hw_asid] == VIDMM_NO_OWNER)
-		return 0;
-	slot = vm->asid_owner[hw_asid];
-	if (slot >= VIDMM_MAX_AS || !vm->as[slot].live)
-		return 0;
-	return handle_make(HANDLE_TAG_AS, slot, vm->as[slot].gen);
+    if (hw_asid >= vm->hw_asids || vm->asid_owner[hw_asid] == VIDMM_NO_OWNER)
+        return 0;
+    slot = vm->asid_owner[hw_asid];
+    if (slot >= VIDMM_MAX_AS || !vm->as[slot].live)
+        return 0;
+    return handle_make(HANDLE_TAG_AS, slot, vm->as[slot].gen);
 }
 
 /* ------------------------------------------------------------ MAP / UNMAP / RESERVE */
@@ -843,13 +868,13 @@ uint32_t vidmm_as_handle_of_asid(const struct vidmm *vm, uint32_t hw_asid)
    can use (at least the smallest page in `pages`). */
 static uint64_t page_align_for(uint64_t size, unsigned pages)
 {
-	static const uint64_t page[] = { PAGE_SIZE, SIZE_64K, SIZE_2M, SIZE_1G };
-	uint64_t limit = va_alloc_page_align(size), align = 0;
+    static const uint64_t page[] = { PAGE_SIZE, SIZE_64K, SIZE_2M, SIZE_1G };
+    uint64_t limit = va_alloc_page_align(size), align = 0;
 
-	for (unsigned k = 0; k < 4; k++)
-		if ((pages & (1u << k)) && (!align || page[k] <= limit))
-			align = page[k];
-	return align;
+    for (unsigned k = 0; k < 4; k++)
+        if ((pages & (1u << k)) && (!align || page[k] <= limit))
+            align = page[k];
+    return align;
 }
 
 /*
@@ -858,225 +883,226 @@ static uint64_t page_align_for(uint64_t size, unsigned pages)
  * a large page of the mapping. A PA on that page boundary asks for an
  * aligned VA; otherwise a range `phase` longer is found and its tail taken.
  */
-static enum ptm_status place_auto(struct va_space *vs, uint64_t pa, uint64_t size,
-				  unsigned pages, uint64_t *va)
+static enum ptm_status place_auto(struct va_space *vs, uint64_t pa, uint64_t size, unsigned pages,
+                                  uint64_t *va)
 {
-	uint64_t align = page_align_for(size, pages), phase = pa & (align - 1), spot;
-	enum ptm_status st;
+    uint64_t align = page_align_for(size, pages), phase = pa & (align - 1), spot;
+    enum ptm_status st;
 
-	if (!phase)
-		return va_alloc_any(vs, size, align, 0, 0, VA_KIND_MAPPED, va);
-	st = va_alloc_any(vs, phase + size, align, 0, 0, VA_KIND_MAPPED, &spot);
-	if (st != PTM_OK)
-		return st;
-	va_alloc_free(vs, spot, phase + size);
-	*va = spot + phase;
-	return va_alloc_fixed(vs, *va, size, VA_KIND_MAPPED);
+    if (!phase)
+        return va_alloc_any(vs, size, align, 0, 0, VA_KIND_MAPPED, va);
+    st = va_alloc_any(vs, phase + size, align, 0, 0, VA_KIND_MAPPED, &spot);
+    if (st != PTM_OK)
+        return st;
+    va_alloc_free(vs, spot, phase + size);
+    *va = spot + phase;
+    return va_alloc_fixed(vs, *va, size, VA_KIND_MAPPED);
 }
 
 static uint32_t map_check(const struct gmmu_map_req *req, const struct vidmm_alloc *a)
 {
-	if ((req->flags & ~(ATTR_FLAGS | GMMU_MAP_FLAG_FIXED_VA)) ||
-	    (req->page_sizes & ~PTM_PAGE_ALL) || !req->size ||
-	    (!(req->flags & GMMU_MAP_FLAG_FIXED_VA) && req->va))
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if ((req->offset | req->size) & (PAGE_SIZE - 1))
-		return GMMU_STATUS_UNALIGNED;
-	if (req->offset > a->size || req->size > a->size - req->offset)
-		return GMMU_STATUS_OUT_OF_RANGE;
-	return GMMU_STATUS_OK;
+    if ((req->flags & ~(ATTR_FLAGS | GMMU_MAP_FLAG_FIXED_VA)) ||
+        (req->page_sizes & ~PTM_PAGE_ALL) || !req->size ||
+        (!(req->flags & GMMU_MAP_FLAG_FIXED_VA) && req->va))
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if ((req->offset | req->size) & (PAGE_SIZE - 1))
+        return GMMU_STATUS_UNALIGNED;
+    if (req->offset > a->size || req->size > a->size - req->offset)
+        return GMMU_STATUS_OUT_OF_RANGE;
+    return GMMU_STATUS_OK;
 }
 
-uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req,
-		      struct gmmu_va_rsp *rsp)
+uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct gmmu_va_rsp *rsp)
 {
-	uint32_t as_slot, alloc_slot, st;
-	struct vidmm_as *as = as_lookup(vm, req->as_handle, &as_slot);
-	struct vidmm_alloc *a = alloc_lookup(vm, req->alloc_handle, &alloc_slot);
-	unsigned pages = req->page_sizes ? req->page_sizes : PTM_PAGE_ALL;
-	struct vidmm_record *rec;
-	enum ptm_status pst;
-	size_t n;
-	uint64_t va = req->va;
+    uint32_t as_slot, alloc_slot, st;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &as_slot);
+    struct vidmm_alloc *a = alloc_lookup(vm, req->alloc_handle, &alloc_slot);
+    unsigned pages = req->page_sizes ? req->page_sizes : PTM_PAGE_ALL;
+    struct vidmm_record *rec;
+    enum ptm_status pst;
+    size_t n;
+    uint64_t va = req->va;
 
-	if (!as || !a)
-		return GMMU_STATUS_BAD_HANDLE;
-	st = map_check(req, a);
-	if (st != GMMU_STATUS_OK)
-		return st;
-	rec = record_take(vm);
-	if (!rec)
-		return GMMU_STATUS_NO_MEMORY;
-	n = map_extents_build(vm, a, req->offset, req->size);
-	if (req->flags & GMMU_MAP_FLAG_FIXED_VA)
-		pst = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_MAPPED);
-	else
-		pst = place_auto(&as->vs, vm->map_extents[0].pa, req->size, pages, &va);
-	if (pst != PTM_OK)
-		return vidmm_status_from_ptm(pst);
-	pst = ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
-			      req->flags & ATTR_FLAGS, pages);
-	if (pst != PTM_OK) {
-		va_alloc_free(&as->vs, va, req->size);
-		return vidmm_status_from_ptm(pst);
-	}
-	*rec = (struct vidmm_record){
-		.va = va, .size = req->size, .alloc = (uint16_t)alloc_slot,
-		.as = (uint8_t)as_slot, .kind = VIDMM_REC_MAPPING,
-	};
-	as_touch(vm, as_slot);
-	rsp->va = va;
-	return GMMU_STATUS_OK;
+    if (!as || !a)
+        return GMMU_STATUS_BAD_HANDLE;
+    st = map_check(req, a);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    rec = record_take(vm);
+    if (!rec)
+        return GMMU_STATUS_NO_MEMORY;
+    n = map_extents_build(vm, a, req->offset, req->size);
+    if (req->flags & GMMU_MAP_FLAG_FIXED_VA)
+        pst = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_MAPPED);
+    else
+        pst = place_auto(&as->vs, vm->map_extents[0].pa, req->size, pages, &va);
+    if (pst != PTM_OK)
+        return vidmm_status_from_ptm(pst);
+    pst = ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
+                          req->flags & ATTR_FLAGS, pages);
+    if (pst != PTM_OK) {
+        va_alloc_free(&as->vs, va, req->size);
+        return vidmm_status_from_ptm(pst);
+    }
+    *rec = (struct vidmm_record){
+        .va = va,
+        .size = req->size,
+        .alloc = (uint16_t)alloc_slot,
+        .as = (uint8_t)as_slot,
+        .kind = VIDMM_REC_MAPPING,
+    };
+    as_touch(vm, as_slot);
+    rsp->va = va;
+    return GMMU_STATUS_OK;
 }
 
 uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
 {
-	uint32_t slot;
-	struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
-	struct vidmm_record *rec = NULL;
-	struct va_extent ext;
-	enum ptm_status st;
+    uint32_t slot;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
+    struct vidmm_record *rec = NULL;
+    struct va_extent ext;
+    enum ptm_status st;
 
-	if (req->reserved || !req->size)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (!as)
-		return GMMU_STATUS_BAD_HANDLE;
-	if ((req->va | req->size) & (PAGE_SIZE - 1))
-		return GMMU_STATUS_UNALIGNED;
-	/* Only a whole mapping or reservation, named by its start and size. */
-	if (!va_alloc_find(&as->vs, req->va, &ext) || ext.start != req->va || ext.size != req->size)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (ext.kind == VA_KIND_MAPPED) {
-		rec = mapping_find(vm, slot, req->va);
-		if (!rec)
-			return GMMU_STATUS_INTERNAL;
-	}
-	st = ptm_unmap(&as->pm, req->va, req->size);
-	if (st != PTM_OK)
-		return vidmm_status_from_ptm(st);
-	if (rec)
-		rec->kind = VIDMM_REC_FREE;
-	else
-		tiles_drop(vm, slot, req->va, req->va + req->size);
-	va_alloc_free(&as->vs, req->va, req->size);
-	as_touch(vm, slot);
-	return GMMU_STATUS_OK;
+    if (req->reserved || !req->size)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    if ((req->va | req->size) & (PAGE_SIZE - 1))
+        return GMMU_STATUS_UNALIGNED;
+    /* Only a whole mapping or reservation, named by its start and size. */
+    if (!va_alloc_find(&as->vs, req->va, &ext) || ext.start != req->va || ext.size != req->size)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (ext.kind == VA_KIND_MAPPED) {
+        rec = mapping_find(vm, slot, req->va);
+        if (!rec)
+            return GMMU_STATUS_INTERNAL;
+    }
+    st = ptm_unmap(&as->pm, req->va, req->size);
+    if (st != PTM_OK)
+        return vidmm_status_from_ptm(st);
+    if (rec)
+        rec->kind = VIDMM_REC_FREE;
+    else
+        tiles_drop(vm, slot, req->va, req->va + req->size);
+    va_alloc_free(&as->vs, req->va, req->size);
+    as_touch(vm, slot);
+    return GMMU_STATUS_OK;
 }
 
 uint32_t vidmm_reserve_va(struct vidmm *vm, const struct gmmu_reserve_req *req,
-			  struct gmmu_va_rsp *rsp)
+                          struct gmmu_va_rsp *rsp)
 {
-	uint32_t slot;
-	struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
-	bool fixed = req->flags & GMMU_MAP_FLAG_FIXED_VA;
-	uint64_t va = req->va;
-	enum ptm_status st;
+    uint32_t slot;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
+    bool fixed = req->flags & GMMU_MAP_FLAG_FIXED_VA;
+    uint64_t va = req->va;
+    enum ptm_status st;
 
-	if ((req->flags & ~GMMU_MAP_FLAG_FIXED_VA) || !req->size || (!fixed && req->va))
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (!as)
-		return GMMU_STATUS_BAD_HANDLE;
-	if ((req->size | (fixed ? req->va : 0)) & (VIDMM_TILE_SIZE - 1))
-		return GMMU_STATUS_UNALIGNED;
-	if (fixed)
-		st = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_RESERVED);
-	else
-		st = va_alloc_any(&as->vs, req->size, 0, 0, 0, VA_KIND_RESERVED, &va);
-	if (st != PTM_OK)
-		return vidmm_status_from_ptm(st);
-	as_touch(vm, slot);
-	rsp->va = va;
-	return GMMU_STATUS_OK;
+    if ((req->flags & ~GMMU_MAP_FLAG_FIXED_VA) || !req->size || (!fixed && req->va))
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    if ((req->size | (fixed ? req->va : 0)) & (VIDMM_TILE_SIZE - 1))
+        return GMMU_STATUS_UNALIGNED;
+    if (fixed)
+        st = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_RESERVED);
+    else
+        st = va_alloc_any(&as->vs, req->size, 0, 0, 0, VA_KIND_RESERVED, &va);
+    if (st != PTM_OK)
+        return vidmm_status_from_ptm(st);
+    as_touch(vm, slot);
+    rsp->va = va;
+    return GMMU_STATUS_OK;
 }
 
 /* ------------------------------------------------------------ UPDATE */
 
 /* One operation of a batch, checked, with what it resolved to. */
 struct upd {
-	struct gmmu_update_op op;
-	uint64_t dst_start, dst_end;	/* the reserved range holding the target */
-	uint64_t src_start, src_end;	/* COPY: the one holding the source */
-	uint32_t alloc;			/* MAP: allocation slot */
-	const struct vidmm_alloc *a;
+    struct gmmu_update_op op;
+    uint64_t dst_start, dst_end; /* the reserved range holding the target */
+    uint64_t src_start, src_end; /* COPY: the one holding the source */
+    uint32_t alloc;              /* MAP: allocation slot */
+    const struct vidmm_alloc *a;
 };
 
 /* The reserved range that holds all of [va, va + size), if one does. */
-static bool reserved_holding(const struct va_space *vs, uint64_t va, uint64_t size,
-			     uint64_t *start, uint64_t *end)
+static bool reserved_holding(const struct va_space *vs, uint64_t va, uint64_t size, uint64_t *start,
+                             uint64_t *end)
 {
-	struct va_extent ext;
+    struct va_extent ext;
 
-	if (!va_alloc_find(vs, va, &ext) || ext.kind != VA_KIND_RESERVED ||
-	    size > ext.start + ext.size - va)
-		return false;
-	*start = ext.start;
-	*end = ext.start + ext.size;
-	return true;
+    if (!va_alloc_find(vs, va, &ext) || ext.kind != VA_KIND_RESERVED ||
+        size > ext.start + ext.size - va)
+        return false;
+    *start = ext.start;
+    *end = ext.start + ext.size;
+    return true;
 }
 
 static bool tile_aligned(uint64_t v)
 {
-	return !(v & (VIDMM_TILE_SIZE - 1));
+    return !(v & (VIDMM_TILE_SIZE - 1));
 }
 
 static uint32_t upd_check_map(struct vidmm *vm, struct upd *u)
 {
-	const struct gmmu_update_op *op = &u->op;
+    const struct gmmu_update_op *op = &u->op;
 
-	if (op->flags & ~ATTR_FLAGS)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	u->a = alloc_lookup(vm, op->alloc_handle, &u->alloc);
-	if (!u->a)
-		return GMMU_STATUS_BAD_HANDLE;
-	if (!tile_aligned(op->arg))
-		return GMMU_STATUS_UNALIGNED;
-	if (op->arg > u->a->size || op->size > u->a->size - op->arg)
-		return GMMU_STATUS_OUT_OF_RANGE;
-	return GMMU_STATUS_OK;
+    if (op->flags & ~ATTR_FLAGS)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    u->a = alloc_lookup(vm, op->alloc_handle, &u->alloc);
+    if (!u->a)
+        return GMMU_STATUS_BAD_HANDLE;
+    if (!tile_aligned(op->arg))
+        return GMMU_STATUS_UNALIGNED;
+    if (op->arg > u->a->size || op->size > u->a->size - op->arg)
+        return GMMU_STATUS_OUT_OF_RANGE;
+    return GMMU_STATUS_OK;
 }
 
 static uint32_t upd_check_copy(const struct vidmm_as *as, struct upd *u)
 {
-	const struct gmmu_update_op *op = &u->op;
+    const struct gmmu_update_op *op = &u->op;
 
-	if (op->flags || op->alloc_handle)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (!tile_aligned(op->arg))
-		return GMMU_STATUS_UNALIGNED;
-	if (!reserved_holding(&as->vs, op->arg, op->size, &u->src_start, &u->src_end))
-		return GMMU_STATUS_OUT_OF_RANGE;
-	if (op->arg != op->va && op->arg < op->va + op->size && op->va < op->arg + op->size)
-		return GMMU_STATUS_OVERLAP;
-	return GMMU_STATUS_OK;
+    if (op->flags || op->alloc_handle)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!tile_aligned(op->arg))
+        return GMMU_STATUS_UNALIGNED;
+    if (!reserved_holding(&as->vs, op->arg, op->size, &u->src_start, &u->src_end))
+        return GMMU_STATUS_OUT_OF_RANGE;
+    if (op->arg != op->va && op->arg < op->va + op->size && op->va < op->arg + op->size)
+        return GMMU_STATUS_OVERLAP;
+    return GMMU_STATUS_OK;
 }
 
 /* Everything an operation needs, checked against the state before the
    batch (operations change tables only, never what is checked here). */
 static uint32_t upd_check(struct vidmm *vm, const struct vidmm_as *as, struct upd *u)
 {
-	const struct gmmu_update_op *op = &u->op;
+    const struct gmmu_update_op *op = &u->op;
 
-	if (op->reserved || !op->size || op->op < GMMU_UPDATE_OP_MAP ||
-	    op->op > GMMU_UPDATE_OP_PROTECT)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (!tile_aligned(op->va | op->size))
-		return GMMU_STATUS_UNALIGNED;
-	if (!reserved_holding(&as->vs, op->va, op->size, &u->dst_start, &u->dst_end))
-		return GMMU_STATUS_OUT_OF_RANGE;
-	switch (op->op) {
-	case GMMU_UPDATE_OP_MAP:
-		return upd_check_map(vm, u);
-	case GMMU_UPDATE_OP_COPY:
-		return upd_check_copy(as, u);
-	case GMMU_UPDATE_OP_UNMAP:
-		if ((op->flags & ~GMMU_MAP_FLAG_ZERO) || op->alloc_handle || op->arg)
-			return GMMU_STATUS_INVALID_ARGUMENT;
-		return GMMU_STATUS_OK;
-	default:	/* PROTECT */
-		if ((op->flags & ~ATTR_FLAGS) || op->alloc_handle || op->arg)
-			return GMMU_STATUS_INVALID_ARGUMENT;
-		return GMMU_STATUS_OK;
-	}
+    if (op->reserved || !op->size || op->op < GMMU_UPDATE_OP_MAP || op->op > GMMU_UPDATE_OP_PROTECT)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!tile_aligned(op->va | op->size))
+        return GMMU_STATUS_UNALIGNED;
+    if (!reserved_holding(&as->vs, op->va, op->size, &u->dst_start, &u->dst_end))
+        return GMMU_STATUS_OUT_OF_RANGE;
+    switch (op->op) {
+    case GMMU_UPDATE_OP_MAP:
+        return upd_check_map(vm, u);
+    case GMMU_UPDATE_OP_COPY:
+        return upd_check_copy(as, u);
+    case GMMU_UPDATE_OP_UNMAP:
+        if ((op->flags & ~GMMU_MAP_FLAG_ZERO) || op->alloc_handle || op->arg)
+            return GMMU_STATUS_INVALID_ARGUMENT;
+        return GMMU_STATUS_OK;
+    default: /* PROTECT */
+        if ((op->flags & ~ATTR_FLAGS) || op->alloc_handle || op->arg)
+            return GMMU_STATUS_INVALID_ARGUMENT;
+        return GMMU_STATUS_OK;
+    }
 }
 
 /*
@@ -1087,32 +1113,32 @@ static uint32_t upd_check(struct vidmm *vm, const struct vidmm_as *as, struct up
  * the entries cut by the two ends of the range.
  */
 struct table_need {
-	uint64_t blocks_4k, blocks_8k;
+    uint64_t blocks_4k, blocks_8k;
 };
 
 static uint64_t spans(uint64_t lo, uint64_t hi, unsigned shift)
 {
-	return ((hi - 1) >> shift) - (lo >> shift) + 1;
+    return ((hi - 1) >> shift) - (lo >> shift) + 1;
 }
 
 static void need_range(struct table_need *n, uint64_t lo, uint64_t hi)
 {
-	n->blocks_4k += spans(lo, hi, 39) + spans(lo, hi, 21) + spans(lo, hi, 25);
-	n->blocks_8k += spans(lo, hi, 30);
+    n->blocks_4k += spans(lo, hi, 39) + spans(lo, hi, 21) + spans(lo, hi, 25);
+    n->blocks_8k += spans(lo, hi, 30);
 }
 
 static void need_op(struct table_need *n, const struct gmmu_update_op *op)
 {
-	uint64_t lo = op->va, hi = op->va + op->size;
-	bool edges_only = op->op == GMMU_UPDATE_OP_PROTECT ||
-			  (op->op == GMMU_UPDATE_OP_UNMAP && !(op->flags & GMMU_MAP_FLAG_ZERO));
+    uint64_t lo = op->va, hi = op->va + op->size;
+    bool edges_only = op->op == GMMU_UPDATE_OP_PROTECT ||
+                      (op->op == GMMU_UPDATE_OP_UNMAP && !(op->flags & GMMU_MAP_FLAG_ZERO));
 
-	if (!edges_only) {
-		need_range(n, lo, hi);
-		return;
-	}
-	need_range(n, lo, lo + PAGE_SIZE);
-	need_range(n, hi - PAGE_SIZE, hi);
+    if (!edges_only) {
+        need_range(n, lo, hi);
+        return;
+    }
+    need_range(n, lo, lo + PAGE_SIZE);
+    need_range(n, hi - PAGE_SIZE, hi);
 }
 
 /*
@@ -1123,254 +1149,255 @@ static void need_op(struct table_need *n, const struct gmmu_update_op *op)
  */
 static bool headroom(struct vidmm *vm, const struct table_need *n)
 {
-	static const uint64_t bytes[2] = { 2 * PAGE_SIZE, PAGE_SIZE };
-	uint64_t count[2] = { n->blocks_8k, n->blocks_4k }, total, head = UINT64_MAX;
-	struct vram_stats st;
-	bool ok = true;
+    static const uint64_t bytes[2] = { 2 * PAGE_SIZE, PAGE_SIZE };
+    uint64_t count[2] = { n->blocks_8k, n->blocks_4k }, total, head = UINT64_MAX;
+    struct vram_stats st;
+    bool ok = true;
 
-	total = n->blocks_8k * bytes[0] + n->blocks_4k * bytes[1];
-	vram_alloc_stats(vm->vram, &st);
-	if (total > st.free_bytes)
-		return false;
-	if (total <= st.largest_free)
-		return true;
-	vm->counters.batch_reservations++;
-	for (unsigned k = 0; k < 2 && ok; k++) {
-		for (uint64_t i = 0; i < count[k] && ok; i++) {
-			uint64_t off;
+    total = n->blocks_8k * bytes[0] + n->blocks_4k * bytes[1];
+    vram_alloc_stats(vm->vram, &st);
+    if (total > st.free_bytes)
+        return false;
+    if (total <= st.largest_free)
+        return true;
+    vm->counters.batch_reservations++;
+    for (unsigned k = 0; k < 2 && ok; k++) {
+        for (uint64_t i = 0; i < count[k] && ok; i++) {
+            uint64_t off;
 
-			ok = vram_alloc_block(vm->vram, bytes[k], &off) == VRAM_OK;
-			if (ok) {
-				vm->hw->write64(vm->hw_ctx, off, head);
-				head = off;
-			}
-		}
-	}
-	while (head != UINT64_MAX) {
-		uint64_t next = vm->hw->read64(vm->hw_ctx, head);
+            ok = vram_alloc_block(vm->vram, bytes[k], &off) == VRAM_OK;
+            if (ok) {
+                vm->hw->write64(vm->hw_ctx, off, head);
+                head = off;
+            }
+        }
+    }
+    while (head != UINT64_MAX) {
+        uint64_t next = vm->hw->read64(vm->hw_ctx, head);
 
-		vram_alloc_free_block(vm->vram, head, NULL);
-		head = next;
-	}
-	return ok;
+        vram_alloc_free_block(vm->vram, head, NULL);
+        head = next;
+    }
+    return ok;
 }
 
 /* Tile references a batch will add, found before anything is applied. */
 struct ref_plan {
-	uint32_t count;
-	struct {
-		uint64_t start;		/* reserved range */
-		uint32_t alloc;
-	} add[VIDMM_BATCH_NEW_REFS];
+    uint32_t count;
+    struct {
+        uint64_t start; /* reserved range */
+        uint32_t alloc;
+    } add[VIDMM_BATCH_NEW_REFS];
 };
 
 static bool plan_ref(struct vidmm *vm, uint32_t as, struct ref_plan *p, uint64_t start,
-		     uint64_t end, uint32_t alloc)
+                     uint64_t end, uint32_t alloc)
 {
-	if (tiles_find(vm, as, start, end, alloc))
-		return true;
-	for (uint32_t i = 0; i < p->count; i++)
-		if (p->add[i].start == start && p->add[i].alloc == alloc)
-			return true;
-	if (p->count == VIDMM_BATCH_NEW_REFS)
-		return false;
-	p->add[p->count].start = start;
-	p->add[p->count].alloc = alloc;
-	p->count++;
-	return true;
+    if (tiles_find(vm, as, start, end, alloc))
+        return true;
+    for (uint32_t i = 0; i < p->count; i++)
+        if (p->add[i].start == start && p->add[i].alloc == alloc)
+            return true;
+    if (p->count == VIDMM_BATCH_NEW_REFS)
+        return false;
+    p->add[p->count].start = start;
+    p->add[p->count].alloc = alloc;
+    p->count++;
+    return true;
 }
 
 static bool hull_meets(const struct vidmm_record *r, uint64_t lo, uint64_t hi)
 {
-	return r->va < hi && lo < r->va + r->size;
+    return r->va < hi && lo < r->va + r->size;
 }
 
 /* COPY carries the source range's references to the destination range. */
-static bool plan_copy_refs(struct vidmm *vm, uint32_t as, struct ref_plan *p,
-			   const struct upd *u)
+static bool plan_copy_refs(struct vidmm *vm, uint32_t as, struct ref_plan *p, const struct upd *u)
 {
-	uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
-	bool ok = true;
+    uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
+    bool ok = true;
 
-	if (u->src_start == u->dst_start)
-		return true;
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && ok; i++) {
-		const struct vidmm_record *r = &vm->records[i];
+    if (u->src_start == u->dst_start)
+        return true;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && ok; i++) {
+        const struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind == VIDMM_REC_TILES && r->as == as &&
-		    in_range(r->va, u->src_start, u->src_end) && hull_meets(r, lo, hi))
-			ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, r->alloc);
-	}
-	for (uint32_t i = 0; i < p->count && ok; i++)
-		if (p->add[i].start == u->src_start)
-			ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, p->add[i].alloc);
-	return ok;
+        if (r->kind == VIDMM_REC_TILES && r->as == as &&
+            in_range(r->va, u->src_start, u->src_end) && hull_meets(r, lo, hi))
+            ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, r->alloc);
+    }
+    for (uint32_t i = 0; i < p->count && ok; i++)
+        if (p->add[i].start == u->src_start)
+            ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, p->add[i].alloc);
+    return ok;
 }
 
 static void copy_refs(struct vidmm *vm, uint32_t as, const struct upd *u)
 {
-	uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
+    uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
 
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-		struct vidmm_record *r = &vm->records[i];
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
 
-		if (r->kind != VIDMM_REC_TILES || r->as != as ||
-		    !in_range(r->va, u->src_start, u->src_end) || !hull_meets(r, lo, hi))
-			continue;
-		if (u->src_start == u->dst_start)
-			hull_extend(r, u->op.va, u->op.va + u->op.size);
-		else
-			tiles_note(vm, as, u->dst_start, u->dst_end, r->alloc, u->op.va,
-				   u->op.va + u->op.size);
-	}
+        if (r->kind != VIDMM_REC_TILES || r->as != as ||
+            !in_range(r->va, u->src_start, u->src_end) || !hull_meets(r, lo, hi))
+            continue;
+        if (u->src_start == u->dst_start)
+            hull_extend(r, u->op.va, u->op.va + u->op.size);
+        else
+            tiles_note(vm, as, u->dst_start, u->dst_end, r->alloc, u->op.va, u->op.va + u->op.size);
+    }
 }
 
 static void upd_load(struct upd *u, const void *ops, uint32_t i)
 {
-	memset(u, 0, sizeof(*u));
-	memcpy(&u->op, (const uint8_t *)ops + (size_t)i * sizeof(u->op), sizeof(u->op));
+    memset(u, 0, sizeof(*u));
+    memcpy(&u->op, (const uint8_t *)ops + (size_t)i * sizeof(u->op), sizeof(u->op));
 }
 
 /* Pass 1: every operation valid, the tables and records they may need. */
 static uint32_t upd_validate(struct vidmm *vm, uint32_t slot, const void *ops, uint32_t count,
-			     struct table_need *need)
+                             struct table_need *need)
 {
-	struct vidmm_as *as = &vm->as[slot];
-	struct ref_plan plan = { .count = 0 };
+    struct vidmm_as *as = &vm->as[slot];
+    struct ref_plan plan = { .count = 0 };
 
-	for (uint32_t i = 0; i < count; i++) {
-		struct upd u;
-		uint32_t st;
-		bool ok = true;
+    for (uint32_t i = 0; i < count; i++) {
+        struct upd u;
+        uint32_t st;
+        bool ok = true;
 
-		upd_load(&u, ops, i);
-		st = upd_check(vm, as, &u);
-		if (st != GMMU_STATUS_OK)
-			return st;
-		need_op(need, &u.op);
-		if (u.op.op == GMMU_UPDATE_OP_MAP)
-			ok = plan_ref(vm, slot, &plan, u.dst_start, u.dst_end, u.alloc);
-		else if (u.op.op == GMMU_UPDATE_OP_COPY)
-			ok = plan_copy_refs(vm, slot, &plan, &u);
-		if (!ok)
-			return GMMU_STATUS_NO_MEMORY;
-	}
-	return plan.count <= records_free(vm) ? GMMU_STATUS_OK : GMMU_STATUS_NO_MEMORY;
+        upd_load(&u, ops, i);
+        st = upd_check(vm, as, &u);
+        if (st != GMMU_STATUS_OK)
+            return st;
+        need_op(need, &u.op);
+        if (u.op.op == GMMU_UPDATE_OP_MAP)
+            ok = plan_ref(vm, slot, &plan, u.dst_start, u.dst_end, u.alloc);
+        else if (u.op.op == GMMU_UPDATE_OP_COPY)
+            ok = plan_copy_refs(vm, slot, &plan, &u);
+        if (!ok)
+            return GMMU_STATUS_NO_MEMORY;
+    }
+    return plan.count <= records_free(vm) ? GMMU_STATUS_OK : GMMU_STATUS_NO_MEMORY;
 }
 
 static enum ptm_status upd_apply(struct vidmm *vm, uint32_t slot, const struct upd *u)
 {
-	struct ptm *pm = &vm->as[slot].pm;
-	const struct gmmu_update_op *op = &u->op;
-	enum ptm_status st;
-	size_t n;
+    struct ptm *pm = &vm->as[slot].pm;
+    const struct gmmu_update_op *op = &u->op;
+    enum ptm_status st;
+    size_t n;
 
-	switch (op->op) {
-	case GMMU_UPDATE_OP_MAP:
-		n = map_extents_build(vm, u->a, op->arg, op->size);
-		st = ptm_map_extents(pm, op->va, vm->map_extents, n, alloc_segment(u->a),
-				     op->flags, PTM_PAGE_ALL);
-		if (st == PTM_OK)
-			tiles_note(vm, slot, u->dst_start, u->dst_end, u->alloc, op->va,
-				   op->va + op->size);
-		return st;
-	case GMMU_UPDATE_OP_UNMAP:
-		if (op->flags & GMMU_MAP_FLAG_ZERO)
-			return ptm_map_zero(pm, op->va, op->size, 0);
-		return ptm_unmap(pm, op->va, op->size);
-	case GMMU_UPDATE_OP_COPY:
-		st = ptm_copy(pm, op->arg, op->va, op->size);
-		if (st == PTM_OK)
-			copy_refs(vm, slot, u);
-		return st;
-	default:	/* PROTECT */
-		return ptm_protect(pm, op->va, op->size, op->flags);
-	}
+    switch (op->op) {
+    case GMMU_UPDATE_OP_MAP:
+        n = map_extents_build(vm, u->a, op->arg, op->size);
+        st = ptm_map_extents(pm, op->va, vm->map_extents, n, alloc_segment(u->a), op->flags,
+                             PTM_PAGE_ALL);
+        if (st == PTM_OK)
+            tiles_note(vm, slot, u->dst_start, u->dst_end, u->alloc, op->va, op->va + op->size);
+        return st;
+    case GMMU_UPDATE_OP_UNMAP:
+        if (op->flags & GMMU_MAP_FLAG_ZERO)
+            return ptm_map_zero(pm, op->va, op->size, 0);
+        return ptm_unmap(pm, op->va, op->size);
+    case GMMU_UPDATE_OP_COPY:
+        st = ptm_copy(pm, op->arg, op->va, op->size);
+        if (st == PTM_OK)
+            copy_refs(vm, slot, u);
+        return st;
+    default: /* PROTECT */
+        return ptm_protect(pm, op->va, op->size, op->flags);
+    }
 }
 
-uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req,
-			 const void *ops)
+uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops)
 {
-	uint32_t slot, st;
-	struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
-	struct table_need need = { 0, 0 };
-	enum ptm_status pst = PTM_OK;
+    uint32_t slot, st;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
+    struct table_need need = { 0, 0 };
+    enum ptm_status pst = PTM_OK;
 
-	if (!as)
-		return GMMU_STATUS_BAD_HANDLE;
-	if (req->count > VIDMM_UPDATE_MAX_OPS)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	st = upd_validate(vm, slot, ops, req->count, &need);
-	if (st != GMMU_STATUS_OK)
-		return st;
-	if (!headroom(vm, &need))
-		return GMMU_STATUS_NO_MEMORY;
-	/* One invalidation for the whole batch, at ptm_batch_end. */
-	ptm_batch_begin(&as->pm);
-	for (uint32_t i = 0; i < req->count && pst == PTM_OK; i++) {
-		struct upd u;
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    if (req->count > VIDMM_UPDATE_MAX_OPS)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    st = upd_validate(vm, slot, ops, req->count, &need);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    if (!headroom(vm, &need))
+        return GMMU_STATUS_NO_MEMORY;
+    /* One invalidation for the whole batch, at ptm_batch_end. */
+    ptm_batch_begin(&as->pm);
+    for (uint32_t i = 0; i < req->count && pst == PTM_OK; i++) {
+        struct upd u;
 
-		upd_load(&u, ops, i);
-		upd_check(vm, as, &u);
-		pst = upd_apply(vm, slot, &u);
-	}
-	ptm_batch_end(&as->pm);
-	/* With the headroom taken no operation can run out of VRAM, and every
+        upd_load(&u, ops, i);
+        upd_check(vm, as, &u);
+        pst = upd_apply(vm, slot, &u);
+    }
+    ptm_batch_end(&as->pm);
+    /* With the headroom taken no operation can run out of VRAM, and every
 	   other failure was checked for: this is a broken invariant. */
-	if (pst != PTM_OK)
-		return GMMU_STATUS_INTERNAL;
-	as_touch(vm, slot);
-	return GMMU_STATUS_OK;
+    if (pst != PTM_OK)
+        return GMMU_STATUS_INTERNAL;
+    as_touch(vm, slot);
+    return GMMU_STATUS_OK;
 }
 
 /* ------------------------------------------------------------ QUERY / GET_VRAM */
 
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
-			struct gmmu_query_rsp *rsp)
+                        struct gmmu_query_rsp *rsp)
 {
-	uint32_t slot;
-	struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
-	struct ptm_translation t;
-	enum ptm_status st;
+    uint32_t slot;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
+    struct ptm_translation t;
+    enum ptm_status st;
 
-	if (req->reserved)
-		return GMMU_STATUS_INVALID_ARGUMENT;
-	if (!as)
-		return GMMU_STATUS_BAD_HANDLE;
-	st = ptm_query(&as->pm, req->va, &t);
-	if (st != PTM_OK)
-		return vidmm_status_from_ptm(st);
-	*rsp = (struct gmmu_query_rsp){
-		.pa = t.pa, .state = t.state, .segment = t.segment, .flags = t.attrs,
-		.page_shift = t.page_shift,
-	};
-	return GMMU_STATUS_OK;
+    if (req->reserved)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    st = ptm_query(&as->pm, req->va, &t);
+    if (st != PTM_OK)
+        return vidmm_status_from_ptm(st);
+    *rsp = (struct gmmu_query_rsp){
+        .pa = t.pa,
+        .state = t.state,
+        .segment = t.segment,
+        .flags = t.attrs,
+        .page_shift = t.page_shift,
+    };
+    return GMMU_STATUS_OK;
 }
 
 void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables, uint64_t *vram_bytes)
 {
-	*tables = 0;
-	*vram_bytes = 0;
-	for (uint32_t i = 0; i < VIDMM_MAX_AS; i++) {
-		struct ptm_usage u;
+    *tables = 0;
+    *vram_bytes = 0;
+    for (uint32_t i = 0; i < VIDMM_MAX_AS; i++) {
+        struct ptm_usage u;
 
-		if (!vm->as[i].live)
-			continue;
-		ptm_usage(&vm->as[i].pm, &u);
-		*tables += u.tables;
-		*vram_bytes += u.vram_bytes;
-	}
+        if (!vm->as[i].live)
+            continue;
+        ptm_usage(&vm->as[i].pm, &u);
+        *tables += u.tables;
+        *vram_bytes += u.vram_bytes;
+    }
 }
 
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
 {
-	struct vram_stats st;
+    struct vram_stats st;
 
-	vram_alloc_stats(vm->vram, &st);
-	*rsp = (struct gmmu_vram_rsp){
-		.segment_bytes = st.segment_bytes, .free_bytes = st.free_bytes,
-		.largest_free = st.largest_free,
-		.allocations = vm->live_allocs, .address_spaces = vm->live_as,
-	};
-	vidmm_table_usage(vm, &rsp->tables, &rsp->table_bytes);
+    vram_alloc_stats(vm->vram, &st);
+    *rsp = (struct gmmu_vram_rsp){
+        .segment_bytes = st.segment_bytes,
+        .free_bytes = st.free_bytes,
+        .largest_free = st.largest_free,
+        .allocations = vm->live_allocs,
+        .address_spaces = vm->live_as,
+    };
+    vidmm_table_usage(vm, &rsp->tables, &rsp->table_bytes);
 }

@@ -42,143 +42,142 @@
  * build time (the fuzzer shrinks them).
  */
 #ifndef VIDMM_MAX_AS
-#define VIDMM_MAX_AS		72	/* live address spaces (> the 64 hardware ids) */
+#define VIDMM_MAX_AS 72 /* live address spaces (> the 64 hardware ids) */
 #endif
 #ifndef VIDMM_MAX_ALLOCS
-#define VIDMM_MAX_ALLOCS	160	/* live allocations */
+#define VIDMM_MAX_ALLOCS 160 /* live allocations */
 #endif
 #ifndef VIDMM_MAX_EXTENTS
-#define VIDMM_MAX_EXTENTS	256	/* contiguous VRAM pieces, all allocations */
+#define VIDMM_MAX_EXTENTS 256 /* contiguous VRAM pieces, all allocations */
 #endif
 #ifndef VIDMM_ALLOC_EXTENTS
-#define VIDMM_ALLOC_EXTENTS	32	/* pieces of one allocation */
+#define VIDMM_ALLOC_EXTENTS 32 /* pieces of one allocation */
 #endif
 #ifndef VIDMM_MAX_RECORDS
-#define VIDMM_MAX_RECORDS	192	/* MAP_VA mappings plus tile references */
+#define VIDMM_MAX_RECORDS 192 /* MAP_VA mappings plus tile references */
 #endif
 #ifndef VIDMM_BATCH_NEW_REFS
-#define VIDMM_BATCH_NEW_REFS	16	/* tile references one UPDATE_VA may add */
+#define VIDMM_BATCH_NEW_REFS 16 /* tile references one UPDATE_VA may add */
 #endif
-#define VIDMM_HW_ASIDS_MAX	GMMU_ASIDS
+#define VIDMM_HW_ASIDS_MAX GMMU_ASIDS
 
 /* The largest UPDATE_VA batch that fits one message. */
 #define VIDMM_UPDATE_MAX_OPS \
-	((GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES - GMMU_UPDATE_REQ_BYTES) / GMMU_UPDATE_OP_BYTES)
+    ((GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES - GMMU_UPDATE_REQ_BYTES) / GMMU_UPDATE_OP_BYTES)
 
 /* Granule of reserved ranges and UPDATE_VA operations: the 64 KB tile. */
-#define VIDMM_TILE_SIZE		(UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
+#define VIDMM_TILE_SIZE (UINT64_C(1) << GMMU_PAGE_SHIFT_64K)
 
 /*
  * What VidMm needs from the platform. VRAM offsets are bytes from the start
  * of the segment; `asid` is a hardware address-space id (< hw_asids).
  */
 struct vidmm_hw {
-	/* Page-table words, with ptm_hw's rules (write64 seen whole). */
-	uint64_t (*read64)(void *ctx, uint64_t vram_offset);
-	void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
-	void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
-			  size_t n);	/* optional */
-	/*
+    /* Page-table words, with ptm_hw's rules (write64 seen whole). */
+    uint64_t (*read64)(void *ctx, uint64_t vram_offset);
+    void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
+    void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
+                      size_t n); /* optional */
+    /*
 	 * Drop every translation of asid overlapping [va_start, va_end) (end
 	 * exclusive; [0, UINT64_MAX) means the whole id) and return when done.
 	 */
-	void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start,
-			   uint64_t va_end);
-	/* Program entry asid of the MMU's address-space table. */
-	void (*set_as)(void *ctx, uint32_t asid, uint64_t root, bool valid);
-	/* Optional (tests): a page-table block went back to vram_alloc. */
-	void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
+    void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
+    /* Program entry asid of the MMU's address-space table. */
+    void (*set_as)(void *ctx, uint32_t asid, uint64_t root, bool valid);
+    /* Optional (tests): a page-table block went back to vram_alloc. */
+    void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
 };
 
 struct vidmm_config {
-	const struct vidmm_hw *hw;
-	void *hw_ctx;
-	struct vram_alloc *vram;	/* the VRAM segment, initialised */
-	/* VIDMM_MAX_AS * va_nodes_per_as nodes (may live in DDR). */
-	struct va_node *va_nodes;
-	uint32_t va_nodes_per_as;
-	uint32_t hw_asids;		/* 1..VIDMM_HW_ASIDS_MAX */
+    const struct vidmm_hw *hw;
+    void *hw_ctx;
+    struct vram_alloc *vram; /* the VRAM segment, initialised */
+    /* VIDMM_MAX_AS * va_nodes_per_as nodes (may live in DDR). */
+    struct va_node *va_nodes;
+    uint32_t va_nodes_per_as;
+    uint32_t hw_asids; /* 1..VIDMM_HW_ASIDS_MAX */
 };
 
 /* ------------------------------------------------------------ state */
 
 /* One physical memory object. */
 struct vidmm_alloc {
-	uint64_t size;		/* bytes */
-	uint64_t sys_addr;	/* SYSTEM: host address of the buffer */
-	uint16_t gen;		/* handle generation */
-	uint16_t first_extent;	/* VRAM: list through vidmm.extents */
-	uint16_t extents;
-	uint8_t flags;		/* GMMU_ALLOC_FLAG_* */
-	bool live;
+    uint64_t size;         /* bytes */
+    uint64_t sys_addr;     /* SYSTEM: host address of the buffer */
+    uint16_t gen;          /* handle generation */
+    uint16_t first_extent; /* VRAM: list through vidmm.extents */
+    uint16_t extents;
+    uint8_t flags; /* GMMU_ALLOC_FLAG_* */
+    bool live;
 };
 
 /* A run of whole vram_alloc blocks backing part of an allocation. */
 struct vidmm_extent {
-	uint32_t page;		/* first 4 KB page in the segment */
-	uint32_t pages;
-	uint16_t next;
+    uint32_t page; /* first 4 KB page in the segment */
+    uint32_t pages;
+    uint16_t next;
 };
 
 struct vidmm_as {
-	struct ptm pm;
-	struct va_space vs;
-	uint32_t last_use;	/* LRU clock of the last command on it */
-	uint16_t gen;
-	uint8_t hw_asid;	/* VIDMM_NO_ASID while it holds none */
-	bool live;
+    struct ptm pm;
+    struct va_space vs;
+    uint32_t last_use; /* LRU clock of the last command on it */
+    uint16_t gen;
+    uint8_t hw_asid; /* VIDMM_NO_ASID while it holds none */
+    bool live;
 };
 
-#define VIDMM_NO_ASID		0xFFu
+#define VIDMM_NO_ASID 0xFFu
 
 enum vidmm_record_kind {
-	VIDMM_REC_FREE = 0,
-	VIDMM_REC_MAPPING,	/* a MAP_VA mapping: [va, va + size) */
-	VIDMM_REC_TILES,	/* tiles of a reserved range may map the
+    VIDMM_REC_FREE = 0,
+    VIDMM_REC_MAPPING, /* a MAP_VA mapping: [va, va + size) */
+    VIDMM_REC_TILES,   /* tiles of a reserved range may map the
 				   allocation; [va, va + size) is their hull */
 };
 
 /* Ties an allocation to VA of an address space. */
 struct vidmm_record {
-	uint64_t va;
-	uint64_t size;
-	uint16_t alloc;		/* allocation slot */
-	uint8_t as;		/* address-space slot */
-	uint8_t kind;		/* enum vidmm_record_kind */
+    uint64_t va;
+    uint64_t size;
+    uint16_t alloc; /* allocation slot */
+    uint8_t as;     /* address-space slot */
+    uint8_t kind;   /* enum vidmm_record_kind */
 };
 
 /* Counters for tests and the docs' claims; never reset. */
 struct vidmm_counters {
-	uint32_t asid_binds;		/* address spaces given a hardware id */
-	uint32_t asid_evictions;	/* ... by taking it from another */
-	uint32_t batch_reservations;	/* UPDATE_VA headroom checks by taking blocks */
-	uint32_t tile_scans;		/* 64 KB steps of FREE's tile search */
+    uint32_t asid_binds;         /* address spaces given a hardware id */
+    uint32_t asid_evictions;     /* ... by taking it from another */
+    uint32_t batch_reservations; /* UPDATE_VA headroom checks by taking blocks */
+    uint32_t tile_scans;         /* 64 KB steps of FREE's tile search */
 };
 
 struct vidmm {
-	const struct vidmm_hw *hw;
-	void *hw_ctx;
-	const struct ptm_hw *ptm_hw;	/* what the managers call: see vidmm.c */
-	struct vram_alloc *vram;
-	struct va_node *va_nodes;
-	uint32_t va_nodes_per_as;
-	uint32_t hw_asids;
-	uint32_t clock;			/* LRU clock */
-	uint32_t live_allocs, live_as;
-	uint64_t alloc_vram_bytes;	/* VRAM held by allocations */
-	uint16_t free_extent;		/* free list through extents[].next */
-	uint32_t free_extents;
-	struct vidmm_counters counters;
-	struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
-	struct vidmm_extent extents[VIDMM_MAX_EXTENTS];
-	struct vidmm_as as[VIDMM_MAX_AS];
-	uint8_t asid_owner[VIDMM_HW_ASIDS_MAX];	/* AS slot, or VIDMM_NO_OWNER */
-	struct vidmm_record records[VIDMM_MAX_RECORDS];
-	/* Scratch of one command: the pieces handed to ptm_map_extents. */
-	struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];
+    const struct vidmm_hw *hw;
+    void *hw_ctx;
+    const struct ptm_hw *ptm_hw; /* what the managers call: see vidmm.c */
+    struct vram_alloc *vram;
+    struct va_node *va_nodes;
+    uint32_t va_nodes_per_as;
+    uint32_t hw_asids;
+    uint32_t clock; /* LRU clock */
+    uint32_t live_allocs, live_as;
+    uint64_t alloc_vram_bytes; /* VRAM held by allocations */
+    uint16_t free_extent;      /* free list through extents[].next */
+    uint32_t free_extents;
+    struct vidmm_counters counters;
+    struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
+    struct vidmm_extent extents[VIDMM_MAX_EXTENTS];
+    struct vidmm_as as[VIDMM_MAX_AS];
+    uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
+    struct vidmm_record records[VIDMM_MAX_RECORDS];
+    /* Scratch of one command: the pieces handed to ptm_map_extents. */
+    struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];
 };
 
-#define VIDMM_NO_OWNER		0xFFu
+#define VIDMM_NO_OWNER 0xFFu
 
 /*
  * Takes over cfg->vram (already initialised, with whatever the platform
@@ -192,23 +191,21 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg);
 /* Each returns a GMMU_STATUS_* and writes its response only on OK. */
 
 uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req,
-		     struct gmmu_alloc_rsp *rsp);
+                     struct gmmu_alloc_rsp *rsp);
 uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req);
 uint32_t vidmm_create_as(struct vidmm *vm, struct gmmu_as_rsp *rsp);
 uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req);
-uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req,
-		      struct gmmu_va_rsp *rsp);
+uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct gmmu_va_rsp *rsp);
 uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req);
 uint32_t vidmm_reserve_va(struct vidmm *vm, const struct gmmu_reserve_req *req,
-			  struct gmmu_va_rsp *rsp);
+                          struct gmmu_va_rsp *rsp);
 /*
  * ops: req->count struct gmmu_update_op laid out back to back, any
  * alignment (they are copied out one at a time).
  */
-uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req,
-			 const void *ops);
+uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops);
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
-			struct gmmu_query_rsp *rsp);
+                        struct gmmu_query_rsp *rsp);
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);
 
 /* Gives the address space a hardware id (recycling one if need be) so an
@@ -219,8 +216,7 @@ uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_as
 
 /* The address space's root table and hardware id (VIDMM_NO_ASID if none);
  * false for a handle that is not live. For tests and tools. */
-bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
-		   uint32_t *hw_asid);
+bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root, uint32_t *hw_asid);
 
 /* The handle of the address space holding hardware id hw_asid now, or 0 if
  * none does: how a fault record (which names the id) is reported to the
@@ -229,8 +225,7 @@ bool vidmm_as_info(const struct vidmm *vm, uint32_t as_handle, uint64_t *root,
 uint32_t vidmm_as_handle_of_asid(const struct vidmm *vm, uint32_t hw_asid);
 
 /* Table VRAM of every live address space, as ptm_usage() reports it. */
-void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables,
-		       uint64_t *vram_bytes);
+void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables, uint64_t *vram_bytes);
 
 /* Statuses of the modules below, as mailbox codes. */
 uint32_t vidmm_status_from_ptm(enum ptm_status st);

@@ -15,32 +15,33 @@
 
 #include <string.h>
 
-#define VIDMM_CMD_ARGS void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp, \
-		       uint32_t resp_cap, uint32_t *resp_len
+#define VIDMM_CMD_ARGS                                                                 \
+    void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp, uint32_t resp_cap, \
+        uint32_t *resp_len
 
 /* A command with a fixed-size request: the request's and the response's
    sizes (0: no payload) and the vidmm call, given the decoded request and
    room for the response. */
 struct fixed_cmd {
-	uint16_t req_bytes, rsp_bytes;
-	uint32_t (*call)(struct vidmm *vm, const void *in, void *out);
+    uint16_t req_bytes, rsp_bytes;
+    uint32_t (*call)(struct vidmm *vm, const void *in, void *out);
 };
 
 union fixed_req {
-	struct gmmu_alloc_req alloc;
-	struct gmmu_handle_req handle;
-	struct gmmu_map_req map;
-	struct gmmu_range_req range;
-	struct gmmu_reserve_req reserve;
-	struct gmmu_query_req query;
+    struct gmmu_alloc_req alloc;
+    struct gmmu_handle_req handle;
+    struct gmmu_map_req map;
+    struct gmmu_range_req range;
+    struct gmmu_reserve_req reserve;
+    struct gmmu_query_req query;
 };
 
 union fixed_rsp {
-	struct gmmu_alloc_rsp alloc;
-	struct gmmu_as_rsp as;
-	struct gmmu_va_rsp va;
-	struct gmmu_query_rsp query;
-	struct gmmu_vram_rsp vram;
+    struct gmmu_alloc_rsp alloc;
+    struct gmmu_as_rsp as;
+    struct gmmu_va_rsp va;
+    struct gmmu_query_rsp query;
+    struct gmmu_vram_rsp vram;
 };
 
 /* INTERNAL without an instance; MALFORMED_LENGTH unless the request is
@@ -49,82 +50,82 @@ union fixed_rsp {
    through unmoved. */
 static uint32_t serve(VIDMM_CMD_ARGS, const struct fixed_cmd *cmd)
 {
-	struct vidmm *vm = ctx;
-	union fixed_req in;
-	union fixed_rsp out;
-	uint32_t st;
+    struct vidmm *vm = ctx;
+    union fixed_req in;
+    union fixed_rsp out;
+    uint32_t st;
 
-	if (!vm) {
-		st = GMMU_STATUS_INTERNAL;
-	} else if (req_len != cmd->req_bytes) {
-		st = GMMU_STATUS_MALFORMED_LENGTH;
-	} else {
-		if (req_len)
-			memcpy(&in, req, req_len);
-		st = cmd->call(vm, &in, &out);
-	}
-	return mbox_reply(st, &out, cmd->rsp_bytes, resp, resp_cap, resp_len);
+    if (!vm) {
+        st = GMMU_STATUS_INTERNAL;
+    } else if (req_len != cmd->req_bytes) {
+        st = GMMU_STATUS_MALFORMED_LENGTH;
+    } else {
+        if (req_len)
+            memcpy(&in, req, req_len);
+        st = cmd->call(vm, &in, &out);
+    }
+    return mbox_reply(st, &out, cmd->rsp_bytes, resp, resp_cap, resp_len);
 }
 
 static uint32_t alloc(struct vidmm *vm, const void *in, void *out)
 {
-	return vidmm_alloc(vm, in, out);
+    return vidmm_alloc(vm, in, out);
 }
 
 static uint32_t free_alloc(struct vidmm *vm, const void *in, void *out)
 {
-	(void)out;
-	return vidmm_free(vm, in);
+    (void)out;
+    return vidmm_free(vm, in);
 }
 
 static uint32_t create_as(struct vidmm *vm, const void *in, void *out)
 {
-	(void)in;
-	return vidmm_create_as(vm, out);
+    (void)in;
+    return vidmm_create_as(vm, out);
 }
 
 static uint32_t destroy_as(struct vidmm *vm, const void *in, void *out)
 {
-	(void)out;
-	return vidmm_destroy_as(vm, in);
+    (void)out;
+    return vidmm_destroy_as(vm, in);
 }
 
 static uint32_t map_va(struct vidmm *vm, const void *in, void *out)
 {
-	return vidmm_map_va(vm, in, out);
+    return vidmm_map_va(vm, in, out);
 }
 
 static uint32_t unmap_va(struct vidmm *vm, const void *in, void *out)
 {
-	(void)out;
-	return vidmm_unmap_va(vm, in);
+    (void)out;
+    return vidmm_unmap_va(vm, in);
 }
 
 static uint32_t reserve_va(struct vidmm *vm, const void *in, void *out)
 {
-	return vidmm_reserve_va(vm, in, out);
+    return vidmm_reserve_va(vm, in, out);
 }
 
 static uint32_t query_va(struct vidmm *vm, const void *in, void *out)
 {
-	return vidmm_query_va(vm, in, out);
+    return vidmm_query_va(vm, in, out);
 }
 
 static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
 {
-	(void)in;
-	vidmm_get_vram(vm, out);
-	return GMMU_STATUS_OK;
+    (void)in;
+    vidmm_get_vram(vm, out);
+    return GMMU_STATUS_OK;
 }
 
 /* The handler cmd_<call> of a fixed command: serve() with the request's
    and response's sizes and the call. */
-#define FIXED_CMD(call, req_bytes, rsp_bytes)						\
-	static uint32_t cmd_##call(VIDMM_CMD_ARGS)					\
-	{										\
-		static const struct fixed_cmd cmd = { (req_bytes), (rsp_bytes), call };	\
-		return serve(ctx, req, req_len, resp, resp_cap, resp_len, &cmd);	\
-	}
+#define FIXED_CMD(call, req_bytes, rsp_bytes)                                   \
+    static uint32_t cmd_##call(VIDMM_CMD_ARGS)                                  \
+    {                                                                           \
+        static const struct fixed_cmd cmd = { (req_bytes), (rsp_bytes), call }; \
+        return serve(ctx, req, req_len, resp, resp_cap, resp_len, &cmd);        \
+    }
 
 FIXED_CMD(alloc, sizeof(struct gmmu_alloc_req), sizeof(struct gmmu_alloc_rsp))
 FIXED_CMD(free_alloc, sizeof(struct gmmu_handle_req), 0)
@@ -139,32 +140,27 @@ FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 /* The header, then exactly `count` operations: anything else is malformed. */
 static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 {
-	struct vidmm *vm = ctx;
-	struct gmmu_update_req in;
+    struct vidmm *vm = ctx;
+    struct gmmu_update_req in;
 
-	(void)resp;
-	(void)resp_cap;
-	*resp_len = 0;
-	if (!vm)
-		return GMMU_STATUS_INTERNAL;
-	if (req_len < sizeof(in))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	memcpy(&in, req, sizeof(in));
-	if ((uint64_t)in.count * GMMU_UPDATE_OP_BYTES != req_len - sizeof(in))
-		return GMMU_STATUS_MALFORMED_LENGTH;
-	return vidmm_update_va(vm, &in, req + sizeof(in));
+    (void)resp;
+    (void)resp_cap;
+    *resp_len = 0;
+    if (!vm)
+        return GMMU_STATUS_INTERNAL;
+    if (req_len < sizeof(in))
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    memcpy(&in, req, sizeof(in));
+    if ((uint64_t)in.count * GMMU_UPDATE_OP_BYTES != req_len - sizeof(in))
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    return vidmm_update_va(vm, &in, req + sizeof(in));
 }
 
 static const struct mbox_command commands[] = {
-	{ GMMU_OP_ALLOC, cmd_alloc },
-	{ GMMU_OP_FREE, cmd_free_alloc },
-	{ GMMU_OP_CREATE_AS, cmd_create_as },
-	{ GMMU_OP_DESTROY_AS, cmd_destroy_as },
-	{ GMMU_OP_MAP_VA, cmd_map_va },
-	{ GMMU_OP_UNMAP_VA, cmd_unmap_va },
-	{ GMMU_OP_RESERVE_VA, cmd_reserve_va },
-	{ GMMU_OP_UPDATE_VA, cmd_update_va },
-	{ GMMU_OP_QUERY_VA, cmd_query_va },
-	{ GMMU_OP_GET_VRAM, cmd_get_vram },
+    { GMMU_OP_ALLOC, cmd_alloc },           { GMMU_OP_FREE, cmd_free_alloc },
+    { GMMU_OP_CREATE_AS, cmd_create_as },   { GMMU_OP_DESTROY_AS, cmd_destroy_as },
+    { GMMU_OP_MAP_VA, cmd_map_va },         { GMMU_OP_UNMAP_VA, cmd_unmap_va },
+    { GMMU_OP_RESERVE_VA, cmd_reserve_va }, { GMMU_OP_UPDATE_VA, cmd_update_va },
+    { GMMU_OP_QUERY_VA, cmd_query_va },     { GMMU_OP_GET_VRAM, cmd_get_vram },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

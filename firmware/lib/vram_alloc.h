@@ -22,23 +22,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define VRAM_PAGE_SHIFT		12
-#define VRAM_PAGE_SIZE		(1u << VRAM_PAGE_SHIFT)
+#define VRAM_PAGE_SHIFT     12
+#define VRAM_PAGE_SIZE      (1u << VRAM_PAGE_SHIFT)
 /* Largest block: 4 KB << 20 = 4 GiB, the largest segment supported. */
-#define VRAM_MAX_ORDER		20
-#define VRAM_ORDERS		(VRAM_MAX_ORDER + 1)
-#define VRAM_SEGMENT_MAX	((uint64_t)VRAM_PAGE_SIZE << VRAM_MAX_ORDER)
+#define VRAM_MAX_ORDER      20
+#define VRAM_ORDERS         (VRAM_MAX_ORDER + 1)
+#define VRAM_SEGMENT_MAX    ((uint64_t)VRAM_PAGE_SIZE << VRAM_MAX_ORDER)
 /* 32^5 summary bits cover the 2^21 free bits of a 4 GiB segment. */
-#define VRAM_SUMMARY_LEVELS	5
+#define VRAM_SUMMARY_LEVELS 5
 
 enum vram_err {
-	VRAM_OK = 0,
-	VRAM_ERR_INVALID = -1,		/* unaligned, out of range, bad size */
-	VRAM_ERR_NO_MEMORY = -2,	/* possible, but not with what is free now */
-	VRAM_ERR_CONSTRAINT = -3,	/* contiguous constraints can never be met */
-	VRAM_ERR_NOT_ALLOCATED = -4,	/* not the start of an allocated block */
-	VRAM_ERR_BUSY = -5,		/* reserve: part of the range is in use */
-	VRAM_ERR_ARRAY_FULL = -6,	/* the output array is too small */
+    VRAM_OK = 0,
+    VRAM_ERR_INVALID = -1,       /* unaligned, out of range, bad size */
+    VRAM_ERR_NO_MEMORY = -2,     /* possible, but not with what is free now */
+    VRAM_ERR_CONSTRAINT = -3,    /* contiguous constraints can never be met */
+    VRAM_ERR_NOT_ALLOCATED = -4, /* not the start of an allocated block */
+    VRAM_ERR_BUSY = -5,          /* reserve: part of the range is in use */
+    VRAM_ERR_ARRAY_FULL = -6,    /* the output array is too small */
 };
 
 /*
@@ -47,25 +47,25 @@ enum vram_err {
  * inner-loop iterations so tests and profiling can check the O(log n) bound.
  */
 struct vram_alloc {
-	uint32_t *words;	/* the caller's metadata */
-	uint32_t pages;		/* segment size in 4 KB pages */
-	uint32_t free_pages;
-	uint32_t used_blocks;
-	uint32_t steps;
-	uint8_t max_order;	/* largest order with a block inside the segment */
-	uint8_t levels;		/* free bitmap plus its summary levels */
-	/* Free-bitmap bit of block 0 of each order; [max_order + 1] is the end. */
-	uint32_t order_bit[VRAM_ORDERS + 1];
-	uint32_t level_off[VRAM_SUMMARY_LEVELS];	/* word offsets */
-	uint32_t level_words[VRAM_SUMMARY_LEVELS];
-	uint32_t split_off;				/* word offset */
-	uint32_t free_blocks[VRAM_ORDERS];
+    uint32_t *words; /* the caller's metadata */
+    uint32_t pages;  /* segment size in 4 KB pages */
+    uint32_t free_pages;
+    uint32_t used_blocks;
+    uint32_t steps;
+    uint8_t max_order; /* largest order with a block inside the segment */
+    uint8_t levels;    /* free bitmap plus its summary levels */
+    /* Free-bitmap bit of block 0 of each order; [max_order + 1] is the end. */
+    uint32_t order_bit[VRAM_ORDERS + 1];
+    uint32_t level_off[VRAM_SUMMARY_LEVELS]; /* word offsets */
+    uint32_t level_words[VRAM_SUMMARY_LEVELS];
+    uint32_t split_off; /* word offset */
+    uint32_t free_blocks[VRAM_ORDERS];
 };
 
 /* One naturally aligned block: size is a power of two, offset a multiple. */
 struct vram_block {
-	uint64_t offset;
-	uint64_t size;
+    uint64_t offset;
+    uint64_t size;
 };
 
 /*
@@ -77,20 +77,20 @@ struct vram_block {
  * size must be a multiple of 4 KB; align and boundary 0 or powers of two.
  */
 struct vram_contig {
-	uint64_t size;
-	uint64_t lowest;
-	uint64_t highest;
-	uint64_t boundary;
-	uint64_t align;
+    uint64_t size;
+    uint64_t lowest;
+    uint64_t highest;
+    uint64_t boundary;
+    uint64_t align;
 };
 
 struct vram_stats {
-	uint64_t segment_bytes;
-	uint64_t free_bytes;
-	uint64_t used_bytes;
-	uint64_t largest_free;	/* largest free naturally aligned block */
-	uint32_t used_blocks;	/* allocated buddy blocks */
-	uint32_t free_blocks;
+    uint64_t segment_bytes;
+    uint64_t free_bytes;
+    uint64_t used_bytes;
+    uint64_t largest_free; /* largest free naturally aligned block */
+    uint32_t used_blocks;  /* allocated buddy blocks */
+    uint32_t free_blocks;
 };
 
 /* Receives the blocks of a vram_alloc_pages() request, largest first. */
@@ -104,8 +104,8 @@ size_t vram_alloc_metadata_bytes(uint64_t segment_bytes);
  * aligned, at least vram_alloc_metadata_bytes() long, owned by the allocator
  * until it is dropped. Everything starts free.
  */
-int vram_alloc_init(struct vram_alloc *va, void *metadata,
-		    size_t metadata_bytes, uint64_t segment_bytes);
+int vram_alloc_init(struct vram_alloc *va, void *metadata, size_t metadata_bytes,
+                    uint64_t segment_bytes);
 
 /* Take exactly [offset, offset + size), e.g. a firmware-owned region. */
 int vram_alloc_reserve(struct vram_alloc *va, uint64_t offset, uint64_t size);
@@ -119,32 +119,27 @@ int vram_alloc_block(struct vram_alloc *va, uint64_t size, uint64_t *offset);
  * the page tables can use the largest pages. All or nothing: either fn sees
  * every block or nothing is allocated. Free each block on its own.
  */
-int vram_alloc_pages(struct vram_alloc *va, uint64_t size,
-		     vram_block_fn fn, void *ctx);
+int vram_alloc_pages(struct vram_alloc *va, uint64_t size, vram_block_fn fn, void *ctx);
 
 /*
  * The same into an array. With VRAM_ERR_ARRAY_FULL nothing is allocated
  * and *count says how many entries the request needs now.
  */
-int vram_alloc_pages_array(struct vram_alloc *va, uint64_t size,
-			   struct vram_block *out, size_t capacity,
-			   size_t *count);
+int vram_alloc_pages_array(struct vram_alloc *va, uint64_t size, struct vram_block *out,
+                           size_t capacity, size_t *count);
 
 /* A physically contiguous range; free it with vram_alloc_free_range(). */
-int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req,
-		      uint64_t *offset);
+int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req, uint64_t *offset);
 
 /* Free the block starting at offset; *size (optional) gets its size. */
-int vram_alloc_free_block(struct vram_alloc *va, uint64_t offset,
-			  uint64_t *size);
+int vram_alloc_free_block(struct vram_alloc *va, uint64_t offset, uint64_t *size);
 
 /*
  * Free every block of [offset, offset + size): a contiguous allocation, a
  * reserved range, or adjacent blocks. The range must consist of whole
  * allocated blocks; otherwise nothing is freed.
  */
-int vram_alloc_free_range(struct vram_alloc *va, uint64_t offset,
-			  uint64_t size);
+int vram_alloc_free_range(struct vram_alloc *va, uint64_t offset, uint64_t size);
 
 void vram_alloc_stats(const struct vram_alloc *va, struct vram_stats *stats);
 

@@ -75,7 +75,7 @@ int _fstat(int fd, struct stat *st)
         errno = EBADF;
         return -1;
     }
-    *st = (struct stat){.st_mode = S_IFCHR};
+    *st = (struct stat){ .st_mode = S_IFCHR };
     return 0;
 }
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STEP_BYTES 1024u
+#define STEP_BYTES   1024u
 #define CANARY_WORDS 4u
-#define CANARY 0x5AFEC0DEu
-#define FRAME_WORDS 16u
+#define CANARY       0x5AFEC0DEu
+#define FRAME_WORDS  16u
 
 extern char __heap_start[], __heap_end[];
 
@@ -106,8 +106,9 @@ int main(void)
         frame[i] = ~i;
     for (unsigned i = 0; i < CANARY_WORDS; i++)
         stack_canary()[i] = CANARY + i;
-    printf("test_heap: heap 0x%08lx..0x%08lx (%lu bytes), stack above\n", (unsigned long)(uintptr_t)__heap_start,
-           (unsigned long)(uintptr_t)__heap_end, (unsigned long)heap_bytes());
+    printf("test_heap: heap 0x%08lx..0x%08lx (%lu bytes), stack above\n",
+           (unsigned long)(uintptr_t)__heap_start, (unsigned long)(uintptr_t)__heap_end,
+           (unsigned long)heap_bytes());
 
     unsigned blocks;
     const char *problem;

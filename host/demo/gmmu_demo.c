@@ -26,9 +26,9 @@
 #define KIB 1024ull
 #define MIB (1024ull * KIB)
 
-#define PAGES_4K 0x1u
+#define PAGES_4K  0x1u
 #define PAGES_64K 0x2u
-#define PAGES_2M 0x4u
+#define PAGES_2M  0x4u
 
 enum { ENGINE_FILL = 0, ENGINE_COPY = 1, ENGINE_CHECKSUM = 2 };
 
@@ -131,22 +131,25 @@ static void end(struct demo *d, const char *step)
 static bool make_buffer(struct demo *d, struct buffer *b, uint32_t as, uint64_t size,
                         uint32_t pages, uint32_t map_flags)
 {
-    struct gmmu_alloc_req areq = {.size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req areq = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     if (pages == PAGES_64K)
         areq.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
     struct gmmu_alloc_rsp arsp;
     if (!call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC"))
         return false;
-    *b = (struct buffer){.alloc = arsp.handle, .base = arsp.base, .size = size, .as = as};
-    struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = b->alloc, .size = size,
-                                .flags = map_flags, .page_sizes = pages};
+    *b = (struct buffer){ .alloc = arsp.handle, .base = arsp.base, .size = size, .as = as };
+    struct gmmu_map_req mreq = { .as_handle = as,
+                                 .alloc_handle = b->alloc,
+                                 .size = size,
+                                 .flags = map_flags,
+                                 .page_sizes = pages };
     return call_ok(d, gmmu_map_va(d->dev, &mreq, &b->va), "MAP_VA");
 }
 
 /* The page size the tables give the buffer's first and last pages. */
 static bool check_pages(struct demo *d, const struct buffer *b, unsigned want_shift)
 {
-    const uint64_t vas[2] = {b->va, b->va + b->size - 1};
+    const uint64_t vas[2] = { b->va, b->va + b->size - 1 };
     for (int i = 0; i < 2; i++) {
         struct gmmu_query_rsp q;
         if (!call_ok(d, gmmu_query_va(d->dev, b->as, vas[i], &q), "QUERY_VA"))
@@ -159,12 +162,16 @@ static bool check_pages(struct demo *d, const struct buffer *b, unsigned want_sh
     return true;
 }
 
-static bool engine(struct demo *d, uint32_t eng, uint32_t op, const struct buffer *in,
-                   uint64_t dst, uint64_t src, uint32_t len, uint64_t pattern,
-                   struct gmmu_engine_rsp *rsp)
+static bool engine(struct demo *d, uint32_t eng, uint32_t op, const struct buffer *in, uint64_t dst,
+                   uint64_t src, uint32_t len, uint64_t pattern, struct gmmu_engine_rsp *rsp)
 {
-    struct gmmu_engine_req req = {.engine = eng, .op = op, .as_handle = in->as, .length = len,
-                                  .dst_va = dst, .src_va = src, .pattern = pattern};
+    struct gmmu_engine_req req = { .engine = eng,
+                                   .op = op,
+                                   .as_handle = in->as,
+                                   .length = len,
+                                   .dst_va = dst,
+                                   .src_va = src,
+                                   .pattern = pattern };
     return call_ok(d, gmmu_engine_run(d->dev, &req, rsp), "ENGINE_RUN");
 }
 
@@ -217,8 +224,8 @@ struct session {
 };
 
 #define DEMO_TIMEOUT_MS 120000
-#define FILL_LEN (256u * 1024u)
-#define ZERO_RANGE (1 * MIB)
+#define FILL_LEN        (256u * 1024u)
+#define ZERO_RANGE      (1 * MIB)
 static const uint64_t PATTERN = 0x6D6D7567A5A5C3C3ull; /* "gumm" */
 
 static void step_start(struct demo *d, struct session *s)
@@ -285,8 +292,8 @@ static void step_readback(struct demo *d, struct session *s)
 {
     begin(d);
     const uint64_t window = 4 * KIB;
-    const uint64_t at[] = {1 * MIB - window / 2, 1 * MIB + FILL_LEN / 2,
-                           1 * MIB + FILL_LEN - window / 2};
+    const uint64_t at[] = { 1 * MIB - window / 2, 1 * MIB + FILL_LEN / 2,
+                            1 * MIB + FILL_LEN - window / 2 };
     bool ok = true;
     for (size_t i = 0; ok && i < sizeof(at) / sizeof(at[0]); i++)
         ok = aperture_matches(d, s->b2m.base + at[i], s->model + at[i] / 8, window);
@@ -315,10 +322,11 @@ static void step_checksum(struct demo *d, struct session *s)
 static void step_zero_tiles(struct demo *d, struct session *s)
 {
     begin(d);
-    struct gmmu_update_op op = {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO,
-                                .size = ZERO_RANGE};
+    struct gmmu_update_op op = { .op = GMMU_UPDATE_OP_UNMAP,
+                                 .flags = GMMU_MAP_FLAG_ZERO,
+                                 .size = ZERO_RANGE };
     struct gmmu_engine_rsp fill, sum;
-    struct buffer in_a = {.as = s->as_a};
+    struct buffer in_a = { .as = s->as_a };
     if (call_ok(d, gmmu_reserve_va(d->dev, s->as_a, 0, 0, ZERO_RANGE, &s->zero_va), "RESERVE_VA") &&
         (op.va = s->zero_va, call_ok(d, gmmu_update_va(d->dev, s->as_a, &op, 1), "UPDATE_VA")) &&
         engine(d, 0, ENGINE_FILL, &in_a, s->zero_va, 0, 64 * 1024, PATTERN, &fill) &&
@@ -337,20 +345,21 @@ static void step_system_memory(struct demo *d, struct session *s)
 {
     begin(d);
     const uint32_t len = 64 * 1024;
-    struct gmmu_alloc_req areq = {.size = len, .flags = GMMU_ALLOC_FLAG_SYSTEM};
+    struct gmmu_alloc_req areq = { .size = len, .flags = GMMU_ALLOC_FLAG_SYSTEM };
     struct gmmu_alloc_rsp arsp;
     struct gmmu_engine_rsp r;
-    s->sys = (struct buffer){.as = s->as_a, .size = len};
-    struct gmmu_map_req mreq = {.as_handle = s->as_a, .size = len,
-                                .flags = GMMU_MAP_FLAG_CACHE_COHERENT};
-    bool ok = call_ok(d, gmmu_sysmem_alloc(d->dev, len, &s->sys_bus, &s->sys_host), "sysmem") &&
-              (areq.sys_addr = s->sys_bus,
-               call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC system")) &&
-              (s->sys.alloc = mreq.alloc_handle = arsp.handle,
-               call_ok(d, gmmu_map_va(d->dev, &mreq, &s->sys.va), "MAP_VA")) &&
-              engine(d, 2, ENGINE_COPY, &s->sys, s->sys.va, s->b2m.va + 1 * MIB - len / 2, len, 0,
-                     &r) &&
-              engine_clean(d, &r, len);
+    s->sys = (struct buffer){ .as = s->as_a, .size = len };
+    struct gmmu_map_req mreq = { .as_handle = s->as_a,
+                                 .size = len,
+                                 .flags = GMMU_MAP_FLAG_CACHE_COHERENT };
+    bool ok =
+        call_ok(d, gmmu_sysmem_alloc(d->dev, len, &s->sys_bus, &s->sys_host), "sysmem") &&
+        (areq.sys_addr = s->sys_bus,
+         call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC system")) &&
+        (s->sys.alloc = mreq.alloc_handle = arsp.handle,
+         call_ok(d, gmmu_map_va(d->dev, &mreq, &s->sys.va), "MAP_VA")) &&
+        engine(d, 2, ENGINE_COPY, &s->sys, s->sys.va, s->b2m.va + 1 * MIB - len / 2, len, 0, &r) &&
+        engine_clean(d, &r, len);
     const uint8_t *want = (const uint8_t *)(s->model + (1 * MIB - len / 2) / 8);
     if (ok && check(d, memcmp(s->sys_host, want, len) == 0, "host buffer differs"))
         say(d, "64 KiB copied to host memory at %#" PRIx64, s->sys_bus);
@@ -371,8 +380,9 @@ static bool fault_events_match(struct demo *d, uint64_t va, uint32_t len, unsign
         return false;
     do {
         const struct gmmu_fault_evt *f = &ev.u.fault;
-        if (!check(d, ev.type == GMMU_EVT_FAULT && f->reason == reason && f->va >= va &&
-                          f->va < va + len,
+        if (!check(d,
+                   ev.type == GMMU_EVT_FAULT && f->reason == reason && f->va >= va &&
+                       f->va < va + len,
                    "event %u: VA %#" PRIx64 " reason %u", ev.type, f->va, f->reason))
             return false;
         seen_first |= f->va == va;
@@ -387,8 +397,9 @@ static void step_fault_read_only(struct demo *d, struct session *s)
     struct gmmu_engine_rsp r;
     unsigned events;
     if (engine(d, 0, ENGINE_FILL, &s->ro, s->ro.va, 0, 4096, PATTERN, &r) &&
-        check(d, (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
-                     engine_fault_reason(&r) == GMMU_FAULT_READ_ONLY && r.fault_va == s->ro.va,
+        check(d,
+              (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
+                  engine_fault_reason(&r) == GMMU_FAULT_READ_ONLY && r.fault_va == s->ro.va,
               "engine status %#x", r.engine_status) &&
         fault_events_match(d, s->ro.va, 4096, GMMU_FAULT_READ_ONLY, &events))
         say(d, "write at %#" PRIx64 ": READ_ONLY, %u events", r.fault_va, events);
@@ -401,10 +412,11 @@ static void step_fault_isolation(struct demo *d, struct session *s)
     begin(d);
     struct gmmu_engine_rsp r;
     unsigned events;
-    struct buffer in_b = {.as = s->as_b};
+    struct buffer in_b = { .as = s->as_b };
     if (engine(d, 1, ENGINE_CHECKSUM, &in_b, 0, s->b64k.va, 4096, 0, &r) &&
-        check(d, (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
-                     engine_fault_reason(&r) == GMMU_FAULT_INVALID,
+        check(d,
+              (r.engine_status & GMMU_ENGINE_STATUS_FAULT) &&
+                  engine_fault_reason(&r) == GMMU_FAULT_INVALID,
               "engine status %#x", r.engine_status) &&
         fault_events_match(d, s->b64k.va, 4096, GMMU_FAULT_INVALID, &events))
         say(d, "read of A's VA in B: INVALID, %u events", events);
@@ -414,7 +426,7 @@ static void step_fault_isolation(struct demo *d, struct session *s)
 static void step_teardown(struct demo *d, struct session *s)
 {
     begin(d);
-    struct buffer *bufs[] = {&s->b4k, &s->b64k, &s->b2m, &s->ro, &s->sys};
+    struct buffer *bufs[] = { &s->b4k, &s->b64k, &s->b2m, &s->ro, &s->sys };
     bool ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, s->zero_va, ZERO_RANGE), "UNMAP_VA");
     for (size_t i = 0; ok && i < sizeof(bufs) / sizeof(bufs[0]); i++)
         ok = call_ok(d, gmmu_unmap_va(d->dev, s->as_a, bufs[i]->va, bufs[i]->size), "UNMAP_VA") &&
@@ -432,7 +444,7 @@ static void step_teardown(struct demo *d, struct session *s)
 
 static void run_session(struct demo *d)
 {
-    struct session s = {0};
+    struct session s = { 0 };
     s.model = calloc(2 * MIB / 8, sizeof(uint64_t));
     if (!s.model) {
         fprintf(stderr, "gmmu_demo: out of memory\n");
@@ -468,7 +480,7 @@ int main(int argc, char **argv)
 {
     /* One row at a time, also when the output is a pipe or a log. */
     setvbuf(stdout, NULL, _IOLBF, 0);
-    struct demo d = {0};
+    struct demo d = { 0 };
     const char *spec = getenv("GMMU_DEVICE");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc)

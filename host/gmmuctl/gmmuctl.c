@@ -26,8 +26,8 @@ static const struct gmmuctl_cmd *current;
 
 static const struct gmmuctl_cmd *find_command(const char *name)
 {
-    const struct gmmuctl_cmd *tables[] = {gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
-                                          gmmuctl_update_cmds};
+    const struct gmmuctl_cmd *tables[] = { gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
+                                           gmmuctl_update_cmds };
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
         for (const struct gmmuctl_cmd *c = tables[t]; c->name; c++)
             if (!strcmp(c->name, name))
@@ -57,8 +57,8 @@ static void print_help(void)
         [SEC_ENGINE] = "GPU engines and VRAM through the BAR1 aperture",
         [SEC_EVENTS] = "Events",
     };
-    const struct gmmuctl_cmd *tables[] = {gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
-                                          gmmuctl_update_cmds};
+    const struct gmmuctl_cmd *tables[] = { gmmuctl_core_cmds, gmmuctl_vidmm_cmds,
+                                           gmmuctl_update_cmds };
     printf("%s\n"
            "Options (anywhere on the line):\n"
            "  -d DEVICE      sim:SOCKET_PATH, pci:DDDD:BB:DD.F or uart:TTY[,BAUD];\n"
@@ -137,16 +137,19 @@ static int cmd_info(struct gmmu_dev *dev, const struct options *o)
     int rc = gmmu_get_info(dev, &info);
     if (rc)
         return fail(o, "info", rc);
-    unsigned maj = info.fw_version >> 16, min = (info.fw_version >> 8) & 0xFF, pat = info.fw_version & 0xFF;
+    unsigned maj = info.fw_version >> 16, min = (info.fw_version >> 8) & 0xFF,
+             pat = info.fw_version & 0xFF;
     if (o->json) {
-        printf("{\"fw_version\": \"%u.%u.%u\", \"fw_build\": \"%08x\", \"proto_version\": \"%u.%u\", "
-               "\"ddr_mb\": %u, \"cpu_hz\": %u, \"uptime_cycles\": %llu}\n",
-               maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
-               info.ddr_mb, info.cpu_hz, (unsigned long long)info.uptime_cycles);
+        printf(
+            "{\"fw_version\": \"%u.%u.%u\", \"fw_build\": \"%08x\", \"proto_version\": \"%u.%u\", "
+            "\"ddr_mb\": %u, \"cpu_hz\": %u, \"uptime_cycles\": %llu}\n",
+            maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
+            info.ddr_mb, info.cpu_hz, (unsigned long long)info.uptime_cycles);
     } else {
-        printf("firmware   %u.%u.%u (build %08x)\nprotocol   %u.%u\nDDR        %u MiB\nuptime     %llu cycles\n",
-               maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
-               info.ddr_mb, (unsigned long long)info.uptime_cycles);
+        printf(
+            "firmware   %u.%u.%u (build %08x)\nprotocol   %u.%u\nDDR        %u MiB\nuptime     %llu cycles\n",
+            maj, min, pat, info.fw_build, info.proto_version >> 16, info.proto_version & 0xFFFF,
+            info.ddr_mb, (unsigned long long)info.uptime_cycles);
     }
     return 0;
 }
@@ -158,9 +161,14 @@ static int cmd_caps(struct gmmu_dev *dev, const struct options *o)
     if (rc)
         return fail(o, "caps", rc);
     static const char *const flag_names[] = {
-        "ReadOnlyMemorySupported", "NoExecuteMemorySupported", "ZeroInPteSupported",
-        "ExplicitPageTableInvalidation", "CacheCoherentMemorySupported",
-        "PageTableUpdateRequireAddressSpaceIdle", "LargePageSupported", "DualPteSupported",
+        "ReadOnlyMemorySupported",
+        "NoExecuteMemorySupported",
+        "ZeroInPteSupported",
+        "ExplicitPageTableInvalidation",
+        "CacheCoherentMemorySupported",
+        "PageTableUpdateRequireAddressSpaceIdle",
+        "LargePageSupported",
+        "DualPteSupported",
         "AllowNonAlignedLargePageAddress",
     };
     const char *fmt = o->json ? "\"%s\": %u, " : "%-40s %u\n";
@@ -214,7 +222,8 @@ static int cmd_ping(struct gmmu_dev *dev, const struct options *o)
     double per = (double)(after - before) / (double)count;
     if (o->json)
         printf("{\"count\": %ld, \"round_trip_cycles\": %.0f, \"fw_cycles_min\": %u, "
-               "\"fw_cycles_median\": %u, \"fw_cycles_max\": %u}\n", count, per, min, median, max);
+               "\"fw_cycles_median\": %u, \"fw_cycles_max\": %u}\n",
+               count, per, min, median, max);
     else
         printf("%ld ping(s) OK: %.0f device cycles per round trip (with one register read); "
                "firmware doorbell to completion min %u, median %u, max %u cycles\n",
@@ -229,12 +238,20 @@ static int cmd_stats(struct gmmu_dev *dev, const struct options *o)
     if (rc)
         return fail(o, "stats", rc);
     const char *fmt = o->json ? "\"%s\": %llu%s" : "%-18s %llu%s";
-    const struct { const char *name; unsigned long long v; } rows[] = {
-        {"commands", s.commands}, {"errors", s.errors}, {"malformed", s.malformed},
-        {"bad_sequence", s.bad_sequence}, {"unsupported", s.unsupported},
-        {"cpl_ring_full", s.cpl_ring_full}, {"doorbells", s.doorbells},
-        {"events_dropped", s.events_dropped}, {"last_cmd_cycles", s.last_cmd_cycles},
-        {"uptime_cycles", (unsigned long long)s.uptime_cycles},
+    const struct {
+        const char *name;
+        unsigned long long v;
+    } rows[] = {
+        { "commands", s.commands },
+        { "errors", s.errors },
+        { "malformed", s.malformed },
+        { "bad_sequence", s.bad_sequence },
+        { "unsupported", s.unsupported },
+        { "cpl_ring_full", s.cpl_ring_full },
+        { "doorbells", s.doorbells },
+        { "events_dropped", s.events_dropped },
+        { "last_cmd_cycles", s.last_cmd_cycles },
+        { "uptime_cycles", (unsigned long long)s.uptime_cycles },
     };
     size_t n = sizeof rows / sizeof rows[0];
     if (o->json)
@@ -250,11 +267,14 @@ static int cmd_pt_stats(struct gmmu_dev *dev, const struct options *o)
     int rc = gmmu_get_pt_stats(dev, &s);
     if (rc)
         return fail(o, "pt-stats", rc);
-    const struct { const char *name; uint32_t v; } rows[] = {
-        {"words_written", s.words_written}, {"valid_written", s.valid_written},
-        {"words_read", s.words_read}, {"bus_writes", s.bus_writes},
-        {"invalidations", s.invalidations}, {"inv_cycles", s.inv_cycles},
-        {"inv_max_cycles", s.inv_max_cycles}, {"inv_timeouts", s.inv_timeouts},
+    const struct {
+        const char *name;
+        uint32_t v;
+    } rows[] = {
+        { "words_written", s.words_written },   { "valid_written", s.valid_written },
+        { "words_read", s.words_read },         { "bus_writes", s.bus_writes },
+        { "invalidations", s.invalidations },   { "inv_cycles", s.inv_cycles },
+        { "inv_max_cycles", s.inv_max_cycles }, { "inv_timeouts", s.inv_timeouts },
     };
     size_t n = sizeof rows / sizeof rows[0];
     if (o->json)
@@ -272,11 +292,12 @@ static int cmd_ident(struct gmmu_dev *dev, const struct options *o)
     if (rc)
         return fail(o, "ident", rc);
     if (o->json)
-        printf("{\"magic\": \"%08x\", \"proto\": \"%08x\", \"fw_version\": \"%06x\", \"fw_build\": \"%08x\", "
-               "\"caps_flags\": %u, \"geometry\": %u, \"rings\": %u, \"fw_state\": \"%s\", "
-               "\"heartbeat\": %u, \"next_seq\": %u, \"host_write_errors\": %u}\n",
-               id.magic, id.proto_version, id.fw_version, id.fw_build, id.caps_flags, id.geometry,
-               id.rings, state_name(id.fw_state), id.heartbeat, id.next_seq, id.host_write_errors);
+        printf(
+            "{\"magic\": \"%08x\", \"proto\": \"%08x\", \"fw_version\": \"%06x\", \"fw_build\": \"%08x\", "
+            "\"caps_flags\": %u, \"geometry\": %u, \"rings\": %u, \"fw_state\": \"%s\", "
+            "\"heartbeat\": %u, \"next_seq\": %u, \"host_write_errors\": %u}\n",
+            id.magic, id.proto_version, id.fw_version, id.fw_build, id.caps_flags, id.geometry,
+            id.rings, state_name(id.fw_state), id.heartbeat, id.next_seq, id.host_write_errors);
     else
         printf("magic %08x proto %08x fw %06x build %08x state %s heartbeat %u next_seq %u\n",
                id.magic, id.proto_version, id.fw_version, id.fw_build, state_name(id.fw_state),
@@ -291,11 +312,12 @@ static int cmd_vram(struct gmmu_dev *dev, const struct options *o)
     if (rc)
         return fail(o, "vram", rc);
     if (o->json)
-        printf("{\"segment_bytes\": %llu, \"free_bytes\": %llu, \"largest_free\": %llu, "
-               "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u}\n",
-               (unsigned long long)v.segment_bytes, (unsigned long long)v.free_bytes,
-               (unsigned long long)v.largest_free, (unsigned long long)v.table_bytes, v.tables,
-               v.allocations, v.address_spaces);
+        printf(
+            "{\"segment_bytes\": %llu, \"free_bytes\": %llu, \"largest_free\": %llu, "
+            "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u}\n",
+            (unsigned long long)v.segment_bytes, (unsigned long long)v.free_bytes,
+            (unsigned long long)v.largest_free, (unsigned long long)v.table_bytes, v.tables,
+            v.allocations, v.address_spaces);
     else
         printf("VRAM %llu KiB, free %llu KiB (largest block %llu KiB), tables %u (%llu KiB), "
                "allocations %u, address spaces %u\n",
@@ -311,11 +333,14 @@ static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
     if (!o->arg)
         return usage();
     char *end;
-    struct gmmu_alloc_req req = {.size = parse_number(o->arg, &end)};
+    struct gmmu_alloc_req req = { .size = parse_number(o->arg, &end) };
     for (char *opt = strtok(end, ","); opt; opt = strtok(NULL, ","))
-        if (!strcmp(opt, "contig")) req.flags |= GMMU_ALLOC_FLAG_CONTIGUOUS;
-        else if (!strcmp(opt, "64k")) req.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
-        else return usage();
+        if (!strcmp(opt, "contig"))
+            req.flags |= GMMU_ALLOC_FLAG_CONTIGUOUS;
+        else if (!strcmp(opt, "64k"))
+            req.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
+        else
+            return usage();
     struct gmmu_alloc_rsp rsp;
     int rc = gmmu_alloc(dev, &req, &rsp);
     if (rc)
@@ -348,14 +373,14 @@ static const char *name_or(const char *name, const char *fallback)
 
 static const char *access_name(uint32_t access)
 {
-    static const char *const names[] = {"READ", "WRITE", "EXECUTE"};
+    static const char *const names[] = { "READ", "WRITE", "EXECUTE" };
     return access < sizeof names / sizeof names[0] ? names[access] : "UNKNOWN";
 }
 
 static const char *reason_name(uint32_t reason)
 {
-    static const char *const names[] = {"NONE", "INVALID", "READ_ONLY", "NO_EXECUTE",
-                                        "BUS_ERROR", "ASID_INVALID", "VA_RANGE"};
+    static const char *const names[] = { "NONE",      "INVALID",      "READ_ONLY", "NO_EXECUTE",
+                                         "BUS_ERROR", "ASID_INVALID", "VA_RANGE" };
     return reason < sizeof names / sizeof names[0] ? names[reason] : "UNKNOWN";
 }
 
@@ -364,24 +389,26 @@ static void print_event(const struct options *o, const struct gmmu_event *ev, bo
     const struct gmmu_fault_evt *f = &ev->u.fault;
     if (ev->type != GMMU_EVT_FAULT) {
         if (o->json)
-            printf("%s{\"seq\": %u, \"type\": %u, \"lost\": %u, \"payload_len\": %u}", first ? "" : ", ",
-                   ev->seq, ev->type, ev->lost, ev->payload_len);
+            printf("%s{\"seq\": %u, \"type\": %u, \"lost\": %u, \"payload_len\": %u}",
+                   first ? "" : ", ", ev->seq, ev->type, ev->lost, ev->payload_len);
         else
             printf("event %u: type %u (%s), %u bytes\n", ev->seq, ev->type,
                    name_or(gmmu_evt_name(ev->type), "unknown"), ev->payload_len);
         return;
     }
     if (o->json)
-        printf("%s{\"seq\": %u, \"type\": \"FAULT\", \"lost\": %u, \"va\": %llu, \"as_handle\": %u, "
-               "\"asid\": %u, \"port\": %u, \"access\": \"%s\", \"reason\": \"%s\", \"tag\": %u, "
-               "\"overflow\": %u, \"cycles\": %llu}",
-               first ? "" : ", ", ev->seq, ev->lost, (unsigned long long)f->va, f->as_handle, f->asid,
-               f->port, access_name(f->access), reason_name(f->reason), f->tag, f->overflow,
-               (unsigned long long)f->cycles);
+        printf(
+            "%s{\"seq\": %u, \"type\": \"FAULT\", \"lost\": %u, \"va\": %llu, \"as_handle\": %u, "
+            "\"asid\": %u, \"port\": %u, \"access\": \"%s\", \"reason\": \"%s\", \"tag\": %u, "
+            "\"overflow\": %u, \"cycles\": %llu}",
+            first ? "" : ", ", ev->seq, ev->lost, (unsigned long long)f->va, f->as_handle, f->asid,
+            f->port, access_name(f->access), reason_name(f->reason), f->tag, f->overflow,
+            (unsigned long long)f->cycles);
     else
-        printf("fault %u: va 0x%llx as 0x%08x (asid %u) port %u %s %s tag %u overflow %u%s\n", ev->seq,
-               (unsigned long long)f->va, f->as_handle, f->asid, f->port, access_name(f->access),
-               reason_name(f->reason), f->tag, f->overflow, ev->lost ? " (events lost before it)" : "");
+        printf("fault %u: va 0x%llx as 0x%08x (asid %u) port %u %s %s tag %u overflow %u%s\n",
+               ev->seq, (unsigned long long)f->va, f->as_handle, f->asid, f->port,
+               access_name(f->access), reason_name(f->reason), f->tag, f->overflow,
+               ev->lost ? " (events lost before it)" : "");
 }
 
 /* Every pending event; with --wait, the first may take up to MS to come,
@@ -393,7 +420,7 @@ static int cmd_faults(struct gmmu_dev *dev, const struct options *o)
         return fail(o, "faults", GMMU_E_NO_MEMORY);
     int rc = o->wait_ms >= 0 ? gmmu_wait_event(dev, o->wait_ms, ev) : gmmu_next_event(dev, ev);
     if (o->wait_ms >= 0 && rc == 0)
-        rc = 1;     /* as gmmu_next_event: one was returned */
+        rc = 1; /* as gmmu_next_event: one was returned */
     unsigned n = 0;
     if (o->json && rc >= 0)
         printf("[");
@@ -424,10 +451,11 @@ static int cmd_counters(struct gmmu_dev *dev, const struct options *o)
     int rc = gmmu_get_mmu_counters(dev, o->clear ? GMMU_MMU_COUNTERS_FLAG_CLEAR : 0, &p);
     if (rc)
         return fail(o, "counters", rc);
-    static const char *const shared[] = {"ports", "fault_overflow", "l2_lookups", "l2_hits", "walks",
-                                         "walk_cycles", "pwc_hits", "pte_reads", "faults",
-                                         "invalidations", "cycles"};
-    static const char *const port[] = {"requests", "hits", "misses", "merges", "faults", "prefetches"};
+    static const char *const shared[] = { "ports",  "fault_overflow", "l2_lookups", "l2_hits",
+                                          "walks",  "walk_cycles",    "pwc_hits",   "pte_reads",
+                                          "faults", "invalidations",  "cycles" };
+    static const char *const port[] = { "requests", "hits",   "misses",
+                                        "merges",   "faults", "prefetches" };
     uint32_t words[sizeof p.c / 4];
     memcpy(words, &p.c, sizeof words);
     if (o->json)
@@ -451,48 +479,58 @@ static int cmd_counters(struct gmmu_dev *dev, const struct options *o)
 }
 
 const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
-    {"info", "", "GET_INFO", "firmware version and build, protocol version, DDR size, uptime",
-     NULL, SEC_DEVICE, cmd_info},
-    {"caps", "", "GET_CAPS", "every DXGK_GPUMMUCAPS field the device reports", NULL, SEC_DEVICE,
-     cmd_caps},
-    {"stats", "", "GET_STATS", "the mailbox service's counters", NULL, SEC_DEVICE, cmd_stats},
-    {"counters", "[--clear]", "GET_MMU_COUNTERS",
-     "MMU counters, shared and per port (TLB hits, misses, walks)",
-     "--clear clears them after reading (FAULT_OVERFLOW is not cleared).\n", SEC_DEVICE,
-     cmd_counters},
-    {"pt-stats", "", "GET_PT_STATS", "page-table work since boot (table words, invalidations)", NULL, SEC_DEVICE, cmd_pt_stats},
-    {"ping", "[COUNT]", "PING",
-     "COUNT empty PINGs (default 1): their latency in device cycles", NULL,
-     SEC_DEVICE, cmd_ping},
-    {"ident", "", NULL, "the identity and state registers of BAR0 (no command is sent)", NULL,
-     SEC_DEVICE, cmd_ident},
-    {"vram", "", "GET_VRAM", "VRAM segment accounting: size, free, largest free block, tables",
-     NULL, SEC_MEMORY, cmd_vram},
-    {"alloc", "SIZE[,contig][,64k]", "ALLOC", "allocate SIZE bytes of VRAM; prints its handle",
-     "contig asks for one physically contiguous block, 64k for 64 KB pages where it can.\n",
-     SEC_MEMORY, cmd_alloc},
-    {"free", "HANDLE", "FREE", "unmap an allocation from every address space and free it", NULL,
-     SEC_MEMORY, cmd_free},
-    {"faults", "[--wait MS]", NULL,
-     "read (and so consume) the MMU fault events (EVT_FAULT), oldest first",
-     "With --wait MS, wait up to MS for the first one; none coming is a timeout (exit 65).\n",
-     SEC_EVENTS, cmd_faults},
-    {NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL},
+    { "info", "", "GET_INFO", "firmware version and build, protocol version, DDR size, uptime",
+      NULL, SEC_DEVICE, cmd_info },
+    { "caps", "", "GET_CAPS", "every DXGK_GPUMMUCAPS field the device reports", NULL, SEC_DEVICE,
+      cmd_caps },
+    { "stats", "", "GET_STATS", "the mailbox service's counters", NULL, SEC_DEVICE, cmd_stats },
+    { "counters", "[--clear]", "GET_MMU_COUNTERS",
+      "MMU counters, shared and per port (TLB hits, misses, walks)",
+      "--clear clears them after reading (FAULT_OVERFLOW is not cleared).\n", SEC_DEVICE,
+      cmd_counters },
+    { "pt-stats", "", "GET_PT_STATS", "page-table work since boot (table words, invalidations)",
+      NULL, SEC_DEVICE, cmd_pt_stats },
+    { "ping", "[COUNT]", "PING", "COUNT empty PINGs (default 1): their latency in device cycles",
+      NULL, SEC_DEVICE, cmd_ping },
+    { "ident", "", NULL, "the identity and state registers of BAR0 (no command is sent)", NULL,
+      SEC_DEVICE, cmd_ident },
+    { "vram", "", "GET_VRAM", "VRAM segment accounting: size, free, largest free block, tables",
+      NULL, SEC_MEMORY, cmd_vram },
+    { "alloc", "SIZE[,contig][,64k]", "ALLOC", "allocate SIZE bytes of VRAM; prints its handle",
+      "contig asks for one physically contiguous block, 64k for 64 KB pages where it can.\n",
+      SEC_MEMORY, cmd_alloc },
+    { "free", "HANDLE", "FREE", "unmap an allocation from every address space and free it", NULL,
+      SEC_MEMORY, cmd_free },
+    { "faults", "[--wait MS]", NULL,
+      "read (and so consume) the MMU fault events (EVT_FAULT), oldest first",
+      "With --wait MS, wait up to MS for the first one; none coming is a timeout (exit 65).\n",
+      SEC_EVENTS, cmd_faults },
+    { NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL },
 };
 
 static int parse(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-d") && i + 1 < argc) o->device = argv[++i];
-        else if (!strcmp(argv[i], "--json")) o->json = true;
-        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o->timeout_ms = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--wait") && i + 1 < argc) o->wait_ms = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--clear")) o->clear = true;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) o->help = true;
-        else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) o->version = true;
-        else if (!o->command) o->command = argv[i];
-        else if (o->nargs < MAX_ARGS) o->args[o->nargs++] = argv[i];
-        else return -1;
+        if (!strcmp(argv[i], "-d") && i + 1 < argc)
+            o->device = argv[++i];
+        else if (!strcmp(argv[i], "--json"))
+            o->json = true;
+        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc)
+            o->timeout_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--wait") && i + 1 < argc)
+            o->wait_ms = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--clear"))
+            o->clear = true;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            o->help = true;
+        else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version"))
+            o->version = true;
+        else if (!o->command)
+            o->command = argv[i];
+        else if (o->nargs < MAX_ARGS)
+            o->args[o->nargs++] = argv[i];
+        else
+            return -1;
     }
     o->arg = o->nargs ? o->args[0] : NULL;
     if (!o->device)
@@ -504,7 +542,7 @@ static int parse(int argc, char **argv, struct options *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = {.wait_ms = -1};
+    struct options o = { .wait_ms = -1 };
     if (parse(argc, argv, &o) != 0)
         return usage();
     if (o.version) {

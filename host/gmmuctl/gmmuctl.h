@@ -8,7 +8,7 @@
 #include "libgmmu.h"
 
 #define EXIT_USAGE 64
-#define MAX_ARGS 8
+#define MAX_ARGS   8
 
 struct options {
     const char *device;
@@ -21,7 +21,7 @@ struct options {
     bool help;
     bool version;
     int timeout_ms;
-    int wait_ms;                /* faults --wait; -1: do not wait */
+    int wait_ms; /* faults --wait; -1: do not wait */
 };
 
 typedef int (*gmmuctl_cmd_fn)(struct gmmu_dev *dev, const struct options *o);
@@ -33,10 +33,10 @@ enum gmmuctl_section { SEC_DEVICE, SEC_MEMORY, SEC_ENGINE, SEC_EVENTS, SEC_COUNT
    whose name is NULL; --help and `help COMMAND` are printed from them. */
 struct gmmuctl_cmd {
     const char *name;
-    const char *args;     /* synopsis after the name, "" for none */
-    const char *opcode;   /* the mailbox command it sends (OP_* name), or NULL */
-    const char *summary;  /* one line for --help */
-    const char *details;  /* more for `help COMMAND`, or NULL */
+    const char *args;    /* synopsis after the name, "" for none */
+    const char *opcode;  /* the mailbox command it sends (OP_* name), or NULL */
+    const char *summary; /* one line for --help */
+    const char *details; /* more for `help COMMAND`, or NULL */
     enum gmmuctl_section section;
     gmmuctl_cmd_fn run;
 };

@@ -23,10 +23,23 @@ unsigned long long parse_number(const char *s, char **end)
     char *e;
     unsigned long long v = strtoull(s, &e, 0);
     switch (*e) {
-    case 'K': case 'k': v <<= 10; e++; break;
-    case 'M': case 'm': v <<= 20; e++; break;
-    case 'G': case 'g': v <<= 30; e++; break;
-    default: break;
+    case 'K':
+    case 'k':
+        v <<= 10;
+        e++;
+        break;
+    case 'M':
+    case 'm':
+        v <<= 20;
+        e++;
+        break;
+    case 'G':
+    case 'g':
+        v <<= 30;
+        e++;
+        break;
+    default:
+        break;
     }
     if (end)
         *end = e;
@@ -80,7 +93,7 @@ uint32_t protection_flags(const char *const *args, int nargs, int from)
 /* pages=4k,64k,2m,1g -> the page_sizes bit mask of map_req. */
 static bool page_sizes(const struct options *o, int from, uint32_t *mask)
 {
-    static const char *const names[] = {"4k", "64k", "2m", "1g"};
+    static const char *const names[] = { "4k", "64k", "2m", "1g" };
     *mask = 0;
     for (int i = from; i < o->nargs; i++) {
         if (strncmp(o->args[i], "pages=", 6))
@@ -132,7 +145,7 @@ static void print_va(const struct options *o, const char *what, uint64_t va)
 static int cmd_map(struct gmmu_dev *dev, const struct options *o)
 {
     uint64_t a[3];
-    struct gmmu_map_req req = {0};
+    struct gmmu_map_req req = { 0 };
     if (!positional(o, 3, a) || !page_sizes(o, 3, &req.page_sizes))
         return usage();
     req.as_handle = (uint32_t)a[0];
@@ -174,7 +187,7 @@ static int cmd_reserve(struct gmmu_dev *dev, const struct options *o)
 
 static int cmd_query(struct gmmu_dev *dev, const struct options *o)
 {
-    static const char *const states[] = {"invalid", "zero", "mapped"};
+    static const char *const states[] = { "invalid", "zero", "mapped" };
     uint64_t a[2];
     if (!positional(o, 2, a))
         return usage();
@@ -213,7 +226,8 @@ static bool engine_op(const char *name, uint32_t *op)
 
 static void print_engine_rsp(const struct options *o, const struct gmmu_engine_rsp *r)
 {
-    unsigned reason = (r->engine_status & GMMU_ENGINE_STATUS_REASON) >> GMMU_ENGINE_STATUS_REASON_LSB;
+    unsigned reason =
+        (r->engine_status & GMMU_ENGINE_STATUS_REASON) >> GMMU_ENGINE_STATUS_REASON_LSB;
     bool faulted = r->engine_status & GMMU_ENGINE_STATUS_FAULT;
     if (o->json) {
         printf("{\"status\": %" PRIu32 ", \"fault\": %s, \"reason\": %u, \"fault_va\": %" PRIu64
@@ -234,7 +248,7 @@ static void print_engine_rsp(const struct options *o, const struct gmmu_engine_r
 static int cmd_run(struct gmmu_dev *dev, const struct options *o)
 {
     uint64_t engine, as, len;
-    struct gmmu_engine_req req = {0};
+    struct gmmu_engine_req req = { 0 };
     if (o->nargs < 3 || !number_arg(o->args[0], &engine) || !engine_op(o->args[1], &req.op) ||
         !number_arg(o->args[2], &as) || !option_number(o, 3, "len", &len) || len > UINT32_MAX)
         return usage();
@@ -293,31 +307,28 @@ static int cmd_write(struct gmmu_dev *dev, const struct options *o)
 }
 
 const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
-    {"as-create", "", "CREATE_AS", "create a GPU address space; prints its handle and ASID", NULL,
-     SEC_MEMORY, cmd_as_create},
-    {"as-destroy", "AS", "DESTROY_AS", "destroy an address space and all its mappings", NULL,
-     SEC_MEMORY, cmd_as_destroy},
-    {"map", "AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]", "MAP_VA",
-     "map SIZE bytes of allocation ALLOC from offset N; prints the VA",
-     "va=N maps at that VA (FIXED_VA); otherwise the firmware picks one aligned to the\n"
-     "largest usable page. ro, nx and cc set ReadOnly, NoExecute and CacheCoherent;\n"
-     "pages= limits the page sizes it may use.\n",
-     SEC_MEMORY, cmd_map},
-    {"unmap", "AS VA SIZE", "UNMAP_VA", "unmap a whole mapping or reserved range", NULL,
-     SEC_MEMORY, cmd_unmap},
-    {"reserve", "AS SIZE [va=N]", "RESERVE_VA",
-     "reserve a VA range for tiled resources; prints the VA", NULL,
-     SEC_MEMORY, cmd_reserve},
-    {"query", "AS VA", "QUERY_VA", "translate a VA as the page tables say", NULL, SEC_MEMORY,
-     cmd_query},
-    {"run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]",
-     "ENGINE_RUN", "run a GPU engine in an address space and wait for it",
-     "A translation fault is printed (FAULT and its reason) and exits 1.\n", SEC_ENGINE,
-     cmd_run},
-    {"read", "VRAM_OFFSET LEN", NULL,
-     "read LEN bytes of VRAM (a multiple of 4, at most 64 KiB)", NULL,
-     SEC_ENGINE, cmd_read},
-    {"write", "VRAM_OFFSET WORD32...", NULL, "write 32-bit words to VRAM",
-     NULL, SEC_ENGINE, cmd_write},
-    {NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL},
+    { "as-create", "", "CREATE_AS", "create a GPU address space; prints its handle and ASID", NULL,
+      SEC_MEMORY, cmd_as_create },
+    { "as-destroy", "AS", "DESTROY_AS", "destroy an address space and all its mappings", NULL,
+      SEC_MEMORY, cmd_as_destroy },
+    { "map", "AS ALLOC SIZE [offset=N] [va=N] [ro] [nx] [cc] [pages=4k,64k,2m,1g]", "MAP_VA",
+      "map SIZE bytes of allocation ALLOC from offset N; prints the VA",
+      "va=N maps at that VA (FIXED_VA); otherwise the firmware picks one aligned to the\n"
+      "largest usable page. ro, nx and cc set ReadOnly, NoExecute and CacheCoherent;\n"
+      "pages= limits the page sizes it may use.\n",
+      SEC_MEMORY, cmd_map },
+    { "unmap", "AS VA SIZE", "UNMAP_VA", "unmap a whole mapping or reserved range", NULL,
+      SEC_MEMORY, cmd_unmap },
+    { "reserve", "AS SIZE [va=N]", "RESERVE_VA",
+      "reserve a VA range for tiled resources; prints the VA", NULL, SEC_MEMORY, cmd_reserve },
+    { "query", "AS VA", "QUERY_VA", "translate a VA as the page tables say", NULL, SEC_MEMORY,
+      cmd_query },
+    { "run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]", "ENGINE_RUN",
+      "run a GPU engine in an address space and wait for it",
+      "A translation fault is printed (FAULT and its reason) and exits 1.\n", SEC_ENGINE, cmd_run },
+    { "read", "VRAM_OFFSET LEN", NULL, "read LEN bytes of VRAM (a multiple of 4, at most 64 KiB)",
+      NULL, SEC_ENGINE, cmd_read },
+    { "write", "VRAM_OFFSET WORD32...", NULL, "write 32-bit words to VRAM", NULL, SEC_ENGINE,
+      cmd_write },
+    { NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL },
 };

@@ -29,18 +29,18 @@ extern "C" {
 
 enum gmmu_host_error {
     GMMU_OK = 0,
-    GMMU_E_TIMEOUT = -1,        /* no answer in time */
-    GMMU_E_DEVICE_GONE = -2,    /* reads all-ones: surprise removal, dead link */
-    GMMU_E_DISCONNECTED = -3,   /* the simulation closed the connection */
-    GMMU_E_IO = -4,             /* an unexpected system call failure */
-    GMMU_E_BAD_SPEC = -5,       /* malformed transport spec string */
-    GMMU_E_NOT_SUPPORTED = -6,  /* e.g. wait_irq on a transport without IRQs */
+    GMMU_E_TIMEOUT = -1,       /* no answer in time */
+    GMMU_E_DEVICE_GONE = -2,   /* reads all-ones: surprise removal, dead link */
+    GMMU_E_DISCONNECTED = -3,  /* the simulation closed the connection */
+    GMMU_E_IO = -4,            /* an unexpected system call failure */
+    GMMU_E_BAD_SPEC = -5,      /* malformed transport spec string */
+    GMMU_E_NOT_SUPPORTED = -6, /* e.g. wait_irq on a transport without IRQs */
     GMMU_E_NO_MEMORY = -7,
-    GMMU_E_LINK_ERROR = -8,     /* the device answered a read with an error */
-    GMMU_E_NO_DEVICE = -9,      /* nothing at that socket path or PCI address */
-    GMMU_E_PERMISSION = -10,    /* not allowed to open the device */
-    GMMU_E_INVALID_ARG = -11,   /* bad BAR number, unaligned offset, NULL */
-    GMMU_E_PROTOCOL = -12       /* the peer speaks another protocol version */
+    GMMU_E_LINK_ERROR = -8,   /* the device answered a read with an error */
+    GMMU_E_NO_DEVICE = -9,    /* nothing at that socket path or PCI address */
+    GMMU_E_PERMISSION = -10,  /* not allowed to open the device */
+    GMMU_E_INVALID_ARG = -11, /* bad BAR number, unaligned offset, NULL */
+    GMMU_E_PROTOCOL = -12     /* the peer speaks another protocol version */
 };
 
 /* Never NULL; "unknown error" for values outside the enum. */
@@ -53,7 +53,7 @@ const char *gmmu_host_strerror(int err);
  * environment variable that overrides it (e.g. for a traced, slow
  * simulation). */
 #define GMMU_TRANSPORT_DEFAULT_TIMEOUT_MS 5000
-#define GMMU_TRANSPORT_TIMEOUT_ENV "GMMU_TIMEOUT_MS"
+#define GMMU_TRANSPORT_TIMEOUT_ENV        "GMMU_TIMEOUT_MS"
 
 /* The BAR0 register that identifies the device and can never read as all
  * ones; an all-ones value there means the device has gone. */
@@ -70,11 +70,9 @@ void gmmu_transport_close(struct gmmu_transport *t); /* NULL is fine */
 
 /* off must be 4-byte aligned. A read the device rejects returns
  * GMMU_E_LINK_ERROR with *val = 0xFFFFFFFF. */
-int gmmu_transport_read32(struct gmmu_transport *t, unsigned bar, uint64_t off,
-                          uint32_t *val);
+int gmmu_transport_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t *val);
 /* Posted, like a PCIe memory write: returns once the write is on its way. */
-int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off,
-                           uint32_t val);
+int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t val);
 
 /* Waits up to timeout_ms (0 = just look, negative = forever) for device
  * interrupts and returns the MSI vectors raised since the last call as a

@@ -8,8 +8,8 @@
 #include <time.h>
 
 #define DEFAULT_TIMEOUT_MS 5000
-#define SLOT_WORDS (GMMU_SLOT_BYTES / 4u)
-#define POLL_SLICE_MS 2 /* longest a waiter holds the lock in one go */
+#define SLOT_WORDS         (GMMU_SLOT_BYTES / 4u)
+#define POLL_SLICE_MS      2 /* longest a waiter holds the lock in one go */
 
 /* A completion read from the ring whose waiter has not collected it yet. */
 struct parked {
@@ -25,10 +25,10 @@ struct gmmu_dev {
     uint32_t cmd_head, cmd_tail, cpl_tail;
     uint32_t next_seq;
     struct parked *parked;
-    uint64_t aperture_base;    /* last value written to APERTURE_BASE */
+    uint64_t aperture_base; /* last value written to APERTURE_BASE */
     bool aperture_known;
-    uint32_t evt_tail, evt_head;   /* evt_head: last EVT_HEAD read */
-    uint32_t evt_next_seq;         /* seq the next event should carry */
+    uint32_t evt_tail, evt_head; /* evt_head: last EVT_HEAD read */
+    uint32_t evt_next_seq;       /* seq the next event should carry */
     bool evt_seq_known;
     /* The callback thread: cb_lock serialises starting and stopping it; the
        fields below are under lock. */
@@ -36,7 +36,7 @@ struct gmmu_dev {
     gmmu_event_fn evt_fn;
     void *evt_arg;
     bool evt_stop, evt_thread_live;
-    bool evt_close;                /* the callback closed the handle */
+    bool evt_close; /* the callback closed the handle */
     pthread_t evt_thread;
 };
 
@@ -50,7 +50,7 @@ static int64_t now_ms(void)
 
 static void sleep_ms(int ms)
 {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
 }
 
@@ -251,7 +251,8 @@ static int post_message(struct gmmu_dev *dev, const uint32_t *words, size_t nwor
 {
     int rc = 0;
     for (size_t i = 0; i < nwords && rc == 0; i++)
-        rc = wr(dev, ring_offset(GMMU_CMD_RING, GMMU_CMD_SLOTS, dev->cmd_head, (uint32_t)i), words[i]);
+        rc = wr(dev, ring_offset(GMMU_CMD_RING, GMMU_CMD_SLOTS, dev->cmd_head, (uint32_t)i),
+                words[i]);
     if (rc)
         return rc;
     dev->cmd_head += slots;
@@ -266,11 +267,13 @@ int gmmu_submit(struct gmmu_dev *dev, uint16_t opcode, const void *payload, size
     size_t length = GMMU_MSG_HDR_BYTES + len;
     if (length > GMMU_MSG_MAX_BYTES || (len && !payload))
         return GMMU_E_INVALID_ARG;
-    uint32_t words[GMMU_MSG_MAX_BYTES / 4] = {0};
+    uint32_t words[GMMU_MSG_MAX_BYTES / 4] = { 0 };
     int rc = reserve_slots(dev, slots_for(length));
     if (rc)
         return rc;
-    struct gmmu_msg_hdr hdr = {.opcode = opcode, .length = (uint16_t)length, .seq = dev->next_seq};
+    struct gmmu_msg_hdr hdr = { .opcode = opcode,
+                                .length = (uint16_t)length,
+                                .seq = dev->next_seq };
     memcpy(words, &hdr, sizeof hdr);
     if (len)
         memcpy((uint8_t *)words + sizeof hdr, payload, len);
@@ -286,9 +289,10 @@ int gmmu_submit(struct gmmu_dev *dev, uint16_t opcode, const void *payload, size
 
 int gmmu_submit_raw(struct gmmu_dev *dev, const void *msg, size_t len, uint32_t slots)
 {
-    if (slots == 0 || slots > GMMU_CMD_SLOTS || len > (size_t)slots * GMMU_SLOT_BYTES || (len && !msg))
+    if (slots == 0 || slots > GMMU_CMD_SLOTS || len > (size_t)slots * GMMU_SLOT_BYTES ||
+        (len && !msg))
         return GMMU_E_INVALID_ARG;
-    uint32_t words[GMMU_MSG_MAX_BYTES / 4] = {0};
+    uint32_t words[GMMU_MSG_MAX_BYTES / 4] = { 0 };
     memcpy(words, msg, len);
     int rc = reserve_slots(dev, slots);
     if (rc)
@@ -314,8 +318,8 @@ void gmmu_skip_seq(struct gmmu_dev *dev)
 }
 
 /* ------------------------------------------------------------ sync calls */
-int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len,
-              void *resp, size_t resp_cap, size_t *resp_len)
+int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len, void *resp,
+              size_t resp_cap, size_t *resp_len)
 {
     uint32_t seq;
     int rc = gmmu_submit(dev, opcode, req, req_len, &seq);
@@ -375,7 +379,6 @@ int gmmu_get_pt_stats(struct gmmu_dev *dev, struct gmmu_pt_stats *out)
 {
     return call_fixed(dev, GMMU_OP_GET_PT_STATS, out, sizeof *out);
 }
-
 
 /* --------------------------------------------------------------- events */
 /* Learns EVT_HEAD; EVENT is cleared first so that an event posted after
@@ -584,7 +587,7 @@ int gmmu_get_mmu_counters(struct gmmu_dev *dev, uint32_t flags, struct gmmu_mmu_
 {
     if (!dev || !out)
         return GMMU_E_INVALID_ARG;
-    struct gmmu_mmu_counters_req req = {.flags = flags};
+    struct gmmu_mmu_counters_req req = { .flags = flags };
     struct gmmu_mmu_perf got;
     size_t len = 0;
     int rc = gmmu_call(dev, GMMU_OP_GET_MMU_COUNTERS, &req, sizeof req, &got, sizeof got, &len);
@@ -709,10 +712,10 @@ int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value)
 int gmmu_read_ident(struct gmmu_dev *dev, struct gmmu_ident *out)
 {
     static const uint32_t offs[] = {
-        GMMU_MBOX_IDENT_MAGIC, GMMU_MBOX_IDENT_PROTO, GMMU_MBOX_IDENT_FW_VERSION,
-        GMMU_MBOX_IDENT_FW_BUILD, GMMU_MBOX_IDENT_CAPS, GMMU_MBOX_IDENT_GEOMETRY,
-        GMMU_MBOX_IDENT_RINGS, GMMU_MBOX_FW_STATE, GMMU_MBOX_FW_HEARTBEAT,
-        GMMU_MBOX_NEXT_SEQ, GMMU_MBOX_CPL_FENCE, GMMU_MBOX_HOST_WRITE_ERRORS,
+        GMMU_MBOX_IDENT_MAGIC,    GMMU_MBOX_IDENT_PROTO, GMMU_MBOX_IDENT_FW_VERSION,
+        GMMU_MBOX_IDENT_FW_BUILD, GMMU_MBOX_IDENT_CAPS,  GMMU_MBOX_IDENT_GEOMETRY,
+        GMMU_MBOX_IDENT_RINGS,    GMMU_MBOX_FW_STATE,    GMMU_MBOX_FW_HEARTBEAT,
+        GMMU_MBOX_NEXT_SEQ,       GMMU_MBOX_CPL_FENCE,   GMMU_MBOX_HOST_WRITE_ERRORS,
     };
     uint32_t v[sizeof offs / sizeof offs[0]];
     int rc = 0;
@@ -722,7 +725,8 @@ int gmmu_read_ident(struct gmmu_dev *dev, struct gmmu_ident *out)
     pthread_mutex_unlock(&dev->lock);
     if (rc)
         return rc;
-    *out = (struct gmmu_ident){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11]};
+    *out = (struct gmmu_ident){ v[0], v[1], v[2], v[3], v[4],  v[5],
+                                v[6], v[7], v[8], v[9], v[10], v[11] };
     return 0;
 }
 
@@ -787,9 +791,9 @@ static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
     if (rc == 0)
         rc = wr(dev, GMMU_MBOX_HOST_IRQ_STATUS, 0xFFFFFFFFu);
     if (rc == 0)
-        rc = wr(dev, GMMU_MBOX_HOST_IRQ_MASK, GMMU_MBOX_HOST_IRQ_STATUS_CPL |
-                                                  GMMU_MBOX_HOST_IRQ_STATUS_EVENT |
-                                                  GMMU_MBOX_HOST_IRQ_STATUS_STATE);
+        rc = wr(dev, GMMU_MBOX_HOST_IRQ_MASK,
+                GMMU_MBOX_HOST_IRQ_STATUS_CPL | GMMU_MBOX_HOST_IRQ_STATUS_EVENT |
+                    GMMU_MBOX_HOST_IRQ_STATUS_STATE);
     return rc;
 }
 
@@ -870,17 +874,17 @@ const char *gmmu_version(void)
 const char *gmmu_error_name(int rc)
 {
     static const char *const host[] = {
-        [-GMMU_E_TIMEOUT] = "E_TIMEOUT",         [-GMMU_E_DEVICE_GONE] = "E_DEVICE_GONE",
+        [-GMMU_E_TIMEOUT] = "E_TIMEOUT",           [-GMMU_E_DEVICE_GONE] = "E_DEVICE_GONE",
         [-GMMU_E_DISCONNECTED] = "E_DISCONNECTED", [-GMMU_E_IO] = "E_IO",
-        [-GMMU_E_BAD_SPEC] = "E_BAD_SPEC",       [-GMMU_E_NOT_SUPPORTED] = "E_NOT_SUPPORTED",
-        [-GMMU_E_NO_MEMORY] = "E_NO_MEMORY",     [-GMMU_E_LINK_ERROR] = "E_LINK_ERROR",
-        [-GMMU_E_NO_DEVICE] = "E_NO_DEVICE",     [-GMMU_E_PERMISSION] = "E_PERMISSION",
-        [-GMMU_E_INVALID_ARG] = "E_INVALID_ARG", [-GMMU_E_PROTOCOL] = "E_PROTOCOL",
+        [-GMMU_E_BAD_SPEC] = "E_BAD_SPEC",         [-GMMU_E_NOT_SUPPORTED] = "E_NOT_SUPPORTED",
+        [-GMMU_E_NO_MEMORY] = "E_NO_MEMORY",       [-GMMU_E_LINK_ERROR] = "E_LINK_ERROR",
+        [-GMMU_E_NO_DEVICE] = "E_NO_DEVICE",       [-GMMU_E_PERMISSION] = "E_PERMISSION",
+        [-GMMU_E_INVALID_ARG] = "E_INVALID_ARG",   [-GMMU_E_PROTOCOL] = "E_PROTOCOL",
     };
     const char *s = NULL;
     if (rc >= 0)
         s = gmmu_status_name((unsigned)rc);
-    else if ((size_t)-(long)rc < sizeof host / sizeof host[0])
+    else if ((size_t) - (long)rc < sizeof host / sizeof host[0])
         s = host[-rc];
     return s ? s : "UNKNOWN";
 }

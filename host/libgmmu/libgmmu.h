@@ -78,8 +78,8 @@ int gmmu_wait(struct gmmu_dev *dev, uint32_t seq, struct gmmu_completion *out, i
 int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out);
 
 /* Synchronous: submit and wait. resp may be NULL when resp_cap is 0. */
-int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len,
-              void *resp, size_t resp_cap, size_t *resp_len);
+int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len, void *resp,
+              size_t resp_cap, size_t *resp_len);
 int gmmu_ping(struct gmmu_dev *dev, const void *data, size_t len);
 int gmmu_get_info(struct gmmu_dev *dev, struct gmmu_info *out);
 int gmmu_get_caps(struct gmmu_dev *dev, struct gmmu_caps *out);
@@ -128,13 +128,13 @@ const char *gmmu_version(void);
  * event is returned once, to whichever caller (or the callback thread) of
  * this handle takes it first. */
 struct gmmu_event {
-    uint16_t type;          /* GMMU_EVT_* */
-    uint32_t seq;           /* event number; dropped events take one too */
-    uint32_t fence;         /* CPL_FENCE when the event was posted */
-    uint32_t lost;          /* events dropped since the previous one this handle read */
+    uint16_t type;  /* GMMU_EVT_* */
+    uint32_t seq;   /* event number; dropped events take one too */
+    uint32_t fence; /* CPL_FENCE when the event was posted */
+    uint32_t lost;  /* events dropped since the previous one this handle read */
     uint32_t payload_len;
     union {
-        struct gmmu_fault_evt fault;    /* type GMMU_EVT_FAULT */
+        struct gmmu_fault_evt fault; /* type GMMU_EVT_FAULT */
         uint8_t raw[GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES];
     } u;
 };
@@ -156,8 +156,7 @@ int gmmu_wait_event(struct gmmu_dev *dev, int timeout_ms, struct gmmu_event *out
    gmmu_set_event_callback is refused there (GMMU_E_INVALID_ARG), since the
    thread cannot wait for itself. A host error while waiting is passed as
    ev NULL with rc, then retried. */
-typedef void (*gmmu_event_fn)(struct gmmu_dev *dev, const struct gmmu_event *ev, int rc,
-                              void *arg);
+typedef void (*gmmu_event_fn)(struct gmmu_dev *dev, const struct gmmu_event *ev, int rc, void *arg);
 int gmmu_set_event_callback(struct gmmu_dev *dev, gmmu_event_fn fn, void *arg);
 
 /* ---------------------------------------------------------- MMU counters */
@@ -165,7 +164,7 @@ int gmmu_set_event_callback(struct gmmu_dev *dev, gmmu_event_fn fn, void *arg);
 #define GMMU_MMU_PORTS_MAX (GMMU_MMU_CONFIG_PORTS >> GMMU_MMU_CONFIG_PORTS_LSB)
 
 struct gmmu_mmu_perf {
-    struct gmmu_mmu_counters c;     /* shared counters; c.ports entries of port[] */
+    struct gmmu_mmu_counters c; /* shared counters; c.ports entries of port[] */
     struct gmmu_mmu_port_counters port[GMMU_MMU_PORTS_MAX];
 };
 

@@ -85,7 +85,9 @@ int gmmu_unmap_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_
 int gmmu_reserve_va(struct gmmu_dev *dev, uint32_t as_handle, uint32_t flags, uint64_t va,
                     uint64_t size, uint64_t *out_va)
 {
-    struct gmmu_reserve_req req = { .as_handle = as_handle, .flags = flags, .va = va, .size = size };
+    struct gmmu_reserve_req req = {
+        .as_handle = as_handle, .flags = flags, .va = va, .size = size
+    };
     struct gmmu_va_rsp rsp;
     int rc = call_exact(dev, GMMU_OP_RESERVE_VA, &req, sizeof(req), &rsp, sizeof(rsp));
 
@@ -109,8 +111,7 @@ int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_u
     return call_exact(dev, GMMU_OP_UPDATE_VA, msg, sizeof(req) + count * sizeof(*ops), NULL, 0);
 }
 
-int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va,
-                  struct gmmu_query_rsp *out)
+int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, struct gmmu_query_rsp *out)
 {
     struct gmmu_query_req req = { .as_handle = as_handle, .va = va };
     struct gmmu_query_rsp rsp;

@@ -28,20 +28,34 @@ static size_t registered_count;
 const char *gmmu_host_strerror(int err)
 {
     switch (err) {
-    case GMMU_OK: return "success";
-    case GMMU_E_TIMEOUT: return "timed out waiting for the device";
-    case GMMU_E_DEVICE_GONE: return "device gone (reads return all ones)";
-    case GMMU_E_DISCONNECTED: return "disconnected from the simulation";
-    case GMMU_E_IO: return "I/O error";
-    case GMMU_E_BAD_SPEC: return "bad transport spec (want sim:PATH or pci:DDDD:BB:DD.F)";
-    case GMMU_E_NOT_SUPPORTED: return "not supported by this transport";
-    case GMMU_E_NO_MEMORY: return "out of memory";
-    case GMMU_E_LINK_ERROR: return "device answered with an error";
-    case GMMU_E_NO_DEVICE: return "no such device";
-    case GMMU_E_PERMISSION: return "permission denied";
-    case GMMU_E_INVALID_ARG: return "invalid argument";
-    case GMMU_E_PROTOCOL: return "protocol version mismatch";
-    default: return "unknown error";
+    case GMMU_OK:
+        return "success";
+    case GMMU_E_TIMEOUT:
+        return "timed out waiting for the device";
+    case GMMU_E_DEVICE_GONE:
+        return "device gone (reads return all ones)";
+    case GMMU_E_DISCONNECTED:
+        return "disconnected from the simulation";
+    case GMMU_E_IO:
+        return "I/O error";
+    case GMMU_E_BAD_SPEC:
+        return "bad transport spec (want sim:PATH or pci:DDDD:BB:DD.F)";
+    case GMMU_E_NOT_SUPPORTED:
+        return "not supported by this transport";
+    case GMMU_E_NO_MEMORY:
+        return "out of memory";
+    case GMMU_E_LINK_ERROR:
+        return "device answered with an error";
+    case GMMU_E_NO_DEVICE:
+        return "no such device";
+    case GMMU_E_PERMISSION:
+        return "permission denied";
+    case GMMU_E_INVALID_ARG:
+        return "invalid argument";
+    case GMMU_E_PROTOCOL:
+        return "protocol version mismatch";
+    default:
+        return "unknown error";
     }
 }
 
@@ -52,8 +66,8 @@ static const struct gmmu_transport_ops *find_transport(const char *scheme, size_
 {
     for (size_t i = 0; i < ARRAY_LEN(builtin_transports) + registered_count; i++) {
         const struct gmmu_transport_ops *ops = i < ARRAY_LEN(builtin_transports)
-            ? builtin_transports[i]
-            : registered[i - ARRAY_LEN(builtin_transports)];
+                                                   ? builtin_transports[i]
+                                                   : registered[i - ARRAY_LEN(builtin_transports)];
         if (strlen(ops->scheme) == len && memcmp(ops->scheme, scheme, len) == 0)
             return ops;
     }
@@ -63,8 +77,8 @@ static const struct gmmu_transport_ops *find_transport(const char *scheme, size_
 static bool ops_complete(const struct gmmu_transport_ops *ops)
 {
     return ops != NULL && ops->scheme != NULL && ops->scheme[0] != '\0' &&
-           strchr(ops->scheme, ':') == NULL && ops->open != NULL &&
-           ops->read32 != NULL && ops->write32 != NULL && ops->close != NULL;
+           strchr(ops->scheme, ':') == NULL && ops->open != NULL && ops->read32 != NULL &&
+           ops->write32 != NULL && ops->close != NULL;
 }
 
 int gmmu_transport_register(const struct gmmu_transport_ops *ops)
@@ -132,8 +146,7 @@ static int check_access(const struct gmmu_transport *t, unsigned bar, uint64_t o
     return GMMU_OK;
 }
 
-int gmmu_transport_read32(struct gmmu_transport *t, unsigned bar, uint64_t off,
-                          uint32_t *val)
+int gmmu_transport_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t *val)
 {
     if (val == NULL)
         return GMMU_E_INVALID_ARG;
@@ -144,8 +157,7 @@ int gmmu_transport_read32(struct gmmu_transport *t, unsigned bar, uint64_t off,
     return t->ops->read32(t, bar, off, val);
 }
 
-int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off,
-                           uint32_t val)
+int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t val)
 {
     int rc = check_access(t, bar, off);
     if (rc != GMMU_OK)

@@ -30,8 +30,8 @@
 #endif
 
 #define DEFAULT_SYSFS_ROOT "/sys/bus/pci/devices"
-#define BDF_TEXT_MAX 24   /* "ffffffff:ff:1f.7" and its NUL, with room */
-#define PATH_TEXT_MAX 512
+#define BDF_TEXT_MAX       24 /* "ffffffff:ff:1f.7" and its NUL, with room */
+#define PATH_TEXT_MAX      512
 
 static char sysfs_root[PATH_TEXT_MAX] = DEFAULT_SYSFS_ROOT;
 
@@ -70,8 +70,7 @@ static int hex_value(char c)
 }
 
 /* Reads min..max hex digits at *p, advancing it. */
-static bool take_hex(const char **p, unsigned min_digits, unsigned max_digits,
-                     unsigned long *out)
+static bool take_hex(const char **p, unsigned min_digits, unsigned max_digits, unsigned long *out)
 {
     unsigned long v = 0;
     unsigned n = 0;
@@ -105,9 +104,8 @@ static bool parse_bdf(const char *text, char out[BDF_TEXT_MAX])
 
     if (has_domain && !(take_hex(&p, 4, 8, &domain) && take_char(&p, ':')))
         return false;
-    if (!take_hex(&p, 2, 2, &bus) || !take_char(&p, ':') ||
-        !take_hex(&p, 2, 2, &dev) || !take_char(&p, '.') ||
-        !take_hex(&p, 1, 1, &fn) || *p != '\0')
+    if (!take_hex(&p, 2, 2, &bus) || !take_char(&p, ':') || !take_hex(&p, 2, 2, &dev) ||
+        !take_char(&p, '.') || !take_hex(&p, 1, 1, &fn) || *p != '\0')
         return false;
     if (dev > 0x1F || fn > 7)
         return false;

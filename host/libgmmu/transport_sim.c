@@ -32,7 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FRAME GMMU_SIMLINK_FRAME_BYTES
+#define FRAME     GMMU_SIMLINK_FRAME_BYTES
 #define RX_FRAMES 16u
 
 struct sysmem_buf {
@@ -47,7 +47,7 @@ struct sim_transport {
     struct sysmem_buf sysmem[GMMU_SIMLINK_SYSMEM_MAX_BUFFERS];
     unsigned sysmem_count;
     uint32_t next_tag;
-    uint32_t irq_pending;       /* vectors received, not yet returned */
+    uint32_t irq_pending; /* vectors received, not yet returned */
     uint8_t rx[RX_FRAMES * FRAME];
     size_t rx_len;
 };
@@ -123,7 +123,9 @@ static ssize_t send_some(int sock, const uint8_t *buf, size_t len, int fd)
     } control;
     memset(&control, 0, sizeof(control));
     struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
+    struct msghdr msg = { .msg_iov = &iov,
+                          .msg_iovlen = 1,
+                          .msg_control = control.buf,
                           .msg_controllen = sizeof(control.buf) };
     struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
     c->cmsg_level = SOL_SOCKET;
@@ -230,7 +232,11 @@ static int sim_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint
     struct sim_transport *s = to_sim(t);
     uint32_t tag = s->next_tag++;
     struct gmmu_simlink_frame req = {
-        .type = GMMU_SIMLINK_MEM_READ, .bar = (uint8_t)bar, .size = 4, .tag = tag, .addr = off,
+        .type = GMMU_SIMLINK_MEM_READ,
+        .bar = (uint8_t)bar,
+        .size = 4,
+        .tag = tag,
+        .addr = off,
     };
     *val = 0xFFFFFFFFu;
     int rc = send_frame(s, &req);
@@ -248,7 +254,11 @@ static int sim_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint
 static int sim_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t val)
 {
     struct gmmu_simlink_frame req = {
-        .type = GMMU_SIMLINK_MEM_WRITE, .bar = (uint8_t)bar, .size = 4, .addr = off, .data = val,
+        .type = GMMU_SIMLINK_MEM_WRITE,
+        .bar = (uint8_t)bar,
+        .size = 4,
+        .addr = off,
+        .data = val,
     };
     return send_frame(to_sim(t), &req);
 }
@@ -281,7 +291,7 @@ static int connect_errno_to_error(int err)
     case EACCES:
     case EPERM:
         return GMMU_E_PERMISSION;
-    case EAGAIN:       /* listen backlog full: the simulation is not polling */
+    case EAGAIN: /* listen backlog full: the simulation is not polling */
     case EINPROGRESS:
         return GMMU_E_TIMEOUT;
     default:
@@ -350,11 +360,16 @@ static int handshake(struct sim_transport *s)
 static int sysmem_status_to_error(uint8_t status)
 {
     switch (status) {
-    case GMMU_SIMLINK_ST_OK: return GMMU_OK;
-    case GMMU_SIMLINK_ST_BAD_BUFFER: return GMMU_E_INVALID_ARG;
-    case GMMU_SIMLINK_ST_NO_SPACE: return GMMU_E_NO_MEMORY;
-    case GMMU_SIMLINK_ST_NOT_MAPPED: return GMMU_E_INVALID_ARG;
-    default: return GMMU_E_LINK_ERROR;
+    case GMMU_SIMLINK_ST_OK:
+        return GMMU_OK;
+    case GMMU_SIMLINK_ST_BAD_BUFFER:
+        return GMMU_E_INVALID_ARG;
+    case GMMU_SIMLINK_ST_NO_SPACE:
+        return GMMU_E_NO_MEMORY;
+    case GMMU_SIMLINK_ST_NOT_MAPPED:
+        return GMMU_E_INVALID_ARG;
+    default:
+        return GMMU_E_LINK_ERROR;
     }
 }
 
@@ -427,7 +442,9 @@ static int sim_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr)
     s->sysmem[i] = s->sysmem[--s->sysmem_count];
 
     uint32_t tag = s->next_tag++;
-    struct gmmu_simlink_frame req = { .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = tag, .addr = bus_addr };
+    struct gmmu_simlink_frame req = { .type = GMMU_SIMLINK_SYSMEM_UNMAP,
+                                      .tag = tag,
+                                      .addr = bus_addr };
     struct gmmu_simlink_frame ack;
     int rc = send_frame(s, &req);
     if (rc == GMMU_OK)

@@ -42,10 +42,10 @@
 #include <unistd.h>
 
 #define GMMU_UART_DEFAULT_BAUD 1000000u
-#define DEFAULT_RETRY_MS 100
-#define DEFAULT_TRIES 8
-#define MAX_TRIES 64
-#define RX_BYTES 1024u
+#define DEFAULT_RETRY_MS       100
+#define DEFAULT_TRIES          8
+#define MAX_TRIES              64
+#define RX_BYTES               1024u
 
 struct uart_transport {
     struct gmmu_transport base; /* first: handles are cast both ways */
@@ -140,7 +140,8 @@ static int send_bytes(struct uart_transport *u, const uint8_t *buf, size_t len, 
             continue;
         }
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            int rc = errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
+            int rc =
+                errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
             line_gone(u);
             return rc;
         }
@@ -208,7 +209,8 @@ static int recv_frame(struct uart_transport *u, int64_t deadline, struct gmmu_ua
         }
         /* 0 is "no data" on a tty with VMIN = 0; poll() tells a hang-up. */
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            int rc = errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
+            int rc =
+                errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
             line_gone(u);
             return rc;
         }
@@ -225,9 +227,12 @@ static int recv_frame(struct uart_transport *u, int64_t deadline, struct gmmu_ua
 static uint8_t answer_type(uint8_t req_type)
 {
     switch (req_type) {
-    case GMMU_UARTLINK_HELLO: return GMMU_UARTLINK_HELLO_ACK;
-    case GMMU_UARTLINK_READ: return GMMU_UARTLINK_READ_RSP;
-    default: return GMMU_UARTLINK_WRITE_ACK;
+    case GMMU_UARTLINK_HELLO:
+        return GMMU_UARTLINK_HELLO_ACK;
+    case GMMU_UARTLINK_READ:
+        return GMMU_UARTLINK_READ_RSP;
+    default:
+        return GMMU_UARTLINK_WRITE_ACK;
     }
 }
 
@@ -337,12 +342,15 @@ static int uart_wait_irq(struct gmmu_transport *t, int timeout_ms, uint32_t *vec
 
 static bool baud_constant(unsigned long baud, speed_t *out)
 {
-    static const struct { unsigned long rate; speed_t code; } rates[] = {
-        {9600, B9600}, {19200, B19200}, {38400, B38400}, {57600, B57600},
-        {115200, B115200}, {230400, B230400}, {460800, B460800}, {500000, B500000},
-        {576000, B576000}, {921600, B921600}, {1000000, B1000000}, {1152000, B1152000},
-        {1500000, B1500000}, {2000000, B2000000}, {2500000, B2500000}, {3000000, B3000000},
-        {3500000, B3500000}, {4000000, B4000000},
+    static const struct {
+        unsigned long rate;
+        speed_t code;
+    } rates[] = {
+        { 9600, B9600 },       { 19200, B19200 },     { 38400, B38400 },     { 57600, B57600 },
+        { 115200, B115200 },   { 230400, B230400 },   { 460800, B460800 },   { 500000, B500000 },
+        { 576000, B576000 },   { 921600, B921600 },   { 1000000, B1000000 }, { 1152000, B1152000 },
+        { 1500000, B1500000 }, { 2000000, B2000000 }, { 2500000, B2500000 }, { 3000000, B3000000 },
+        { 3500000, B3500000 }, { 4000000, B4000000 },
     };
     for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
         if (rates[i].rate == baud) {
@@ -381,13 +389,17 @@ struct uart_options {
 static bool parse_option(const char *opt, size_t olen, bool *have_baud, struct uart_options *o)
 {
     unsigned long v;
-    if (olen > 6 && strncmp(opt, "retry=", 6) == 0 && parse_number(opt + 6, olen - 6, 1, 600000, &v))
+    if (olen > 6 && strncmp(opt, "retry=", 6) == 0 &&
+        parse_number(opt + 6, olen - 6, 1, 600000, &v))
         o->retry_ms = (int)v;
-    else if (olen > 6 && strncmp(opt, "tries=", 6) == 0 && parse_number(opt + 6, olen - 6, 1, MAX_TRIES, &v))
+    else if (olen > 6 && strncmp(opt, "tries=", 6) == 0 &&
+             parse_number(opt + 6, olen - 6, 1, MAX_TRIES, &v))
         o->tries = (unsigned)v;
-    else if (olen > 4 && strncmp(opt, "seq=", 4) == 0 && parse_number(opt + 4, olen - 4, 0, 255, &v))
+    else if (olen > 4 && strncmp(opt, "seq=", 4) == 0 &&
+             parse_number(opt + 4, olen - 4, 0, 255, &v))
         o->first_seq = (int)v;
-    else if (!*have_baud && parse_number(opt, olen, 1, 100000000, &v) && baud_constant(v, &o->speed))
+    else if (!*have_baud && parse_number(opt, olen, 1, 100000000, &v) &&
+             baud_constant(v, &o->speed))
         *have_baud = true;
     else
         return false;
@@ -487,7 +499,9 @@ static int uart_open(const char *rest, struct gmmu_transport **out)
         return GMMU_E_NO_MEMORY;
     gmmu_transport_init(&u->base, &gmmu_transport_uart_ops);
     u->fd = -1;
-    struct uart_options opts = {.retry_ms = DEFAULT_RETRY_MS, .tries = DEFAULT_TRIES, .first_seq = -1};
+    struct uart_options opts = { .retry_ms = DEFAULT_RETRY_MS,
+                                 .tries = DEFAULT_TRIES,
+                                 .first_seq = -1 };
     char *path = NULL;
     int rc = parse_spec(rest, &path, &opts);
     u->retry_ms = opts.retry_ms;

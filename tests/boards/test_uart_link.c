@@ -71,7 +71,7 @@ static void test_crc_and_frames(void **state)
     /* The CRC goes MSB first, so the remainder over it is 0. */
     assert_int_equal(gmmu_uartlink_crc16(req + 1, GMMU_UARTLINK_REQ_BYTES - 1), 0);
 
-    struct gmmu_uartlink_rsp r = {GMMU_UARTLINK_READ_RSP, 9, GMMU_UARTLINK_ST_OK, 0xDEADBEEF}, d;
+    struct gmmu_uartlink_rsp r = { GMMU_UARTLINK_READ_RSP, 9, GMMU_UARTLINK_ST_OK, 0xDEADBEEF }, d;
     uint8_t rsp[GMMU_UARTLINK_RSP_BYTES];
     gmmu_uartlink_encode_rsp(rsp, &r);
     assert_int_equal(gmmu_uartlink_decode_rsp(rsp, &d), 0);
@@ -151,7 +151,7 @@ static int read_frame(int fd, uint8_t *frame, size_t len, int timeout_ms)
     size_t got = 0;
     int64_t deadline = now_ms() + timeout_ms;
     while (got < len) {
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
         int left = (int)(deadline - now_ms());
         if (left <= 0 || poll(&pfd, 1, left) <= 0)
             return -1;
@@ -206,14 +206,14 @@ struct fake {
     int fd;
     const enum action *script;
     size_t steps;
-    uint32_t value;        /* READ_RSP data */
-    size_t requests;       /* frames received */
+    uint32_t value;  /* READ_RSP data */
+    size_t requests; /* frames received */
     uint8_t seqs[32];
 };
 
 static void send_rsp(int fd, uint8_t type, uint8_t seq, uint8_t status, uint32_t data, bool damage)
 {
-    struct gmmu_uartlink_rsp r = {type, seq, status, data};
+    struct gmmu_uartlink_rsp r = { type, seq, status, data };
     uint8_t buf[GMMU_UARTLINK_RSP_BYTES];
     gmmu_uartlink_encode_rsp(buf, &r);
     if (damage)
@@ -229,7 +229,7 @@ static void *fake_device(void *arg)
         if (read_request(f->fd, req, 3000) != 0)
             return NULL;
         f->seqs[f->requests++ % 32] = req[2];
-        uint8_t type = req[1] == GMMU_UARTLINK_HELLO ? GMMU_UARTLINK_HELLO_ACK
+        uint8_t type = req[1] == GMMU_UARTLINK_HELLO  ? GMMU_UARTLINK_HELLO_ACK
                        : req[1] == GMMU_UARTLINK_READ ? GMMU_UARTLINK_READ_RSP
                                                       : GMMU_UARTLINK_WRITE_ACK;
         uint32_t data = type == GMMU_UARTLINK_HELLO_ACK ? (1u | 16u << 8 | 24u << 16) : f->value;
@@ -252,11 +252,11 @@ static void *fake_device(void *arg)
             break;
         case SPLIT_ANSWER: {
             /* Garbage, then the answer in two pieces. */
-            struct gmmu_uartlink_rsp r = {type, req[2], 0, data};
-            uint8_t buf[GMMU_UARTLINK_RSP_BYTES + 3] = {0x00, GMMU_UARTLINK_SOF, 0x13};
+            struct gmmu_uartlink_rsp r = { type, req[2], 0, data };
+            uint8_t buf[GMMU_UARTLINK_RSP_BYTES + 3] = { 0x00, GMMU_UARTLINK_SOF, 0x13 };
             gmmu_uartlink_encode_rsp(buf + 3, &r);
             assert_int_equal(write(f->fd, buf, 7), 7);
-            struct timespec ts = {0, 5 * 1000000L};
+            struct timespec ts = { 0, 5 * 1000000L };
             nanosleep(&ts, NULL);
             assert_int_equal(write(f->fd, buf + 7, sizeof buf - 7), (ssize_t)(sizeof buf - 7));
             break;
@@ -276,17 +276,22 @@ static void *fake_device(void *arg)
 static void retries_against_fake_device(unsigned first_seq, unsigned damaged_frames)
 {
     static const enum action script[] = {
-        NAK, ANSWER,                 /* HELLO: NAKed once */
-        DAMAGE, ANSWER,              /* read 1: damaged answer */
-        IGNORE, STALE_THEN_ANSWER,   /* read 2: lost, then a stale answer first */
-        IRQ_THEN_ANSWER,             /* read 3 */
-        SPLIT_ANSWER,                /* read 4 */
-        ANSWER,                      /* write */
+        NAK,
+        ANSWER, /* HELLO: NAKed once */
+        DAMAGE,
+        ANSWER, /* read 1: damaged answer */
+        IGNORE,
+        STALE_THEN_ANSWER, /* read 2: lost, then a stale answer first */
+        IRQ_THEN_ANSWER,   /* read 3 */
+        SPLIT_ANSWER,      /* read 4 */
+        ANSWER,            /* write */
     };
     struct pty p;
     pty_open(&p);
-    struct fake f = {.fd = p.master, .script = script, .steps = sizeof script / sizeof script[0],
-                     .value = 0xC0FFEE00};
+    struct fake f = { .fd = p.master,
+                      .script = script,
+                      .steps = sizeof script / sizeof script[0],
+                      .value = 0xC0FFEE00 };
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, fake_device, &f), 0);
 
@@ -308,8 +313,8 @@ static void retries_against_fake_device(unsigned first_seq, unsigned damaged_fra
 
     struct gmmu_uartlink_stats st;
     assert_int_equal(gmmu_transport_uart_stats(t, &st), 0);
-    assert_int_equal(st.requests, 6);   /* HELLO, 4 reads, 1 write */
-    assert_int_equal(st.retries, 3);    /* after the NAK, the damage, the loss */
+    assert_int_equal(st.requests, 6); /* HELLO, 4 reads, 1 write */
+    assert_int_equal(st.retries, 3);  /* after the NAK, the damage, the loss */
     assert_int_equal(st.naks, 1);
     assert_int_equal(st.crc_errors, damaged_frames);
     assert_int_equal(st.timeouts, 1);
@@ -355,10 +360,10 @@ static void test_stray_sof_inside_damaged_frame(void **state)
 static void test_failed_request_uses_up_its_seq(void **state)
 {
     (void)state;
-    static const enum action script[] = {ANSWER, IGNORE, IGNORE, ANSWER};
+    static const enum action script[] = { ANSWER, IGNORE, IGNORE, ANSWER };
     struct pty p;
     pty_open(&p);
-    struct fake f = {.fd = p.master, .script = script, .steps = 4, .value = 0x1234};
+    struct fake f = { .fd = p.master, .script = script, .steps = 4, .value = 0x1234 };
     pthread_t th;
     assert_int_equal(pthread_create(&th, NULL, fake_device, &f), 0);
     char spec[160];
@@ -578,7 +583,8 @@ static void test_resend_is_not_swallowed_after_lost_sync(void **state)
     assert_int_equal(r.type, GMMU_UARTLINK_HELLO_ACK);
 
     const uint32_t word = 0x1200A534; /* little-endian: 34 A5 00 12 */
-    uint8_t burst[5 + GMMU_UARTLINK_REQ_BYTES] = {GMMU_UARTLINK_SOF, GMMU_UARTLINK_WRITE, 0x41, 0, 0};
+    uint8_t burst[5 + GMMU_UARTLINK_REQ_BYTES] = { GMMU_UARTLINK_SOF, GMMU_UARTLINK_WRITE, 0x41, 0,
+                                                   0 };
     gmmu_uartlink_encode_req(frame, GMMU_UARTLINK_WRITE, 0x41, 0, GMMU_CMD_RING, word);
     assert_int_equal(frame[8], GMMU_UARTLINK_SOF);
     memcpy(burst + 5, frame, sizeof frame);
@@ -599,7 +605,7 @@ static void test_resend_is_not_swallowed_after_lost_sync(void **state)
         acked = true;
     }
     assert_true(acked);
-    assert_int_equal(naks, 1); /* the two dropped frames share one NAK */
+    assert_int_equal(naks, 1);                        /* the two dropped frames share one NAK */
     assert_int_equal(read_response(fd, &r, 200), -1); /* and nothing else came */
 
     gmmu_uartlink_encode_req(frame, GMMU_UARTLINK_READ, 0x42, 0, GMMU_CMD_RING, 0);
@@ -658,6 +664,7 @@ int main(void)
        damage: the simulator runs without it for them (make t-uart-resync). */
     const char *quiet = getenv("GMMU_UART_QUIET_LINE");
     if (quiet && strcmp(quiet, "1") == 0)
-        return failed + cmocka_run_group_tests_name("uart link on a quiet line", on_quiet_line, NULL, NULL);
+        return failed +
+               cmocka_run_group_tests_name("uart link on a quiet line", on_quiet_line, NULL, NULL);
     return failed + cmocka_run_group_tests_name("uart link on the device", on_device, NULL, NULL);
 }

@@ -25,11 +25,11 @@
 #include "dut.h"
 
 #define WINDOW_WORDS 8192u /* 64 KB */
-#define HALF_WORDS (WINDOW_WORDS / 2)
-#define MAX_LEN 8u
-#define IDS 16u
-#define MAX_BURSTS 64u
-#define HANG_EDGES 100000u
+#define HALF_WORDS   (WINDOW_WORDS / 2)
+#define MAX_LEN      8u
+#define IDS          16u
+#define MAX_BURSTS   64u
+#define HANG_EDGES   100000u
 
 struct rng {
     uint64_t s;
@@ -43,8 +43,14 @@ static uint64_t rng_next(struct rng *r)
     return r->s;
 }
 
-static unsigned rng_below(struct rng *r, unsigned n) { return (unsigned)(rng_next(r) % n); }
-static bool rng_chance(struct rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
+static unsigned rng_below(struct rng *r, unsigned n)
+{
+    return (unsigned)(rng_next(r) % n);
+}
+static bool rng_chance(struct rng *r, unsigned percent)
+{
+    return rng_below(r, 100) < percent;
+}
 
 struct burst {
     unsigned id, word, len; /* word: first 8-byte word in the window; len: beats */
@@ -54,7 +60,7 @@ struct burst {
 
 struct master {
     struct rng rng;
-    struct axi4_pins out;  /* what the master drives */
+    struct axi4_pins out; /* what the master drives */
     uint64_t shadow[WINDOW_WORDS];
     /* writes: to send (AW, then W beats in AW order), outstanding (B) */
     struct burst wr[MAX_BURSTS];
@@ -69,13 +75,13 @@ struct master {
     unsigned errors;
 };
 
-#define FAIL(m, ...)                                                                                   \
-    do {                                                                                               \
-        if ((m)->errors++ < 8) {                                                                       \
-            fprintf(stderr, "  FAIL: ");                                                               \
-            fprintf(stderr, __VA_ARGS__);                                                              \
-            fprintf(stderr, "\n");                                                                     \
-        }                                                                                              \
+#define FAIL(m, ...)                      \
+    do {                                  \
+        if ((m)->errors++ < 8) {          \
+            fprintf(stderr, "  FAIL: ");  \
+            fprintf(stderr, __VA_ARGS__); \
+            fprintf(stderr, "\n");        \
+        }                                 \
     } while (0)
 
 /* A burst's first word in one half of the window, not crossing a 4 KB
@@ -140,7 +146,8 @@ static bool master_edge(struct master *m, const struct axi4_pins *in)
     if (o->wvalid && in->wready) {
         o->wvalid = 0;
         struct burst *w = &m->wr[m->w_burst];
-        m->shadow[w->word + m->w_beat] = merge_strobes(m->shadow[w->word + m->w_beat], o->wdata, o->wstrb);
+        m->shadow[w->word + m->w_beat] =
+            merge_strobes(m->shadow[w->word + m->w_beat], o->wdata, o->wstrb);
         m->w_beats++;
         if (++m->w_beat == w->len) {
             m->b_wait[w->id]++;
@@ -174,10 +181,12 @@ static bool master_edge(struct master *m, const struct axi4_pins *in)
         }
         struct burst *r = &m->rd[m->r_queue[in->rid][m->r_head[in->rid] % MAX_BURSTS]];
         unsigned k = r->beat++;
-        if (in->rdata != r->expect[k] || in->rresp != AXI_RESP_OKAY || in->rlast != (k + 1 == r->len))
-            FAIL(m, "read ID %u word %u beat %u: data 0x%016" PRIx64 " resp %u last %u, expected 0x%016" PRIx64
-                 " resp 0 last %u", r->id, r->word, k, in->rdata, in->rresp, in->rlast, r->expect[k],
-                 k + 1 == r->len);
+        if (in->rdata != r->expect[k] || in->rresp != AXI_RESP_OKAY ||
+            in->rlast != (k + 1 == r->len))
+            FAIL(m,
+                 "read ID %u word %u beat %u: data 0x%016" PRIx64
+                 " resp %u last %u, expected 0x%016" PRIx64 " resp 0 last %u",
+                 r->id, r->word, k, in->rdata, in->rresp, in->rlast, r->expect[k], k + 1 == r->len);
         if (k + 1 == r->len) {
             m->r_head[in->rid]++;
             m->r_done++;
@@ -241,7 +250,7 @@ static bool run_scenario(const struct scenario *sc, unsigned rounds, unsigned bu
     static struct master m;
     memset(&m, 0, sizeof m);
     m.rng.s = seed * 0x9E3779B97F4A7C15ull + 1;
-    struct ddr_model_config cfg = {.size_bytes = UINT64_C(1) << 20, .read_latency = 6};
+    struct ddr_model_config cfg = { .size_bytes = UINT64_C(1) << 20, .read_latency = 6 };
     struct ddr_model *ddr = ddr_model_create(&cfg);
     struct cdc_dut *d = cdc_dut_create(getenv("CDC_TRACE"));
     if (!ddr || !d) {
@@ -249,7 +258,7 @@ static bool run_scenario(const struct scenario *sc, unsigned rounds, unsigned bu
         return false;
     }
     cdc_dut_reset(d);
-    struct axi4_pins mp = {0}, sp = {0};
+    struct axi4_pins mp = { 0 }, sp = { 0 };
     ddr_model_drive(ddr, &mp);
     cdc_dut_set_m(d, &mp);
     unsigned long long t = 0, next_s = sc->s_ps, next_m = sc->m_ps / 2 + 1;
@@ -288,8 +297,8 @@ static bool run_scenario(const struct scenario *sc, unsigned rounds, unsigned bu
             }
             idle = moved ? 0 : idle + 1;
             if (idle > HANG_EDGES) {
-                FAIL(&m, "round %u: no progress for %u edges (B %u of %u, reads %u of %u)", round, HANG_EDGES,
-                     m.b_done, m.n_wr, m.r_done, m.n_rd);
+                FAIL(&m, "round %u: no progress for %u edges (B %u of %u, reads %u of %u)", round,
+                     HANG_EDGES, m.b_done, m.n_wr, m.r_done, m.n_rd);
                 hang = true;
                 break;
             }
@@ -298,17 +307,20 @@ static bool run_scenario(const struct scenario *sc, unsigned rounds, unsigned bu
     struct ddr_model_stats st = ddr_model_get_stats(ddr);
     for (unsigned id = 0; id < IDS; id++) {
         if (m.b_wait[id] || m.r_head[id] != m.r_tail[id])
-            FAIL(&m, "ID %u: %u writes and %u reads still outstanding", id, m.b_wait[id], m.r_tail[id] - m.r_head[id]);
+            FAIL(&m, "ID %u: %u writes and %u reads still outstanding", id, m.b_wait[id],
+                 m.r_tail[id] - m.r_head[id]);
     }
     if (st.write_beats != m.w_beats || st.read_beats != m.r_beats)
-        FAIL(&m, "beats: model took %" PRIu64 " W and gave %" PRIu64 " R, master sent %" PRIu64 " and took %" PRIu64,
+        FAIL(&m,
+             "beats: model took %" PRIu64 " W and gave %" PRIu64 " R, master sent %" PRIu64
+             " and took %" PRIu64,
              st.write_beats, st.read_beats, m.w_beats, m.r_beats);
     if (ddr_model_protocol_errors(ddr))
         FAIL(&m, "DDR model: %s", ddr_model_last_protocol_error(ddr));
-    printf("%s %-28s s %5u ps, m %5u ps, jitter %2u%%: %6" PRIu64 " s and %6" PRIu64 " m edges, %" PRIu64
-           " W and %" PRIu64 " R beats\n",
-           m.errors ? "FAIL" : "PASS", sc->name, sc->s_ps, sc->m_ps, sc->jitter, s_edges, m_edges, m.w_beats,
-           m.r_beats);
+    printf("%s %-28s s %5u ps, m %5u ps, jitter %2u%%: %6" PRIu64 " s and %6" PRIu64
+           " m edges, %" PRIu64 " W and %" PRIu64 " R beats\n",
+           m.errors ? "FAIL" : "PASS", sc->name, sc->s_ps, sc->m_ps, sc->jitter, s_edges, m_edges,
+           m.w_beats, m.r_beats);
     cdc_dut_destroy(d);
     ddr_model_destroy(ddr);
     return m.errors == 0;
@@ -318,13 +330,13 @@ int main(int argc, char **argv)
 {
     unsigned rounds = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 40;
     static const struct scenario scenarios[] = {
-        {"SoC 30 MHz, DDR 48 MHz", 33333, 20833, 0},
-        {"SoC 48 MHz, DDR 30 MHz", 20833, 33333, 0},
-        {"same period, in phase", 10000, 10000, 0},
-        {"same period, jittered", 10000, 10000, 20},
-        {"s 7x slower", 70000, 10000, 0},
-        {"m 7x slower", 10000, 70000, 0},
-        {"30 vs 48 MHz, jittered", 33333, 20833, 30},
+        { "SoC 30 MHz, DDR 48 MHz", 33333, 20833, 0 },
+        { "SoC 48 MHz, DDR 30 MHz", 20833, 33333, 0 },
+        { "same period, in phase", 10000, 10000, 0 },
+        { "same period, jittered", 10000, 10000, 20 },
+        { "s 7x slower", 70000, 10000, 0 },
+        { "m 7x slower", 10000, 70000, 0 },
+        { "30 vs 48 MHz, jittered", 33333, 20833, 30 },
     };
     unsigned failed = 0, n = sizeof scenarios / sizeof scenarios[0];
     for (unsigned i = 0; i < n; i++)

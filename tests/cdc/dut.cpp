@@ -41,7 +41,10 @@ void cdc_dut_destroy(struct cdc_dut *d)
     delete d;
 }
 
-void cdc_dut_eval(struct cdc_dut *d) { d->top->eval(); }
+void cdc_dut_eval(struct cdc_dut *d)
+{
+    d->top->eval();
+}
 
 void cdc_dut_edge(struct cdc_dut *d, bool s_edge, bool m_edge, unsigned long long time_ps)
 {
@@ -147,4 +150,4 @@ void cdc_dut_get_m(struct cdc_dut *d, struct axi4_pins *p)
     p->rready = t->m_rready_o;
 }
 
-}  // extern "C"
+} // extern "C"

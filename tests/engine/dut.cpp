@@ -58,7 +58,10 @@ void dut_destroy(struct dut *d)
     delete d;
 }
 
-uint64_t dut_cycle(const struct dut *d) { return d->cycle; }
+uint64_t dut_cycle(const struct dut *d)
+{
+    return d->cycle;
+}
 
 void dut_eval(struct dut *d, struct dut_io *io)
 {
@@ -184,4 +187,4 @@ void dut_reset(struct dut *d)
     ddr_model_reset(d->ddr);
 }
 
-}  // extern "C"
+} // extern "C"

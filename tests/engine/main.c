@@ -17,9 +17,10 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: engine_tb [--seed N] [--count N] [--aborts N] [--ddr-latency N]\n"
-                    "                 [--only directed|random|abort|throughput] [--throughput-kib N]\n"
-                    "                 [--min-ratio X] [--trace FILE.fst]\n");
+    fprintf(stderr,
+            "usage: engine_tb [--seed N] [--count N] [--aborts N] [--ddr-latency N]\n"
+            "                 [--only directed|random|abort|throughput] [--throughput-kib N]\n"
+            "                 [--min-ratio X] [--trace FILE.fst]\n");
     exit(2);
 }
 
@@ -55,12 +56,13 @@ int main(int argc, char **argv)
     }
     struct tb *tb = tb_create(seed, latency, trace);
     if (!tb) {
-        fprintf(stderr, "engine_tb: cannot set up the testbench (out of memory, or the trace above)\n");
+        fprintf(stderr,
+                "engine_tb: cannot set up the testbench (out of memory, or the trace above)\n");
         return 1;
     }
     struct dut_params p = dut_params();
-    printf("engine_tb: Slots=%u AsidW=%u TagW=%u PaBits=%u, DDR latency %u, seed %" PRIu64 "\n", p.slots,
-           p.asid_bits, p.tag_bits, p.pa_bits, latency, seed);
+    printf("engine_tb: Slots=%u AsidW=%u TagW=%u PaBits=%u, DDR latency %u, seed %" PRIu64 "\n",
+           p.slots, p.asid_bits, p.tag_bits, p.pa_bits, latency, seed);
     bool ok = true;
     if (!only || !strcmp(only, "directed"))
         ok &= test_directed(tb);
@@ -71,8 +73,8 @@ int main(int argc, char **argv)
     if (!only || !strcmp(only, "throughput"))
         ok &= test_throughput(tb, (uint64_t)tput_kib << 10, min_ratio);
     ok &= tb->errors == 0;
-    printf("engine_tb: %s (%" PRIu64 " cycles, %u failures)\n", ok ? "PASS" : "FAIL", dut_cycle(tb->dut),
-           tb->errors);
+    printf("engine_tb: %s (%" PRIu64 " cycles, %u failures)\n", ok ? "PASS" : "FAIL",
+           dut_cycle(tb->dut), tb->errors);
     tb_destroy(tb);
     return ok ? 0 : 1;
 }

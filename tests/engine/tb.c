@@ -12,7 +12,7 @@
 #include "gmmu/pte.h"
 
 #define TB_PRINT_ERRORS 10u
-#define TB_HASH_SIZE (4 * TB_MAX_PAGES)
+#define TB_HASH_SIZE    (4 * TB_MAX_PAGES)
 
 void tb_fail(struct tb *tb, const char *fmt, ...)
 {
@@ -195,7 +195,8 @@ static void accept_request(struct tb *tb, const struct dut_tr_req *r)
     bool access_ok = tb->fetch ? r->access == GMMU_ACCESS_EXECUTE
                                : (r->access == GMMU_ACCESS_READ || r->access == GMMU_ACCESS_WRITE);
     if (!access_ok)
-        tb_fail(tb, "translation request with access %u in a %s run", r->access, tb->fetch ? "FETCH" : "non-FETCH");
+        tb_fail(tb, "translation request with access %u in a %s run", r->access,
+                tb->fetch ? "FETCH" : "non-FETCH");
     if (r->va % TB_CHUNK)
         tb_fail(tb, "translation VA 0x%" PRIx64 " not 64-byte aligned", r->va);
     if (r->asid != tb->asid)
@@ -236,8 +237,8 @@ static void check_burst(struct tb *tb, const char *what, uint32_t addr, uint8_t 
                         uint8_t burst, const struct dut_sideband *sb, bool write)
 {
     if (len != 7 || size != 3 || burst != AXI_BURST_INCR || addr % TB_CHUNK)
-        tb_fail(tb, "%s: addr 0x%08x len %u size %u burst %u (want 64-byte aligned 8x64-bit INCR)", what,
-                addr, len, size, burst);
+        tb_fail(tb, "%s: addr 0x%08x len %u size %u burst %u (want 64-byte aligned 8x64-bit INCR)",
+                what, addr, len, size, burst);
     const struct tb_page *p = tb_page_by_pa(tb, addr);
     if (!p) {
         tb_fail(tb, "%s to 0x%08x: no page maps there", what, addr);
@@ -247,11 +248,11 @@ static void check_burst(struct tb *tb, const char *what, uint32_t addr, uint8_t 
     bool chunk_bad = p->fault || ((p->chunk_fault >> chunk) & 1) || p->zero || (write && p->ro) ||
                      (!write && tb->fetch && p->nx);
     if (chunk_bad || (p->seg == GMMU_SEGMENT_VRAM && (p->pa >> 32)))
-        tb_fail(tb, "%s to 0x%08x: the page (VPN 0x%" PRIx64 ") is zero or faults for it", what, addr,
-                p->vpn);
+        tb_fail(tb, "%s to 0x%08x: the page (VPN 0x%" PRIx64 ") is zero or faults for it", what,
+                addr, p->vpn);
     if (sb->seg != p->seg || sb->cc != p->cc || sb->addr_hi != (uint32_t)(p->pa >> 32))
-        tb_fail(tb, "%s to 0x%08x: sideband seg %u cc %u hi 0x%x, page has seg %u cc %u hi 0x%x", what,
-                addr, sb->seg, sb->cc, sb->addr_hi, p->seg, p->cc, (uint32_t)(p->pa >> 32));
+        tb_fail(tb, "%s to 0x%08x: sideband seg %u cc %u hi 0x%x, page has seg %u cc %u hi 0x%x",
+                what, addr, sb->seg, sb->cc, sb->addr_hi, p->seg, p->cc, (uint32_t)(p->pa >> 32));
 }
 
 void tb_cycle(struct tb *tb)
@@ -279,7 +280,8 @@ void tb_cycle(struct tb *tb)
         (!io->req.valid || io->req.va != tb->prev_req.va || io->req.tag != tb->prev_req.tag ||
          io->req.access != tb->prev_req.access || io->req.asid != tb->prev_req.asid))
         tb_fail(tb, "translation request changed before it was accepted");
-    if (tb->prev_ar_wait && (!a->arvalid || a->araddr != tb->prev.araddr || a->arid != tb->prev.arid))
+    if (tb->prev_ar_wait &&
+        (!a->arvalid || a->araddr != tb->prev.araddr || a->arid != tb->prev.arid))
         tb_fail(tb, "AR changed before it was accepted");
     if (tb->prev_aw_wait && (!a->awvalid || a->awaddr != tb->prev.awaddr))
         tb_fail(tb, "AW changed before it was accepted");
@@ -352,8 +354,14 @@ static uint32_t wb_access(struct tb *tb, uint32_t off, bool we, uint32_t val)
     return data;
 }
 
-uint32_t tb_reg_read(struct tb *tb, uint32_t off) { return wb_access(tb, off, false, 0); }
-void tb_reg_write(struct tb *tb, uint32_t off, uint32_t val) { (void)wb_access(tb, off, true, val); }
+uint32_t tb_reg_read(struct tb *tb, uint32_t off)
+{
+    return wb_access(tb, off, false, 0);
+}
+void tb_reg_write(struct tb *tb, uint32_t off, uint32_t val)
+{
+    (void)wb_access(tb, off, true, val);
+}
 
 bool tb_wait_done(struct tb *tb)
 {
@@ -373,8 +381,8 @@ void tb_check_idle(struct tb *tb)
     if (tb->cnt.r_beats != 8 * tb->cnt.ar)
         tb_fail(tb, "%" PRIu64 " R beats for %" PRIu64 " read bursts", tb->cnt.r_beats, tb->cnt.ar);
     if (tb->cnt.w_beats != 8 * tb->cnt.aw || tb->cnt.b != tb->cnt.aw)
-        tb_fail(tb, "%" PRIu64 " W beats and %" PRIu64 " B for %" PRIu64 " write bursts", tb->cnt.w_beats,
-                tb->cnt.b, tb->cnt.aw);
+        tb_fail(tb, "%" PRIu64 " W beats and %" PRIu64 " B for %" PRIu64 " write bursts",
+                tb->cnt.w_beats, tb->cnt.b, tb->cnt.aw);
     if (ddr_model_protocol_errors(tb->ddr))
         tb_fail(tb, "DDR model: %" PRIu64 " AXI protocol errors (last: %s)",
                 ddr_model_protocol_errors(tb->ddr), ddr_model_last_protocol_error(tb->ddr));

@@ -38,24 +38,33 @@ static inline uint64_t rng_next(struct rng *r)
     r->s = x;
     return x * UINT64_C(2685821657736338717);
 }
-static inline uint64_t rng_below(struct rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
-static inline bool rng_chance(struct rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
-static inline void rng_seed(struct rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 1; }
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
+static inline bool rng_chance(struct rng *r, unsigned percent)
+{
+    return rng_below(r, 100) < percent;
+}
+static inline void rng_seed(struct rng *r, uint64_t seed)
+{
+    r->s = seed * 0x9E3779B97F4A7C15ull + 1;
+}
 
 /* ------------------------------------------------------------ the stand-in MMU's table */
-#define TB_CHUNK 64u
-#define TB_PAGE 4096u
+#define TB_CHUNK     64u
+#define TB_PAGE      4096u
 #define TB_MAX_PAGES 8192u
-#define TB_MAX_XLAT 64u
+#define TB_MAX_XLAT  64u
 
 /* A VA page's translation as the stand-in MMU answers it. */
 struct tb_page {
-    uint64_t vpn;           /* VA >> 12 */
-    uint64_t pa;            /* page base; bits 51:32 may be set */
+    uint64_t vpn; /* VA >> 12 */
+    uint64_t pa;  /* page base; bits 51:32 may be set */
     uint8_t seg, cc, zero, ro, nx;
-    uint8_t fault;          /* reason for every access to the page, 0: none */
-    uint8_t chunk_reason;   /* reason for the chunks in chunk_fault */
-    uint64_t chunk_fault;   /* bit i: the page's chunk i faults */
+    uint8_t fault;        /* reason for every access to the page, 0: none */
+    uint8_t chunk_reason; /* reason for the chunks in chunk_fault */
+    uint64_t chunk_fault; /* bit i: the page's chunk i faults */
 };
 
 /* The answer to one translation. */

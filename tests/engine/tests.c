@@ -24,7 +24,7 @@
 #include "gmmu/pte.h"
 
 #define MAX_ERR_RANGES 4u
-#define MAX_OPT 4096u
+#define MAX_OPT        4096u
 
 struct run {
     unsigned op;
@@ -53,9 +53,18 @@ static struct {
 static unsigned n_err_ranges;
 
 /* CHECKSUM and FETCH sum the source; FETCH translates it as EXECUTE. */
-static bool is_sum(unsigned op) { return op == GMMU_ENGINE_OP_CHECKSUM || op == GMMU_ENGINE_OP_FETCH; }
-static bool need_src(unsigned op) { return op == GMMU_ENGINE_OP_COPY || is_sum(op); }
-static bool need_dst(unsigned op) { return op == GMMU_ENGINE_OP_COPY || op == GMMU_ENGINE_OP_FILL; }
+static bool is_sum(unsigned op)
+{
+    return op == GMMU_ENGINE_OP_CHECKSUM || op == GMMU_ENGINE_OP_FETCH;
+}
+static bool need_src(unsigned op)
+{
+    return op == GMMU_ENGINE_OP_COPY || is_sum(op);
+}
+static bool need_dst(unsigned op)
+{
+    return op == GMMU_ENGINE_OP_COPY || op == GMMU_ENGINE_OP_FILL;
+}
 static unsigned src_access(unsigned op)
 {
     return op == GMMU_ENGINE_OP_FETCH ? GMMU_ACCESS_EXECUTE : GMMU_ACCESS_READ;
@@ -97,7 +106,7 @@ static enum chunk_result model_access(struct tb *tb, uint64_t va, unsigned acces
     bool outside = (uint64_t)*addr + TB_CHUNK > tb->ddr_size;
     if (access != GMMU_ACCESS_WRITE) {
         for (unsigned i = 0; i < n_err_ranges; i++) {
-            if (*addr < err_ranges[i].hi && *addr + TB_CHUNK > err_ranges[i].lo)
+            if (*addr<err_ranges[i].hi && * addr + TB_CHUNK> err_ranges[i].lo)
                 outside = true;
         }
         if (outside) {
@@ -245,16 +254,17 @@ static void check_memory(struct tb *tb, const struct expect *e, const char *what
             unsigned off = 0;
             while (got[off] == want[off])
                 off++;
-            tb_fail(tb, "%s: memory at PA 0x%08" PRIx64 " (VA 0x%" PRIx64 "): 0x%02x, expected 0x%02x", what,
-                    pa + off, (tb->pages[p].vpn << 12) + off, got[off], want[off]);
+            tb_fail(tb,
+                    "%s: memory at PA 0x%08" PRIx64 " (VA 0x%" PRIx64 "): 0x%02x, expected 0x%02x",
+                    what, pa + off, (tb->pages[p].vpn << 12) + off, got[off], want[off]);
             return;
         }
     }
 }
 
 /* STATUS, FAULT_VA, BYTES_DONE, RESULT, counters and done_o after a run. */
-static void check_registers(struct tb *tb, const struct run *r, const struct expect *e, bool aborted,
-                            const char *what)
+static void check_registers(struct tb *tb, const struct run *r, const struct expect *e,
+                            bool aborted, const char *what)
 {
     unsigned errs = tb->errors;
     if (!tb->io.done)
@@ -276,27 +286,35 @@ static void check_registers(struct tb *tb, const struct run *r, const struct exp
     uint32_t bd = tb_reg_read(tb, GMMU_ENGINE_BYTES_DONE);
     if (bd != (uint32_t)e->bytes_done)
         tb_fail(tb, "%s: BYTES_DONE %u, expected %" PRIu64, what, bd, e->bytes_done);
-    uint64_t s1 = reg_read64(tb, GMMU_ENGINE_RESULT_LO), s2 = reg_read64(tb, GMMU_ENGINE_RESULT2_LO);
+    uint64_t s1 = reg_read64(tb, GMMU_ENGINE_RESULT_LO),
+             s2 = reg_read64(tb, GMMU_ENGINE_RESULT2_LO);
     if (s1 != e->s1 || s2 != e->s2)
-        tb_fail(tb, "%s: RESULT 0x%016" PRIx64 " RESULT2 0x%016" PRIx64 ", expected 0x%016" PRIx64
-                    " 0x%016" PRIx64, what, s1, s2, e->s1, e->s2);
+        tb_fail(tb,
+                "%s: RESULT 0x%016" PRIx64 " RESULT2 0x%016" PRIx64 ", expected 0x%016" PRIx64
+                " 0x%016" PRIx64,
+                what, s1, s2, e->s1, e->s2);
     uint32_t ntr = tb_reg_read(tb, GMMU_ENGINE_TRANSLATIONS);
     uint32_t nrd = tb_reg_read(tb, GMMU_ENGINE_READ_BURSTS);
     uint32_t nwr = tb_reg_read(tb, GMMU_ENGINE_WRITE_BURSTS);
     if (ntr != tb->cnt.translations || nrd != tb->cnt.ar || nwr != tb->cnt.aw)
-        tb_fail(tb, "%s: counters TRANSLATIONS %u READ_BURSTS %u WRITE_BURSTS %u, bus saw %" PRIu64
-                    " %" PRIu64 " %" PRIu64, what, ntr, nrd, nwr, tb->cnt.translations, tb->cnt.ar, tb->cnt.aw);
+        tb_fail(tb,
+                "%s: counters TRANSLATIONS %u READ_BURSTS %u WRITE_BURSTS %u, bus saw %" PRIu64
+                " %" PRIu64 " %" PRIu64,
+                what, ntr, nrd, nwr, tb->cnt.translations, tb->cnt.ar, tb->cnt.aw);
     if (!e->fault && !aborted && (ntr != e->ntr || nrd != e->nrd || nwr != e->nwr))
-        tb_fail(tb, "%s: TRANSLATIONS %u READ_BURSTS %u WRITE_BURSTS %u, expected %" PRIu64 " %" PRIu64
-                    " %" PRIu64, what, ntr, nrd, nwr, e->ntr, e->nrd, e->nwr);
+        tb_fail(tb,
+                "%s: TRANSLATIONS %u READ_BURSTS %u WRITE_BURSTS %u, expected %" PRIu64 " %" PRIu64
+                " %" PRIu64,
+                what, ntr, nrd, nwr, e->ntr, e->nrd, e->nwr);
     tb_check_idle(tb);
     /* DONE clears by writing 1; done_o follows. */
     tb_reg_write(tb, GMMU_ENGINE_STATUS, GMMU_ENGINE_STATUS_DONE);
     if (tb->io.done)
         tb_fail(tb, "%s: done_o still high after STATUS.DONE was cleared", what);
     if (tb->errors != errs)
-        fprintf(stderr, "  in %s: op %s src 0x%" PRIx64 " dst 0x%" PRIx64 " length %" PRIu64 "\n", what,
-                gmmu_engine_op_name(r->op) ? gmmu_engine_op_name(r->op) : "reserved", r->src, r->dst, r->len);
+        fprintf(stderr, "  in %s: op %s src 0x%" PRIx64 " dst 0x%" PRIx64 " length %" PRIu64 "\n",
+                what, gmmu_engine_op_name(r->op) ? gmmu_engine_op_name(r->op) : "reserved", r->src,
+                r->dst, r->len);
 }
 
 /* ------------------------------------------------------------ random set-up */
@@ -304,7 +322,8 @@ static void check_registers(struct tb *tb, const struct run *r, const struct exp
 static uint64_t fresh_pa(struct tb *tb)
 {
     for (;;) {
-        uint64_t pa = ((1u << 20) + rng_below(&tb->rng, tb->ddr_size - (1u << 20))) & ~(uint64_t)(TB_PAGE - 1);
+        uint64_t pa = ((1u << 20) + rng_below(&tb->rng, tb->ddr_size - (1u << 20))) &
+                      ~(uint64_t)(TB_PAGE - 1);
         if (!tb_page_by_pa(tb, pa))
             return pa;
     }
@@ -551,15 +570,16 @@ bool test_random(struct tb *tb, unsigned count)
     }
     ddr_model_clear_errors(tb->ddr);
     n_err_ranges = 0;
-    printf("random: %u runs (fill %u, copy %u, checksum %u, fetch %u), %" PRIu64 " faulted, %" PRIu64
-           " bytes done, %" PRIu64 " cycles, %" PRIu64 " translations answered out of order: %s\n",
+    printf("random: %u runs (fill %u, copy %u, checksum %u, fetch %u), %" PRIu64
+           " faulted, %" PRIu64 " bytes done, %" PRIu64 " cycles, %" PRIu64
+           " translations answered out of order: %s\n",
            count, by_op[0], by_op[1], by_op[2], by_op[3], faults, bytes, cycles, reordered,
            tb->errors == errs ? "PASS" : "FAIL");
     printf("random: faults by reason (read/write/execute):");
     for (unsigned f = 1; f < 8; f++) {
         if (by_fault[0][f] || by_fault[1][f] || by_fault[2][f])
-            printf(" %s %u/%u/%u", gmmu_fault_name(f) ? gmmu_fault_name(f) : "?", by_fault[0][f], by_fault[1][f],
-                   by_fault[2][f]);
+            printf(" %s %u/%u/%u", gmmu_fault_name(f) ? gmmu_fault_name(f) : "?", by_fault[0][f],
+                   by_fault[1][f], by_fault[2][f]);
     }
     printf(" (%u write errors)\n", write_errors);
     return tb->errors == errs;
@@ -603,7 +623,8 @@ bool test_abort(struct tb *tb, unsigned count)
         check_registers(tb, &r, &exp_buf, aborted, what);
         check_memory(tb, &exp_buf, what);
     }
-    printf("abort: %u runs, %u stopped early: %s\n", count, aborted_runs, tb->errors == errs ? "PASS" : "FAIL");
+    printf("abort: %u runs, %u stopped early: %s\n", count, aborted_runs,
+           tb->errors == errs ? "PASS" : "FAIL");
     return tb->errors == errs;
 }
 
@@ -624,8 +645,8 @@ static void sum_by_va(struct tb *tb, uint64_t va, uint64_t len, uint64_t *s1, ui
 
 /* One FETCH or CHECKSUM run of r; its STATUS, BYTES_DONE, RESULT and READ_BURSTS
    against what the caller expects, and against the model (check_registers). */
-static void fetch_run(struct tb *tb, struct run *r, uint32_t want_status, uint64_t want_done, uint64_t s1,
-                      uint64_t s2, const char *what)
+static void fetch_run(struct tb *tb, struct run *r, uint32_t want_status, uint64_t want_done,
+                      uint64_t s1, uint64_t s2, const char *what)
 {
     ref_run(tb, r, UINT64_MAX, &exp_buf);
     program(tb, r);
@@ -633,22 +654,26 @@ static void fetch_run(struct tb *tb, struct run *r, uint32_t want_status, uint64
     tb_wait_done(tb);
     uint32_t st = tb_reg_read(tb, GMMU_ENGINE_STATUS);
     uint32_t bd = tb_reg_read(tb, GMMU_ENGINE_BYTES_DONE);
-    uint64_t g1 = reg_read64(tb, GMMU_ENGINE_RESULT_LO), g2 = reg_read64(tb, GMMU_ENGINE_RESULT2_LO);
+    uint64_t g1 = reg_read64(tb, GMMU_ENGINE_RESULT_LO),
+             g2 = reg_read64(tb, GMMU_ENGINE_RESULT2_LO);
     uint32_t nrd = tb_reg_read(tb, GMMU_ENGINE_READ_BURSTS);
     if (st != want_status)
         tb_fail(tb, "%s: STATUS 0x%03x, expected 0x%03x", what, st, want_status);
     if (bd != want_done)
         tb_fail(tb, "%s: BYTES_DONE %u, expected %" PRIu64, what, bd, want_done);
     if (g1 != s1 || g2 != s2)
-        tb_fail(tb, "%s: RESULT 0x%016" PRIx64 " 0x%016" PRIx64 ", computed 0x%016" PRIx64 " 0x%016" PRIx64, what,
-                g1, g2, s1, s2);
+        tb_fail(tb,
+                "%s: RESULT 0x%016" PRIx64 " 0x%016" PRIx64 ", computed 0x%016" PRIx64
+                " 0x%016" PRIx64,
+                what, g1, g2, s1, s2);
     if (nrd != want_done / TB_CHUNK)
-        tb_fail(tb, "%s: READ_BURSTS %u, expected %" PRIu64 " (no read of a NoExecute page)", what, nrd,
-                want_done / TB_CHUNK);
+        tb_fail(tb, "%s: READ_BURSTS %u, expected %" PRIu64 " (no read of a NoExecute page)", what,
+                nrd, want_done / TB_CHUNK);
     if (st & GMMU_ENGINE_STATUS_FAULT) {
         uint64_t fva = reg_read64(tb, GMMU_ENGINE_FAULT_VA_LO);
         if (fva != r->src + want_done)
-            tb_fail(tb, "%s: FAULT_VA 0x%" PRIx64 ", expected 0x%" PRIx64, what, fva, r->src + want_done);
+            tb_fail(tb, "%s: FAULT_VA 0x%" PRIx64 ", expected 0x%" PRIx64, what, fva,
+                    r->src + want_done);
         /* ACCESS is the run's, kept after CTRL.OP is rewritten (without START). */
         tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_OP_FILL << GMMU_ENGINE_CTRL_OP_LSB);
         if (tb_reg_read(tb, GMMU_ENGINE_STATUS) != st)
@@ -716,24 +741,28 @@ bool test_directed(struct tb *tb)
         tb_fail(tb, "ID reads 0x%08x", tb_reg_read(tb, GMMU_ENGINE_ID));
     uint32_t cfg = tb_reg_read(tb, GMMU_ENGINE_CONFIG);
     if ((cfg & GMMU_ENGINE_CONFIG_SLOTS) != tb->prm.slots ||
-        (cfg & GMMU_ENGINE_CONFIG_ASID_BITS) >> GMMU_ENGINE_CONFIG_ASID_BITS_LSB != tb->prm.asid_bits)
+        (cfg & GMMU_ENGINE_CONFIG_ASID_BITS) >> GMMU_ENGINE_CONFIG_ASID_BITS_LSB !=
+            tb->prm.asid_bits)
         tb_fail(tb, "CONFIG reads 0x%08x", cfg);
 
     /* Read back; bits 5:0 of VAs and LENGTH read 0. */
     static const struct {
         uint32_t off, val, want;
     } rb[] = {
-        { GMMU_ENGINE_LENGTH, 0xFFFFFFFFu, 0xFFFFFFC0u }, { GMMU_ENGINE_DST_VA_LO, 0x12345678u, 0x12345640u },
-        { GMMU_ENGINE_DST_VA_HI, 0x9ABCDEF0u, 0x9ABCDEF0u }, { GMMU_ENGINE_SRC_VA_LO, 0xFFFFFFFFu, 0xFFFFFFC0u },
-        { GMMU_ENGINE_SRC_VA_HI, 0x00000001u, 0x00000001u }, { GMMU_ENGINE_PATTERN_LO, 0xDEADBEEFu, 0xDEADBEEFu },
+        { GMMU_ENGINE_LENGTH, 0xFFFFFFFFu, 0xFFFFFFC0u },
+        { GMMU_ENGINE_DST_VA_LO, 0x12345678u, 0x12345640u },
+        { GMMU_ENGINE_DST_VA_HI, 0x9ABCDEF0u, 0x9ABCDEF0u },
+        { GMMU_ENGINE_SRC_VA_LO, 0xFFFFFFFFu, 0xFFFFFFC0u },
+        { GMMU_ENGINE_SRC_VA_HI, 0x00000001u, 0x00000001u },
+        { GMMU_ENGINE_PATTERN_LO, 0xDEADBEEFu, 0xDEADBEEFu },
         { GMMU_ENGINE_PATTERN_HI, 0x01234567u, 0x01234567u },
     };
     for (unsigned i = 0; i < sizeof rb / sizeof rb[0]; i++) {
         tb_reg_write(tb, rb[i].off, rb[i].val);
         uint32_t got = tb_reg_read(tb, rb[i].off);
         if (got != rb[i].want)
-            tb_fail(tb, "register 0x%02x: wrote 0x%08x, reads 0x%08x, expected 0x%08x", rb[i].off, rb[i].val,
-                    got, rb[i].want);
+            tb_fail(tb, "register 0x%02x: wrote 0x%08x, reads 0x%08x, expected 0x%08x", rb[i].off,
+                    rb[i].val, got, rb[i].want);
     }
     uint32_t amask = (1u << tb->prm.asid_bits) - 1;
     tb_reg_write(tb, GMMU_ENGINE_ASID, 0xFFFFFFFFu);
@@ -776,11 +805,13 @@ bool test_directed(struct tb *tb)
     start(tb, r.op);
     tb_reg_write(tb, GMMU_ENGINE_DST_VA_LO, 0);
     tb_reg_write(tb, GMMU_ENGINE_LENGTH, 64);
-    tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_CTRL_START | (GMMU_ENGINE_OP_FILL << GMMU_ENGINE_CTRL_OP_LSB));
+    tb_reg_write(tb, GMMU_ENGINE_CTRL,
+                 GMMU_ENGINE_CTRL_START | (GMMU_ENGINE_OP_FILL << GMMU_ENGINE_CTRL_OP_LSB));
     uint32_t st = tb_reg_read(tb, GMMU_ENGINE_STATUS);
     if (st != GMMU_ENGINE_STATUS_BUSY)
         tb_fail(tb, "STATUS 0x%x while busy", st);
-    if (tb_reg_read(tb, GMMU_ENGINE_DST_VA_LO) != (uint32_t)r.dst || tb_reg_read(tb, GMMU_ENGINE_LENGTH) != r.len ||
+    if (tb_reg_read(tb, GMMU_ENGINE_DST_VA_LO) != (uint32_t)r.dst ||
+        tb_reg_read(tb, GMMU_ENGINE_LENGTH) != r.len ||
         tb_reg_read(tb, GMMU_ENGINE_CTRL) != GMMU_ENGINE_OP_COPY << GMMU_ENGINE_CTRL_OP_LSB)
         tb_fail(tb, "a configuration write while busy took effect");
     tb_wait_done(tb);
@@ -823,8 +854,9 @@ bool test_directed(struct tb *tb)
     directed_fetch(tb);
     tb->env = ideal;
 
-    printf("directed: registers, empty runs, writes while busy, write errors, fetch and NoExecute: %s\n",
-           tb->errors == errs ? "PASS" : "FAIL");
+    printf(
+        "directed: registers, empty runs, writes while busy, write errors, fetch and NoExecute: %s\n",
+        tb->errors == errs ? "PASS" : "FAIL");
     return tb->errors == errs;
 }
 
@@ -836,7 +868,8 @@ bool test_throughput(struct tb *tb, uint64_t len, double min_ratio)
     tb->env = ideal;
     bool ok = true;
     for (unsigned op = 0; op < 4; op++) {
-        struct run r = { op, UINT64_C(0x100000000000), UINT64_C(0x200000000000), len, 0x5555AAAA5555AAAAull };
+        struct run r = { op, UINT64_C(0x100000000000), UINT64_C(0x200000000000), len,
+                         0x5555AAAA5555AAAAull };
         tb->asid = 2;
         tb_pages_clear(tb);
         if (need_src(op))
@@ -853,12 +886,13 @@ bool test_throughput(struct tb *tb, uint64_t len, double min_ratio)
         double ratio = (double)(len / 8) / cycles;
         check_registers(tb, &r, &exp_buf, false, "throughput");
         check_memory(tb, &exp_buf, "throughput");
-        printf("throughput: %-8s %7" PRIu64 " KiB, %6" PRIu64 " beats per stream in %6u cycles: %.3f beats/cycle%s\n",
+        printf("throughput: %-8s %7" PRIu64 " KiB, %6" PRIu64
+               " beats per stream in %6u cycles: %.3f beats/cycle%s\n",
                gmmu_engine_op_name(op), len >> 10, len / 8, cycles, ratio,
                op == GMMU_ENGINE_OP_COPY ? " (read and write each)" : "");
         if (ratio < min_ratio) {
-            tb_fail(tb, "throughput of %s: %.3f beats per cycle, below %.2f", gmmu_engine_op_name(op), ratio,
-                    min_ratio);
+            tb_fail(tb, "throughput of %s: %.3f beats per cycle, below %.2f",
+                    gmmu_engine_op_name(op), ratio, min_ratio);
             ok = false;
         }
     }

@@ -34,13 +34,13 @@
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
 
-#define PAGE		4096ull
-#define TILE		65536ull
-#define VRAM_BYTES	(2ull << 20)
-#define HW_ASIDS	3u
-#define NODES_PER_AS	12u
-#define WINDOW		(1ull << 30)	/* folded VAs land near 1 GB */
-#define MAX_RANGES	32
+#define PAGE         4096ull
+#define TILE         65536ull
+#define VRAM_BYTES   (2ull << 20)
+#define HW_ASIDS     3u
+#define NODES_PER_AS 12u
+#define WINDOW       (1ull << 30) /* folded VAs land near 1 GB */
+#define MAX_RANGES   32
 
 static struct vidmm_sim sim;
 
@@ -49,487 +49,493 @@ static struct vidmm_sim sim;
 static uint32_t allocs[VIDMM_MAX_ALLOCS], as_handles[VIDMM_MAX_AS];
 static unsigned n_allocs, n_as;
 static struct range {
-	uint32_t as;
-	bool reserved;
-	uint64_t va, size;
+    uint32_t as;
+    bool reserved;
+    uint64_t va, size;
 } ranges[MAX_RANGES];
 static unsigned n_ranges;
 
 static _Noreturn void broken(const char *what, unsigned long long a, unsigned long long b)
 {
-	fprintf(stderr, "fuzz_vidmm: %s (0x%llx, 0x%llx)\n", what, a, b);
-	abort();
+    fprintf(stderr, "fuzz_vidmm: %s (0x%llx, 0x%llx)\n", what, a, b);
+    abort();
 }
 
 /* ------------------------------------------------------------ input */
 
 struct input {
-	const uint8_t *data;
-	size_t left;
+    const uint8_t *data;
+    size_t left;
 };
 
 static uint8_t byte(struct input *in)
 {
-	if (!in->left)
-		return 0;
-	in->left--;
-	return *in->data++;
+    if (!in->left)
+        return 0;
+    in->left--;
+    return *in->data++;
 }
 
 static void bytes(struct input *in, void *dst, size_t n)
 {
-	size_t k = n < in->left ? n : in->left;
+    size_t k = n < in->left ? n : in->left;
 
-	memset(dst, 0, n);
-	memcpy(dst, in->data, k);
-	in->data += k;
-	in->left -= k;
+    memset(dst, 0, n);
+    memcpy(dst, in->data, k);
+    in->data += k;
+    in->left -= k;
 }
 
 /* ------------------------------------------------------------ folding */
 
 static uint32_t pick(const uint32_t *list, unsigned n, uint32_t raw)
 {
-	return n ? list[raw % n] : raw;
+    return n ? list[raw % n] : raw;
 }
 
 static uint64_t fold_size(uint64_t raw)
 {
-	uint64_t size = raw & 0x3FFFFF;
+    uint64_t size = raw & 0x3FFFFF;
 
-	return raw & (1ull << 63) ? size : (size & ~(PAGE - 1)) + PAGE;
+    return raw & (1ull << 63) ? size : (size & ~(PAGE - 1)) + PAGE;
 }
 
 static uint64_t fold_va(uint64_t raw)
 {
-	if (raw & (1ull << 62))
-		return raw;
-	return WINDOW + (raw & 0x3FFF000);
+    if (raw & (1ull << 62))
+        return raw;
+    return WINDOW + (raw & 0x3FFF000);
 }
 
 /* Mostly zero: a reserved field or an unused one keeps its value only when
    its top bit is set. */
 static uint64_t mostly_zero(uint64_t raw, unsigned bits)
 {
-	return raw >> (bits - 1) ? raw : 0;
+    return raw >> (bits - 1) ? raw : 0;
 }
 
 /* A known range of address space as (reserved ones if `reserved`),
    chosen by raw; NULL if there is none. */
 static const struct range *known_range(uint32_t as, bool reserved, uint64_t raw)
 {
-	for (unsigned i = 0; i < n_ranges; i++) {
-		const struct range *r = &ranges[(raw + i) % n_ranges];
+    for (unsigned i = 0; i < n_ranges; i++) {
+        const struct range *r = &ranges[(raw + i) % n_ranges];
 
-		if (r->as == as && (r->reserved || !reserved))
-			return r;
-	}
-	return NULL;
+        if (r->as == as && (r->reserved || !reserved))
+            return r;
+    }
+    return NULL;
 }
 
 static void fold_update_op(struct gmmu_update_op *op, uint32_t as)
 {
-	const struct range *r = known_range(as, true, op->va);
+    const struct range *r = known_range(as, true, op->va);
 
-	op->op = op->op % 8 < 5 ? op->op % 8 : op->op;
-	op->reserved = (uint32_t)mostly_zero(op->reserved, 32);
-	op->size = (op->size & 0x7) * TILE + TILE;
-	op->flags &= 0x17;
-	if (r)
-		op->va = r->va + (op->va >> 8) % (r->size / TILE) * TILE;
-	if (op->op == GMMU_UPDATE_OP_MAP)
-		op->alloc_handle = pick(allocs, n_allocs, op->alloc_handle);
-	else
-		op->alloc_handle = (uint32_t)mostly_zero(op->alloc_handle, 32);
-	if (op->op == GMMU_UPDATE_OP_MAP) {
-		op->arg = (op->arg & 0xF) * TILE;
-	} else if (op->op == GMMU_UPDATE_OP_COPY) {
-		const struct range *src = known_range(as, true, op->arg >> 8);
+    op->op = op->op % 8 < 5 ? op->op % 8 : op->op;
+    op->reserved = (uint32_t)mostly_zero(op->reserved, 32);
+    op->size = (op->size & 0x7) * TILE + TILE;
+    op->flags &= 0x17;
+    if (r)
+        op->va = r->va + (op->va >> 8) % (r->size / TILE) * TILE;
+    if (op->op == GMMU_UPDATE_OP_MAP)
+        op->alloc_handle = pick(allocs, n_allocs, op->alloc_handle);
+    else
+        op->alloc_handle = (uint32_t)mostly_zero(op->alloc_handle, 32);
+    if (op->op == GMMU_UPDATE_OP_MAP) {
+        op->arg = (op->arg & 0xF) * TILE;
+    } else if (op->op == GMMU_UPDATE_OP_COPY) {
+        const struct range *src = known_range(as, true, op->arg >> 8);
 
-		if (src)
-			op->arg = src->va + (op->arg & 0xF) % (src->size / TILE) * TILE;
-	} else {
-		op->arg = mostly_zero(op->arg, 64);
-	}
+        if (src)
+            op->arg = src->va + (op->arg & 0xF) % (src->size / TILE) * TILE;
+    } else {
+        op->arg = mostly_zero(op->arg, 64);
+    }
 }
 
 /* Builds the payload of opcode from the input; returns its length. */
 static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
 {
-	union {
-		struct gmmu_alloc_req alloc;
-		struct gmmu_handle_req handle;
-		struct gmmu_map_req map;
-		struct gmmu_range_req range;
-		struct gmmu_reserve_req reserve;
-		struct gmmu_query_req query;
-	} u;
-	struct gmmu_update_req upd;
-	uint32_t len = 0;
+    union {
+        struct gmmu_alloc_req alloc;
+        struct gmmu_handle_req handle;
+        struct gmmu_map_req map;
+        struct gmmu_range_req range;
+        struct gmmu_reserve_req reserve;
+        struct gmmu_query_req query;
+    } u;
+    struct gmmu_update_req upd;
+    uint32_t len = 0;
 
-	switch (opcode) {
-	case GMMU_OP_ALLOC:
-		bytes(in, &u.alloc, sizeof(u.alloc));
-		if (!raw) {
-			u.alloc.size = fold_size(u.alloc.size);
-			u.alloc.flags &= 0xF;
-			u.alloc.reserved = 0;
-			u.alloc.lowest &= 0x3FF000;
-			u.alloc.highest &= 0x7FFFFF;
-			u.alloc.boundary = u.alloc.boundary & 1 ? 1ull << (u.alloc.boundary >> 1 & 31) : 0;
-			u.alloc.sys_addr &= u.alloc.flags & GMMU_ALLOC_FLAG_SYSTEM ? 0xFFFFFFFFF000 : 0;
-		}
-		len = sizeof(u.alloc);
-		break;
-	case GMMU_OP_FREE:
-	case GMMU_OP_DESTROY_AS:
-		bytes(in, &u.handle, sizeof(u.handle));
-		if (!raw) {
-			u.handle.handle = opcode == GMMU_OP_FREE ? pick(allocs, n_allocs, u.handle.handle)
-								 : pick(as_handles, n_as, u.handle.handle);
-			u.handle.reserved = 0;
-		}
-		len = sizeof(u.handle);
-		break;
-	case GMMU_OP_MAP_VA:
-		bytes(in, &u.map, sizeof(u.map));
-		if (!raw) {
-			u.map.as_handle = pick(as_handles, n_as, u.map.as_handle);
-			u.map.alloc_handle = pick(allocs, n_allocs, u.map.alloc_handle);
-			u.map.offset = (u.map.offset & 0xF) * PAGE;
-			u.map.size = fold_size(u.map.size) & 0x7FFFF;
-			u.map.flags &= 0xF;
-			u.map.va = u.map.flags & GMMU_MAP_FLAG_FIXED_VA ? fold_va(u.map.va) : 0;
-			u.map.page_sizes &= 0xF;
-		}
-		len = sizeof(u.map);
-		break;
-	case GMMU_OP_UNMAP_VA:
-	case GMMU_OP_QUERY_VA:
-		bytes(in, &u.range, sizeof(u.range));
-		if (!raw) {
-			const struct range *r;
+    switch (opcode) {
+    case GMMU_OP_ALLOC:
+        bytes(in, &u.alloc, sizeof(u.alloc));
+        if (!raw) {
+            u.alloc.size = fold_size(u.alloc.size);
+            u.alloc.flags &= 0xF;
+            u.alloc.reserved = 0;
+            u.alloc.lowest &= 0x3FF000;
+            u.alloc.highest &= 0x7FFFFF;
+            u.alloc.boundary = u.alloc.boundary & 1 ? 1ull << (u.alloc.boundary >> 1 & 31) : 0;
+            u.alloc.sys_addr &= u.alloc.flags & GMMU_ALLOC_FLAG_SYSTEM ? 0xFFFFFFFFF000 : 0;
+        }
+        len = sizeof(u.alloc);
+        break;
+    case GMMU_OP_FREE:
+    case GMMU_OP_DESTROY_AS:
+        bytes(in, &u.handle, sizeof(u.handle));
+        if (!raw) {
+            u.handle.handle = opcode == GMMU_OP_FREE ? pick(allocs, n_allocs, u.handle.handle)
+                                                     : pick(as_handles, n_as, u.handle.handle);
+            u.handle.reserved = 0;
+        }
+        len = sizeof(u.handle);
+        break;
+    case GMMU_OP_MAP_VA:
+        bytes(in, &u.map, sizeof(u.map));
+        if (!raw) {
+            u.map.as_handle = pick(as_handles, n_as, u.map.as_handle);
+            u.map.alloc_handle = pick(allocs, n_allocs, u.map.alloc_handle);
+            u.map.offset = (u.map.offset & 0xF) * PAGE;
+            u.map.size = fold_size(u.map.size) & 0x7FFFF;
+            u.map.flags &= 0xF;
+            u.map.va = u.map.flags & GMMU_MAP_FLAG_FIXED_VA ? fold_va(u.map.va) : 0;
+            u.map.page_sizes &= 0xF;
+        }
+        len = sizeof(u.map);
+        break;
+    case GMMU_OP_UNMAP_VA:
+    case GMMU_OP_QUERY_VA:
+        bytes(in, &u.range, sizeof(u.range));
+        if (!raw) {
+            const struct range *r;
 
-			u.range.as_handle = pick(as_handles, n_as, u.range.as_handle);
-			u.range.reserved = 0;
-			u.range.va = fold_va(u.range.va);
-			u.range.size = fold_size(u.range.size);
-			r = known_range(u.range.as_handle, false, u.range.size >> 12);
-			if (r && !(u.range.size & (1ull << 13))) {
-				u.range.va = r->va + (opcode == GMMU_OP_QUERY_VA ? u.range.size % r->size : 0);
-				u.range.size = r->size;
-			}
-		}
-		len = opcode == GMMU_OP_UNMAP_VA ? sizeof(u.range) : sizeof(u.query);
-		break;
-	case GMMU_OP_RESERVE_VA:
-		bytes(in, &u.reserve, sizeof(u.reserve));
-		if (!raw) {
-			u.reserve.as_handle = pick(as_handles, n_as, u.reserve.as_handle);
-			u.reserve.flags &= GMMU_MAP_FLAG_FIXED_VA;
-			u.reserve.va = u.reserve.flags ? fold_va(u.reserve.va) & ~(TILE - 1) : 0;
-			u.reserve.size = ((u.reserve.size & 0xF) + 1) * TILE;
-		}
-		len = sizeof(u.reserve);
-		break;
-	case GMMU_OP_UPDATE_VA:
-		bytes(in, &upd, sizeof(upd));
-		if (!raw) {
-			upd.as_handle = pick(as_handles, n_as, upd.as_handle);
-			upd.count %= 7;
-		}
-		len = (uint32_t)sizeof(upd);
-		memcpy(buf, &upd, sizeof(upd));
-		for (uint32_t i = 0; i < (raw ? upd.count % 8 : upd.count); i++) {
-			struct gmmu_update_op op;
+            u.range.as_handle = pick(as_handles, n_as, u.range.as_handle);
+            u.range.reserved = 0;
+            u.range.va = fold_va(u.range.va);
+            u.range.size = fold_size(u.range.size);
+            r = known_range(u.range.as_handle, false, u.range.size >> 12);
+            if (r && !(u.range.size & (1ull << 13))) {
+                u.range.va = r->va + (opcode == GMMU_OP_QUERY_VA ? u.range.size % r->size : 0);
+                u.range.size = r->size;
+            }
+        }
+        len = opcode == GMMU_OP_UNMAP_VA ? sizeof(u.range) : sizeof(u.query);
+        break;
+    case GMMU_OP_RESERVE_VA:
+        bytes(in, &u.reserve, sizeof(u.reserve));
+        if (!raw) {
+            u.reserve.as_handle = pick(as_handles, n_as, u.reserve.as_handle);
+            u.reserve.flags &= GMMU_MAP_FLAG_FIXED_VA;
+            u.reserve.va = u.reserve.flags ? fold_va(u.reserve.va) & ~(TILE - 1) : 0;
+            u.reserve.size = ((u.reserve.size & 0xF) + 1) * TILE;
+        }
+        len = sizeof(u.reserve);
+        break;
+    case GMMU_OP_UPDATE_VA:
+        bytes(in, &upd, sizeof(upd));
+        if (!raw) {
+            upd.as_handle = pick(as_handles, n_as, upd.as_handle);
+            upd.count %= 7;
+        }
+        len = (uint32_t)sizeof(upd);
+        memcpy(buf, &upd, sizeof(upd));
+        for (uint32_t i = 0; i < (raw ? upd.count % 8 : upd.count); i++) {
+            struct gmmu_update_op op;
 
-			bytes(in, &op, sizeof(op));
-			if (!raw)
-				fold_update_op(&op, upd.as_handle);
-			memcpy(buf + len, &op, sizeof(op));
-			len += sizeof(op);
-		}
-		return len;
-	default:	/* CREATE_AS, GET_VRAM and unknown opcodes: no payload */
-		return 0;
-	}
-	memcpy(buf, &u, len);
-	return len;
+            bytes(in, &op, sizeof(op));
+            if (!raw)
+                fold_update_op(&op, upd.as_handle);
+            memcpy(buf + len, &op, sizeof(op));
+            len += sizeof(op);
+        }
+        return len;
+    default: /* CREATE_AS, GET_VRAM and unknown opcodes: no payload */
+        return 0;
+    }
+    memcpy(buf, &u, len);
+    return len;
 }
 
 /* ------------------------------------------------------------ bookkeeping */
 
 static void forget(uint32_t *list, unsigned *n, uint32_t handle)
 {
-	for (unsigned i = 0; i < *n; i++) {
-		if (list[i] == handle) {
-			list[i] = list[--*n];
-			return;
-		}
-	}
+    for (unsigned i = 0; i < *n; i++) {
+        if (list[i] == handle) {
+            list[i] = list[--*n];
+            return;
+        }
+    }
 }
 
 static void forget_ranges(uint32_t as, uint64_t va)
 {
-	for (unsigned i = 0; i < n_ranges; i++)
-		if (ranges[i].as == as && (va == UINT64_MAX || ranges[i].va == va))
-			ranges[i--] = ranges[--n_ranges];
+    for (unsigned i = 0; i < n_ranges; i++)
+        if (ranges[i].as == as && (va == UINT64_MAX || ranges[i].va == va))
+            ranges[i--] = ranges[--n_ranges];
 }
 
 static void remember_range(uint32_t as, bool reserved, uint64_t va, uint64_t size)
 {
-	if (n_ranges < MAX_RANGES)
-		ranges[n_ranges++] = (struct range){ as, reserved, va, size };
+    if (n_ranges < MAX_RANGES)
+        ranges[n_ranges++] = (struct range){ as, reserved, va, size };
 }
 
 static void note(uint16_t opcode, const uint8_t *req, const uint8_t *rsp)
 {
-	struct gmmu_handle_req h;
-	struct gmmu_range_req r;
-	struct gmmu_map_req m;
-	struct gmmu_reserve_req rv;
-	uint32_t handle;
-	uint64_t va;
+    struct gmmu_handle_req h;
+    struct gmmu_range_req r;
+    struct gmmu_map_req m;
+    struct gmmu_reserve_req rv;
+    uint32_t handle;
+    uint64_t va;
 
-	switch (opcode) {
-	case GMMU_OP_ALLOC:
-		memcpy(&handle, rsp, 4);
-		allocs[n_allocs++] = handle;
-		break;
-	case GMMU_OP_CREATE_AS:
-		memcpy(&handle, rsp, 4);
-		as_handles[n_as++] = handle;
-		break;
-	case GMMU_OP_FREE:
-		memcpy(&h, req, sizeof(h));
-		forget(allocs, &n_allocs, h.handle);
-		break;
-	case GMMU_OP_DESTROY_AS:
-		memcpy(&h, req, sizeof(h));
-		forget(as_handles, &n_as, h.handle);
-		forget_ranges(h.handle, UINT64_MAX);
-		break;
-	case GMMU_OP_MAP_VA:
-		memcpy(&m, req, sizeof(m));
-		memcpy(&va, rsp, 8);
-		remember_range(m.as_handle, false, va, m.size);
-		break;
-	case GMMU_OP_UNMAP_VA:
-		memcpy(&r, req, sizeof(r));
-		forget_ranges(r.as_handle, r.va);
-		break;
-	case GMMU_OP_RESERVE_VA:
-		memcpy(&rv, req, sizeof(rv));
-		memcpy(&va, rsp, 8);
-		remember_range(rv.as_handle, true, va, rv.size);
-		break;
-	default:
-		break;
-	}
+    switch (opcode) {
+    case GMMU_OP_ALLOC:
+        memcpy(&handle, rsp, 4);
+        allocs[n_allocs++] = handle;
+        break;
+    case GMMU_OP_CREATE_AS:
+        memcpy(&handle, rsp, 4);
+        as_handles[n_as++] = handle;
+        break;
+    case GMMU_OP_FREE:
+        memcpy(&h, req, sizeof(h));
+        forget(allocs, &n_allocs, h.handle);
+        break;
+    case GMMU_OP_DESTROY_AS:
+        memcpy(&h, req, sizeof(h));
+        forget(as_handles, &n_as, h.handle);
+        forget_ranges(h.handle, UINT64_MAX);
+        break;
+    case GMMU_OP_MAP_VA:
+        memcpy(&m, req, sizeof(m));
+        memcpy(&va, rsp, 8);
+        remember_range(m.as_handle, false, va, m.size);
+        break;
+    case GMMU_OP_UNMAP_VA:
+        memcpy(&r, req, sizeof(r));
+        forget_ranges(r.as_handle, r.va);
+        break;
+    case GMMU_OP_RESERVE_VA:
+        memcpy(&rv, req, sizeof(rv));
+        memcpy(&va, rsp, 8);
+        remember_range(rv.as_handle, true, va, rv.size);
+        break;
+    default:
+        break;
+    }
 }
 
 /* ------------------------------------------------------------ invariants */
 
 static uint32_t rsp_size(uint16_t opcode)
 {
-	switch (opcode) {
-	case GMMU_OP_ALLOC:	return GMMU_ALLOC_RSP_BYTES;
-	case GMMU_OP_CREATE_AS:	return GMMU_AS_RSP_BYTES;
-	case GMMU_OP_MAP_VA:
-	case GMMU_OP_RESERVE_VA: return GMMU_VA_RSP_BYTES;
-	case GMMU_OP_QUERY_VA:	return GMMU_QUERY_RSP_BYTES;
-	case GMMU_OP_GET_VRAM:	return GMMU_VRAM_RSP_BYTES;
-	default:		return 0;
-	}
+    switch (opcode) {
+    case GMMU_OP_ALLOC:
+        return GMMU_ALLOC_RSP_BYTES;
+    case GMMU_OP_CREATE_AS:
+        return GMMU_AS_RSP_BYTES;
+    case GMMU_OP_MAP_VA:
+    case GMMU_OP_RESERVE_VA:
+        return GMMU_VA_RSP_BYTES;
+    case GMMU_OP_QUERY_VA:
+        return GMMU_QUERY_RSP_BYTES;
+    case GMMU_OP_GET_VRAM:
+        return GMMU_VRAM_RSP_BYTES;
+    default:
+        return 0;
+    }
 }
 
 /* Where offset `off` of the allocation is, from its pieces. */
 static uint64_t piece_pa(const struct vidmm_alloc *a, uint64_t off)
 {
-	if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
-		return a->sys_addr + off;
-	for (uint16_t i = a->first_extent; i != 0xFFFF; i = sim.vm->extents[i].next) {
-		uint64_t bytes = (uint64_t)sim.vm->extents[i].pages * PAGE;
+    if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
+        return a->sys_addr + off;
+    for (uint16_t i = a->first_extent; i != 0xFFFF; i = sim.vm->extents[i].next) {
+        uint64_t bytes = (uint64_t)sim.vm->extents[i].pages * PAGE;
 
-		if (off < bytes)
-			return (uint64_t)sim.vm->extents[i].page * PAGE + off;
-		off -= bytes;
-	}
-	broken("offset beyond the allocation's pieces", off, 0);
+        if (off < bytes)
+            return (uint64_t)sim.vm->extents[i].page * PAGE + off;
+        off -= bytes;
+    }
+    broken("offset beyond the allocation's pieces", off, 0);
 }
 
 /* The offset of the allocation that the page at pa is, or UINT64_MAX. */
 static uint64_t offset_of(const struct vidmm_alloc *a, uint64_t pa)
 {
-	if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
-		return pa >= a->sys_addr && pa - a->sys_addr < a->size ? pa - a->sys_addr : UINT64_MAX;
-	for (uint64_t off = 0; off < a->size; off += PAGE)
-		if (piece_pa(a, off) == pa)
-			return off;
-	return UINT64_MAX;
+    if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
+        return pa >= a->sys_addr && pa - a->sys_addr < a->size ? pa - a->sys_addr : UINT64_MAX;
+    for (uint64_t off = 0; off < a->size; off += PAGE)
+        if (piece_pa(a, off) == pa)
+            return off;
+    return UINT64_MAX;
 }
 
 static void walk(const struct vidmm_as *as, uint64_t va, struct gmmu_ref_result *res)
 {
-	vidmm_sim_walk(&sim, ptm_root(&as->pm), va, GMMU_ACCESS_READ, res);
-	if (res->fault != GMMU_FAULT_NONE || res->zero)
-		broken("mapped page does not translate", va, res->fault);
-	if (as->hw_asid != VIDMM_NO_ASID)
-		vidmm_sim_access(&sim, as->hw_asid, va, res);
+    vidmm_sim_walk(&sim, ptm_root(&as->pm), va, GMMU_ACCESS_READ, res);
+    if (res->fault != GMMU_FAULT_NONE || res->zero)
+        broken("mapped page does not translate", va, res->fault);
+    if (as->hw_asid != VIDMM_NO_ASID)
+        vidmm_sim_access(&sim, as->hw_asid, va, res);
 }
 
 /* A mapping's first page says which offset of its allocation it starts
    at; its middle and last pages must follow from the allocation's pieces. */
 static void check_mapping(const struct vidmm_record *r)
 {
-	const struct vidmm_as *as = &sim.vm->as[r->as];
-	const struct vidmm_alloc *a = &sim.vm->allocs[r->alloc];
-	uint64_t probe[2] = { r->size / 2 & ~(PAGE - 1), r->size - PAGE }, start;
-	struct gmmu_ref_result res;
-	struct va_extent ext;
+    const struct vidmm_as *as = &sim.vm->as[r->as];
+    const struct vidmm_alloc *a = &sim.vm->allocs[r->alloc];
+    uint64_t probe[2] = { r->size / 2 & ~(PAGE - 1), r->size - PAGE }, start;
+    struct gmmu_ref_result res;
+    struct va_extent ext;
 
-	if (!as->live || !a->live)
-		broken("mapping of a dead object", r->as, r->alloc);
-	if (!va_alloc_find(&as->vs, r->va, &ext) || ext.start != r->va || ext.size != r->size)
-		broken("mapping without its VA range", r->va, r->size);
-	walk(as, r->va, &res);
-	if (res.segment != ((a->flags & GMMU_ALLOC_FLAG_SYSTEM) ? 0u : 1u))
-		broken("mapped page in the wrong segment", r->va, res.segment);
-	start = offset_of(a, res.pa);
-	if (start == UINT64_MAX || start + r->size > a->size)
-		broken("mapping outside its allocation", r->va, res.pa);
-	for (int k = 0; k < 2; k++) {
-		walk(as, r->va + probe[k], &res);
-		if (res.pa != piece_pa(a, start + probe[k]))
-			broken("mapped page is not the allocation's", r->va + probe[k], res.pa);
-	}
+    if (!as->live || !a->live)
+        broken("mapping of a dead object", r->as, r->alloc);
+    if (!va_alloc_find(&as->vs, r->va, &ext) || ext.start != r->va || ext.size != r->size)
+        broken("mapping without its VA range", r->va, r->size);
+    walk(as, r->va, &res);
+    if (res.segment != ((a->flags & GMMU_ALLOC_FLAG_SYSTEM) ? 0u : 1u))
+        broken("mapped page in the wrong segment", r->va, res.segment);
+    start = offset_of(a, res.pa);
+    if (start == UINT64_MAX || start + r->size > a->size)
+        broken("mapping outside its allocation", r->va, res.pa);
+    for (int k = 0; k < 2; k++) {
+        walk(as, r->va + probe[k], &res);
+        if (res.pa != piece_pa(a, start + probe[k]))
+            broken("mapped page is not the allocation's", r->va + probe[k], res.pa);
+    }
 }
 
 /* Whether some live allocation holds the page at (segment, pa). */
 static bool owned(unsigned segment, uint64_t pa)
 {
-	for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
-		const struct vidmm_alloc *a = &sim.vm->allocs[i];
-		bool system = a->flags & GMMU_ALLOC_FLAG_SYSTEM;
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &sim.vm->allocs[i];
+        bool system = a->flags & GMMU_ALLOC_FLAG_SYSTEM;
 
-		if (!a->live || segment != (system ? 0u : 1u))
-			continue;
-		if (system && pa >= a->sys_addr && pa - a->sys_addr < a->size)
-			return true;
-		for (uint16_t e = a->first_extent; !system && e != 0xFFFF; e = sim.vm->extents[e].next) {
-			uint64_t start = (uint64_t)sim.vm->extents[e].page * PAGE;
+        if (!a->live || segment != (system ? 0u : 1u))
+            continue;
+        if (system && pa >= a->sys_addr && pa - a->sys_addr < a->size)
+            return true;
+        for (uint16_t e = a->first_extent; !system && e != 0xFFFF; e = sim.vm->extents[e].next) {
+            uint64_t start = (uint64_t)sim.vm->extents[e].page * PAGE;
 
-			if (pa >= start && pa - start < (uint64_t)sim.vm->extents[e].pages * PAGE)
-				return true;
-		}
-	}
-	return false;
+            if (pa >= start && pa - start < (uint64_t)sim.vm->extents[e].pages * PAGE)
+                return true;
+        }
+    }
+    return false;
 }
 
 /* After a FREE: no page of a known range (the first of each tile, which
    speaks for the tile) may still point at memory nobody holds. */
 static void check_nothing_dangles(void)
 {
-	for (unsigned i = 0; i < n_ranges; i++) {
-		uint64_t root;
-		uint32_t id;
+    for (unsigned i = 0; i < n_ranges; i++) {
+        uint64_t root;
+        uint32_t id;
 
-		if (!vidmm_as_info(sim.vm, ranges[i].as, &root, &id))
-			continue;
-		for (uint64_t off = 0; off < ranges[i].size; off += TILE) {
-			struct gmmu_ref_result res;
+        if (!vidmm_as_info(sim.vm, ranges[i].as, &root, &id))
+            continue;
+        for (uint64_t off = 0; off < ranges[i].size; off += TILE) {
+            struct gmmu_ref_result res;
 
-			vidmm_sim_walk(&sim, root, ranges[i].va + off, GMMU_ACCESS_READ, &res);
-			if (res.fault == GMMU_FAULT_NONE && !res.zero && !owned(res.segment, res.pa))
-				broken("a page still points at freed memory", ranges[i].va + off, res.pa);
-		}
-	}
+            vidmm_sim_walk(&sim, root, ranges[i].va + off, GMMU_ACCESS_READ, &res);
+            if (res.fault == GMMU_FAULT_NONE && !res.zero && !owned(res.segment, res.pa))
+                broken("a page still points at freed memory", ranges[i].va + off, res.pa);
+        }
+    }
 }
 
 static void check_invariants(uint16_t opcode, uint32_t st, uint32_t len)
 {
-	if (st == GMMU_STATUS_INTERNAL || !gmmu_status_name(st))
-		broken("bad status", opcode, st);
-	if (len != (st == GMMU_STATUS_OK ? rsp_size(opcode) : 0))
-		broken("bad response length", opcode, len);
-	if (!vidmm_sim_accounting_ok(&sim))
-		broken("VRAM accounting", vidmm_sim_used(&sim), sim.vm->alloc_vram_bytes);
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		if (sim.vm->records[i].kind == VIDMM_REC_MAPPING)
-			check_mapping(&sim.vm->records[i]);
-	if (vidmm_sim_tlb_stale(&sim))
-		broken("stale TLB entry", opcode, 0);
-	if (opcode == GMMU_OP_FREE && st == GMMU_STATUS_OK)
-		check_nothing_dangles();
+    if (st == GMMU_STATUS_INTERNAL || !gmmu_status_name(st))
+        broken("bad status", opcode, st);
+    if (len != (st == GMMU_STATUS_OK ? rsp_size(opcode) : 0))
+        broken("bad response length", opcode, len);
+    if (!vidmm_sim_accounting_ok(&sim))
+        broken("VRAM accounting", vidmm_sim_used(&sim), sim.vm->alloc_vram_bytes);
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (sim.vm->records[i].kind == VIDMM_REC_MAPPING)
+            check_mapping(&sim.vm->records[i]);
+    if (vidmm_sim_tlb_stale(&sim))
+        broken("stale TLB entry", opcode, 0);
+    if (opcode == GMMU_OP_FREE && st == GMMU_STATUS_OK)
+        check_nothing_dangles();
 }
 
 /* ------------------------------------------------------------ entry */
 
 static uint32_t run(uint16_t opcode, const uint8_t *req, uint32_t len, uint8_t *rsp,
-		    uint32_t *rsp_len)
+                    uint32_t *rsp_len)
 {
-	const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
 
-	if (cmd)
-		return cmd->run(sim.vm, req, len, rsp, GMMU_MSG_MAX_BYTES, rsp_len);
-	*rsp_len = 0;
-	return GMMU_STATUS_UNSUPPORTED_OPCODE;
+    if (cmd)
+        return cmd->run(sim.vm, req, len, rsp, GMMU_MSG_MAX_BYTES, rsp_len);
+    *rsp_len = 0;
+    return GMMU_STATUS_UNSUPPORTED_OPCODE;
 }
 
 static void teardown_and_check(void)
 {
-	static uint8_t rsp[GMMU_MSG_MAX_BYTES];
-	uint32_t len;
+    static uint8_t rsp[GMMU_MSG_MAX_BYTES];
+    uint32_t len;
 
-	while (n_allocs) {
-		struct gmmu_handle_req h = { .handle = allocs[0] };
+    while (n_allocs) {
+        struct gmmu_handle_req h = { .handle = allocs[0] };
 
-		if (run(GMMU_OP_FREE, (const uint8_t *)&h, sizeof(h), rsp, &len) != GMMU_STATUS_OK)
-			broken("free of a live allocation", h.handle, 0);
-		forget(allocs, &n_allocs, h.handle);
-		check_invariants(GMMU_OP_FREE, GMMU_STATUS_OK, len);
-	}
-	while (n_as) {
-		struct gmmu_handle_req h = { .handle = as_handles[0] };
+        if (run(GMMU_OP_FREE, (const uint8_t *)&h, sizeof(h), rsp, &len) != GMMU_STATUS_OK)
+            broken("free of a live allocation", h.handle, 0);
+        forget(allocs, &n_allocs, h.handle);
+        check_invariants(GMMU_OP_FREE, GMMU_STATUS_OK, len);
+    }
+    while (n_as) {
+        struct gmmu_handle_req h = { .handle = as_handles[0] };
 
-		if (run(GMMU_OP_DESTROY_AS, (const uint8_t *)&h, sizeof(h), rsp, &len) != GMMU_STATUS_OK)
-			broken("destroy of a live address space", h.handle, 0);
-		forget(as_handles, &n_as, h.handle);
-	}
-	if (vidmm_sim_used(&sim) || sim.vm->live_allocs || sim.vm->live_as ||
-	    sim.vm->free_extents != VIDMM_MAX_EXTENTS)
-		broken("leak after destroying everything", vidmm_sim_used(&sim), sim.vm->free_extents);
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		if (sim.vm->records[i].kind != VIDMM_REC_FREE)
-			broken("record left after destroying everything", i, sim.vm->records[i].kind);
+        if (run(GMMU_OP_DESTROY_AS, (const uint8_t *)&h, sizeof(h), rsp, &len) != GMMU_STATUS_OK)
+            broken("destroy of a live address space", h.handle, 0);
+        forget(as_handles, &n_as, h.handle);
+    }
+    if (vidmm_sim_used(&sim) || sim.vm->live_allocs || sim.vm->live_as ||
+        sim.vm->free_extents != VIDMM_MAX_EXTENTS)
+        broken("leak after destroying everything", vidmm_sim_used(&sim), sim.vm->free_extents);
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (sim.vm->records[i].kind != VIDMM_REC_FREE)
+            broken("record left after destroying everything", i, sim.vm->records[i].kind);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint8_t req[GMMU_MSG_MAX_BYTES], rsp[GMMU_MSG_MAX_BYTES];
-	static bool ready;
-	struct input in = { data, size };
+    static uint8_t req[GMMU_MSG_MAX_BYTES], rsp[GMMU_MSG_MAX_BYTES];
+    static bool ready;
+    struct input in = { data, size };
 
-	if (!ready)
-		vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
-	else
-		vidmm_sim_reset(&sim);
-	ready = true;
-	n_allocs = n_as = n_ranges = 0;
-	for (int steps = 0; in.left && steps < 64; steps++) {
-		uint8_t sel = byte(&in), mode = byte(&in);
-		uint16_t opcode = sel < 0xF0 ?
-			vidmm_commands.commands[sel % vidmm_commands.count].opcode : sel & 0x1F;
-		bool raw = (mode & 7) == 0;
-		uint32_t len = build(&in, opcode, raw, req), rsp_len = 0, st;
+    if (!ready)
+        vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
+    else
+        vidmm_sim_reset(&sim);
+    ready = true;
+    n_allocs = n_as = n_ranges = 0;
+    for (int steps = 0; in.left && steps < 64; steps++) {
+        uint8_t sel = byte(&in), mode = byte(&in);
+        uint16_t opcode =
+            sel < 0xF0 ? vidmm_commands.commands[sel % vidmm_commands.count].opcode : sel & 0x1F;
+        bool raw = (mode & 7) == 0;
+        uint32_t len = build(&in, opcode, raw, req), rsp_len = 0, st;
 
-		if (raw && (mode & 8))
-			len = (len + (mode >> 4)) % GMMU_MSG_MAX_BYTES;	/* wrong lengths */
-		st = run(opcode, req, len, rsp, &rsp_len);
-		check_invariants(opcode, st, rsp_len);
-		if (st == GMMU_STATUS_OK)
-			note(opcode, req, rsp);
-	}
-	teardown_and_check();
-	return 0;
+        if (raw && (mode & 8))
+            len = (len + (mode >> 4)) % GMMU_MSG_MAX_BYTES; /* wrong lengths */
+        st = run(opcode, req, len, rsp, &rsp_len);
+        check_invariants(opcode, st, rsp_len);
+        if (st == GMMU_STATUS_OK)
+            note(opcode, req, rsp);
+    }
+    teardown_and_check();
+    return 0;
 }

@@ -8,252 +8,258 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POISON	0xA5A5A5A5A5A5A5A5ull	/* VALID set: a dangling pointer shows */
+#define POISON 0xA5A5A5A5A5A5A5A5ull /* VALID set: a dangling pointer shows */
 
 static _Noreturn void die(const char *what, uint64_t value)
 {
-	fprintf(stderr, "vidmm_sim: %s (0x%llx)\n", what, (unsigned long long)value);
-	abort();
+    fprintf(stderr, "vidmm_sim: %s (0x%llx)\n", what, (unsigned long long)value);
+    abort();
 }
 
 static void check_word(const struct vidmm_sim *s, uint64_t off)
 {
-	if (off % 8 || off > s->bytes - 8)
-		die("VRAM word outside the segment or unaligned", off);
+    if (off % 8 || off > s->bytes - 8)
+        die("VRAM word outside the segment or unaligned", off);
 }
 
 static uint64_t sim_read64(void *ctx, uint64_t off)
 {
-	struct vidmm_sim *s = ctx;
-	uint64_t v;
+    struct vidmm_sim *s = ctx;
+    uint64_t v;
 
-	check_word(s, off);
-	memcpy(&v, s->mem + off, 8);
-	return v;
+    check_word(s, off);
+    memcpy(&v, s->mem + off, 8);
+    return v;
 }
 
 static void sim_write64(void *ctx, uint64_t off, uint64_t value)
 {
-	struct vidmm_sim *s = ctx;
+    struct vidmm_sim *s = ctx;
 
-	check_word(s, off);
-	memcpy(s->mem + off, &value, 8);
-	s->writes++;
+    check_word(s, off);
+    memcpy(s->mem + off, &value, 8);
+    s->writes++;
 }
 
 static void sim_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		sim_write64(ctx, off + 8 * i, words[i]);
+    for (size_t i = 0; i < n; i++)
+        sim_write64(ctx, off + 8 * i, words[i]);
 }
 
 static bool tlb_hit(const struct vidmm_sim_tlb *e, uint32_t asid, uint64_t start, uint64_t end)
 {
-	uint64_t va = e->va_page << 12;
+    uint64_t va = e->va_page << 12;
 
-	return e->valid && e->asid == asid && va >= start && va < end;
+    return e->valid && e->asid == asid && va >= start && va < end;
 }
 
 static void sim_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
 {
-	struct vidmm_sim *s = ctx;
+    struct vidmm_sim *s = ctx;
 
-	if (asid >= s->hw_asids || start >= end)
-		die("invalidate: bad id or empty range", asid);
-	s->invalidations++;
-	s->full_invalidations += start == 0 && end == UINT64_MAX;
-	s->last_inv_asid = asid;
-	s->last_inv_start = start;
-	s->last_inv_end = end;
-	for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++)
-		if (tlb_hit(&s->tlb[i], asid, start, end))
-			s->tlb[i].valid = false;
+    if (asid >= s->hw_asids || start >= end)
+        die("invalidate: bad id or empty range", asid);
+    s->invalidations++;
+    s->full_invalidations += start == 0 && end == UINT64_MAX;
+    s->last_inv_asid = asid;
+    s->last_inv_start = start;
+    s->last_inv_end = end;
+    for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++)
+        if (tlb_hit(&s->tlb[i], asid, start, end))
+            s->tlb[i].valid = false;
 }
 
 static void sim_set_as(void *ctx, uint32_t asid, uint64_t root, bool valid)
 {
-	struct vidmm_sim *s = ctx;
+    struct vidmm_sim *s = ctx;
 
-	if (asid >= s->hw_asids)
-		die("set_as: bad id", asid);
-	s->as_table[asid].root = root;
-	s->as_table[asid].valid = valid;
-	s->set_as_calls++;
+    if (asid >= s->hw_asids)
+        die("set_as: bad id", asid);
+    s->as_table[asid].root = root;
+    s->as_table[asid].valid = valid;
+    s->set_as_calls++;
 }
 
 static void sim_table_freed(void *ctx, uint64_t off, uint64_t bytes)
 {
-	struct vidmm_sim *s = ctx;
+    struct vidmm_sim *s = ctx;
 
-	for (uint64_t i = 0; i < bytes; i += 8)
-		if (sim_read64(s, off + i) & GMMU_PTE_VALID)
-			die("freed table holds a valid word", off + i);
-	for (uint64_t i = 0; i < bytes; i += 8)
-		memcpy(s->mem + off + i, &(uint64_t){ POISON }, 8);
-	s->tables_freed++;
+    for (uint64_t i = 0; i < bytes; i += 8)
+        if (sim_read64(s, off + i) & GMMU_PTE_VALID)
+            die("freed table holds a valid word", off + i);
+    for (uint64_t i = 0; i < bytes; i += 8)
+        memcpy(s->mem + off + i, &(uint64_t){ POISON }, 8);
+    s->tables_freed++;
 }
 
 static int ref_read(void *ctx, uint64_t off, uint64_t *value)
 {
-	const struct vidmm_sim *s = ctx;
+    const struct vidmm_sim *s = ctx;
 
-	if (off % 8 || off > s->bytes - 8)
-		return 1;
-	memcpy(value, s->mem + off, 8);
-	return 0;
+    if (off % 8 || off > s->bytes - 8)
+        return 1;
+    memcpy(value, s->mem + off, 8);
+    return 0;
 }
 
 static void *must_alloc(size_t bytes)
 {
-	void *p = calloc(1, bytes);
+    void *p = calloc(1, bytes);
 
-	if (!p)
-		die("out of host memory", bytes);
-	return p;
+    if (!p)
+        die("out of host memory", bytes);
+    return p;
 }
 
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
-		    uint32_t nodes_per_as)
+                    uint32_t nodes_per_as)
 {
-	memset(s, 0, sizeof(*s));
-	s->bytes = vram_bytes;
-	s->hw_asids = hw_asids;
-	s->nodes_per_as = nodes_per_as;
-	s->mem = must_alloc(vram_bytes);
-	s->meta = must_alloc(vram_alloc_metadata_bytes(vram_bytes));
-	s->nodes = must_alloc((size_t)VIDMM_MAX_AS * nodes_per_as * sizeof(struct va_node));
-	s->vm = must_alloc(sizeof(*s->vm));
-	vidmm_sim_reset(s);
+    memset(s, 0, sizeof(*s));
+    s->bytes = vram_bytes;
+    s->hw_asids = hw_asids;
+    s->nodes_per_as = nodes_per_as;
+    s->mem = must_alloc(vram_bytes);
+    s->meta = must_alloc(vram_alloc_metadata_bytes(vram_bytes));
+    s->nodes = must_alloc((size_t)VIDMM_MAX_AS * nodes_per_as * sizeof(struct va_node));
+    s->vm = must_alloc(sizeof(*s->vm));
+    vidmm_sim_reset(s);
 }
 
 void vidmm_sim_reset(struct vidmm_sim *s)
 {
-	size_t meta = vram_alloc_metadata_bytes(s->bytes);
-	struct vidmm_config cfg;
-	struct vram_stats st;
+    size_t meta = vram_alloc_metadata_bytes(s->bytes);
+    struct vidmm_config cfg;
+    struct vram_stats st;
 
-	memset(s->mem, 0xA5, s->bytes);
-	memset(s->as_table, 0, sizeof(s->as_table));
-	memset(s->tlb, 0, sizeof(s->tlb));
-	s->tlb_next = 0;
-	s->writes = s->invalidations = s->full_invalidations = 0;
-	s->set_as_calls = s->tables_freed = 0;
-	if (vram_alloc_init(&s->vram, s->meta, meta, s->bytes) != VRAM_OK)
-		die("vram_alloc_init", s->bytes);
-	vram_alloc_stats(&s->vram, &st);
-	s->start_free = st.free_bytes;
-	s->hw = (struct vidmm_hw){
-		.read64 = sim_read64, .write64 = sim_write64, .write_run = sim_write_run,
-		.invalidate = sim_invalidate, .set_as = sim_set_as,
-		.table_freed = sim_table_freed,
-	};
-	cfg = (struct vidmm_config){
-		.hw = &s->hw, .hw_ctx = s, .vram = &s->vram, .va_nodes = s->nodes,
-		.va_nodes_per_as = s->nodes_per_as, .hw_asids = s->hw_asids,
-	};
-	if (vidmm_init(s->vm, &cfg) != GMMU_STATUS_OK)
-		die("vidmm_init", 0);
+    memset(s->mem, 0xA5, s->bytes);
+    memset(s->as_table, 0, sizeof(s->as_table));
+    memset(s->tlb, 0, sizeof(s->tlb));
+    s->tlb_next = 0;
+    s->writes = s->invalidations = s->full_invalidations = 0;
+    s->set_as_calls = s->tables_freed = 0;
+    if (vram_alloc_init(&s->vram, s->meta, meta, s->bytes) != VRAM_OK)
+        die("vram_alloc_init", s->bytes);
+    vram_alloc_stats(&s->vram, &st);
+    s->start_free = st.free_bytes;
+    s->hw = (struct vidmm_hw){
+        .read64 = sim_read64,
+        .write64 = sim_write64,
+        .write_run = sim_write_run,
+        .invalidate = sim_invalidate,
+        .set_as = sim_set_as,
+        .table_freed = sim_table_freed,
+    };
+    cfg = (struct vidmm_config){
+        .hw = &s->hw,
+        .hw_ctx = s,
+        .vram = &s->vram,
+        .va_nodes = s->nodes,
+        .va_nodes_per_as = s->nodes_per_as,
+        .hw_asids = s->hw_asids,
+    };
+    if (vidmm_init(s->vm, &cfg) != GMMU_STATUS_OK)
+        die("vidmm_init", 0);
 }
 
 void vidmm_sim_fini(struct vidmm_sim *s)
 {
-	free(s->mem);
-	free(s->meta);
-	free(s->nodes);
-	free(s->vm);
-	memset(s, 0, sizeof(*s));
+    free(s->mem);
+    free(s->meta);
+    free(s->nodes);
+    free(s->vm);
+    memset(s, 0, sizeof(*s));
 }
 
 uint64_t vidmm_sim_used(const struct vidmm_sim *s)
 {
-	struct vram_stats st;
+    struct vram_stats st;
 
-	vram_alloc_stats(&s->vram, &st);
-	return s->start_free - st.free_bytes;
+    vram_alloc_stats(&s->vram, &st);
+    return s->start_free - st.free_bytes;
 }
 
 bool vidmm_sim_accounting_ok(const struct vidmm_sim *s)
 {
-	uint32_t tables;
-	uint64_t table_bytes;
+    uint32_t tables;
+    uint64_t table_bytes;
 
-	vidmm_table_usage(s->vm, &tables, &table_bytes);
-	return vidmm_sim_used(s) == s->vm->alloc_vram_bytes + table_bytes;
+    vidmm_table_usage(s->vm, &tables, &table_bytes);
+    return vidmm_sim_used(s) == s->vm->alloc_vram_bytes + table_bytes;
 }
 
-void vidmm_sim_walk(const struct vidmm_sim *s, uint64_t root, uint64_t va,
-		    enum gmmu_access access, struct gmmu_ref_result *out)
+void vidmm_sim_walk(const struct vidmm_sim *s, uint64_t root, uint64_t va, enum gmmu_access access,
+                    struct gmmu_ref_result *out)
 {
-	const struct gmmu_ref_config cfg = { .levels = GMMU_LEVELS_DEFAULT };
+    const struct gmmu_ref_config cfg = { .levels = GMMU_LEVELS_DEFAULT };
 
-	gmmu_ref_translate(&cfg, ref_read, (void *)s, true, root, va, access, out);
+    gmmu_ref_translate(&cfg, ref_read, (void *)s, true, root, va, access, out);
 }
 
 static void walk_asid(const struct vidmm_sim *s, uint32_t asid, uint64_t va,
-		      struct gmmu_ref_result *out)
+                      struct gmmu_ref_result *out)
 {
-	const struct gmmu_ref_config cfg = { .levels = GMMU_LEVELS_DEFAULT };
+    const struct gmmu_ref_config cfg = { .levels = GMMU_LEVELS_DEFAULT };
 
-	gmmu_ref_translate(&cfg, ref_read, (void *)s, s->as_table[asid].valid,
-			   s->as_table[asid].root, va, GMMU_ACCESS_READ, out);
+    gmmu_ref_translate(&cfg, ref_read, (void *)s, s->as_table[asid].valid, s->as_table[asid].root,
+                       va, GMMU_ACCESS_READ, out);
 }
 
-void vidmm_sim_access(struct vidmm_sim *s, uint32_t asid, uint64_t va,
-		      struct gmmu_ref_result *out)
+void vidmm_sim_access(struct vidmm_sim *s, uint32_t asid, uint64_t va, struct gmmu_ref_result *out)
 {
-	uint64_t page = va >> 12;
-	struct vidmm_sim_tlb *e;
+    uint64_t page = va >> 12;
+    struct vidmm_sim_tlb *e;
 
-	if (asid >= s->hw_asids)
-		die("access: bad id", asid);
-	for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++) {
-		if (s->tlb[i].valid && s->tlb[i].asid == asid && s->tlb[i].va_page == page) {
-			*out = s->tlb[i].result;
-			return;
-		}
-	}
-	walk_asid(s, asid, page << 12, out);
-	if (out->fault != GMMU_FAULT_NONE)
-		return;		/* faults are not cached */
-	e = &s->tlb[s->tlb_next++ % VIDMM_SIM_TLB_ENTRIES];
-	*e = (struct vidmm_sim_tlb){ .valid = true, .asid = asid, .va_page = page, .result = *out };
+    if (asid >= s->hw_asids)
+        die("access: bad id", asid);
+    for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++) {
+        if (s->tlb[i].valid && s->tlb[i].asid == asid && s->tlb[i].va_page == page) {
+            *out = s->tlb[i].result;
+            return;
+        }
+    }
+    walk_asid(s, asid, page << 12, out);
+    if (out->fault != GMMU_FAULT_NONE)
+        return; /* faults are not cached */
+    e = &s->tlb[s->tlb_next++ % VIDMM_SIM_TLB_ENTRIES];
+    *e = (struct vidmm_sim_tlb){ .valid = true, .asid = asid, .va_page = page, .result = *out };
 }
 
 static bool same_result(const struct gmmu_ref_result *a, const struct gmmu_ref_result *b)
 {
-	return a->fault == b->fault && a->zero == b->zero && a->pa == b->pa &&
-	       a->segment == b->segment && a->page_shift == b->page_shift &&
-	       a->cache_coherent == b->cache_coherent && a->read_only == b->read_only &&
-	       a->no_execute == b->no_execute;
+    return a->fault == b->fault && a->zero == b->zero && a->pa == b->pa &&
+           a->segment == b->segment && a->page_shift == b->page_shift &&
+           a->cache_coherent == b->cache_coherent && a->read_only == b->read_only &&
+           a->no_execute == b->no_execute;
 }
 
 unsigned vidmm_sim_tlb_stale(const struct vidmm_sim *s)
 {
-	unsigned stale = 0;
+    unsigned stale = 0;
 
-	for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++) {
-		const struct vidmm_sim_tlb *e = &s->tlb[i];
-		struct gmmu_ref_result now;
+    for (unsigned i = 0; i < VIDMM_SIM_TLB_ENTRIES; i++) {
+        const struct vidmm_sim_tlb *e = &s->tlb[i];
+        struct gmmu_ref_result now;
 
-		if (!e->valid)
-			continue;
-		walk_asid(s, e->asid, e->va_page << 12, &now);
-		stale += !same_result(&now, &e->result);
-	}
-	return stale;
+        if (!e->valid)
+            continue;
+        walk_asid(s, e->asid, e->va_page << 12, &now);
+        stale += !same_result(&now, &e->result);
+    }
+    return stale;
 }
 
 uint64_t vidmm_sim_peek(const struct vidmm_sim *s, uint64_t off)
 {
-	uint64_t v;
+    uint64_t v;
 
-	check_word(s, off);
-	memcpy(&v, s->mem + off, 8);
-	return v;
+    check_word(s, off);
+    memcpy(&v, s->mem + off, 8);
+    return v;
 }
 
 void vidmm_sim_poke(struct vidmm_sim *s, uint64_t off, uint64_t value)
 {
-	check_word(s, off);
-	memcpy(s->mem + off, &value, 8);
+    check_word(s, off);
+    memcpy(s->mem + off, &value, 8);
 }

@@ -24,41 +24,41 @@
 #include "gmmu_ref.h"
 #include "vidmm.h"
 
-#define VIDMM_SIM_TLB_ENTRIES	64
+#define VIDMM_SIM_TLB_ENTRIES 64
 
 struct vidmm_sim_tlb {
-	bool valid;
-	uint32_t asid;
-	uint64_t va_page;
-	struct gmmu_ref_result result;
+    bool valid;
+    uint32_t asid;
+    uint64_t va_page;
+    struct gmmu_ref_result result;
 };
 
 struct vidmm_sim {
-	uint8_t *mem;
-	uint64_t bytes;
-	struct vram_alloc vram;
-	uint32_t *meta;
-	uint64_t start_free;
-	struct va_node *nodes;
-	struct vidmm *vm;
-	struct vidmm_hw hw;
-	uint32_t hw_asids, nodes_per_as;
-	struct {
-		uint64_t root;
-		bool valid;
-	} as_table[VIDMM_HW_ASIDS_MAX];
-	struct vidmm_sim_tlb tlb[VIDMM_SIM_TLB_ENTRIES];
-	uint32_t tlb_next;
-	/* Counters of hardware calls. */
-	uint64_t writes, invalidations, full_invalidations, set_as_calls, tables_freed;
-	uint32_t last_inv_asid;
-	uint64_t last_inv_start, last_inv_end;
+    uint8_t *mem;
+    uint64_t bytes;
+    struct vram_alloc vram;
+    uint32_t *meta;
+    uint64_t start_free;
+    struct va_node *nodes;
+    struct vidmm *vm;
+    struct vidmm_hw hw;
+    uint32_t hw_asids, nodes_per_as;
+    struct {
+        uint64_t root;
+        bool valid;
+    } as_table[VIDMM_HW_ASIDS_MAX];
+    struct vidmm_sim_tlb tlb[VIDMM_SIM_TLB_ENTRIES];
+    uint32_t tlb_next;
+    /* Counters of hardware calls. */
+    uint64_t writes, invalidations, full_invalidations, set_as_calls, tables_freed;
+    uint32_t last_inv_asid;
+    uint64_t last_inv_start, last_inv_end;
 };
 
 /* vram_bytes of VRAM, hw_asids hardware ids, nodes_per_as VA nodes per
    address space. Aborts if memory runs out. */
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
-		    uint32_t nodes_per_as);
+                    uint32_t nodes_per_as);
 void vidmm_sim_fini(struct vidmm_sim *s);
 
 /* Back to a fresh segment and a fresh vidmm, keeping the buffers. */
@@ -72,12 +72,11 @@ bool vidmm_sim_accounting_ok(const struct vidmm_sim *s);
 
 /* Walk the tables of an address space from its root, as the hardware would
    if it ran it (whether or not it holds a hardware id now). */
-void vidmm_sim_walk(const struct vidmm_sim *s, uint64_t root, uint64_t va,
-		    enum gmmu_access access, struct gmmu_ref_result *out);
+void vidmm_sim_walk(const struct vidmm_sim *s, uint64_t root, uint64_t va, enum gmmu_access access,
+                    struct gmmu_ref_result *out);
 
 /* A GPU access under hardware id asid: through the TLB, filling it. */
-void vidmm_sim_access(struct vidmm_sim *s, uint32_t asid, uint64_t va,
-		      struct gmmu_ref_result *out);
+void vidmm_sim_access(struct vidmm_sim *s, uint32_t asid, uint64_t va, struct gmmu_ref_result *out);
 
 /* TLB entries that no longer match a fresh walk under their id. */
 unsigned vidmm_sim_tlb_stale(const struct vidmm_sim *s);

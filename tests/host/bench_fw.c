@@ -32,25 +32,25 @@
    table. The 1 GiB cases map host memory at 4 GiB (segment 0): the VRAM
    segment of the simulated 256 MiB DDR cannot hold 1 GiB, and the
    firmware's table work does not depend on the segment. */
-#define BENCH_VA     GIB
-#define SYS_ADDR     (4 * GIB)
-#define SEG_SYSTEM   0u
-#define SEG_VRAM     1u
+#define BENCH_VA   GIB
+#define SYS_ADDR   (4 * GIB)
+#define SEG_SYSTEM 0u
+#define SEG_VRAM   1u
 
 /* The DDR port is 64-bit AXI4: one page-table word per beat, a beat per cycle. */
 #define BOUND_CYCLES_PER_WORD 1u
 
-#define TIMEOUT_MS   1200000   /* a 1 GiB map takes minutes of wall clock */
+#define TIMEOUT_MS 1200000 /* a 1 GiB map takes minutes of wall clock */
 
 struct sample {
     uint32_t cycles;
-    struct gmmu_pt_stats d;   /* counters after - before */
+    struct gmmu_pt_stats d; /* counters after - before */
 };
 
 struct mapping {
     uint32_t as, alloc;
-    uint64_t offset;          /* into the allocation */
-    uint64_t base;            /* PA of the mapping's first byte */
+    uint64_t offset; /* into the allocation */
+    uint64_t base;   /* PA of the mapping's first byte */
     unsigned segment;
     uint64_t size;
     uint32_t pages;
@@ -100,7 +100,7 @@ static uint32_t last_latency(void)
 
 static struct sample finish(const struct gmmu_pt_stats *b)
 {
-    struct sample s = {.cycles = last_latency()};
+    struct sample s = { .cycles = last_latency() };
     struct gmmu_pt_stats a = pt_stats();
     s.d.words_written = a.words_written - b->words_written;
     s.d.valid_written = a.valid_written - b->valid_written;
@@ -113,9 +113,13 @@ static struct sample finish(const struct gmmu_pt_stats *b)
 
 static struct sample do_map(const struct mapping *m, uint64_t va)
 {
-    struct gmmu_map_req req = {.as_handle = m->as, .alloc_handle = m->alloc, .offset = m->offset,
-                               .size = m->size, .va = va, .flags = GMMU_MAP_FLAG_FIXED_VA,
-                               .page_sizes = m->pages};
+    struct gmmu_map_req req = { .as_handle = m->as,
+                                .alloc_handle = m->alloc,
+                                .offset = m->offset,
+                                .size = m->size,
+                                .va = va,
+                                .flags = GMMU_MAP_FLAG_FIXED_VA,
+                                .page_sizes = m->pages };
     struct gmmu_pt_stats before = pt_stats();
     uint64_t got = 0;
     int rc = gmmu_map_va(dev, &req, &got);
@@ -235,10 +239,10 @@ static void free_alloc(uint32_t handle)
    unmap (tables stay), and the unmap of the last page (tables freed). */
 static void case_4k(void)
 {
-    struct gmmu_alloc_req req = {.size = 8 * KIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
-    struct mapping a = {.as = new_as(), .segment = SEG_VRAM, .size = 4 * KIB, .pages = PAGES_4K};
+    struct gmmu_alloc_req req = { .size = 8 * KIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
+    struct mapping a = { .as = new_as(), .segment = SEG_VRAM, .size = 4 * KIB, .pages = PAGES_4K };
     a.alloc = new_alloc(&req, &a.base);
-    struct mapping b = a;   /* the allocation's second page, beside a's */
+    struct mapping b = a; /* the allocation's second page, beside a's */
     b.offset = 4 * KIB;
     b.base += 4 * KIB;
 
@@ -276,8 +280,8 @@ static void map_unmap(struct mapping *m, const char *name, const char *unmap_nam
 
 static void case_2m(void)
 {
-    struct gmmu_alloc_req req = {.size = 2 * MIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
-    struct mapping m = {.segment = SEG_VRAM, .size = 2 * MIB, .pages = PAGES_4K};
+    struct gmmu_alloc_req req = { .size = 2 * MIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
+    struct mapping m = { .segment = SEG_VRAM, .size = 2 * MIB, .pages = PAGES_4K };
     m.alloc = new_alloc(&req, &m.base);
     check(m.base % (2 * MIB) == 0, "2 MB block at 0x%" PRIx64 " (want alignment %" PRIu64 ")",
           m.base, 2 * MIB);
@@ -289,8 +293,10 @@ static void case_2m(void)
 
 static void case_1g(void)
 {
-    struct gmmu_alloc_req req = {.size = GIB, .flags = GMMU_ALLOC_FLAG_SYSTEM, .sys_addr = SYS_ADDR};
-    struct mapping m = {.segment = SEG_SYSTEM, .size = GIB, .pages = PAGES_2M};
+    struct gmmu_alloc_req req = { .size = GIB,
+                                  .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                  .sys_addr = SYS_ADDR };
+    struct mapping m = { .segment = SEG_SYSTEM, .size = GIB, .pages = PAGES_2M };
     m.alloc = new_alloc(&req, &m.base);
     check(m.base == SYS_ADDR, "system allocation at 0x%" PRIx64 ", expected 0x%" PRIx64, m.base,
           SYS_ADDR);

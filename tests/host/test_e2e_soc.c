@@ -37,12 +37,16 @@
 
 #include "libgmmu.h"
 
-#define KIB 1024ull
-#define MIB (1024ull * KIB)
+#define KIB   1024ull
+#define MIB   (1024ull * KIB)
 #define CHUNK 64u
 
-enum { OP_FILL = GMMU_ENGINE_OP_FILL, OP_COPY = GMMU_ENGINE_OP_COPY, OP_CHECKSUM = GMMU_ENGINE_OP_CHECKSUM,
-       OP_FETCH = GMMU_ENGINE_OP_FETCH };
+enum {
+    OP_FILL = GMMU_ENGINE_OP_FILL,
+    OP_COPY = GMMU_ENGINE_OP_COPY,
+    OP_CHECKSUM = GMMU_ENGINE_OP_CHECKSUM,
+    OP_FETCH = GMMU_ENGINE_OP_FETCH
+};
 enum { NBUF = 8, NOPS = 24, MAX_OP_BYTES = 2048 };
 
 static struct gmmu_dev *dev;
@@ -65,8 +69,8 @@ static uint64_t rnd_below(uint64_t n)
 struct buffer {
     uint32_t alloc, as;
     uint64_t base, size, va;
-    uint32_t pages;  /* page_sizes asked for */
-    uint8_t *model;  /* what it must hold */
+    uint32_t pages;   /* page_sizes asked for */
+    uint8_t *model;   /* what it must hold */
     uint8_t *touched; /* per chunk: written by an engine since the start fill */
 };
 
@@ -87,9 +91,13 @@ static uint32_t fault_overflow(void)
 static struct gmmu_engine_rsp run(uint32_t op, uint32_t as, uint64_t dst, uint64_t src,
                                   uint32_t len, uint64_t pattern)
 {
-    struct gmmu_engine_req req = {.engine = (uint32_t)rnd_below(4), .op = op, .as_handle = as,
-                                  .length = len, .dst_va = dst, .src_va = src,
-                                  .pattern = pattern};
+    struct gmmu_engine_req req = { .engine = (uint32_t)rnd_below(4),
+                                   .op = op,
+                                   .as_handle = as,
+                                   .length = len,
+                                   .dst_va = dst,
+                                   .src_va = src,
+                                   .pattern = pattern };
     struct gmmu_engine_rsp rsp;
     int rc = gmmu_engine_run(dev, &req, &rsp);
     if (rc)
@@ -145,24 +153,25 @@ static void expect_fault_events(uint64_t va, unsigned why)
 
 /* ---------------------------------------------------------------- set-up */
 
-static const uint64_t sizes[] = {16 * KIB, 64 * KIB, 128 * KIB, 256 * KIB, 2 * MIB};
+static const uint64_t sizes[] = { 16 * KIB, 64 * KIB, 128 * KIB, 256 * KIB, 2 * MIB };
 
 static void make_buffer(struct world *w, struct buffer *b)
 {
     b->size = sizes[rnd_below(sizeof(sizes) / sizeof(sizes[0]))];
     /* Page sizes the buffer allows: always 4 KB, maybe 64 KB and 2 MB. */
-    static const uint32_t choices[] = {0x1, 0x2, 0x3, 0x7, 0x0};
+    static const uint32_t choices[] = { 0x1, 0x2, 0x3, 0x7, 0x0 };
     b->pages = choices[rnd_below(5)];
     b->as = w->as[rnd_below(2)];
-    struct gmmu_alloc_req areq = {.size = b->size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req areq = { .size = b->size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     if (b->pages & 0x2)
         areq.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
     struct gmmu_alloc_rsp arsp;
     assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
     b->alloc = arsp.handle;
     b->base = arsp.base;
-    struct gmmu_map_req mreq = {.as_handle = b->as, .alloc_handle = b->alloc, .size = b->size,
-                                .page_sizes = b->pages};
+    struct gmmu_map_req mreq = {
+        .as_handle = b->as, .alloc_handle = b->alloc, .size = b->size, .page_sizes = b->pages
+    };
     assert_int_equal(gmmu_map_va(dev, &mreq, &b->va), 0);
     b->model = malloc(b->size);
     b->touched = calloc(b->size / CHUNK, 1);
@@ -261,8 +270,9 @@ static void check_whole(const struct buffer *b)
     struct gmmu_engine_rsp r = run(OP_CHECKSUM, b->as, 0, b->va, (uint32_t)b->size, 0);
     assert_false(faulted(&r));
     if (r.result != s1 || r.result2 != s2)
-        fail_msg("buffer at VA %#" PRIx64 " (AS %#x, %" PRIu64 " KiB, pages %#x): checksum %#" PRIx64
-                 ", model %#" PRIx64, b->va, b->as, b->size / KIB, b->pages, r.result, s1);
+        fail_msg("buffer at VA %#" PRIx64 " (AS %#x, %" PRIu64
+                 " KiB, pages %#x): checksum %#" PRIx64 ", model %#" PRIx64,
+                 b->va, b->as, b->size / KIB, b->pages, r.result, s1);
 }
 
 /* The other address space at this buffer's first VA: its own buffer, or a
@@ -351,17 +361,24 @@ static void test_tiles_zero_and_read_only(void **state)
     const uint64_t tile = 64 * KIB;
     uint32_t as, asid;
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
-    struct gmmu_alloc_req areq = {.size = 2 * tile, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req areq = { .size = 2 * tile, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     struct gmmu_alloc_rsp pool;
     assert_int_equal(gmmu_alloc(dev, &areq, &pool), 0);
     uint64_t va;
     assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, 4 * tile, &va), 0);
     struct gmmu_update_op ops[] = {
-        {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = va, .size = 4 * tile},
-        {.op = GMMU_UPDATE_OP_MAP, .va = va + tile, .size = tile, .alloc_handle = pool.handle,
-         .arg = tile},
-        {.op = GMMU_UPDATE_OP_MAP, .flags = GMMU_MAP_FLAG_READ_ONLY, .va = va + 3 * tile,
-         .size = tile, .alloc_handle = pool.handle, .arg = 0},
+        { .op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = va, .size = 4 * tile },
+        { .op = GMMU_UPDATE_OP_MAP,
+          .va = va + tile,
+          .size = tile,
+          .alloc_handle = pool.handle,
+          .arg = tile },
+        { .op = GMMU_UPDATE_OP_MAP,
+          .flags = GMMU_MAP_FLAG_READ_ONLY,
+          .va = va + 3 * tile,
+          .size = tile,
+          .alloc_handle = pool.handle,
+          .arg = 0 },
     };
     assert_int_equal(gmmu_update_va(dev, as, ops, 3), 0);
 
@@ -415,7 +432,7 @@ static void test_fetch_no_execute(void **state)
     uint64_t base[2], va[2], s1[2], s2[2];
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
     for (int i = 0; i < 2; i++) {
-        struct gmmu_alloc_req areq = {.size = SIZE, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+        struct gmmu_alloc_req areq = { .size = SIZE, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
         struct gmmu_alloc_rsp arsp;
         assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
         alloc[i] = arsp.handle;
@@ -427,8 +444,10 @@ static void test_fetch_no_execute(void **state)
         assert_int_equal(gmmu_vram_write(dev, base[i], bytes[i], SIZE), 0);
         checksum(bytes[i], SIZE, &s1[i], &s2[i]);
         /* Buffer 0 executable, buffer 1 NoExecute. */
-        struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = alloc[i], .size = SIZE,
-                                    .flags = i ? GMMU_MAP_FLAG_NO_EXECUTE : 0};
+        struct gmmu_map_req mreq = { .as_handle = as,
+                                     .alloc_handle = alloc[i],
+                                     .size = SIZE,
+                                     .flags = i ? GMMU_MAP_FLAG_NO_EXECUTE : 0 };
         assert_int_equal(gmmu_map_va(dev, &mreq, &va[i]), 0);
     }
     assert_int_not_equal(s1[0], s1[1]);
@@ -449,8 +468,9 @@ static void test_fetch_no_execute(void **state)
     /* FETCH of the NoExecute buffer: NO_EXECUTE at its first chunk. */
     drain_events();
     uint32_t engine = (uint32_t)rnd_below(4);
-    struct gmmu_engine_req req = {.engine = engine, .op = OP_FETCH, .as_handle = as, .length = SIZE,
-                                  .src_va = va[1]};
+    struct gmmu_engine_req req = {
+        .engine = engine, .op = OP_FETCH, .as_handle = as, .length = SIZE, .src_va = va[1]
+    };
     assert_int_equal(gmmu_engine_run(dev, &req, &r), 0);
     assert_true(faulted(&r));
     assert_int_equal(reason(&r), GMMU_FAULT_NO_EXECUTE);

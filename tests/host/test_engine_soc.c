@@ -17,9 +17,9 @@
 
 #include "libgmmu.h"
 
-#define KIB 1024ull
-#define MIB (1024ull * KIB)
-#define FAULT_INVALID 1u
+#define KIB             1024ull
+#define MIB             (1024ull * KIB)
+#define FAULT_INVALID   1u
 #define FAULT_READ_ONLY 2u
 
 static struct gmmu_dev *dev;
@@ -32,13 +32,16 @@ struct buffer {
 static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
 {
     struct buffer b;
-    struct gmmu_alloc_req areq = {.size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req areq = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     struct gmmu_alloc_rsp arsp;
     assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
     b.alloc = arsp.handle;
     b.base = arsp.base;
-    struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = b.alloc, .size = size,
-                                .flags = map_flags, .page_sizes = pages};
+    struct gmmu_map_req mreq = { .as_handle = as,
+                                 .alloc_handle = b.alloc,
+                                 .size = size,
+                                 .flags = map_flags,
+                                 .page_sizes = pages };
     assert_int_equal(gmmu_map_va(dev, &mreq, &b.va), 0);
     return b;
 }
@@ -46,8 +49,13 @@ static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags,
 static struct gmmu_engine_rsp run(uint32_t engine, uint32_t op, uint32_t as, uint64_t dst,
                                   uint64_t src, uint32_t len, uint64_t pattern)
 {
-    struct gmmu_engine_req req = {.engine = engine, .op = op, .as_handle = as, .length = len,
-                                  .dst_va = dst, .src_va = src, .pattern = pattern};
+    struct gmmu_engine_req req = { .engine = engine,
+                                   .op = op,
+                                   .as_handle = as,
+                                   .length = len,
+                                   .dst_va = dst,
+                                   .src_va = src,
+                                   .pattern = pattern };
     struct gmmu_engine_rsp rsp;
     int rc = gmmu_engine_run(dev, &req, &rsp);
     if (rc)

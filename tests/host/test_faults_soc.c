@@ -24,17 +24,17 @@
 
 #include "libgmmu.h"
 
-#define KIB 1024ull
-#define CHUNK 64u
-#define OP_FILL 0u
-#define OP_CHECKSUM 2u
-#define ACCESS_READ 0u
-#define ACCESS_WRITE 1u
-#define REASON_INVALID 1u
+#define KIB              1024ull
+#define CHUNK            64u
+#define OP_FILL          0u
+#define OP_CHECKSUM      2u
+#define ACCESS_READ      0u
+#define ACCESS_WRITE     1u
+#define REASON_INVALID   1u
 #define REASON_READ_ONLY 2u
 /* Page 0 of every address space is never mapped (VidMm keeps NULL
    faulting), so these VAs always fault INVALID. */
-#define NULL_PAGE_VA(n) (CHUNK * (n))
+#define NULL_PAGE_VA(n)  (CHUNK * (n))
 
 static struct gmmu_dev *dev;
 
@@ -45,12 +45,15 @@ struct buffer {
 
 static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
 {
-    struct gmmu_alloc_req areq = {.size = size};
+    struct gmmu_alloc_req areq = { .size = size };
     struct gmmu_alloc_rsp arsp;
     assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
-    struct buffer b = {.alloc = arsp.handle};
-    struct gmmu_map_req mreq = {.as_handle = as, .alloc_handle = b.alloc, .size = size,
-                                .flags = map_flags, .page_sizes = pages};
+    struct buffer b = { .alloc = arsp.handle };
+    struct gmmu_map_req mreq = { .as_handle = as,
+                                 .alloc_handle = b.alloc,
+                                 .size = size,
+                                 .flags = map_flags,
+                                 .page_sizes = pages };
     assert_int_equal(gmmu_map_va(dev, &mreq, &b.va), 0);
     return b;
 }
@@ -59,9 +62,13 @@ static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags,
 static struct gmmu_engine_rsp run(uint32_t engine, uint32_t op, uint32_t as, uint64_t va,
                                   uint32_t len)
 {
-    struct gmmu_engine_req req = {.engine = engine, .op = op, .as_handle = as, .length = len,
-                                  .dst_va = op == OP_FILL ? va : 0,
-                                  .src_va = op == OP_FILL ? 0 : va, .pattern = 0x5A5A};
+    struct gmmu_engine_req req = { .engine = engine,
+                                   .op = op,
+                                   .as_handle = as,
+                                   .length = len,
+                                   .dst_va = op == OP_FILL ? va : 0,
+                                   .src_va = op == OP_FILL ? 0 : va,
+                                   .pattern = 0x5A5A };
     struct gmmu_engine_rsp rsp;
     int rc = gmmu_engine_run(dev, &req, &rsp);
     if (rc)
@@ -145,7 +152,7 @@ static void test_each_fault_is_one_event(void **state)
     assert_true(run_faulted(&r));
     r = run(1, OP_CHECKSUM, as1, NULL_PAGE_VA(3), CHUNK);
     assert_true(run_faulted(&r));
-    r = run(3, OP_FILL, as2, rw.va, CHUNK);         /* mapped in as1 only */
+    r = run(3, OP_FILL, as2, rw.va, CHUNK); /* mapped in as1 only */
     assert_true(run_faulted(&r));
     assert_int_equal(r.asid, asid2);
 
@@ -189,19 +196,19 @@ static void test_counters_for_a_known_pattern(void **state)
     struct gmmu_mmu_perf d = since(&c0);
     const struct gmmu_mmu_port_counters *p0 = &d.port[0];
     printf("first fill: requests %u hits %u misses %u merges %u prefetches %u; "
-           "L2 lookups %u hits %u, walks %u (%u cycles), pte reads %u\n", p0->requests, p0->hits,
-           p0->misses, p0->merges, p0->prefetches, d.c.l2_lookups, d.c.l2_hits, d.c.walks,
-           d.c.walk_cycles, d.c.pte_reads);
+           "L2 lookups %u hits %u, walks %u (%u cycles), pte reads %u\n",
+           p0->requests, p0->hits, p0->misses, p0->merges, p0->prefetches, d.c.l2_lookups,
+           d.c.l2_hits, d.c.walks, d.c.walk_cycles, d.c.pte_reads);
     assert_int_equal(p0->requests, n);
-    assert_int_equal(p0->hits + p0->misses, n);     /* no VA-range faults */
+    assert_int_equal(p0->hits + p0->misses, n); /* no VA-range faults */
     assert_int_equal(p0->faults, 0);
-    assert_int_equal(p0->misses - p0->merges, 1);   /* one new page: one unmerged miss */
-    assert_in_range(p0->prefetches, 0, 3);          /* PfDepth next pages at most */
+    assert_int_equal(p0->misses - p0->merges, 1); /* one new page: one unmerged miss */
+    assert_in_range(p0->prefetches, 0, 3);        /* PfDepth next pages at most */
     for (uint32_t p = 1; p < d.c.ports; p++)
         assert_int_equal(d.port[p].requests, 0);
     assert_int_equal(d.c.l2_lookups, p0->misses - p0->merges + p0->prefetches);
     assert_int_equal(d.c.walks, d.c.l2_lookups - d.c.l2_hits);
-    assert_true(d.c.walks >= 1);                    /* the page was never translated */
+    assert_true(d.c.walks >= 1); /* the page was never translated */
     assert_true(d.c.walk_cycles >= d.c.walks);
     assert_int_equal(d.c.faults, 0);
     assert_int_equal(d.c.invalidations, 0);
@@ -224,7 +231,7 @@ static void test_counters_for_a_known_pattern(void **state)
     for (uint32_t p = 0; p < d.c.ports; p++)
         assert_int_equal(d.port[p].requests, 0);
     assert_int_equal(d.c.walks, 0);
-    assert_true(d.c.cycles > 0 && d.c.cycles < cleared.c.cycles);  /* counted since the clear */
+    assert_true(d.c.cycles > 0 && d.c.cycles < cleared.c.cycles); /* counted since the clear */
 
     assert_int_equal(gmmu_free(dev, b.alloc), 0);
     assert_int_equal(gmmu_destroy_as(dev, as), 0);
@@ -308,7 +315,7 @@ static void test_callback_with_other_threads(void **state)
     (void)state;
     enum { RUNS = 5 };
     flush_events();
-    struct seen s = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    struct seen s = { .lock = PTHREAD_MUTEX_INITIALIZER };
     uint32_t asid;
     assert_int_equal(gmmu_create_as(dev, &s.as, &asid), 0);
     assert_int_equal(gmmu_set_event_callback(dev, on_event, &s), 0);
@@ -320,7 +327,7 @@ static void test_callback_with_other_threads(void **state)
     assert_int_equal(pthread_join(t, NULL), 0);
     assert_int_equal(failures, 0);
     for (int i = 0; i < 2000 && faults_seen(&s) < RUNS; i++) {
-        struct timespec ts = {0, 5000000};
+        struct timespec ts = { 0, 5000000 };
         nanosleep(&ts, NULL);
     }
     assert_int_equal(gmmu_set_event_callback(dev, NULL, NULL), 0);
@@ -355,7 +362,7 @@ static bool wait_closed(struct closer *c)
 {
     bool closed = false;
     for (int i = 0; i < 2000 && !closed; i++) {
-        struct timespec ts = {0, 5000000};
+        struct timespec ts = { 0, 5000000 };
         nanosleep(&ts, NULL);
         pthread_mutex_lock(&c->lock);
         closed = c->closed;
@@ -371,7 +378,7 @@ static void test_callback_closes_its_handle(void **state)
 {
     (void)state;
     flush_events();
-    struct closer c = {.lock = PTHREAD_MUTEX_INITIALIZER};
+    struct closer c = { .lock = PTHREAD_MUTEX_INITIALIZER };
     uint32_t as, asid;
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
     run(0, OP_FILL, as, NULL_PAGE_VA(5), CHUNK);
@@ -392,8 +399,9 @@ static void test_bad_requests(void **state)
     struct gmmu_mmu_perf p;
     assert_int_equal(gmmu_get_mmu_counters(dev, 0x80, &p), GMMU_STATUS_INVALID_ARGUMENT);
     uint32_t short_req = 0;
-    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_MMU_COUNTERS, &short_req, sizeof short_req, NULL, 0,
-                               NULL), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(
+        gmmu_call(dev, GMMU_OP_GET_MMU_COUNTERS, &short_req, sizeof short_req, NULL, 0, NULL),
+        GMMU_STATUS_MALFORMED_LENGTH);
     struct gmmu_event ev;
     flush_events();
     assert_int_equal(gmmu_wait_event(dev, 20, &ev), GMMU_E_TIMEOUT);

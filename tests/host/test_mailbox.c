@@ -26,7 +26,7 @@ static const char *device;
 
 static void sleep_ms(long ms)
 {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
     nanosleep(&ts, NULL);
 }
 
@@ -116,9 +116,9 @@ static void test_identity(void **state)
     struct gmmu_dev *dev = open_dev();
     struct gmmu_ident id;
     assert_int_equal(gmmu_read_ident(dev, &id), 0);
-    assert_int_equal(id.magic, 0x58424D47);           /* 'GMBX' */
-    assert_int_equal(id.proto_version, 0x00010003);   /* 1.3 */
-    assert_int_equal(id.fw_state & 0xFF, 1);          /* READY */
+    assert_int_equal(id.magic, 0x58424D47);                         /* 'GMBX' */
+    assert_int_equal(id.proto_version, 0x00010003);                 /* 1.3 */
+    assert_int_equal(id.fw_state & 0xFF, 1);                        /* READY */
     assert_int_equal(id.rings, 6u | 6u << 8 | 6u << 16 | 6u << 24); /* 64 slots of 64 B */
     close_dev(dev);
 }
@@ -127,7 +127,7 @@ static void test_ping_payload_sizes(void **state)
 {
     (void)state;
     struct gmmu_dev *dev = open_dev();
-    static const size_t sizes[] = {0, 1, 4, 47, 48, 49, 200, 1000, 4080};
+    static const size_t sizes[] = { 0, 1, 4, 47, 48, 49, 200, 1000, 4080 };
     uint8_t buf[4080];
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         for (size_t b = 0; b < sizes[i]; b++)
@@ -146,10 +146,10 @@ static void test_info(void **state)
     struct gmmu_info info;
     assert_int_equal(gmmu_get_info(dev, &info), 0);
     assert_int_equal(info.proto_version, 0x00010003);
-    assert_int_equal(info.ddr_mb, 256);               /* the simulator's default */
+    assert_int_equal(info.ddr_mb, 256); /* the simulator's default */
     assert_int_equal(info.fw_version, reg(dev, GMMU_MBOX_IDENT_FW_VERSION));
     assert_int_equal(info.fw_build, reg(dev, GMMU_MBOX_IDENT_FW_BUILD));
-    assert_true(info.uptime_cycles > 400000);         /* past the boot self-test */
+    assert_true(info.uptime_cycles > 400000); /* past the boot self-test */
     close_dev(dev);
 }
 
@@ -198,9 +198,10 @@ static void test_unknown_opcode(void **state)
     (void)state;
     struct gmmu_dev *dev = open_dev();
     struct gmmu_stats before = stats(dev);
-    static const uint16_t bad_ops[] = {0x0000, 0x000F, 0x00FF, 0x7FFF, 0xFFFF};
+    static const uint16_t bad_ops[] = { 0x0000, 0x000F, 0x00FF, 0x7FFF, 0xFFFF };
     for (size_t i = 0; i < sizeof bad_ops / sizeof bad_ops[0]; i++)
-        assert_int_equal(gmmu_call(dev, bad_ops[i], NULL, 0, NULL, 0, NULL), GMMU_STATUS_UNSUPPORTED_OPCODE);
+        assert_int_equal(gmmu_call(dev, bad_ops[i], NULL, 0, NULL, 0, NULL),
+                         GMMU_STATUS_UNSUPPORTED_OPCODE);
     struct gmmu_stats after = stats(dev);
     assert_int_equal(after.unsupported - before.unsupported, 5);
     assert_int_equal(gmmu_ping(dev, "ok", 2), 0);
@@ -212,9 +213,12 @@ static void test_wrong_length_for_opcode(void **state)
     (void)state;
     struct gmmu_dev *dev = open_dev();
     uint32_t junk = 0;
-    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_INFO, &junk, 4, NULL, 0, NULL), GMMU_STATUS_MALFORMED_LENGTH);
-    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_CAPS, &junk, 1, NULL, 0, NULL), GMMU_STATUS_MALFORMED_LENGTH);
-    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_STATS, &junk, 4, NULL, 0, NULL), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_INFO, &junk, 4, NULL, 0, NULL),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_CAPS, &junk, 1, NULL, 0, NULL),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(gmmu_call(dev, GMMU_OP_GET_STATS, &junk, 4, NULL, 0, NULL),
+                     GMMU_STATUS_MALFORMED_LENGTH);
     assert_int_equal(gmmu_ping(dev, NULL, 0), 0);
     close_dev(dev);
 }
@@ -224,7 +228,7 @@ static void test_wrong_sequence(void **state)
     (void)state;
     struct gmmu_dev *dev = open_dev();
     uint32_t expected = gmmu_peek_seq(dev);
-    static const uint32_t offsets[] = {1, 5, 0x80000000u, 0xFFFFFFFFu};
+    static const uint32_t offsets[] = { 1, 5, 0x80000000u, 0xFFFFFFFFu };
     for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
         uint32_t w[4];
         raw_header(w, GMMU_OP_PING, 16, expected + offsets[i]);
@@ -247,9 +251,9 @@ static void test_malformed_lengths(void **state)
     uint32_t seq = gmmu_peek_seq(dev);
     /* Below the header, above the largest message, and more slots than
        were published (128 bytes claimed, one slot given). */
-    static const uint16_t lengths[] = {0, 15, 4097, 0xFFFF, 128};
+    static const uint16_t lengths[] = { 0, 15, 4097, 0xFFFF, 128 };
     for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
-        uint32_t w[16] = {0};
+        uint32_t w[16] = { 0 };
         raw_header(w, GMMU_OP_PING, lengths[i], seq);
         struct gmmu_completion *c = raw_roundtrip(dev, w, sizeof w, 1);
         assert_int_equal(c->status, GMMU_STATUS_MALFORMED_LENGTH);
@@ -356,7 +360,7 @@ static void test_flood_larger_than_ring(void **state)
     enum { N = 300 }; /* several times the 64-slot rings */
     uint32_t seqs[N];
     for (uint32_t i = 0; i < N; i++) {
-        uint32_t payload[2] = {i, ~i};
+        uint32_t payload[2] = { i, ~i };
         assert_int_equal(gmmu_submit(dev, GMMU_OP_PING, payload, sizeof payload, &seqs[i]), 0);
         assert_int_equal(seqs[i], seqs[0] + i);
     }
@@ -442,7 +446,7 @@ static void test_aperture_windows(void **state)
         out[i] = 0xA5000000u + (uint32_t)i * 0x01010101u;
     /* Below 1 MiB (the firmware's self-test region starts there), across
        the 16 MiB window size, and near the top of the 256 MiB DDR. */
-    static const uint64_t offsets[] = {0x40000, 0xFFFF00, 0x0FFFF000};
+    static const uint64_t offsets[] = { 0x40000, 0xFFFF00, 0x0FFFF000 };
     for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
         assert_int_equal(gmmu_vram_write(dev, offsets[k], out, sizeof out), 0);
         memset(in, 0, sizeof in);
@@ -491,7 +495,7 @@ static void *ping_thread(void *arg)
 {
     struct pinger *p = arg;
     for (uint32_t i = 0; i < 40; i++) {
-        uint32_t payload[3] = {p->id, i, p->id * 1000u + i};
+        uint32_t payload[3] = { p->id, i, p->id * 1000u + i };
         if (gmmu_ping(p->dev, payload, sizeof payload) != 0)
             p->failures++;
     }
@@ -507,7 +511,7 @@ static void test_threads_share_one_handle(void **state)
     pthread_t tid[THREADS];
     struct pinger p[THREADS];
     for (uint32_t t = 0; t < THREADS; t++) {
-        p[t] = (struct pinger){.dev = dev, .id = t + 1};
+        p[t] = (struct pinger){ .dev = dev, .id = t + 1 };
         assert_int_equal(pthread_create(&tid[t], NULL, ping_thread, &p[t]), 0);
     }
     for (uint32_t t = 0; t < THREADS; t++) {

@@ -25,15 +25,15 @@
 
 #include "libgmmu.h"
 
-#define KIB 1024ull
-#define OP_FILL 0u
-#define OP_COPY 1u
-#define OP_CHECKSUM 2u
-#define STATUS_FAULT 0x4u
+#define KIB             1024ull
+#define OP_FILL         0u
+#define OP_COPY         1u
+#define OP_CHECKSUM     2u
+#define STATUS_FAULT    0x4u
 #define FAULT_BUS_ERROR 4u
-#define ACCESS_READ 0u
-#define ACCESS_WRITE 1u
-#define CHUNK 64u /* bytes per engine burst */
+#define ACCESS_READ     0u
+#define ACCESS_WRITE    1u
+#define CHUNK           64u /* bytes per engine burst */
 
 static const char *sim_log;
 
@@ -65,7 +65,7 @@ static void checksum(const uint64_t *w, size_t n, uint64_t *s1, uint64_t *s2)
 
 static uint32_t sys_alloc(struct gmmu_dev *dev, uint64_t size, uint64_t bus)
 {
-    struct gmmu_alloc_req req = {.size = size, .flags = GMMU_ALLOC_FLAG_SYSTEM, .sys_addr = bus};
+    struct gmmu_alloc_req req = { .size = size, .flags = GMMU_ALLOC_FLAG_SYSTEM, .sys_addr = bus };
     struct gmmu_alloc_rsp rsp;
     assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
     assert_int_equal(rsp.base, bus);
@@ -74,7 +74,7 @@ static uint32_t sys_alloc(struct gmmu_dev *dev, uint64_t size, uint64_t bus)
 
 static uint32_t vram_alloc(struct gmmu_dev *dev, uint64_t size, uint64_t *base)
 {
-    struct gmmu_alloc_req req = {.size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req req = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     struct gmmu_alloc_rsp rsp;
     assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
     *base = rsp.base;
@@ -84,19 +84,24 @@ static uint32_t vram_alloc(struct gmmu_dev *dev, uint64_t size, uint64_t *base)
 static uint64_t map(struct gmmu_dev *dev, uint32_t as, uint32_t alloc, uint64_t size,
                     uint32_t flags)
 {
-    struct gmmu_map_req req = {.as_handle = as, .alloc_handle = alloc, .size = size,
-                               .flags = flags};
+    struct gmmu_map_req req = {
+        .as_handle = as, .alloc_handle = alloc, .size = size, .flags = flags
+    };
     uint64_t va = 0;
     assert_int_equal(gmmu_map_va(dev, &req, &va), 0);
     return va;
 }
 
-static struct gmmu_engine_rsp run(struct gmmu_dev *dev, uint32_t engine, uint32_t op,
-                                  uint32_t as, uint64_t dst, uint64_t src, uint32_t len,
-                                  uint64_t pattern)
+static struct gmmu_engine_rsp run(struct gmmu_dev *dev, uint32_t engine, uint32_t op, uint32_t as,
+                                  uint64_t dst, uint64_t src, uint32_t len, uint64_t pattern)
 {
-    struct gmmu_engine_req req = {.engine = engine, .op = op, .as_handle = as, .length = len,
-                                  .dst_va = dst, .src_va = src, .pattern = pattern};
+    struct gmmu_engine_req req = { .engine = engine,
+                                   .op = op,
+                                   .as_handle = as,
+                                   .length = len,
+                                   .dst_va = dst,
+                                   .src_va = src,
+                                   .pattern = pattern };
     struct gmmu_engine_rsp rsp;
     int rc = gmmu_engine_run(dev, &req, &rsp);
     if (rc)
@@ -122,13 +127,12 @@ static void assert_fault(const struct gmmu_engine_rsp *r, unsigned access, uint6
     assert_int_equal(r->bytes_done, bytes_done);
 }
 
-static void assert_words(const uint64_t *got, uint64_t (*want)(size_t), size_t n,
-                         const char *what)
+static void assert_words(const uint64_t *got, uint64_t (*want)(size_t), size_t n, const char *what)
 {
     for (size_t i = 0; i < n; i++) {
         if (got[i] != want(i))
-            fail_msg("%s: word %zu is %#llx, want %#llx", what, i,
-                     (unsigned long long)got[i], (unsigned long long)want(i));
+            fail_msg("%s: word %zu is %#llx, want %#llx", what, i, (unsigned long long)got[i],
+                     (unsigned long long)want(i));
     }
 }
 
@@ -136,8 +140,8 @@ static void assert_all(const uint64_t *got, uint64_t value, size_t n, const char
 {
     for (size_t i = 0; i < n; i++) {
         if (got[i] != value)
-            fail_msg("%s: word %zu is %#llx, want %#llx", what, i,
-                     (unsigned long long)got[i], (unsigned long long)value);
+            fail_msg("%s: word %zu is %#llx, want %#llx", what, i, (unsigned long long)got[i],
+                     (unsigned long long)value);
     }
 }
 
@@ -158,16 +162,18 @@ static bool last_host_counts(unsigned min_lines, struct port_counts *c)
         unsigned lines = 0;
         while (fgets(line, sizeof line, f)) {
             unsigned host;
-            if (sscanf(line, "sim: sysmem host %u: read bursts %llu (coherent %llu), write bursts "
-                             "%llu (coherent %llu), error beats read %llu write %llu, protocol "
-                             "errors %llu", &host, &c->rd, &c->rd_coherent, &c->wr,
-                       &c->wr_coherent, &c->rd_err, &c->wr_err, &c->proto) == 8)
+            if (sscanf(line,
+                       "sim: sysmem host %u: read bursts %llu (coherent %llu), write bursts "
+                       "%llu (coherent %llu), error beats read %llu write %llu, protocol "
+                       "errors %llu",
+                       &host, &c->rd, &c->rd_coherent, &c->wr, &c->wr_coherent, &c->rd_err,
+                       &c->wr_err, &c->proto) == 8)
                 lines++;
         }
         fclose(f);
         if (lines >= min_lines)
             return true;
-        struct timespec ts = {.tv_nsec = 100000000};
+        struct timespec ts = { .tv_nsec = 100000000 };
         nanosleep(&ts, NULL);
     }
     return false;

@@ -31,8 +31,12 @@ static struct gmmu_query_rsp query(uint32_t as, uint64_t va)
 static uint64_t map(uint32_t as, uint32_t alloc, uint64_t offset, uint64_t size, uint32_t flags,
                     uint32_t pages)
 {
-    struct gmmu_map_req req = {.as_handle = as, .alloc_handle = alloc, .offset = offset,
-                               .size = size, .flags = flags, .page_sizes = pages};
+    struct gmmu_map_req req = { .as_handle = as,
+                                .alloc_handle = alloc,
+                                .offset = offset,
+                                .size = size,
+                                .flags = flags,
+                                .page_sizes = pages };
     uint64_t va = 0;
     int rc = gmmu_map_va(dev, &req, &va);
     if (rc)
@@ -50,10 +54,10 @@ static void test_map_query_unmap_each_page_size(void **state)
 
     uint32_t as, asid;
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
-    struct gmmu_alloc_req areq = {.size = 4 * MIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS};
+    struct gmmu_alloc_req areq = { .size = 4 * MIB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
     struct gmmu_alloc_rsp alloc;
     assert_int_equal(gmmu_alloc(dev, &areq, &alloc), 0);
-    assert_int_equal(alloc.base % (4 * MIB), 0);   /* a buddy block is naturally aligned */
+    assert_int_equal(alloc.base % (4 * MIB), 0); /* a buddy block is naturally aligned */
 
     /* 2 MB pages: VA and PA both 2 MB aligned. */
     uint64_t va2m = map(as, alloc.handle, 0, 4 * MIB, 0, 0);
@@ -88,24 +92,30 @@ static void test_map_query_unmap_each_page_size(void **state)
     uint64_t rva = 0;
     assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, 1 * MIB, &rva), 0);
     struct gmmu_update_op ops[3] = {
-        {.op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = rva, .size = 1 * MIB},
-        {.op = GMMU_UPDATE_OP_MAP, .va = rva, .size = 0x10000, .alloc_handle = alloc.handle,
-         .arg = 0x30000},
-        {.op = GMMU_UPDATE_OP_MAP, .va = rva + 0x80000, .size = 0x10000,
-         .alloc_handle = alloc.handle, .arg = 0x40000},
+        { .op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = rva, .size = 1 * MIB },
+        { .op = GMMU_UPDATE_OP_MAP,
+          .va = rva,
+          .size = 0x10000,
+          .alloc_handle = alloc.handle,
+          .arg = 0x30000 },
+        { .op = GMMU_UPDATE_OP_MAP,
+          .va = rva + 0x80000,
+          .size = 0x10000,
+          .alloc_handle = alloc.handle,
+          .arg = 0x40000 },
     };
     assert_int_equal(gmmu_update_va(dev, as, ops, 3), 0);
     q = query(as, rva + 0x8);
     assert_int_equal(q.state, 2);
     assert_int_equal(q.pa, alloc.base + 0x30008);
-    assert_int_equal(query(as, rva + 0x40000).state, 1);   /* Zero */
+    assert_int_equal(query(as, rva + 0x40000).state, 1); /* Zero */
     q = query(as, rva + 0x80010);
     assert_int_equal(q.pa, alloc.base + 0x40010);
 
     /* A batch with one bad op (outside the reservation) changes nothing. */
     struct gmmu_update_op bad[2] = {
-        {.op = GMMU_UPDATE_OP_UNMAP, .va = rva, .size = 0x10000},
-        {.op = GMMU_UPDATE_OP_UNMAP, .va = rva + 2 * MIB, .size = 0x10000},
+        { .op = GMMU_UPDATE_OP_UNMAP, .va = rva, .size = 0x10000 },
+        { .op = GMMU_UPDATE_OP_UNMAP, .va = rva + 2 * MIB, .size = 0x10000 },
     };
     assert_true(gmmu_update_va(dev, as, bad, 2) > 0);
     assert_int_equal(query(as, rva + 0x8).state, 2);
@@ -133,10 +143,10 @@ static void test_bad_handles_and_ranges(void **state)
     struct gmmu_query_rsp q;
     assert_int_equal(gmmu_query_va(dev, as + 1000, 0x10000, &q), GMMU_STATUS_BAD_HANDLE);
     assert_int_equal(gmmu_free(dev, 0xDEAD), GMMU_STATUS_BAD_HANDLE);
-    struct gmmu_map_req req = {.as_handle = as, .alloc_handle = 0xBEEF, .size = 0x1000};
+    struct gmmu_map_req req = { .as_handle = as, .alloc_handle = 0xBEEF, .size = 0x1000 };
     uint64_t va;
     assert_int_equal(gmmu_map_va(dev, &req, &va), GMMU_STATUS_BAD_HANDLE);
-    struct gmmu_alloc_req huge = {.size = 1ull << 40};
+    struct gmmu_alloc_req huge = { .size = 1ull << 40 };
     struct gmmu_alloc_rsp out;
     assert_int_equal(gmmu_alloc(dev, &huge, &out), GMMU_STATUS_NO_MEMORY);
     assert_int_equal(gmmu_destroy_as(dev, as), 0);

@@ -19,12 +19,12 @@
 #include "mmu_tests.h"
 #include "tb.h"
 
-#define TABLE_BASE (UINT64_C(16) << 20)
+#define TABLE_BASE   (UINT64_C(16) << 20)
 #define REGION_BYTES (UINT64_C(64) << 20)
-#define R4K UINT64_C(0x0000001000000000)
-#define R64K UINT64_C(0x0000002000000000)
-#define R2M UINT64_C(0x0000003000000000)
-#define ASID 1u
+#define R4K          UINT64_C(0x0000001000000000)
+#define R64K         UINT64_C(0x0000002000000000)
+#define R2M          UINT64_C(0x0000003000000000)
+#define ASID         1u
 #define ACCESS_BYTES 64u
 
 struct bench {
@@ -49,8 +49,14 @@ static uint64_t alloc(struct bench *b, uint64_t bytes)
     return a;
 }
 
-static uint64_t rd(struct bench *b, uint64_t a) { return sparse_mem_read_u64(b->tb.mem, a); }
-static void wr(struct bench *b, uint64_t a, uint64_t v) { sparse_mem_write_u64(b->tb.mem, a, v); }
+static uint64_t rd(struct bench *b, uint64_t a)
+{
+    return sparse_mem_read_u64(b->tb.mem, a);
+}
+static void wr(struct bench *b, uint64_t a, uint64_t v)
+{
+    sparse_mem_write_u64(b->tb.mem, a, v);
+}
 
 /* The level-1 dual entry of va (creating the tables above it). */
 static uint64_t dual_slot(struct bench *b, uint64_t va)
@@ -82,7 +88,8 @@ static void map_range(struct bench *b, uint64_t va, uint64_t bytes, unsigned shi
         unsigned slot = shift == 12 ? 0 : 8;
         uint64_t w = rd(b, d + slot);
         if (!gmmu_pte_is_valid(w)) {
-            w = gmmu_pte_make_table(alloc(b, shift == 12 ? GMMU_TABLE_BYTES : GMMU_LEAF64K_TABLE_BYTES));
+            w = gmmu_pte_make_table(
+                alloc(b, shift == 12 ? GMMU_TABLE_BYTES : GMMU_LEAF64K_TABLE_BYTES));
             wr(b, d + slot, w);
         }
         unsigned idx = shift == 12 ? gmmu_va_index(v, 0) : gmmu_va_index_64k(v);
@@ -93,10 +100,10 @@ static void map_range(struct bench *b, uint64_t va, uint64_t bytes, unsigned shi
 /* ------------------------------------------------------------ traces */
 
 enum { TR_STREAM, TR_STRIDED, TR_TILED, TR_GATHER };
-static const char *const trace_names[] = {"streaming", "strided", "tiled 2D", "random gather"};
-static const char *const trace_keys[] = {"streaming", "strided", "tiled-2D", "random-gather"};
+static const char *const trace_names[] = { "streaming", "strided", "tiled 2D", "random gather" };
+static const char *const trace_keys[] = { "streaming", "strided", "tiled-2D", "random-gather" };
 
-#define PITCH (UINT64_C(16) << 10)   /* 4096 pixels of 4 bytes */
+#define PITCH (UINT64_C(16) << 10) /* 4096 pixels of 4 bytes */
 
 static uint64_t trace_va(struct trace *t, uint64_t i)
 {
@@ -133,8 +140,8 @@ static void trace_gen(struct tb *tb, void *ctx)
     }
 }
 
-static void on_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r, const struct tb_pending *req,
-                   void *ctx)
+static void on_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r,
+                   const struct tb_pending *req, void *ctx)
 {
     struct bench *b = ctx;
     (void)req;
@@ -169,11 +176,14 @@ static uint64_t run_traces(struct bench *b)
 static void set_trace(struct bench *b, unsigned port, unsigned kind, uint64_t base, uint64_t size,
                       uint64_t n)
 {
-    b->tr[port] = (struct trace){kind, base, size, n, 0, 0, {0}};
+    b->tr[port] = (struct trace){ kind, base, size, n, 0, 0, { 0 } };
     rng_seed(&b->tr[port].rng, 42 + port);
 }
 
-static void clear_traces(struct bench *b) { memset(b->tr, 0, sizeof b->tr); }
+static void clear_traces(struct bench *b)
+{
+    memset(b->tr, 0, sizeof b->tr);
+}
 
 /* Port 0's and the shared counters, to print what a trace cost. */
 struct bench_ctr {
@@ -184,12 +194,12 @@ static struct bench_ctr read_ctr(struct bench *b)
 {
     struct tb *tb = &b->tb;
     uint32_t pb = GMMU_MMU_PERF_PORT;
-    return (struct bench_ctr){tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_HITS),
-                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MISSES),
-                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MERGES),
-                              tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_PREFETCHES),
-                              tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_L2_HITS),
-                              tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_WALKS)};
+    return (struct bench_ctr){ tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_HITS),
+                               tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MISSES),
+                               tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_MERGES),
+                               tb_wb_read(tb, pb + 4 * GMMU_PERF_PORT_PREFETCHES),
+                               tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_L2_HITS),
+                               tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * GMMU_PERF_WALKS) };
 }
 
 static void print_ctr(const struct bench_ctr *a, const struct bench_ctr *z)
@@ -199,7 +209,10 @@ static void print_ctr(const struct bench_ctr *a, const struct bench_ctr *z)
            z->l2hits - a->l2hits, z->walks - a->walks);
 }
 
-static void flush(struct bench *b) { tb_invalidate(&b->tb, GMMU_INV_ALL, 0, 0, 0); }
+static void flush(struct bench *b)
+{
+    tb_invalidate(&b->tb, GMMU_INV_ALL, 0, 0, 0);
+}
 
 /* One request on port 0; returns accept-to-response cycles. */
 static uint64_t one(struct bench *b, uint64_t va)
@@ -232,7 +245,7 @@ struct region {
 static void bench_working_sets(struct bench *b, const struct region *regions, uint64_t n)
 {
     enum { N_WS = 3 };
-    static const unsigned ws_mb[N_WS] = {1, 4, 16};
+    static const unsigned ws_mb[N_WS] = { 1, 4, 16 };
     printf("working sets: %" PRIu64 " requests on one port, cycles (of ideal):\n", n);
     for (unsigned r = 0; r < 3; r++) {
         for (unsigned k = TR_STREAM; k <= TR_GATHER; k++) {
@@ -248,8 +261,8 @@ static void bench_working_sets(struct bench *b, const struct region *regions, ui
                 printf(" %2u MB %7" PRIu64 " (%.3f)", ws_mb[w], c[w], (double)n / c[w]);
             printf("\n");
             for (unsigned w = 0; w < N_WS; w++)
-                printf("bench-result ws %s-%s-%uM %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].name,
-                       ws_mb[w], c[w], n);
+                printf("bench-result ws %s-%s-%uM %" PRIu64 " %" PRIu64 "\n", trace_keys[k],
+                       regions[r].name, ws_mb[w], c[w], n);
         }
     }
 }
@@ -259,7 +272,7 @@ int mmu_bench(const struct mmu_test_opts *o)
     static struct bench bs;
     struct bench *b = &bs;
     memset(b, 0, sizeof *b);
-    struct dut_config cfg = {0};
+    struct dut_config cfg = { 0 };
     cfg.ddr_latency = o->ddr_latency ? o->ddr_latency : 40;
     cfg.trace_path = o->trace;
     if (!tb_init(&b->tb, &cfg, 1))
@@ -281,9 +294,10 @@ int mmu_bench(const struct mmu_test_opts *o)
     tb->rsp_ctx = b;
     unsigned lat = cfg.ddr_latency, ports = tb->prm.ports;
 
-    printf("bench: %u ports, %u walkers, walk cache %u entries, DDR read latency %u cycles\n", ports,
-           tb->prm.walkers, tb->prm.pwc_entries, lat);
-    printf("bench-result config walkers=%u pwc=%u latency=%u\n", tb->prm.walkers, tb->prm.pwc_entries, lat);
+    printf("bench: %u ports, %u walkers, walk cache %u entries, DDR read latency %u cycles\n",
+           ports, tb->prm.walkers, tb->prm.pwc_entries, lat);
+    printf("bench-result config walkers=%u pwc=%u latency=%u\n", tb->prm.walkers,
+           tb->prm.pwc_entries, lat);
 
     /* --- latencies ------------------------------------------------------ */
     flush(b);
@@ -292,7 +306,7 @@ int mmu_bench(const struct mmu_test_opts *o)
     /* Same 2 MB: leaf only. Not 0x6000: that is in the leaf line of 0x5000
      * (an L2 hit) and among the ranges the first hit prefetches. */
     uint64_t pwc1 = one(b, R4K + 0x10000);
-    uint64_t pwc2 = one(b, R4K + (UINT64_C(5) << 21));          /* same 1 GB: dual + leaf */
+    uint64_t pwc2 = one(b, R4K + (UINT64_C(5) << 21)); /* same 1 GB: dual + leaf */
     /* An L2 hit: push the page out of the 16-entry L1 with other pages. */
     for (unsigned i = 0; i < 2 * tb->prm.l1_entries; i++)
         one(b, R4K + 0x100000 + i * 0x1000);
@@ -302,16 +316,18 @@ int mmu_bench(const struct mmu_test_opts *o)
     printf("latency (request accepted to response), cycles:\n");
     printf("  L1 hit                         %4" PRIu64 "\n", hit);
     printf("  L2 hit                         %4" PRIu64 "\n", l2hit);
-    printf("  walk, cold, 4 KB page          %4" PRIu64 "   (5 table words in 4 reads: 4 x %u = %u; overhead %" PRId64 ")\n",
+    printf("  walk, cold, 4 KB page          %4" PRIu64
+           "   (5 table words in 4 reads: 4 x %u = %u; overhead %" PRId64 ")\n",
            cold, lat, 4 * lat, (int64_t)cold - 4 * (int64_t)lat);
-    printf("  walk, cold, 2 MB page          %4" PRIu64 "   (3 reads: %u; overhead %" PRId64 ")\n", cold2m,
-           3 * lat, (int64_t)cold2m - 3 * (int64_t)lat);
-    printf("  walk, walk-cache hit level 2   %4" PRIu64 "   (2 reads: %u; overhead %" PRId64 ")\n", pwc2,
-           2 * lat, (int64_t)pwc2 - 2 * (int64_t)lat);
-    printf("  walk, walk-cache hit level 1   %4" PRIu64 "   (1 read: %u; overhead %" PRId64 ")\n", pwc1, lat,
-           (int64_t)pwc1 - (int64_t)lat);
+    printf("  walk, cold, 2 MB page          %4" PRIu64 "   (3 reads: %u; overhead %" PRId64 ")\n",
+           cold2m, 3 * lat, (int64_t)cold2m - 3 * (int64_t)lat);
+    printf("  walk, walk-cache hit level 2   %4" PRIu64 "   (2 reads: %u; overhead %" PRId64 ")\n",
+           pwc2, 2 * lat, (int64_t)pwc2 - 2 * (int64_t)lat);
+    printf("  walk, walk-cache hit level 1   %4" PRIu64 "   (1 read: %u; overhead %" PRId64 ")\n",
+           pwc1, lat, (int64_t)pwc1 - (int64_t)lat);
     printf("bench-result latency l1=%" PRIu64 " l2=%" PRIu64 " cold=%" PRIu64 " cold2m=%" PRIu64
-           " pwc2=%" PRIu64 " pwc1=%" PRIu64 "\n", hit, l2hit, cold, cold2m, pwc2, pwc1);
+           " pwc2=%" PRIu64 " pwc1=%" PRIu64 "\n",
+           hit, l2hit, cold, cold2m, pwc2, pwc1);
 
     /* --- hit throughput ------------------------------------------------- */
     const uint64_t nh = 4096;
@@ -324,15 +340,17 @@ int mmu_bench(const struct mmu_test_opts *o)
     for (unsigned p = 0; p < ports; p++)
         set_trace(b, p, TR_STREAM, R2M + p * 0x10000, 0x10000, nh);
     uint64_t c4 = run_traces(b);
-    printf("L1 hit throughput: one port %.3f translations/cycle, %u ports %.3f per port per cycle\n",
-           (double)nh / c1, ports, (double)nh / c4);
+    printf(
+        "L1 hit throughput: one port %.3f translations/cycle, %u ports %.3f per port per cycle\n",
+        (double)nh / c1, ports, (double)nh / c4);
     printf("bench-result hits one=%.4f all=%.4f\n", (double)nh / c1, (double)nh / c4);
 
     /* --- traces --------------------------------------------------------- */
-    const struct region regions[3] = {{"4K", R4K}, {"64K", R64K}, {"2M", R2M}};
+    const struct region regions[3] = { { "4K", R4K }, { "64K", R64K }, { "2M", R2M } };
     const uint64_t n = o->count ? o->count : 32768;
-    printf("traces: %" PRIu64 " requests of %u bytes per port, cycles (ideal = 1 translation/cycle/port):\n", n,
-           ACCESS_BYTES);
+    printf("traces: %" PRIu64
+           " requests of %u bytes per port, cycles (ideal = 1 translation/cycle/port):\n",
+           n, ACCESS_BYTES);
     for (unsigned r = 0; r < 3; r++) {
         for (unsigned k = TR_STREAM; k <= TR_GATHER; k++) {
             flush(b);
@@ -341,10 +359,11 @@ int mmu_bench(const struct mmu_test_opts *o)
             struct bench_ctr c0 = read_ctr(b);
             uint64_t c = run_traces(b);
             struct bench_ctr c1 = read_ctr(b);
-            printf("  %-14s %-4s pages, 1 port : %8" PRIu64 " cycles, %.3f of ideal\n", trace_names[k],
-                   regions[r].name, c, (double)n / c);
+            printf("  %-14s %-4s pages, 1 port : %8" PRIu64 " cycles, %.3f of ideal\n",
+                   trace_names[k], regions[r].name, c, (double)n / c);
             print_ctr(&c0, &c1);
-            printf("bench-result trace %s-%s-1 %" PRIu64 " %" PRIu64 "\n", trace_keys[k], regions[r].name, c, n);
+            printf("bench-result trace %s-%s-1 %" PRIu64 " %" PRIu64 "\n", trace_keys[k],
+                   regions[r].name, c, n);
         }
         /* Four ports, each its own trace over its own quarter. */
         flush(b);
@@ -352,14 +371,16 @@ int mmu_bench(const struct mmu_test_opts *o)
         for (unsigned p = 0; p < ports; p++)
             set_trace(b, p, p % 4, regions[r].base + p * (REGION_BYTES / 4), REGION_BYTES / 4, n);
         uint64_t c = run_traces(b);
-        printf("  %-14s %-4s pages, %u ports: %8" PRIu64 " cycles, %.3f of ideal\n", "mixed", regions[r].name,
-               ports, c, (double)n / c);
-        printf("bench-result trace mixed-%s-%u %" PRIu64 " %" PRIu64 "\n", regions[r].name, ports, c, n);
+        printf("  %-14s %-4s pages, %u ports: %8" PRIu64 " cycles, %.3f of ideal\n", "mixed",
+               regions[r].name, ports, c, (double)n / c);
+        printf("bench-result trace mixed-%s-%u %" PRIu64 " %" PRIu64 "\n", regions[r].name, ports,
+               c, n);
     }
     bench_working_sets(b, regions, n);
     mmu_check_counters(tb);
     bool ok = tb->mismatches == 0;
-    printf("bench: %s (%" PRIu64 " translations checked against the model, %" PRIu64 " mismatches)\n",
+    printf("bench: %s (%" PRIu64 " translations checked against the model, %" PRIu64
+           " mismatches)\n",
            ok ? "done" : "FAIL", tb->checked, tb->mismatches);
     tb_fini(tb);
     return ok ? 0 : 1;

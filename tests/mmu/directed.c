@@ -22,7 +22,7 @@
 #include "tb.h"
 
 #define TABLE_BASE (UINT64_C(16) << 20)
-#define ERR_BASE (UINT64_C(8) << 20)
+#define ERR_BASE   (UINT64_C(8) << 20)
 
 struct dt {
     struct tb tb;
@@ -46,10 +46,10 @@ static void failf(const char *fmt, ...)
     cur->fails++;
 }
 
-#define EXPECT(cond, ...)                \
-    do {                                 \
-        if (!(cond))                     \
-            failf(__VA_ARGS__);          \
+#define EXPECT(cond, ...)       \
+    do {                        \
+        if (!(cond))            \
+            failf(__VA_ARGS__); \
     } while (0)
 
 /* ------------------------------------------------------------ tables */
@@ -61,7 +61,10 @@ static uint64_t dt_alloc(struct dt *d, uint64_t bytes)
     return a;
 }
 
-static uint64_t rd(struct dt *d, uint64_t a) { return sparse_mem_read_u64(d->tb.mem, a); }
+static uint64_t rd(struct dt *d, uint64_t a)
+{
+    return sparse_mem_read_u64(d->tb.mem, a);
+}
 
 /* All changes made while no request is in flight count as committed. */
 static void wr(struct dt *d, uint64_t a, uint64_t v)
@@ -89,7 +92,8 @@ static uint64_t dt_slot(struct dt *d, unsigned asid, uint64_t va, unsigned level
         uint64_t a = table + (uint64_t)gmmu_va_index(va, l) * (l == 1 ? 16 : 8);
         uint64_t e = rd(d, a);
         if (!gmmu_pte_is_valid(e) || gmmu_pte_is_large_page(e) || gmmu_pte_is_zero(e)) {
-            e = gmmu_pte_make_table(dt_alloc(d, l - 1 == 1 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES));
+            e = gmmu_pte_make_table(
+                dt_alloc(d, l - 1 == 1 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES));
             wr(d, a, e);
         }
         table = gmmu_pte_addr(e);
@@ -136,7 +140,7 @@ static void record_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r,
     (void)tb;
     (void)req;
     (void)ctx;
-    got_tag[port][r->tag] = (struct got){true, *r, tb_now(tb)};
+    got_tag[port][r->tag] = (struct got){ true, *r, tb_now(tb) };
 }
 
 /* Present one request; returns its tag (the response lands in got_tag). */
@@ -178,8 +182,9 @@ static void expect_page(unsigned asid, uint64_t va, unsigned access, uint64_t pa
 {
     struct dut_rsp r = xlate(cur, asid, va, access);
     EXPECT(r.fault == GMMU_FAULT_NONE && !r.zero && r.pa == pa && r.psize == psize && r.seg == seg,
-           "va 0x%" PRIx64 ": fault %s zero %u pa 0x%" PRIx64 " psize %u seg %u, expected pa 0x%" PRIx64
-           " psize %u seg %u", va, gmmu_ref_fault_name(r.fault), r.zero, r.pa, r.psize, r.seg, pa, psize, seg);
+           "va 0x%" PRIx64 ": fault %s zero %u pa 0x%" PRIx64
+           " psize %u seg %u, expected pa 0x%" PRIx64 " psize %u seg %u",
+           va, gmmu_ref_fault_name(r.fault), r.zero, r.pa, r.psize, r.seg, pa, psize, seg);
 }
 
 static void expect_zero(unsigned asid, uint64_t va, unsigned access, unsigned psize)
@@ -225,18 +230,22 @@ static void t_registers(struct dt *d)
     EXPECT(tb_wb_read(tb, GMMU_MMU_ID) == GMMU_MMU_ID_VALUE, "ID");
     uint32_t c = tb_wb_read(tb, GMMU_MMU_CONFIG);
     EXPECT((c & GMMU_MMU_CONFIG_PORTS) == p.ports, "CONFIG.PORTS %u", c & GMMU_MMU_CONFIG_PORTS);
-    EXPECT(((c & GMMU_MMU_CONFIG_LEVELS) >> GMMU_MMU_CONFIG_LEVELS_LSB) == p.levels, "CONFIG.LEVELS");
-    EXPECT(((c & GMMU_MMU_CONFIG_WALKERS) >> GMMU_MMU_CONFIG_WALKERS_LSB) == p.walkers, "CONFIG.WALKERS");
+    EXPECT(((c & GMMU_MMU_CONFIG_LEVELS) >> GMMU_MMU_CONFIG_LEVELS_LSB) == p.levels,
+           "CONFIG.LEVELS");
+    EXPECT(((c & GMMU_MMU_CONFIG_WALKERS) >> GMMU_MMU_CONFIG_WALKERS_LSB) == p.walkers,
+           "CONFIG.WALKERS");
     EXPECT(((c & GMMU_MMU_CONFIG_L1_ENTRIES) >> GMMU_MMU_CONFIG_L1_ENTRIES_LSB) == p.l1_entries,
            "CONFIG.L1_ENTRIES");
     EXPECT(((c & GMMU_MMU_CONFIG_ASID_BITS) >> GMMU_MMU_CONFIG_ASID_BITS_LSB) == p.asid_bits,
            "CONFIG.ASID_BITS");
     uint32_t c2 = tb_wb_read(tb, GMMU_MMU_CONFIG2);
     EXPECT((c2 & GMMU_MMU_CONFIG2_L2_ENTRIES) >= 512, "CONFIG2.L2_ENTRIES %u", c2 & 0xFFFF);
-    EXPECT(((c2 & GMMU_MMU_CONFIG2_PWC_ENTRIES) >> GMMU_MMU_CONFIG2_PWC_ENTRIES_LSB) == p.pwc_entries,
+    EXPECT(((c2 & GMMU_MMU_CONFIG2_PWC_ENTRIES) >> GMMU_MMU_CONFIG2_PWC_ENTRIES_LSB) ==
+               p.pwc_entries,
            "CONFIG2.PWC_ENTRIES");
     EXPECT(((c2 & GMMU_MMU_CONFIG2_FAULT_DEPTH) >> GMMU_MMU_CONFIG2_FAULT_DEPTH_LSB) ==
-               GMMU_FAULT_FIFO_DEPTH, "CONFIG2.FAULT_DEPTH");
+               GMMU_FAULT_FIFO_DEPTH,
+           "CONFIG2.FAULT_DEPTH");
     /* Read-back of the invalidation parameters (low 12 bits read as 0). */
     tb_wb_write(tb, GMMU_MMU_INV_START_LO, 0x12345FFF);
     tb_wb_write(tb, GMMU_MMU_INV_START_HI, 0xCAFE);
@@ -268,10 +277,14 @@ static void t_registers(struct dt *d)
 static void t_pte_bits(struct dt *d)
 {
     dt_new_as(d, 1);
-    static const uint64_t attr_sets[8] = {
-        0, GMMU_PTE_CACHE_COHERENT, GMMU_PTE_READ_ONLY, GMMU_PTE_NO_EXECUTE,
-        GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_PTE_PAGE_ATTRS,
-        GMMU_PTE_CACHE_COHERENT | GMMU_PTE_NO_EXECUTE, GMMU_PTE_CACHE_COHERENT | GMMU_PTE_READ_ONLY};
+    static const uint64_t attr_sets[8] = { 0,
+                                           GMMU_PTE_CACHE_COHERENT,
+                                           GMMU_PTE_READ_ONLY,
+                                           GMMU_PTE_NO_EXECUTE,
+                                           GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE,
+                                           GMMU_PTE_PAGE_ATTRS,
+                                           GMMU_PTE_CACHE_COHERENT | GMMU_PTE_NO_EXECUTE,
+                                           GMMU_PTE_CACHE_COHERENT | GMMU_PTE_READ_ONLY };
     for (unsigned i = 0; i < 8; i++) {
         uint64_t va = VA1 + i * 0x1000;
         wr(d, dt_leaf4k(d, 1, va), gmmu_pte_make_page(PA1 + i * 0x1000, i % 2, attr_sets[i]));
@@ -288,21 +301,24 @@ static void t_pte_bits(struct dt *d)
         uint64_t a = attr_sets[i];
         for (unsigned acc = 0; acc < 3; acc++) {
             struct dut_rsp r = xlate(d, 1, va, acc);
-            unsigned want = (acc == GMMU_ACCESS_WRITE && (a & GMMU_PTE_READ_ONLY)) ? GMMU_FAULT_READ_ONLY
-                          : (acc == GMMU_ACCESS_EXECUTE && (a & GMMU_PTE_NO_EXECUTE)) ? GMMU_FAULT_NO_EXECUTE
-                          : GMMU_FAULT_NONE;
-            EXPECT(r.fault == want, "attrs %u access %u: fault %s", i, acc, gmmu_ref_fault_name(r.fault));
+            unsigned want =
+                (acc == GMMU_ACCESS_WRITE && (a & GMMU_PTE_READ_ONLY))      ? GMMU_FAULT_READ_ONLY
+                : (acc == GMMU_ACCESS_EXECUTE && (a & GMMU_PTE_NO_EXECUTE)) ? GMMU_FAULT_NO_EXECUTE
+                                                                            : GMMU_FAULT_NONE;
+            EXPECT(r.fault == want, "attrs %u access %u: fault %s", i, acc,
+                   gmmu_ref_fault_name(r.fault));
             if (want == GMMU_FAULT_NONE) {
                 EXPECT(r.pa == PA1 + i * 0x1000 + 0x123, "attrs %u: pa", i);
-                EXPECT(r.cc == !!(a & GMMU_PTE_CACHE_COHERENT) && r.ro == !!(a & GMMU_PTE_READ_ONLY) &&
+                EXPECT(r.cc == !!(a & GMMU_PTE_CACHE_COHERENT) &&
+                           r.ro == !!(a & GMMU_PTE_READ_ONLY) &&
                            r.nx == !!(a & GMMU_PTE_NO_EXECUTE) && r.seg == i % 2,
                        "attrs %u: cc %u ro %u nx %u seg %u", i, r.cc, r.ro, r.nx, r.seg);
             }
         }
     }
     for (unsigned s = 0; s < 32; s++)
-        expect_page(1, VA1 + 0x100000 + s * 0x1000 + 0xFFF, GMMU_ACCESS_READ, PA1 + s * 0x1000 + 0xFFF,
-                    GMMU_PSIZE_4K, s);
+        expect_page(1, VA1 + 0x100000 + s * 0x1000 + 0xFFF, GMMU_ACCESS_READ,
+                    PA1 + s * 0x1000 + 0xFFF, GMMU_PSIZE_4K, s);
     /* VALID = 0 with everything else set: INVALID. */
     wr(d, dt_leaf4k(d, 1, VA1), gmmu_pte_make_page(PA1, 1, GMMU_PTE_PAGE_ATTRS) & ~GMMU_PTE_VALID);
     commit(d);
@@ -314,7 +330,7 @@ static void t_pte_bits(struct dt *d)
 static void t_page_sizes(struct dt *d)
 {
     dt_new_as(d, 2);
-    uint64_t base = UINT64_C(0x0000008000000000);   /* level-3 index 1 */
+    uint64_t base = UINT64_C(0x0000008000000000); /* level-3 index 1 */
     /* 4 KB */
     wr(d, dt_leaf4k(d, 2, base), gmmu_pte_make_page(0x1000, 1, 0));
     /* 64 KB: a region with only a 64 KB table; PA low bits are masked. */
@@ -325,7 +341,8 @@ static void t_page_sizes(struct dt *d)
     wr(d, dt_slot(d, 2, v2m, 1), gmmu_pte_make_large_page(UINT64_C(0x40000000) | 0x1FF000, 0, 0));
     /* 1 GB: level-2 large page. */
     uint64_t v1g = base + (UINT64_C(1) << 30);
-    wr(d, dt_slot(d, 2, v1g, 2), gmmu_pte_make_large_page(UINT64_C(0x80000000), 1, GMMU_PTE_CACHE_COHERENT));
+    wr(d, dt_slot(d, 2, v1g, 2),
+       gmmu_pte_make_large_page(UINT64_C(0x80000000), 1, GMMU_PTE_CACHE_COHERENT));
     /* Zero ranges: level 3 (512 GB), level 2 (1 GB), word 0 (2 MB), word 1
      * (2 MB), 4 KB leaf, 64 KB leaf. */
     uint64_t vz3 = UINT64_C(2) << 39;
@@ -347,7 +364,7 @@ static void t_page_sizes(struct dt *d)
     expect_page(2, v1g + 0x3FFFFFFF, GMMU_ACCESS_READ, UINT64_C(0xBFFFFFFF), GMMU_PSIZE_1G, 1);
     expect_zero(2, vz3 + UINT64_C(0x7012345678), GMMU_ACCESS_WRITE, GMMU_PSIZE_512G);
     expect_zero(2, vz2 + 0x1234, GMMU_ACCESS_READ, GMMU_PSIZE_1G);
-    expect_fault(2, vz2 + 0x1234, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY);  /* RO zero range */
+    expect_fault(2, vz2 + 0x1234, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY); /* RO zero range */
     expect_zero(2, vz1 + 0x1FFFFF, GMMU_ACCESS_EXECUTE, GMMU_PSIZE_2M);
     expect_zero(2, vz1b, GMMU_ACCESS_WRITE, GMMU_PSIZE_2M);
     expect_fault(2, vz1b, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE);
@@ -364,7 +381,7 @@ static void t_page_sizes(struct dt *d)
 static void t_dual_pte(struct dt *d)
 {
     dt_new_as(d, 3);
-    uint64_t r = UINT64_C(0x40000000);  /* a 2 MB region with both tables */
+    uint64_t r = UINT64_C(0x40000000); /* a 2 MB region with both tables */
     /* 64 KB page 0 of the region (covers 4 KB pages 0..15); 4 KB pages 1
      * and 5 punched into it. */
     wr(d, dt_leaf64k(d, 3, r), gmmu_pte_make_page(0x100000, 1, 0));
@@ -428,7 +445,8 @@ static void t_faults(struct dt *d)
     wr(d, dt_slot(d, 4, v[4], 3), gmmu_pte_make_large_page(0, 1, 0));
     wr(d, dt_leaf4k(d, 4, v[5]), gmmu_pte_make_large_page(0x1000, 1, 0));
     wr(d, dt_slot(d, 4, v[6], 3), gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT);
-    wr(d, dt_slot(d, 4, v[7], 2), (gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT) | gmmu_pte_segment_bits(2));
+    wr(d, dt_slot(d, 4, v[7], 2),
+       (gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT) | gmmu_pte_segment_bits(2));
     wr(d, dt_slot(d, 4, v[8], 1), gmmu_pte_make_table(0x6000) & ~GMMU_PTE_SEGMENT);
     /* BUS_ERROR: a table beyond the DDR (DECERR), beyond the AXI address
      * space (no read at all), and in a range that answers SLVERR. */
@@ -438,13 +456,15 @@ static void t_faults(struct dt *d)
     tb_inject_error(tb, ERR_BASE, ERR_BASE + 0x1000);
     /* READ_ONLY / NO_EXECUTE. */
     uint64_t vp = b + 0x1000;
-    wr(d, dt_leaf4k(d, 4, vp), gmmu_pte_make_page(0x7000, 1, GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE));
+    wr(d, dt_leaf4k(d, 4, vp),
+       gmmu_pte_make_page(0x7000, 1, GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE));
     commit(d);
 
     static const unsigned want[12] = {
-        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,
-        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,
-        GMMU_FAULT_INVALID, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR};
+        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,   GMMU_FAULT_INVALID,   GMMU_FAULT_INVALID,
+        GMMU_FAULT_INVALID, GMMU_FAULT_INVALID,   GMMU_FAULT_INVALID,   GMMU_FAULT_INVALID,
+        GMMU_FAULT_INVALID, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR, GMMU_FAULT_BUS_ERROR
+    };
     uint64_t reads0 = ddr_model_get_stats(tb->ddr).read_bursts;
     for (unsigned i = 0; i < 12; i++)
         for (unsigned acc = 0; acc < 3; acc++)
@@ -504,7 +524,7 @@ static void t_bus_error_mid_walk(struct dt *d)
      * invalidation (faults are never cached), and the walk cache, which may
      * hold the upper levels, still leads to the fixed entry. */
     wr(d, leaf, 0);
-    tb->committed = tb->n_changes;   /* nothing can hold the old leaf: it faulted */
+    tb->committed = tb->n_changes; /* nothing can hold the old leaf: it faulted */
     tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
     expect_fault(5, va, GMMU_ACCESS_READ, GMMU_FAULT_INVALID);
     wr(d, leaf, gmmu_pte_make_page(0xCD000, 1, 0));
@@ -525,15 +545,16 @@ static void t_table_at_axi_top(struct dt *d)
     struct tb *tb = &d->tb;
     const unsigned as = 15;
     dt_new_as(d, as);
-    const uint64_t va = UINT64_C(0x0000000023400000);   /* below 1 GB: every configuration */
+    const uint64_t va = UINT64_C(0x0000000023400000); /* below 1 GB: every configuration */
     wr(d, dt_slot(d, as, va, 1), gmmu_pte_make_table((UINT64_C(1) << 32) - 0x800));
     for (unsigned k = 0; k < 2; k++) {
-        commit(d);   /* a cold walk: every level read */
+        commit(d); /* a cold walk: every level read */
         uint64_t reads0 = ddr_model_get_stats(tb->ddr).read_bursts;
-        expect_fault(as, va + (0xFF + k) * UINT64_C(0x1000), GMMU_ACCESS_READ, GMMU_FAULT_BUS_ERROR);
+        expect_fault(as, va + (0xFF + k) * UINT64_C(0x1000), GMMU_ACCESS_READ,
+                     GMMU_FAULT_BUS_ERROR);
         uint64_t reads = ddr_model_get_stats(tb->ddr).read_bursts - reads0;
-        EXPECT(reads == d->levels - k, "leaf index 0x%x: %" PRIu64 " reads, expected %u", 0xFF + k, reads,
-               d->levels - k);
+        EXPECT(reads == d->levels - k, "leaf index 0x%x: %" PRIu64 " reads, expected %u", 0xFF + k,
+               reads, d->levels - k);
     }
 }
 
@@ -568,17 +589,20 @@ static void t_fault_fifo(struct dt *d)
         EXPECT((info & GMMU_MMU_FAULT_INFO_REASON) == GMMU_FAULT_INVALID, "record %u: reason", i);
         EXPECT(((info & GMMU_MMU_FAULT_INFO_ACCESS) >> GMMU_MMU_FAULT_INFO_ACCESS_LSB) == i % 3,
                "record %u: access", i);
-        EXPECT(((info & GMMU_MMU_FAULT_INFO_PORT) >> GMMU_MMU_FAULT_INFO_PORT_LSB) == i % tb->prm.ports,
+        EXPECT(((info & GMMU_MMU_FAULT_INFO_PORT) >> GMMU_MMU_FAULT_INFO_PORT_LSB) ==
+                   i % tb->prm.ports,
                "record %u: port", i);
-        EXPECT(((info & GMMU_MMU_FAULT_INFO_ASID) >> GMMU_MMU_FAULT_INFO_ASID_LSB) == 7, "record %u: asid", i);
+        EXPECT(((info & GMMU_MMU_FAULT_INFO_ASID) >> GMMU_MMU_FAULT_INFO_ASID_LSB) == 7,
+               "record %u: asid", i);
         EXPECT(info & GMMU_MMU_FAULT_INFO_VALID, "record %u: VALID", i);
         (void)tag;
     }
     EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) == 0, "empty after popping");
-    EXPECT(!(tb_wb_read(tb, GMMU_MMU_FAULT_INFO) & GMMU_MMU_FAULT_INFO_VALID), "INFO.VALID when empty");
+    EXPECT(!(tb_wb_read(tb, GMMU_MMU_FAULT_INFO) & GMMU_MMU_FAULT_INFO_VALID),
+           "INFO.VALID when empty");
     tb_run(tb, 2);
     EXPECT(!tb->io.irq, "IRQ drops when empty");
-    tb_wb_write(tb, GMMU_MMU_FAULT_POP, 1);  /* pop when empty: harmless */
+    tb_wb_write(tb, GMMU_MMU_FAULT_POP, 1); /* pop when empty: harmless */
     EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) == 0, "pop of an empty FIFO");
     tb_wb_write(tb, GMMU_MMU_FAULT_OVERFLOW, 0);
     EXPECT(tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW) == 0, "OVERFLOW cleared");
@@ -590,14 +614,16 @@ static void t_fault_fifo(struct dt *d)
     for (unsigned round = 0; round < 8; round++) {
         unsigned tags[DUT_MAX_PORTS];
         for (unsigned p = 0; p < tb->prm.ports; p++)
-            tb_present(tb, p, 7, UINT64_C(0x5000) + p, GMMU_ACCESS_READ), tags[p] = tb->io.req[p].tag;
+            tb_present(tb, p, 7, UINT64_C(0x5000) + p, GMMU_ACCESS_READ),
+                tags[p] = tb->io.req[p].tag;
         for (unsigned p = 0; p < tb->prm.ports; p++)
             wait_rsp(d, p, tags[p]);
     }
     tb_run(tb, 10);
     unsigned cnt = tb_wb_read(tb, GMMU_MMU_FAULT_STATUS) & GMMU_MMU_FAULT_STATUS_COUNT;
     unsigned ovf = tb_wb_read(tb, GMMU_MMU_FAULT_OVERFLOW);
-    EXPECT(cnt + ovf == 8 * tb->prm.ports, "simultaneous faults: %u recorded + %u dropped", cnt, ovf);
+    EXPECT(cnt + ovf == 8 * tb->prm.ports, "simultaneous faults: %u recorded + %u dropped", cnt,
+           ovf);
     EXPECT(tb_faults_check(tb), "fault records match the responses");
 }
 
@@ -617,28 +643,41 @@ static void t_invalidation(struct dt *d)
     uint64_t t_asid = tb_invalidate(tb, GMMU_INV_ASID, 8, 0, 0);
     uint64_t t_range = tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a);
     printf("  invalidation, register write to DONE seen: ALL %" PRIu64 ", ASID %" PRIu64
-           ", RANGE %" PRIu64 " cycles (incl. register accesses)\n", t_all, t_asid, t_range);
+           ", RANGE %" PRIu64 " cycles (incl. register accesses)\n",
+           t_all, t_asid, t_range);
     uint32_t cnt0 = tb_wb_read(tb, GMMU_MMU_INV_STATUS) >> GMMU_MMU_INV_STATUS_COUNT_LSB;
     tb_wb_write(tb, GMMU_MMU_INV_CMD, GMMU_INV_ASID);
-    EXPECT(!(tb_wb_read(tb, GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE), "DONE low while sweeping");
-    tb_wb_write(tb, GMMU_MMU_INV_CMD, GMMU_INV_RANGE);   /* while busy: widened */
+    EXPECT(!(tb_wb_read(tb, GMMU_MMU_INV_STATUS) & GMMU_MMU_INV_STATUS_DONE),
+           "DONE low while sweeping");
+    tb_wb_write(tb, GMMU_MMU_INV_CMD, GMMU_INV_RANGE); /* while busy: widened */
     tb_wait_done(tb);
     uint32_t cnt1 = tb_wb_read(tb, GMMU_MMU_INV_STATUS) >> GMMU_MMU_INV_STATUS_COUNT_LSB;
     EXPECT(cnt1 != cnt0, "INV_STATUS.COUNT advances (%u -> %u)", cnt0, cnt1);
 
     /* Fill the TLBs with the three translations, then check scopes through
      * the hit counter of port 0. */
-    struct { unsigned asid; uint64_t va; } t[3] = {{8, a}, {8, b}, {9, a}};
+    struct {
+        unsigned asid;
+        uint64_t va;
+    } t[3] = { { 8, a }, { 8, b }, { 9, a } };
     for (unsigned kind = 0; kind < 4; kind++) {
         for (unsigned i = 0; i < 3; i++)
             xlate(d, t[i].asid, t[i].va, GMMU_ACCESS_READ);
         switch (kind) {
-        case 0: tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0); break;
-        case 1: tb_invalidate(tb, GMMU_INV_ASID, 8, 0, 0); break;
-        case 2: tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a + 0xFFF); break;
-        case 3: tb_invalidate(tb, GMMU_INV_RANGE, 8, b + 0xFFF, b + 0xFFF); break;
+        case 0:
+            tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
+            break;
+        case 1:
+            tb_invalidate(tb, GMMU_INV_ASID, 8, 0, 0);
+            break;
+        case 2:
+            tb_invalidate(tb, GMMU_INV_RANGE, 8, a, a + 0xFFF);
+            break;
+        case 3:
+            tb_invalidate(tb, GMMU_INV_RANGE, 8, b + 0xFFF, b + 0xFFF);
+            break;
         }
-        static const bool kept[4][3] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 1}, {1, 0, 1}};
+        static const bool kept[4][3] = { { 0, 0, 0 }, { 0, 0, 1 }, { 0, 1, 1 }, { 1, 0, 1 } };
         for (unsigned i = 0; i < 3; i++) {
             uint32_t h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS);
             xlate(d, t[i].asid, t[i].va + 8, GMMU_ACCESS_READ);
@@ -682,7 +721,7 @@ static void t_sweep_end(struct dt *d)
     expect_page(asid, va, GMMU_ACCESS_READ, 0x60000, GMMU_PSIZE_4K, 1);
     wr(d, dt_leaf4k(d, asid, va), gmmu_pte_make_page(0x70000, 1, 0));
     tb_invalidate_start(tb, GMMU_INV_RANGE, asid, va, va);
-    tb_run(tb, 40);   /* past the L1's 16-entry sweep, well inside the L2's */
+    tb_run(tb, 40); /* past the L1's 16-entry sweep, well inside the L2's */
     unsigned tag = issue(d, 0, asid, va + 0x10, GMMU_ACCESS_READ);
     tb_wait_done(tb);
     wait_rsp(d, 0, tag);
@@ -697,8 +736,8 @@ static void t_asid_isolation(struct dt *d)
     uint64_t va = UINT64_C(0x0000000040001000);
     for (unsigned s = 0; s < n; s++) {
         dt_new_as(d, s);
-        wr(d, dt_leaf4k(d, s, va), gmmu_pte_make_page(UINT64_C(0x1000000) * (s + 1), 1,
-                                                      s % 2 ? GMMU_PTE_READ_ONLY : 0));
+        wr(d, dt_leaf4k(d, s, va),
+           gmmu_pte_make_page(UINT64_C(0x1000000) * (s + 1), 1, s % 2 ? GMMU_PTE_READ_ONLY : 0));
     }
     commit(d);
     for (unsigned round = 0; round < 3; round++)
@@ -719,15 +758,17 @@ static void t_leaf_line(struct dt *d)
     dt_new_as(d, 14);
     for (unsigned i = 0; i < 2 * line; i++)
         if (i != 2)
-            wr(d, dt_leaf4k(d, 14, base + i * UINT64_C(0x1000)), gmmu_pte_make_page(0x500000 + i * 0x3000, 1, 0));
+            wr(d, dt_leaf4k(d, 14, base + i * UINT64_C(0x1000)),
+               gmmu_pte_make_page(0x500000 + i * 0x3000, 1, 0));
     commit(d);
     /* Valid neighbours of page 0 in its line: all but page 0 and page 2. */
     const unsigned nb_valid = line > 2 ? line - 2 : line - 1;
-    uint32_t walks0 = perf_shared(d, GMMU_PERF_WALKS), nb0 = perf_shared(d, GMMU_PERF_L2_NEIGHBOURS);
+    uint32_t walks0 = perf_shared(d, GMMU_PERF_WALKS),
+             nb0 = perf_shared(d, GMMU_PERF_L2_NEIGHBOURS);
     expect_page(14, base + 0x10, GMMU_ACCESS_READ, 0x500010, GMMU_PSIZE_4K, 1);
     EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "one walk for the first page");
-    EXPECT(perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0 == nb_valid,
-           "neighbours installed: %u", perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0);
+    EXPECT(perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0 == nb_valid, "neighbours installed: %u",
+           perf_shared(d, GMMU_PERF_L2_NEIGHBOURS) - nb0);
     /* The neighbours, from another port (its L1 is cold, its prefetcher idle). */
     uint32_t l2h0 = perf_shared(d, GMMU_PERF_L2_HITS);
     for (unsigned i = 1; i < line; i++) {
@@ -735,8 +776,8 @@ static void t_leaf_line(struct dt *d)
             continue;
         unsigned tag = issue(d, 1, 14, base + i * UINT64_C(0x1000) + 8, GMMU_ACCESS_WRITE);
         struct dut_rsp r = wait_rsp(d, 1, tag);
-        EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == 0x500000 + i * 0x3000 + 8, "neighbour %u: pa 0x%" PRIx64, i,
-               r.pa);
+        EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == 0x500000 + i * 0x3000 + 8,
+               "neighbour %u: pa 0x%" PRIx64, i, r.pa);
     }
     EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "neighbours walked: %u walks",
            perf_shared(d, GMMU_PERF_WALKS) - walks0);
@@ -748,7 +789,8 @@ static void t_leaf_line(struct dt *d)
     /* The next line is not installed by the first. */
     unsigned tag = issue(d, 2, 14, base + line * UINT64_C(0x1000), GMMU_ACCESS_READ);
     wait_rsp(d, 2, tag);
-    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == (line > 2 ? 3u : 2u), "the next line is walked");
+    EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == (line > 2 ? 3u : 2u),
+           "the next line is walked");
 }
 
 /* Walk following: walks that start while a walk of the same 2 MB range is
@@ -770,24 +812,27 @@ static void t_walk_follow(struct dt *d)
     const bool counted = tb->prm.levels == 4 && tb->prm.ports >= 4 && tb->prm.walkers >= 4 &&
                          tb->prm.pwc_entries > 0;
     const unsigned n = tb->prm.ports < 4 ? tb->prm.ports : 4;
-    const uint64_t big = UINT64_C(0x0000000340000000);    /* its own level-2 entry */
-    const uint64_t fresh = big + UINT64_C(0x200000);       /* the next 2 MB range */
-    const uint64_t fresh64 = big + UINT64_C(0x400000);     /* and the one after */
-    const uint64_t shared = big + UINT64_C(0x600000);      /* and the one after that */
+    const uint64_t big = UINT64_C(0x0000000340000000); /* its own level-2 entry */
+    const uint64_t fresh = big + UINT64_C(0x200000);   /* the next 2 MB range */
+    const uint64_t fresh64 = big + UINT64_C(0x400000); /* and the one after */
+    const uint64_t shared = big + UINT64_C(0x600000);  /* and the one after that */
     dt_new_as(d, 16);
     wr(d, dt_leaf64k(d, 16, big), gmmu_pte_make_page(0x7700000, 1, 0));
     for (unsigned i = 0; i < n; i++)
-        wr(d, dt_leaf4k(d, 16, fresh + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x8800000 + i * 0x5000, 1, 0));
+        wr(d, dt_leaf4k(d, 16, fresh + i * UINT64_C(0x10000)),
+           gmmu_pte_make_page(0x8800000 + i * 0x5000, 1, 0));
     for (unsigned i = 0; i < n; i++)
-        wr(d, dt_leaf64k(d, 16, fresh64 + i * UINT64_C(0x10000)), gmmu_pte_make_page(0x9900000 + i * 0x20000, 1, 0));
+        wr(d, dt_leaf64k(d, 16, fresh64 + i * UINT64_C(0x10000)),
+           gmmu_pte_make_page(0x9900000 + i * 0x20000, 1, 0));
     wr(d, dt_leaf4k(d, 16, shared), gmmu_pte_make_page(0xAA00000, 1, 0));
     commit(d);
 
-    const uint64_t base[4] = {big, fresh, fresh64, shared}, step[4] = {0x1000, 0x10000, 0x10000, 8};
-    const uint64_t pa0[4] = {0x7700000, 0x8800000, 0x9900000, 0xAA00000};
-    const uint64_t pa_step[4] = {0x1000, 0x5000, 0x20000, 8};
-    const unsigned psize[4] = {GMMU_PSIZE_64K, GMMU_PSIZE_4K, GMMU_PSIZE_64K, GMMU_PSIZE_4K};
-    const uint64_t expect_reads[4] = {4, 5, 5, 2};
+    const uint64_t base[4] = { big, fresh, fresh64, shared },
+                   step[4] = { 0x1000, 0x10000, 0x10000, 8 };
+    const uint64_t pa0[4] = { 0x7700000, 0x8800000, 0x9900000, 0xAA00000 };
+    const uint64_t pa_step[4] = { 0x1000, 0x5000, 0x20000, 8 };
+    const unsigned psize[4] = { GMMU_PSIZE_64K, GMMU_PSIZE_4K, GMMU_PSIZE_64K, GMMU_PSIZE_4K };
+    const uint64_t expect_reads[4] = { 4, 5, 5, 2 };
     for (unsigned part = 0; part < 4; part++) {
         uint32_t reads0 = perf_shared(d, GMMU_PERF_PTE_READS);
         unsigned tags[4];
@@ -797,13 +842,13 @@ static void t_walk_follow(struct dt *d)
             struct dut_rsp r = wait_rsp(d, i, tags[i]);
             uint64_t pa = pa0[part] + i * pa_step[part] + 0x18;
             EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == pa && r.psize == psize[part],
-                   "part %u port %u: fault %s pa 0x%" PRIx64 " psize %u, expected pa 0x%" PRIx64, part, i,
-                   gmmu_ref_fault_name(r.fault), r.pa, r.psize, pa);
+                   "part %u port %u: fault %s pa 0x%" PRIx64 " psize %u, expected pa 0x%" PRIx64,
+                   part, i, gmmu_ref_fault_name(r.fault), r.pa, r.psize, pa);
         }
         uint32_t reads = perf_shared(d, GMMU_PERF_PTE_READS) - reads0;
         if (counted)
-            EXPECT(reads == expect_reads[part], "part %u: %u table reads, expected %" PRIu64, part, reads,
-                   expect_reads[part]);
+            EXPECT(reads == expect_reads[part], "part %u: %u table reads, expected %" PRIu64, part,
+                   reads, expect_reads[part]);
     }
 }
 
@@ -827,8 +872,8 @@ static void t_merge_and_hits(struct dt *d)
         wait_rsp(d, 0, tags[i]);
     EXPECT(perf_shared(d, GMMU_PERF_WALKS) - walks0 == 1, "one walk for %u misses to one page (%u)",
            tb->prm.mshrs, perf_shared(d, GMMU_PERF_WALKS) - walks0);
-    EXPECT(perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0 == tb->prm.mshrs - 1, "merged misses %u",
-           perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0);
+    EXPECT(perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0 == tb->prm.mshrs - 1,
+           "merged misses %u", perf_port(d, 0, GMMU_PERF_PORT_MERGES) - merges0);
     (void)t0;
     /* Hits: a response the cycle after each request, one per cycle. */
     uint64_t first = 0, last = 0;
@@ -845,10 +890,11 @@ static void t_merge_and_hits(struct dt *d)
      * prefetch (triggered by the first hit) arrives. */
     EXPECT(last - first <= 64, "64 hits accepted in %" PRIu64 " cycles", last - first + 1);
     unsigned tag = issue(d, 0, 10, va, GMMU_ACCESS_READ);
-    tb_cycle(tb);    /* the cycle the request is accepted */
+    tb_cycle(tb); /* the cycle the request is accepted */
     uint64_t acc = tb_now(tb) - 1;
     struct dut_rsp r = wait_rsp(d, 0, tag);
-    EXPECT(got_tag[0][tag].cycle - acc == 1, "hit latency %" PRIu64 " cycles", got_tag[0][tag].cycle - acc);
+    EXPECT(got_tag[0][tag].cycle - acc == 1, "hit latency %" PRIu64 " cycles",
+           got_tag[0][tag].cycle - acc);
     EXPECT(r.pa == 0x77000, "hit pa");
     /* Hit under miss: a miss in flight does not hold up hits. */
     uint64_t va2 = va + (UINT64_C(1) << 30);
@@ -878,18 +924,20 @@ static void t_inval_race(struct dt *d)
     wr(d, dt_leaf4k(d, 12, va), gmmu_pte_make_page(0xC000, 1, 0));
     commit(d);
     unsigned walk = 6 * ddr_model_get_config(tb->ddr).read_latency + 40;
-    unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
+    unsigned types[3] = { GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL };
     for (unsigned what = 0; what < 3; what++) {
         for (unsigned delay = 0; delay < walk; delay++) {
             unsigned type = types[(delay + what) % 3];
             uint64_t addr = what == 0 ? leaf : what == 1 ? upper : leaf;
             uint64_t old = rd(d, addr);
-            uint64_t nw = what == 0 ? gmmu_pte_make_page(0xB000 + (delay % 2) * 0x1000, 1, GMMU_PTE_READ_ONLY)
-                        : what == 1 ? 0
-                        : old ^ GMMU_PTE_VALID;
+            uint64_t nw =
+                what == 0 ? gmmu_pte_make_page(0xB000 + (delay % 2) * 0x1000, 1, GMMU_PTE_READ_ONLY)
+                : what == 1 ? 0
+                            : old ^ GMMU_PTE_VALID;
             /* Requests on every port, some to the other address space. */
             for (unsigned p = 0; p < tb->prm.ports; p++)
-                issue(d, p, p == 3 ? 12 : 11, va + p * 8, p == 2 ? GMMU_ACCESS_WRITE : GMMU_ACCESS_READ);
+                issue(d, p, p == 3 ? 12 : 11, va + p * 8,
+                      p == 2 ? GMMU_ACCESS_WRITE : GMMU_ACCESS_READ);
             tb_run(tb, delay);
             wr(d, addr, nw);
             tb_invalidate_start(tb, type, 11, va, va + 0xFFF + (what == 1 ? UINT64_C(1) << 30 : 0));
@@ -931,7 +979,8 @@ static void t_pwc_inv_race(struct dt *d)
     const uint64_t va = UINT64_C(0x0000001234567000), fill_base = UINT64_C(0x0000002000000000);
     wr(d, dt_leaf4k(d, victim, va), gmmu_pte_make_page(0xD000, 1, 0));
     for (unsigned k = 0; k < tb->prm.pwc_entries; k++)
-        wr(d, dt_leaf4k(d, filler, fill_base + ((uint64_t)k << 30)), gmmu_pte_make_page(0xE000, 1, 0));
+        wr(d, dt_leaf4k(d, filler, fill_base + ((uint64_t)k << 30)),
+           gmmu_pte_make_page(0xE000, 1, 0));
     const uint64_t upper = dt_slot(d, victim, va, 2);
     const uint64_t upper_old = rd(d, upper);
     commit(d);
@@ -986,7 +1035,8 @@ static void t_walk_wait_inv_race(struct dt *d)
     const uint64_t leaf = dt_leaf4k(d, victim, va);
     wr(d, leaf, gmmu_pte_make_page(0xD000, 1, 0));
     for (unsigned k = 0; k < hit_ports * per_port; k++)
-        wr(d, dt_leaf4k(d, other, hits + k * UINT64_C(0x1000)), gmmu_pte_make_page(0xF000 + k * 0x1000, 1, 0));
+        wr(d, dt_leaf4k(d, other, hits + k * UINT64_C(0x1000)),
+           gmmu_pte_make_page(0xF000 + k * 0x1000, 1, 0));
     commit(d);
 
     /* The victim's answer time alone, from a cold start. */
@@ -999,7 +1049,7 @@ static void t_walk_wait_inv_race(struct dt *d)
      * cycles before the walk's. */
     for (unsigned k = 0; k < hit_ports * per_port; k++)
         xlate(d, other, hits + k * UINT64_C(0x1000), GMMU_ACCESS_READ);
-    tag = issue(d, 1, other, hits, GMMU_ACCESS_READ);   /* port 1's L1 is cold */
+    tag = issue(d, 1, other, hits, GMMU_ACCESS_READ); /* port 1's L1 is cold */
     t0 = tb_now(tb);
     wait_rsp(d, 1, tag);
     const unsigned l2_hit = (unsigned)(got_tag[1][tag].cycle - t0);
@@ -1008,14 +1058,15 @@ static void t_walk_wait_inv_race(struct dt *d)
     unsigned points = 0, waited = 0;
     for (unsigned delay = answer > 12 ? answer - 12 : 0; delay < answer + 12; delay++, points++) {
         tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
-        for (unsigned k = 0; k < hit_ports * per_port; k++)   /* into the L2, from port 0 */
+        for (unsigned k = 0; k < hit_ports * per_port; k++) /* into the L2, from port 0 */
             xlate(d, other, hits + k * UINT64_C(0x1000), GMMU_ACCESS_READ);
         tag = issue(d, 0, victim, va, GMMU_ACCESS_READ);
         t0 = tb_now(tb);
         tb_run(tb, lead);
         for (unsigned k = 0; k < per_port; k++)
             for (unsigned p = 1; p <= hit_ports; p++)
-                issue(d, p, other, hits + ((p - 1) * per_port + k) * UINT64_C(0x1000), GMMU_ACCESS_READ);
+                issue(d, p, other, hits + ((p - 1) * per_port + k) * UINT64_C(0x1000),
+                      GMMU_ACCESS_READ);
         tb_run(tb, delay > tb_now(tb) - t0 ? delay - (tb_now(tb) - t0) : 0);
         wr(d, leaf, 0);
         tb_invalidate_start(tb, GMMU_INV_ASID, victim, 0, 0);
@@ -1028,8 +1079,8 @@ static void t_walk_wait_inv_race(struct dt *d)
         wr(d, leaf, gmmu_pte_make_page(0xD000, 1, 0));
     }
     commit(d);
-    printf("  %u race points around the answer at %u cycles (L2 hit %u); the answer waited at %u\n", points,
-           answer, l2_hit, waited);
+    printf("  %u race points around the answer at %u cycles (L2 hit %u); the answer waited at %u\n",
+           points, answer, l2_hit, waited);
     EXPECT(waited > 0, "the walk's answer never waited behind an L2 hit: the race was not run");
 }
 
@@ -1060,12 +1111,12 @@ static void t_l2_hit_inv_race(struct dt *d)
     uint64_t t0 = tb_now(tb);
     wait_rsp(d, 1, tag);
     const unsigned l2_hit = (unsigned)(got_tag[1][tag].cycle - t0);
-    const unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
+    const unsigned types[3] = { GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL };
     unsigned points = 0;
     for (unsigned delay = 0; delay < l2_hit + 4; delay++) {
         for (unsigned t = 0; t < 3; t++, points++) {
             commit(d);
-            xlate(d, as, va, GMMU_ACCESS_READ);   /* into the L2, from port 0 */
+            xlate(d, as, va, GMMU_ACCESS_READ); /* into the L2, from port 0 */
             tag = issue(d, 1, as, va, GMMU_ACCESS_READ);
             tb_run(tb, delay);
             wr(d, leaf, 0);
@@ -1073,8 +1124,10 @@ static void t_l2_hit_inv_race(struct dt *d)
             tb_wait_done(tb);
             wait_rsp(d, 1, tag);
             struct dut_rsp r = wait_rsp(d, 1, issue(d, 1, as, va, GMMU_ACCESS_READ));
-            EXPECT(r.fault == GMMU_FAULT_INVALID, "invalidation type %u %u cycles after port 1's request: "
-                   "fault %s after DONE, expected INVALID", types[t], delay, gmmu_ref_fault_name(r.fault));
+            EXPECT(r.fault == GMMU_FAULT_INVALID,
+                   "invalidation type %u %u cycles after port 1's request: "
+                   "fault %s after DONE, expected INVALID",
+                   types[t], delay, gmmu_ref_fault_name(r.fault));
             tb_drain(tb, 10000);
             wr(d, leaf, mapped);
         }
@@ -1111,24 +1164,29 @@ static void t_stride_prefetch(struct dt *d)
         wr(d, dt_leaf4k(d, as, down + k * stride), gmmu_pte_make_page(0x300000 + k * 0x1000, 1, 0));
     }
     commit(d);
-    uint32_t h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS), p0 = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES);
+    uint32_t h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS),
+             p0 = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES);
     unsigned bad = 0;
     for (unsigned k = 0; k < n; k++) {
         uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
-        expect_page(as, base + k * stride + 0x40, GMMU_ACCESS_READ, 0x100040 + k * 0x1000, GMMU_PSIZE_4K, 1);
+        expect_page(as, base + k * stride + 0x40, GMMU_ACCESS_READ, 0x100040 + k * 0x1000,
+                    GMMU_PSIZE_4K, 1);
         bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
         if (hit != (k >= 3) && bad++ < 4)
-            failf("strided page %u: %s, expected a %s", k, hit ? "hit" : "miss", k >= 3 ? "hit" : "miss");
+            failf("strided page %u: %s, expected a %s", k, hit ? "hit" : "miss",
+                  k >= 3 ? "hit" : "miss");
         tb_run(tb, settle);
     }
-    uint32_t hits = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h0, pfs = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES) - p0;
+    uint32_t hits = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h0,
+             pfs = perf_port(d, 0, GMMU_PERF_PORT_PREFETCHES) - p0;
     EXPECT(hits == n - 3, "strided stream: %u hits, expected %u", hits, n - 3);
     EXPECT(pfs == n, "strided stream: %u prefetches, expected %u", pfs, n);
     /* The jump: a miss, then hits along the same stride. */
     h0 = perf_port(d, 0, GMMU_PERF_PORT_HITS);
     for (unsigned k = 0; k < 8; k++) {
         uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
-        expect_page(as, jump + k * stride, GMMU_ACCESS_READ, 0x200000 + k * 0x1000, GMMU_PSIZE_4K, 1);
+        expect_page(as, jump + k * stride, GMMU_ACCESS_READ, 0x200000 + k * 0x1000, GMMU_PSIZE_4K,
+                    1);
         bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
         EXPECT(hit == (k >= 1), "after the jump, page %u: %s", k, hit ? "hit" : "miss");
         tb_run(tb, settle);
@@ -1137,7 +1195,8 @@ static void t_stride_prefetch(struct dt *d)
     for (unsigned k = 0; k < 8; k++) {
         unsigned r = n + 2 - k;
         uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
-        expect_page(as, down + r * stride, GMMU_ACCESS_READ, 0x300000 + r * 0x1000, GMMU_PSIZE_4K, 1);
+        expect_page(as, down + r * stride, GMMU_ACCESS_READ, 0x300000 + r * 0x1000, GMMU_PSIZE_4K,
+                    1);
         bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
         EXPECT(hit == (k >= 3), "descending page %u: %s", k, hit ? "hit" : "miss");
         tb_run(tb, settle);
@@ -1154,8 +1213,8 @@ static void t_stride_prefetch(struct dt *d)
      * give the new mapping: a prefetch walk that read the old entries before
      * the change and ends after the invalidation must install nothing. */
     unsigned walk = 4 * ddr_model_get_config(tb->ddr).read_latency + 60;
-    unsigned types[3] = {GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL};
-    const uint64_t rb = UINT64_C(0x0000000280000000) + (UINT64_C(1) << 21);   /* page 3 */
+    unsigned types[3] = { GMMU_INV_RANGE, GMMU_INV_ASID, GMMU_INV_ALL };
+    const uint64_t rb = UINT64_C(0x0000000280000000) + (UINT64_C(1) << 21); /* page 3 */
     uint64_t pg[6];
     for (unsigned j = 0; j < 6; j++) {
         pg[j] = rb + ((int64_t)j - 3) * (int64_t)stride;
@@ -1173,7 +1232,8 @@ static void t_stride_prefetch(struct dt *d)
     for (unsigned what = 0; what < 2; what++) {
         for (unsigned delay = 0; delay < walk; delay++) {
             unsigned type = types[delay % 3];
-            uint64_t npa = what ? 0x700000 + ((pg[4] - rb) >> 12) * 0x1000 : 0x400000 + (delay % 2) * 0x1000;
+            uint64_t npa =
+                what ? 0x700000 + ((pg[4] - rb) >> 12) * 0x1000 : 0x400000 + (delay % 2) * 0x1000;
             tb_invalidate(tb, GMMU_INV_ALL, 0, 0, 0);
             tb_run(tb, settle);
             xlate(d, as, pg[0], GMMU_ACCESS_READ);
@@ -1184,11 +1244,13 @@ static void t_stride_prefetch(struct dt *d)
                 wr(d, dual, dual_new);
             else
                 wr(d, leaf4, gmmu_pte_make_page(npa, 1, GMMU_PTE_READ_ONLY));
-            tb_invalidate_start(tb, type, as, what ? rb : pg[4], what ? rb + (UINT64_C(1) << 21) - 1 : pg[4] + 0xFFF);
+            tb_invalidate_start(tb, type, as, what ? rb : pg[4],
+                                what ? rb + (UINT64_C(1) << 21) - 1 : pg[4] + 0xFFF);
             tb_wait_done(tb);
             struct dut_rsp r = xlate(d, as, pg[4] + 8, GMMU_ACCESS_READ);
             EXPECT(r.fault == GMMU_FAULT_NONE && r.pa == npa + 8 && r.ro,
-                   "%s changed at delay %u under the prefetch: pa 0x%" PRIx64 " ro %u, expected 0x%" PRIx64,
+                   "%s changed at delay %u under the prefetch: pa 0x%" PRIx64
+                   " ro %u, expected 0x%" PRIx64,
                    what ? "dual entry" : "leaf", delay, r.pa, r.ro, npa + 8);
             tb_drain(tb, 10000);
             if (what)
@@ -1223,13 +1285,15 @@ static void t_jump_prefetch(struct dt *d)
     for (unsigned k = 0; k < 2 * m + 4; k++)
         wr(d, dt_leaf4k(d, as, base + k * stride), gmmu_pte_make_page(0x500000 + k * 0x1000, 1, 0));
     commit(d);
-    const struct { unsigned len, miss_lo, miss_hi; } pass[5] = {
-        {m, 0, 2}, {m, 0, 0}, {m, m, m}, {2 * m, m, m}, {m, 0, 0}};
+    const struct {
+        unsigned len, miss_lo, miss_hi;
+    } pass[5] = { { m, 0, 2 }, { m, 0, 0 }, { m, m, m }, { 2 * m, m, m }, { m, 0, 0 } };
     for (unsigned p = 0; p < 5; p++) {
         unsigned bad = 0;
         for (unsigned k = 0; k < pass[p].len; k++) {
             uint32_t h = perf_port(d, 0, GMMU_PERF_PORT_HITS);
-            expect_page(as, base + k * stride + 0x80, GMMU_ACCESS_READ, 0x500080 + k * 0x1000, GMMU_PSIZE_4K, 1);
+            expect_page(as, base + k * stride + 0x80, GMMU_ACCESS_READ, 0x500080 + k * 0x1000,
+                        GMMU_PSIZE_4K, 1);
             bool hit = perf_port(d, 0, GMMU_PERF_PORT_HITS) - h == 1;
             bool miss_expected = k >= pass[p].miss_lo && k <= pass[p].miss_hi;
             if (hit == miss_expected && bad++ < 4)
@@ -1265,27 +1329,27 @@ struct dtest {
 };
 
 static const struct dtest tests[] = {
-    {"registers", t_registers},
-    {"pte_bits", t_pte_bits},
-    {"page_sizes", t_page_sizes},
-    {"dual_pte", t_dual_pte},
-    {"faults", t_faults},
-    {"bus_error_mid_walk", t_bus_error_mid_walk},
-    {"table_at_axi_top", t_table_at_axi_top},
-    {"fault_fifo", t_fault_fifo},
-    {"invalidation", t_invalidation},
-    {"sweep_end", t_sweep_end},
-    {"asid_isolation", t_asid_isolation},
-    {"merge_and_hits", t_merge_and_hits},
-    {"leaf_line", t_leaf_line},
-    {"walk_follow", t_walk_follow},
-    {"inval_race", t_inval_race},
-    {"pwc_inv_race", t_pwc_inv_race},
-    {"walk_wait_inv_race", t_walk_wait_inv_race},
-    {"l2_hit_inv_race", t_l2_hit_inv_race},
-    {"stride_prefetch", t_stride_prefetch},
-    {"jump_prefetch", t_jump_prefetch},
-    {"backpressure", t_backpressure},
+    { "registers", t_registers },
+    { "pte_bits", t_pte_bits },
+    { "page_sizes", t_page_sizes },
+    { "dual_pte", t_dual_pte },
+    { "faults", t_faults },
+    { "bus_error_mid_walk", t_bus_error_mid_walk },
+    { "table_at_axi_top", t_table_at_axi_top },
+    { "fault_fifo", t_fault_fifo },
+    { "invalidation", t_invalidation },
+    { "sweep_end", t_sweep_end },
+    { "asid_isolation", t_asid_isolation },
+    { "merge_and_hits", t_merge_and_hits },
+    { "leaf_line", t_leaf_line },
+    { "walk_follow", t_walk_follow },
+    { "inval_race", t_inval_race },
+    { "pwc_inv_race", t_pwc_inv_race },
+    { "walk_wait_inv_race", t_walk_wait_inv_race },
+    { "l2_hit_inv_race", t_l2_hit_inv_race },
+    { "stride_prefetch", t_stride_prefetch },
+    { "jump_prefetch", t_jump_prefetch },
+    { "backpressure", t_backpressure },
 };
 
 int mmu_test_directed(const struct mmu_test_opts *o)
@@ -1297,7 +1361,7 @@ int mmu_test_directed(const struct mmu_test_opts *o)
             continue;
         struct dt *d = &dts;
         memset(d, 0, sizeof *d);
-        struct dut_config cfg = {0};
+        struct dut_config cfg = { 0 };
         cfg.ddr_latency = o->ddr_latency;
         cfg.trace_path = o->trace;
         if (!tb_init(&d->tb, &cfg, o->seed + i))

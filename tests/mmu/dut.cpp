@@ -17,7 +17,8 @@
 #error "build with -DDUT_PORTS=... (and the other DUT_* parameters)"
 #endif
 
-namespace {
+namespace
+{
 
 // A field of a flattened port vector: integral signals...
 template <typename T>
@@ -32,15 +33,14 @@ typename std::enable_if<std::is_integral<T>::value>::type put(T &sig, unsigned l
 
 template <typename T>
 typename std::enable_if<std::is_integral<T>::value, uint64_t>::type get(const T &sig, unsigned lsb,
-                                                                         unsigned width)
+                                                                        unsigned width)
 {
     uint64_t mask = width >= 64 ? ~0ull : ((1ull << width) - 1);
     return ((uint64_t)sig >> lsb) & mask;
 }
 
 // ... and wide ones (32-bit words, least significant first), a word at a time.
-template <std::size_t N>
-void put(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v)
+template <std::size_t N> void put(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v)
 {
     while (width) {
         unsigned w = lsb / 32, b = lsb % 32, n = 32 - b < width ? 32 - b : width;
@@ -52,8 +52,7 @@ void put(VlWide<N> &sig, unsigned lsb, unsigned width, uint64_t v)
     }
 }
 
-template <std::size_t N>
-uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned width)
+template <std::size_t N> uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned width)
 {
     uint64_t v = 0;
     unsigned done = 0;
@@ -67,7 +66,7 @@ uint64_t get(const VlWide<N> &sig, unsigned lsb, unsigned width)
     return v;
 }
 
-}  // namespace
+} // namespace
 
 struct dut {
     std::unique_ptr<VerilatedContext> ctx;
@@ -143,9 +142,15 @@ void dut_destroy(struct dut *d)
     delete d;
 }
 
-struct ddr_model *dut_ddr(struct dut *d) { return d->ddr; }
+struct ddr_model *dut_ddr(struct dut *d)
+{
+    return d->ddr;
+}
 
-uint64_t dut_cycle(const struct dut *d) { return d->cycle; }
+uint64_t dut_cycle(const struct dut *d)
+{
+    return d->cycle;
+}
 
 void dut_eval(struct dut *d, struct dut_io *io)
 {
@@ -232,4 +237,4 @@ void dut_reset(struct dut *d)
     ddr_model_reset(d->ddr);
 }
 
-}  // extern "C"
+} // extern "C"

@@ -39,8 +39,10 @@ bool mmu_check_counters(struct tb *tb)
         acc += tb->accepted[p];
         fr += tb->fault_rsps[p];
         if (c_req != (uint32_t)tb->accepted[p] || c_flt != (uint32_t)tb->fault_rsps[p]) {
-            fprintf(stderr, "counters: port %u: REQUESTS %u FAULTS %u, testbench saw %" PRIu64
-                            " and %" PRIu64 "\n", p, c_req, c_flt, tb->accepted[p], tb->fault_rsps[p]);
+            fprintf(stderr,
+                    "counters: port %u: REQUESTS %u FAULTS %u, testbench saw %" PRIu64
+                    " and %" PRIu64 "\n",
+                    p, c_req, c_flt, tb->accepted[p], tb->fault_rsps[p]);
             ok = false;
         }
     }
@@ -49,12 +51,15 @@ bool mmu_check_counters(struct tb *tb)
         s[i] = tb_wb_read(tb, GMMU_MMU_PERF_SHARED + 4 * i);
     /* Every accepted request is a hit, a miss, or a VA_RANGE fault. */
     if ((uint32_t)(hit + miss + tb->by_fault[GMMU_FAULT_VA_RANGE]) != (uint32_t)req) {
-        fprintf(stderr, "counters: hits %" PRIu64 " + misses %" PRIu64 " + VA_RANGE %" PRIu64
-                        " != requests %" PRIu64 "\n", hit, miss, tb->by_fault[GMMU_FAULT_VA_RANGE], req);
+        fprintf(stderr,
+                "counters: hits %" PRIu64 " + misses %" PRIu64 " + VA_RANGE %" PRIu64
+                " != requests %" PRIu64 "\n",
+                hit, miss, tb->by_fault[GMMU_FAULT_VA_RANGE], req);
         ok = false;
     }
     if (s[GMMU_PERF_FAULTS] != (uint32_t)fr) {
-        fprintf(stderr, "counters: FAULTS %u, testbench saw %" PRIu64 "\n", s[GMMU_PERF_FAULTS], fr);
+        fprintf(stderr, "counters: FAULTS %u, testbench saw %" PRIu64 "\n", s[GMMU_PERF_FAULTS],
+                fr);
         ok = false;
     }
     struct ddr_model_stats ds = ddr_model_get_stats(tb->ddr);
@@ -64,24 +69,26 @@ bool mmu_check_counters(struct tb *tb)
         ok = false;
     }
     if (ds.protocol_errors) {
-        fprintf(stderr, "DDR model: %" PRIu64 " AXI protocol errors (last: %s)\n", ds.protocol_errors,
-                ddr_model_last_protocol_error(tb->ddr));
+        fprintf(stderr, "DDR model: %" PRIu64 " AXI protocol errors (last: %s)\n",
+                ds.protocol_errors, ddr_model_last_protocol_error(tb->ddr));
         ok = false;
     }
     printf("counters: requests %" PRIu64 " hits %" PRIu64 " misses %" PRIu64 " merged %" PRIu64
-           " faults %" PRIu64 "; L2 lookups %u hits %u; walks %u, mean %.1f cycles, walk-cache hits %u;"
+           " faults %" PRIu64
+           "; L2 lookups %u hits %u; walks %u, mean %.1f cycles, walk-cache hits %u;"
            " PTE reads %u, L2 neighbours %u; invalidations %u: %s\n",
-           req, hit, miss, merge, flt, s[GMMU_PERF_L2_LOOKUPS], s[GMMU_PERF_L2_HITS], s[GMMU_PERF_WALKS],
+           req, hit, miss, merge, flt, s[GMMU_PERF_L2_LOOKUPS], s[GMMU_PERF_L2_HITS],
+           s[GMMU_PERF_WALKS],
            s[GMMU_PERF_WALKS] ? (double)s[GMMU_PERF_WALK_CYCLES] / s[GMMU_PERF_WALKS] : 0.0,
-           s[GMMU_PERF_PWC_HITS], s[GMMU_PERF_PTE_READS], s[GMMU_PERF_L2_NEIGHBOURS], s[GMMU_PERF_INVALIDATIONS],
-           ok ? "consistent" : "INCONSISTENT");
+           s[GMMU_PERF_PWC_HITS], s[GMMU_PERF_PTE_READS], s[GMMU_PERF_L2_NEIGHBOURS],
+           s[GMMU_PERF_INVALIDATIONS], ok ? "consistent" : "INCONSISTENT");
     (void)acc;
     return ok;
 }
 
 int main(int argc, char **argv)
 {
-    struct mmu_test_opts o = {.seed = 1, .count = 0};
+    struct mmu_test_opts o = { .seed = 1, .count = 0 };
     if (argc < 2)
         usage();
     for (int i = 2; i < argc; i++) {

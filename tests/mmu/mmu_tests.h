@@ -10,11 +10,11 @@
 
 struct mmu_test_opts {
     uint64_t seed;
-    uint64_t count;        /* translations to check (random) */
-    unsigned ddr_latency;  /* 0: test's choice */
-    const char *trace;     /* FST path or NULL */
-    const char *only;      /* directed: run only the test of this name */
-    bool no_changes;       /* random: no page-table changes or invalidations */
+    uint64_t count;       /* translations to check (random) */
+    unsigned ddr_latency; /* 0: test's choice */
+    const char *trace;    /* FST path or NULL */
+    const char *only;     /* directed: run only the test of this name */
+    bool no_changes;      /* random: no page-table changes or invalidations */
 };
 
 int mmu_test_random(const struct mmu_test_opts *o);

@@ -8,12 +8,21 @@
 #include "gmmu/pte_util.h"
 
 #define JUNK_BYTES (64u * 1024u)
-#define ERR_BYTES (64u * 1024u)
-#define PA_LIMIT (UINT64_C(1) << 52)
+#define ERR_BYTES  (64u * 1024u)
+#define PA_LIMIT   (UINT64_C(1) << 52)
 
-static uint64_t rnd(struct pt *pt) { return rng_next(pt->rng); }
-static uint64_t below(struct pt *pt, uint64_t n) { return rng_below(pt->rng, n); }
-static bool chance(struct pt *pt, unsigned pct) { return rng_chance(pt->rng, pct); }
+static uint64_t rnd(struct pt *pt)
+{
+    return rng_next(pt->rng);
+}
+static uint64_t below(struct pt *pt, uint64_t n)
+{
+    return rng_below(pt->rng, n);
+}
+static bool chance(struct pt *pt, unsigned pct)
+{
+    return rng_chance(pt->rng, pct);
+}
 
 static void add_map(struct pt *pt, uint32_t asid, uint64_t va, unsigned shift)
 {
@@ -29,10 +38,13 @@ static void add_map(struct pt *pt, uint32_t asid, uint64_t va, unsigned shift)
         pt->maps = m;
         pt->cap_maps = cap;
     }
-    pt->maps[pt->n_maps++] = (struct pt_map){asid, shift, va};
+    pt->maps[pt->n_maps++] = (struct pt_map){ asid, shift, va };
 }
 
-static void put(struct pt *pt, uint64_t addr, uint64_t word) { sparse_mem_write_u64(pt->mem, addr, word); }
+static void put(struct pt *pt, uint64_t addr, uint64_t word)
+{
+    sparse_mem_write_u64(pt->mem, addr, word);
+}
 
 uint64_t pt_safe_addr(struct pt *pt)
 {
@@ -41,7 +53,10 @@ uint64_t pt_safe_addr(struct pt *pt)
     return (pt->ddr_size + below(pt, PA_LIMIT - pt->ddr_size)) & ~UINT64_C(0xFF);
 }
 
-bool pt_full(const struct pt *pt) { return pt->next + 64 * 1024 > pt->limit; }
+bool pt_full(const struct pt *pt)
+{
+    return pt->next + 64 * 1024 > pt->limit;
+}
 
 static uint64_t alloc(struct pt *pt, uint64_t bytes, uint64_t align)
 {
@@ -91,8 +106,10 @@ static uint64_t garbage_invalid(struct pt *pt)
 {
     if (chance(pt, 50))
         return 0;
-    return ((rnd(pt) & (GMMU_PTE_ZERO | GMMU_PTE_LARGE_PAGE | GMMU_PTE_PAGE_ATTRS | GMMU_PTE_SEGMENT)) |
-            gmmu_pte_addr_bits(pt_safe_addr(pt))) & ~GMMU_PTE_VALID;
+    return ((rnd(pt) &
+             (GMMU_PTE_ZERO | GMMU_PTE_LARGE_PAGE | GMMU_PTE_PAGE_ATTRS | GMMU_PTE_SEGMENT)) |
+            gmmu_pte_addr_bits(pt_safe_addr(pt))) &
+           ~GMMU_PTE_VALID;
 }
 
 static uint64_t safe_ptr(struct pt *pt, uint64_t addr, unsigned seg)
@@ -241,7 +258,8 @@ static uint64_t gen_upper(struct pt *pt, uint32_t asid, unsigned level, uint64_t
     unsigned r = (unsigned)below(pt, 100);
     add_map(pt, asid, va, gmmu_level_shift(level));
     if (r < 66 && !pt_full(pt)) {
-        uint64_t child = level - 1 >= 2 ? build_upper(pt, asid, level - 1, va) : build_dual(pt, asid, va);
+        uint64_t child =
+            level - 1 >= 2 ? build_upper(pt, asid, level - 1, va) : build_dual(pt, asid, va);
         return gmmu_pte_make_table(child) | noise(pt);
     }
     if (r < 72)
@@ -286,7 +304,7 @@ uint64_t pt_build_root(struct pt *pt, uint32_t asid)
 void pt_init(struct pt *pt, struct sparse_mem *mem, struct rng *rng, unsigned levels,
              uint64_t ddr_size, uint64_t table_lo, uint64_t table_hi)
 {
-    *pt = (struct pt){0};
+    *pt = (struct pt){ 0 };
     pt->mem = mem;
     pt->rng = rng;
     pt->levels = levels;
@@ -310,7 +328,10 @@ void pt_init(struct pt *pt, struct sparse_mem *mem, struct rng *rng, unsigned le
     }
 }
 
-void pt_fini(struct pt *pt) { free(pt->maps); }
+void pt_fini(struct pt *pt)
+{
+    free(pt->maps);
+}
 
 /* ------------------------------------------------------------ walks and changes */
 
@@ -321,7 +342,7 @@ unsigned pt_path(const struct pt *pt, uint64_t root, uint64_t va, struct pt_step
 #define IN_DDR(x) ((x) + 8 <= pt->ddr_size)
     for (unsigned level = pt->levels - 1; level >= 2; level--) {
         a = table + (uint64_t)gmmu_va_index(va, level) * GMMU_PTE_BYTES;
-        steps[n++] = (struct pt_step){PT_UPPER, level, a, gmmu_level_shift(level)};
+        steps[n++] = (struct pt_step){ PT_UPPER, level, a, gmmu_level_shift(level) };
         if (!IN_DDR(a))
             return n;
         e = sparse_mem_read_u64(pt->mem, a);
@@ -331,8 +352,8 @@ unsigned pt_path(const struct pt *pt, uint64_t root, uint64_t va, struct pt_step
         table = gmmu_pte_addr(e);
     }
     a = table + (uint64_t)gmmu_va_index(va, 1) * GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES;
-    steps[n++] = (struct pt_step){PT_DUAL0, 1, a, gmmu_level_shift(1)};
-    steps[n++] = (struct pt_step){PT_DUAL1, 1, a + 8, gmmu_level_shift(1)};
+    steps[n++] = (struct pt_step){ PT_DUAL0, 1, a, gmmu_level_shift(1) };
+    steps[n++] = (struct pt_step){ PT_DUAL1, 1, a + 8, gmmu_level_shift(1) };
     if (!IN_DDR(a + 8))
         return n;
     w0 = sparse_mem_read_u64(pt->mem, a);
@@ -343,14 +364,14 @@ unsigned pt_path(const struct pt *pt, uint64_t root, uint64_t va, struct pt_step
         if (gmmu_pte_segment(w0) != GMMU_SEGMENT_VRAM)
             return n;
         a = gmmu_pte_addr(w0) + (uint64_t)gmmu_va_index(va, 0) * GMMU_PTE_BYTES;
-        steps[n++] = (struct pt_step){PT_LEAF4K, 0, a, GMMU_PAGE_SHIFT_4K};
+        steps[n++] = (struct pt_step){ PT_LEAF4K, 0, a, GMMU_PAGE_SHIFT_4K };
         if (!IN_DDR(a) || gmmu_pte_is_valid(sparse_mem_read_u64(pt->mem, a)))
             return n;
     }
     if (gmmu_pte_is_valid(w1) && !gmmu_pte_is_zero(w1) && !gmmu_pte_is_large_page(w1) &&
         gmmu_pte_segment(w1) == GMMU_SEGMENT_VRAM) {
         a = gmmu_pte_addr(w1) + (uint64_t)gmmu_va_index_64k(va) * GMMU_PTE_BYTES;
-        steps[n++] = (struct pt_step){PT_LEAF64K, 0, a, GMMU_PAGE_SHIFT_64K};
+        steps[n++] = (struct pt_step){ PT_LEAF64K, 0, a, GMMU_PAGE_SHIFT_64K };
     }
 #undef IN_DDR
     return n;
@@ -369,10 +390,18 @@ uint64_t pt_mutate(struct pt *pt, uint32_t asid, const struct pt_step *step, uin
         pt->density = 1;
         pt->no_maps = true;
         switch (step->kind) {
-        case PT_UPPER: w = gen_upper(pt, asid, step->level, base); break;
-        case PT_DUAL0: w = gen_dual0(pt, asid, base); break;
-        case PT_DUAL1: w = gen_dual1(pt, asid, base); break;
-        default: w = gen_leaf(pt); break;
+        case PT_UPPER:
+            w = gen_upper(pt, asid, step->level, base);
+            break;
+        case PT_DUAL0:
+            w = gen_dual0(pt, asid, base);
+            break;
+        case PT_DUAL1:
+            w = gen_dual1(pt, asid, base);
+            break;
+        default:
+            w = gen_leaf(pt);
+            break;
         }
         pt->density = density;
         pt->no_maps = no_maps;
@@ -385,8 +414,8 @@ uint64_t pt_mutate(struct pt *pt, uint32_t asid, const struct pt_step *step, uin
     if (r < 65)
         return old ^ GMMU_PTE_ZERO;
     if (r < 75) {
-        static const uint64_t bits[3] = {GMMU_PTE_READ_ONLY, GMMU_PTE_NO_EXECUTE,
-                                         GMMU_PTE_CACHE_COHERENT};
+        static const uint64_t bits[3] = { GMMU_PTE_READ_ONLY, GMMU_PTE_NO_EXECUTE,
+                                          GMMU_PTE_CACHE_COHERENT };
         return old ^ bits[below(pt, 3)];
     }
     if (r < 85)

@@ -34,8 +34,8 @@ enum pt_kind { PT_UPPER, PT_DUAL0, PT_DUAL1, PT_LEAF4K, PT_LEAF64K };
 struct pt_step {
     enum pt_kind kind;
     unsigned level;
-    uint64_t addr;     /* DDR offset of the word */
-    unsigned shift;    /* log2 of the VA range the word governs */
+    uint64_t addr;  /* DDR offset of the word */
+    unsigned shift; /* log2 of the VA range the word governs */
 };
 
 struct pt {
@@ -43,13 +43,13 @@ struct pt {
     struct rng *rng;
     unsigned levels;
     uint64_t ddr_size;
-    uint64_t next, limit;       /* table allocator */
+    uint64_t next, limit; /* table allocator */
     uint64_t l64_page, l64_used;
-    uint64_t junk_lo, junk_hi;  /* random, safe, never changed */
-    uint64_t err_lo, err_hi;    /* reads fail here (the test injects the error) */
-    unsigned popular[4][4];     /* favourite table indices, shared by address spaces */
-    unsigned density;           /* 0: full random tables, 1: small ones (for changes) */
-    bool no_maps;               /* do not record maps (trees that will be undone) */
+    uint64_t junk_lo, junk_hi; /* random, safe, never changed */
+    uint64_t err_lo, err_hi;   /* reads fail here (the test injects the error) */
+    unsigned popular[4][4];    /* favourite table indices, shared by address spaces */
+    unsigned density;          /* 0: full random tables, 1: small ones (for changes) */
+    bool no_maps;              /* do not record maps (trees that will be undone) */
     struct pt_map *maps;
     unsigned n_maps, cap_maps;
     uint64_t tables;

@@ -16,7 +16,7 @@
 #include "pt.h"
 #include "tb.h"
 
-#define RECENT 32u
+#define RECENT   32u
 #define MAX_UNDO 8u
 #define TABLE_LO (UINT64_C(1) << 20)
 #define TABLE_HI (UINT64_C(768) << 20)
@@ -39,13 +39,13 @@ struct rgen {
         uint64_t addr, old, base;
     } undo[MAX_UNDO];
     unsigned n_undo;
-    uint64_t root_a[TB_MAX_ASIDS], root_b[TB_MAX_ASIDS];   /* main and alternate tree */
+    uint64_t root_a[TB_MAX_ASIDS], root_b[TB_MAX_ASIDS]; /* main and alternate tree */
     uint32_t recent_asid[DUT_MAX_PORTS][RECENT];
     uint64_t recent_va[DUT_MAX_PORTS][RECENT];
     unsigned recent_n[DUT_MAX_PORTS];
 };
 
-static const unsigned access_mix[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 2};
+static const unsigned access_mix[10] = { 0, 0, 0, 0, 0, 0, 1, 1, 1, 2 };
 
 static void remember(struct rgen *g, unsigned p, uint32_t asid, uint64_t va)
 {
@@ -84,7 +84,8 @@ static void gen(struct tb *tb, void *ctx)
             va = g->focus_va;
             unsigned k = (unsigned)rng_below(&g->rng, 100);
             if (k < 40)
-                va = (va & ~((UINT64_C(1) << shift) - 1)) | rng_below(&g->rng, UINT64_C(1) << shift);
+                va =
+                    (va & ~((UINT64_C(1) << shift) - 1)) | rng_below(&g->rng, UINT64_C(1) << shift);
             else if (k < 60) /* its 2 MB range: walks that share a dual entry run together */
                 va = (va & ~UINT64_C(0x1FFFFF)) | rng_below(&g->rng, UINT64_C(0x200000));
             else
@@ -94,7 +95,7 @@ static void gen(struct tb *tb, void *ctx)
             if (rng_chance(&g->rng, 50))
                 va = (va & ~UINT64_C(0xFFF)) | rng_below(&g->rng, 0x1000);
             if (rng_chance(&g->rng, 5))
-                asid = (uint32_t)rng_below(&g->rng, g->n_asids);   /* same VA, other space */
+                asid = (uint32_t)rng_below(&g->rng, g->n_asids); /* same VA, other space */
         } else if (r < 92) {
             va = pt_random_va(g->pt, &asid, true);
             if (rng_chance(&g->rng, 15))
@@ -103,7 +104,8 @@ static void gen(struct tb *tb, void *ctx)
         } else if (r < 96) {
             va = rng_below(&g->rng, UINT64_C(1) << tb->va_bits);
         } else if (r < 98) {
-            va = rng_next(&g->rng) | (UINT64_C(1) << (tb->va_bits + rng_below(&g->rng, 64 - tb->va_bits)));
+            va = rng_next(&g->rng) |
+                 (UINT64_C(1) << (tb->va_bits + rng_below(&g->rng, 64 - tb->va_bits)));
         } else {
             asid = (uint32_t)rng_below(&g->rng, 1u << tb->prm.asid_bits);
             va = pt_random_va(g->pt, &asid, false);
@@ -129,7 +131,8 @@ static void settle(struct tb *tb)
 }
 
 /* Pick an invalidation that covers a change of the VA range [base, base + 2^shift). */
-static void invalidate_for(struct rgen *g, uint32_t asid, uint64_t base, unsigned shift, bool any_range)
+static void invalidate_for(struct rgen *g, uint32_t asid, uint64_t base, unsigned shift,
+                           bool any_range)
 {
     struct tb *tb = g->tb;
     unsigned r = (unsigned)rng_below(&g->rng, 100);
@@ -194,14 +197,14 @@ static bool change_table_word(struct rgen *g)
     while (tries++ < 8 && n) {
         const struct pt_step *s = &steps[rng_below(&g->rng, n)];
         if (s->addr < TABLE_LO || s->addr + 8 > g->pt->next)
-            continue;   /* junk, error region or beyond: never changed */
+            continue; /* junk, error region or beyond: never changed */
         uint64_t old = sparse_mem_read_u64(tb->mem, s->addr);
         uint64_t w = pt_mutate(g->pt, asid, s, va, old);
         if (w == old)
             continue;
         g->focus_shift = s->shift;
-        g->undo[g->n_undo++] = (struct undo){asid, s->shift, s->addr, old,
-                                             va & ~((UINT64_C(1) << s->shift) - 1)};
+        g->undo[g->n_undo++] =
+            (struct undo){ asid, s->shift, s->addr, old, va & ~((UINT64_C(1) << s->shift) - 1) };
         tb_write_word(tb, s->addr, w);
         tb_run(tb, rng_chance(&g->rng, 30) ? rng_below(&g->rng, 8) : rng_below(&g->rng, 300));
         invalidate_for(g, asid, va & ~((UINT64_C(1) << s->shift) - 1), s->shift, true);
@@ -235,8 +238,8 @@ int mmu_test_random(const struct mmu_test_opts *o)
     struct tb *tb = &tbs;
     struct pt pt;
     struct rgen g;
-    static const unsigned latencies[8] = {40, 40, 40, 40, 1, 7, 23, 97};
-    struct dut_config cfg = {0};
+    static const unsigned latencies[8] = { 40, 40, 40, 40, 1, 7, 23, 97 };
+    struct dut_config cfg = { 0 };
     cfg.ddr_latency = o->ddr_latency ? o->ddr_latency : latencies[o->seed % 8];
     cfg.trace_path = o->trace;
     if (!tb_init(tb, &cfg, o->seed))
@@ -263,9 +266,10 @@ int mmu_test_random(const struct mmu_test_opts *o)
         pt.no_maps = false;
         tb_set_as(tb, a, !rng_chance(&g.rng, 10), g.root_a[a]);
     }
-    tb->committed = tb->n_changes;   /* nothing was in flight yet */
+    tb->committed = tb->n_changes; /* nothing was in flight yet */
 
-    printf("random: seed %" PRIu64 ", %u ports, %u walkers, %u levels, DDR latency %u, %u address spaces, "
+    printf("random: seed %" PRIu64
+           ", %u ports, %u walkers, %u levels, DDR latency %u, %u address spaces, "
            "%u%% issue, %u%% ready, %" PRIu64 " tables, target %" PRIu64 " translations\n",
            o->seed, tb->prm.ports, tb->prm.walkers, tb->prm.levels, cfg.ddr_latency, g.n_asids,
            g.issue_pct, tb->rsp_ready_percent, pt.tables, o->count);

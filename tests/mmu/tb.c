@@ -35,7 +35,10 @@ static void fq_push(struct tb_fault_q *q, const struct tb_fault *f)
     q->n++;
 }
 
-static const struct tb_fault *fq_head(const struct tb_fault_q *q) { return &q->v[q->head]; }
+static const struct tb_fault *fq_head(const struct tb_fault_q *q)
+{
+    return &q->v[q->head];
+}
 
 static void fq_pop(struct tb_fault_q *q)
 {
@@ -93,7 +96,7 @@ static int overlay_read64(void *ctx, uint64_t off, uint64_t *value)
 void tb_expect(struct tb *tb, unsigned version, uint32_t asid, uint64_t va, unsigned access,
                struct gmmu_ref_result *out)
 {
-    struct overlay o = {tb, version};
+    struct overlay o = { tb, version };
     bool valid = false;
     uint64_t root = 0;
     if (asid < (1u << tb->prm.asid_bits)) {
@@ -107,17 +110,23 @@ void tb_expect(struct tb *tb, unsigned version, uint32_t asid, uint64_t va, unsi
             }
         }
     }
-    gmmu_ref_translate(&tb->ref, overlay_read64, &o, valid, root, va, (enum gmmu_access)access, out);
+    gmmu_ref_translate(&tb->ref, overlay_read64, &o, valid, root, va, (enum gmmu_access)access,
+                       out);
 }
 
 unsigned tb_psize_of_shift(unsigned shift)
 {
     switch (shift) {
-    case 12: return GMMU_PSIZE_4K;
-    case 16: return GMMU_PSIZE_64K;
-    case 21: return GMMU_PSIZE_2M;
-    case 30: return GMMU_PSIZE_1G;
-    case 39: return GMMU_PSIZE_512G;
+    case 12:
+        return GMMU_PSIZE_4K;
+    case 16:
+        return GMMU_PSIZE_64K;
+    case 21:
+        return GMMU_PSIZE_2M;
+    case 30:
+        return GMMU_PSIZE_1G;
+    case 39:
+        return GMMU_PSIZE_512G;
     }
     return 7;
 }
@@ -135,8 +144,9 @@ static bool rsp_matches(const struct dut_rsp *r, const struct gmmu_ref_result *e
 
 static void print_rsp(const char *what, const struct dut_rsp *r)
 {
-    fprintf(stderr, "  %s: fault %s zero %u pa 0x%013" PRIx64 " seg %u psize %s cc %u ro %u nx %u\n",
-            what, gmmu_ref_fault_name((enum gmmu_fault)r->fault), r->zero, r->pa, r->seg,
+    fprintf(stderr,
+            "  %s: fault %s zero %u pa 0x%013" PRIx64 " seg %u psize %s cc %u ro %u nx %u\n", what,
+            gmmu_ref_fault_name((enum gmmu_fault)r->fault), r->zero, r->pa, r->seg,
             gmmu_psize_name(r->psize) ? gmmu_psize_name(r->psize) : "?", r->cc, r->ro, r->nx);
 }
 
@@ -153,7 +163,8 @@ static void handle_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r)
 {
     struct tb_pending *pd = &tb->pend[port][r->tag];
     if (!pd->used) {
-        fprintf(stderr, "tb: cycle %" PRIu64 ": port %u: response with tag %u that is not in flight\n",
+        fprintf(stderr,
+                "tb: cycle %" PRIu64 ": port %u: response with tag %u that is not in flight\n",
                 tb_now(tb), port, r->tag);
         tb->mismatches++;
         return;
@@ -192,7 +203,7 @@ static void handle_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r)
         tb->zero_rsps += r->zero;
     }
     if (r->fault != GMMU_FAULT_NONE) {
-        struct tb_fault f = {r->tag, pd->asid, pd->access, r->fault, pd->va};
+        struct tb_fault f = { r->tag, pd->asid, pd->access, r->fault, pd->va };
         tb->fault_rsps[port]++;
         fq_push(&tb->seen[port], &f);
         fault_match(tb, port);
@@ -208,8 +219,8 @@ static void handle_rsp(struct tb *tb, unsigned port, const struct dut_rsp *r)
 static bool rsp_same(const struct dut_rsp *a, const struct dut_rsp *b)
 {
     return a->valid == b->valid && a->fault == b->fault && a->zero == b->zero && a->seg == b->seg &&
-           a->cc == b->cc && a->ro == b->ro && a->nx == b->nx && a->psize == b->psize && a->tag == b->tag &&
-           a->pa == b->pa;
+           a->cc == b->cc && a->ro == b->ro && a->nx == b->nx && a->psize == b->psize &&
+           a->tag == b->tag && a->pa == b->pa;
 }
 
 /* Valid/ready: a response offered and not taken stays offered, unchanged. */
@@ -217,15 +228,21 @@ static void check_rsp_held(struct tb *tb, unsigned port)
 {
     const struct dut_rsp *r = &tb->io.rsp[port];
     if (tb->rsp_waiting[port] && !rsp_same(r, &tb->rsp_offered[port])) {
-        fprintf(stderr, "tb: port %u: response (tag %u) withdrawn or changed before it was taken, cycle %" PRIu64 "\n",
-                port, tb->rsp_offered[port].tag, tb_now(tb));
+        fprintf(
+            stderr,
+            "tb: port %u: response (tag %u) withdrawn or changed before it was taken, cycle %" PRIu64
+            "\n",
+            port, tb->rsp_offered[port].tag, tb_now(tb));
         exit(2);
     }
     tb->rsp_waiting[port] = r->valid && !tb->io.rsp_ready[port];
     tb->rsp_offered[port] = *r;
 }
 
-uint64_t tb_now(const struct tb *tb) { return dut_cycle(tb->dut); }
+uint64_t tb_now(const struct tb *tb)
+{
+    return dut_cycle(tb->dut);
+}
 
 void tb_cycle(struct tb *tb)
 {
@@ -294,7 +311,10 @@ static void wb_access(struct tb *tb, uint32_t off, bool we, uint32_t value)
     }
 }
 
-void tb_wb_write(struct tb *tb, uint32_t off, uint32_t value) { wb_access(tb, off, true, value); }
+void tb_wb_write(struct tb *tb, uint32_t off, uint32_t value)
+{
+    wb_access(tb, off, true, value);
+}
 
 uint32_t tb_wb_read(struct tb *tb, uint32_t off)
 {
@@ -325,7 +345,7 @@ static void add_change(struct tb *tb, bool is_as, uint64_t addr, uint64_t old_va
         tb->changes = c;
         tb->cap_changes = cap;
     }
-    tb->changes[tb->n_changes++] = (struct tb_change){is_as, addr, old_val};
+    tb->changes[tb->n_changes++] = (struct tb_change){ is_as, addr, old_val };
 }
 
 void tb_set_as(struct tb *tb, unsigned asid, bool valid, uint64_t root)
@@ -572,6 +592,6 @@ void tb_print_stats(const struct tb *tb, double seconds)
     printf("  table changes %u, answers checked against two versions %" PRIu64 "\n", tb->n_changes,
            tb->multi_version);
     double cyc = (double)tb_now(tb);
-    printf("  %" PRIu64 " cycles in %.1f s (%.0f cycles/s, %.2f translations/cycle)\n",
-           tb_now(tb), seconds, seconds > 0 ? cyc / seconds : 0.0, cyc > 0 ? rsp / cyc : 0.0);
+    printf("  %" PRIu64 " cycles in %.1f s (%.0f cycles/s, %.2f translations/cycle)\n", tb_now(tb),
+           seconds, seconds > 0 ? cyc / seconds : 0.0, cyc > 0 ? rsp / cyc : 0.0);
 }

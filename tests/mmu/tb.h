@@ -23,8 +23,8 @@
 #include "sparse_mem.h"
 
 #define TB_MAX_ASIDS 256u
-#define TB_MAX_TAGS 256u
-#define TB_MAX_ERR 8u
+#define TB_MAX_TAGS  256u
+#define TB_MAX_ERR   8u
 
 /* ------------------------------------------------------------ random */
 struct rng {
@@ -39,15 +39,24 @@ static inline uint64_t rng_next(struct rng *r)
     r->s = x;
     return x * UINT64_C(2685821657736338717);
 }
-static inline uint64_t rng_below(struct rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
-static inline bool rng_chance(struct rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
-static inline void rng_seed(struct rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 1; }
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
+static inline bool rng_chance(struct rng *r, unsigned percent)
+{
+    return rng_below(r, 100) < percent;
+}
+static inline void rng_seed(struct rng *r, uint64_t seed)
+{
+    r->s = seed * 0x9E3779B97F4A7C15ull + 1;
+}
 
 /* ------------------------------------------------------------ tb */
 struct tb_change {
-    bool is_as;        /* an address-space entry (else a DDR word) */
-    uint64_t addr;     /* DDR offset, or the ASID */
-    uint64_t old_val;  /* DDR word, or (root | valid) */
+    bool is_as;       /* an address-space entry (else a DDR word) */
+    uint64_t addr;    /* DDR offset, or the ASID */
+    uint64_t old_val; /* DDR word, or (root | valid) */
 };
 
 struct tb_pending {
@@ -109,7 +118,7 @@ struct tb {
     void *gen_ctx;
     tb_rsp_fn on_rsp;
     void *rsp_ctx;
-    bool check;         /* compare responses with the model */
+    bool check; /* compare responses with the model */
     unsigned rsp_ready_percent;
     /* A response offered and not taken, which must be offered unchanged next. */
     bool rsp_waiting[DUT_MAX_PORTS];
@@ -123,7 +132,7 @@ struct tb {
     /* Fault records: responses with a fault, and records read from the
      * FIFO, per port, matched in order. */
     struct tb_fault_q seen[DUT_MAX_PORTS], recs[DUT_MAX_PORTS];
-    uint64_t faults_dropped;   /* seen faults skipped by a later record */
+    uint64_t faults_dropped; /* seen faults skipped by a later record */
     uint64_t records_read;
 
     /* Statistics. */

@@ -9,10 +9,10 @@
 
 #include "gmmu/pte_util.h"
 
-#define LEVEL_LEAF 0u
-#define LEVEL_DUAL 1u /* level 1: 16-byte dual entries */
-#define LEVEL_MIN 2u
-#define LEVEL_MAX 4u
+#define LEVEL_LEAF       0u
+#define LEVEL_DUAL       1u /* level 1: 16-byte dual entries */
+#define LEVEL_MIN        2u
+#define LEVEL_MAX        4u
 #define DUAL_ENTRY_BYTES (GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES)
 
 /* State of one walk, so the steps below need not pass six arguments. */
@@ -196,16 +196,16 @@ static void step_dual_level(struct walk *w, uint64_t table)
     fault(w, GMMU_FAULT_INVALID, looked_at_leaf ? LEVEL_LEAF : LEVEL_DUAL);
 }
 
-void gmmu_ref_translate(const struct gmmu_ref_config *config, gmmu_ref_read64_fn read64,
-                        void *ctx, bool root_valid, uint64_t root_offset, uint64_t va,
-                        enum gmmu_access access, struct gmmu_ref_result *out)
+void gmmu_ref_translate(const struct gmmu_ref_config *config, gmmu_ref_read64_fn read64, void *ctx,
+                        bool root_valid, uint64_t root_offset, uint64_t va, enum gmmu_access access,
+                        struct gmmu_ref_result *out)
 {
-    struct walk w = {.read64 = read64, .ctx = ctx, .va = va, .access = access, .out = out};
+    struct walk w = { .read64 = read64, .ctx = ctx, .va = va, .access = access, .out = out };
     unsigned root_level = config->levels - 1;
     uint64_t table = root_offset;
 
     assert(config->levels >= LEVEL_MIN && config->levels <= LEVEL_MAX);
-    *out = (struct gmmu_ref_result){.fault = GMMU_FAULT_NONE};
+    *out = (struct gmmu_ref_result){ .fault = GMMU_FAULT_NONE };
 
     if ((va >> gmmu_va_bits(config->levels)) != 0) {
         fault(&w, GMMU_FAULT_VA_RANGE, root_level);
@@ -225,13 +225,20 @@ void gmmu_ref_translate(const struct gmmu_ref_config *config, gmmu_ref_read64_fn
 const char *gmmu_ref_fault_name(enum gmmu_fault fault)
 {
     switch (fault) {
-    case GMMU_FAULT_NONE: return "NONE";
-    case GMMU_FAULT_INVALID: return "INVALID";
-    case GMMU_FAULT_READ_ONLY: return "READ_ONLY";
-    case GMMU_FAULT_NO_EXECUTE: return "NO_EXECUTE";
-    case GMMU_FAULT_BUS_ERROR: return "BUS_ERROR";
-    case GMMU_FAULT_ASID_INVALID: return "ASID_INVALID";
-    case GMMU_FAULT_VA_RANGE: return "VA_RANGE";
+    case GMMU_FAULT_NONE:
+        return "NONE";
+    case GMMU_FAULT_INVALID:
+        return "INVALID";
+    case GMMU_FAULT_READ_ONLY:
+        return "READ_ONLY";
+    case GMMU_FAULT_NO_EXECUTE:
+        return "NO_EXECUTE";
+    case GMMU_FAULT_BUS_ERROR:
+        return "BUS_ERROR";
+    case GMMU_FAULT_ASID_INVALID:
+        return "ASID_INVALID";
+    case GMMU_FAULT_VA_RANGE:
+        return "VA_RANGE";
     }
     return "?";
 }

@@ -26,22 +26,22 @@ struct gmmu_ref_config {
  * is zero, so results compare field by field. */
 struct gmmu_ref_result {
     enum gmmu_fault fault;
-    bool zero;           /* terminal entry was ZERO: reads give 0, writes are dropped */
-    uint64_t pa;         /* byte address within segment; 0 when zero */
+    bool zero;   /* terminal entry was ZERO: reads give 0, writes are dropped */
+    uint64_t pa; /* byte address within segment; 0 when zero */
     unsigned segment;
     unsigned page_shift; /* log2 of the range the terminal entry maps */
     bool cache_coherent;
     bool read_only;
     bool no_execute;
-    unsigned level;      /* level of the entry that ended the walk (0 = leaf) */
-    unsigned reads;      /* 8-byte table words read; a level-1 dual entry is 2 */
+    unsigned level; /* level of the entry that ended the walk (0 = leaf) */
+    unsigned reads; /* 8-byte table words read; a level-1 dual entry is 2 */
 };
 
 /* Translate va for one access through the tables rooted at root_offset
  * (a VRAM offset). root_valid is the address space's table entry state. */
-void gmmu_ref_translate(const struct gmmu_ref_config *config, gmmu_ref_read64_fn read64,
-                        void *ctx, bool root_valid, uint64_t root_offset, uint64_t va,
-                        enum gmmu_access access, struct gmmu_ref_result *out);
+void gmmu_ref_translate(const struct gmmu_ref_config *config, gmmu_ref_read64_fn read64, void *ctx,
+                        bool root_valid, uint64_t root_offset, uint64_t va, enum gmmu_access access,
+                        struct gmmu_ref_result *out);
 
 /* "NONE", "INVALID", ... for test messages; "?" for unknown values. */
 const char *gmmu_ref_fault_name(enum gmmu_fault fault);

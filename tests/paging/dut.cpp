@@ -165,4 +165,4 @@ void dut_reset(struct dut *d)
     d->top->rst_ni = 1;
 }
 
-}  // extern "C"
+} // extern "C"

@@ -16,9 +16,10 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: paging_tb [--seed N] [--streams N] [--ddr-latency N] [--sys-latency N]\n"
-                    "                 [--only directed|random|errors|malformed|flush|throughput]\n"
-                    "                 [--throughput-kib N] [--throughput-check 0|1] [--trace FILE.fst]\n");
+    fprintf(stderr,
+            "usage: paging_tb [--seed N] [--streams N] [--ddr-latency N] [--sys-latency N]\n"
+            "                 [--only directed|random|errors|malformed|flush|throughput]\n"
+            "                 [--throughput-kib N] [--throughput-check 0|1] [--trace FILE.fst]\n");
     exit(2);
 }
 
@@ -53,14 +54,16 @@ int main(int argc, char **argv)
     }
     struct tb *t = tb_create(seed, ddr_lat, sys_lat, trace);
     if (!t) {
-        fprintf(stderr, "paging_tb: cannot set up the testbench (out of memory, or the trace above)\n");
+        fprintf(stderr,
+                "paging_tb: cannot set up the testbench (out of memory, or the trace above)\n");
         return 1;
     }
     struct dut_params p = dut_params();
-    printf("paging_tb: QueueWords=%u MaxBurst=%u CopyFifoBeats=%u Outstanding=%u PktSlots=%u AsidW=%u, "
-           "seed %llu, DDR latency %u, system memory latency %u\n",
-           p.queue_words, p.max_burst, p.copy_fifo_beats, p.outstanding, p.pkt_slots, p.asid_bits,
-           (unsigned long long)seed, ddr_lat, sys_lat);
+    printf(
+        "paging_tb: QueueWords=%u MaxBurst=%u CopyFifoBeats=%u Outstanding=%u PktSlots=%u AsidW=%u, "
+        "seed %llu, DDR latency %u, system memory latency %u\n",
+        p.queue_words, p.max_burst, p.copy_fifo_beats, p.outstanding, p.pkt_slots, p.asid_bits,
+        (unsigned long long)seed, ddr_lat, sys_lat);
     tb_randomize_memory(t);
     bool ok = true;
     if (!only || !strcmp(only, "directed"))

@@ -3,8 +3,14 @@
 
 #include "gmmu/paging.h"
 
-static unsigned opcode(uint64_t h) { return (unsigned)(h & 0xFF); }
-static uint32_t count(uint64_t h) { return (uint32_t)(h >> GMMU_PAGING_HDR_COUNT_LSB); }
+static unsigned opcode(uint64_t h)
+{
+    return (unsigned)(h & 0xFF);
+}
+static uint32_t count(uint64_t h)
+{
+    return (uint32_t)(h >> GMMU_PAGING_HDR_COUNT_LSB);
+}
 
 unsigned ref_packet_words(uint64_t h)
 {
@@ -83,7 +89,8 @@ unsigned ref_validate(const struct ref_cfg *c, const uint64_t *w)
 
 uint64_t ref_read(const struct ref *r, bool sys, uint64_t addr)
 {
-    return sys ? sparse_mem_read_u64(r->sys, addr - r->cfg.sys_base) : sparse_mem_read_u64(r->ddr, addr);
+    return sys ? sparse_mem_read_u64(r->sys, addr - r->cfg.sys_base)
+               : sparse_mem_read_u64(r->ddr, addr);
 }
 
 void ref_write(struct ref *r, bool sys, uint64_t addr, uint64_t v)

@@ -15,8 +15,8 @@
 
 struct ref_cfg {
     unsigned queue_words, asid_bits;
-    uint64_t ddr_size;  /* the engine's ddr_size_i */
-    uint64_t sys_base;  /* system memory modelled: [sys_base, sys_base + size of sys) */
+    uint64_t ddr_size; /* the engine's ddr_size_i */
+    uint64_t sys_base; /* system memory modelled: [sys_base, sys_base + size of sys) */
 };
 
 struct ref_flush {
@@ -30,7 +30,7 @@ struct ref {
     struct ref_cfg cfg;
     struct sparse_mem *ddr, *sys; /* expected contents */
     uint64_t fence_value;
-    bool fence_irq;               /* a FENCE with FENCE_IRQ passed */
+    bool fence_irq; /* a FENCE with FENCE_IRQ passed */
     unsigned fences;
     struct ref_flush flushes[REF_MAX_FLUSHES];
     unsigned n_flushes;

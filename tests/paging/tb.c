@@ -13,7 +13,8 @@
 _Noreturn void tb_fail(struct tb *t, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "FAIL [%s] cycle %llu: ", t->test ? t->test : "?", (unsigned long long)t->cycle);
+    fprintf(stderr, "FAIL [%s] cycle %llu: ", t->test ? t->test : "?",
+            (unsigned long long)t->cycle);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
@@ -117,16 +118,19 @@ static uint64_t bursts_accepted(const struct tb *t)
     return t->port[0].aw_count + t->port[1].aw_count + t->port[0].ar_bursts + t->port[1].ar_bursts;
 }
 
-static void check_burst(struct tb *t, int p, const char *ch, uint64_t addr, unsigned len, unsigned size,
-                        unsigned burst, unsigned id)
+static void check_burst(struct tb *t, int p, const char *ch, uint64_t addr, unsigned len,
+                        unsigned size, unsigned burst, unsigned id)
 {
     unsigned beats = len + 1;
-    TB_CHECK(t, beats <= t->prm.max_burst, "port %d %s: %u beats > MaxBurst %u", p, ch, beats, t->prm.max_burst);
-    TB_CHECK(t, size == 3 && burst == AXI_BURST_INCR && id == 0, "port %d %s: size %u burst %u id %u", p, ch,
-             size, burst, id);
-    TB_CHECK(t, (addr & 7) == 0, "port %d %s: unaligned address %#llx", p, ch, (unsigned long long)addr);
-    TB_CHECK(t, (addr & 0xFFF) + 8ull * beats <= 4096, "port %d %s: burst %#llx + %u beats crosses 4 KiB", p, ch,
-             (unsigned long long)addr, beats);
+    TB_CHECK(t, beats <= t->prm.max_burst, "port %d %s: %u beats > MaxBurst %u", p, ch, beats,
+             t->prm.max_burst);
+    TB_CHECK(t, size == 3 && burst == AXI_BURST_INCR && id == 0,
+             "port %d %s: size %u burst %u id %u", p, ch, size, burst, id);
+    TB_CHECK(t, (addr & 7) == 0, "port %d %s: unaligned address %#llx", p, ch,
+             (unsigned long long)addr);
+    TB_CHECK(t, (addr & 0xFFF) + 8ull * beats <= 4096,
+             "port %d %s: burst %#llx + %u beats crosses 4 KiB", p, ch, (unsigned long long)addr,
+             beats);
 }
 
 void tb_cycle(struct tb *t)
@@ -167,7 +171,8 @@ void tb_cycle(struct tb *t)
     bool inv_hs = pp->inv_valid && pp->inv_ready;
     if (inv_hs) {
         TB_CHECK(t, outstanding_writes(t) == 0 && !pp->ddr_out.awvalid && !pp->sys_out.awvalid,
-                 "FLUSH_TLB requested with %llu writes outstanding", (unsigned long long)outstanding_writes(t));
+                 "FLUSH_TLB requested with %llu writes outstanding",
+                 (unsigned long long)outstanding_writes(t));
         if (t->inv_requests < REF_MAX_FLUSHES) {
             struct ref_flush f = { pp->inv_type, pp->inv_asid, pp->inv_start, pp->inv_end };
             t->inv_log[t->inv_requests] = f;
@@ -205,7 +210,8 @@ void tb_cycle(struct tb *t)
             check_burst(t, p, "AR", o->araddr, o->arlen, o->arsize, o->arburst, o->arid);
             TB_CHECK(t, t->inv_busy_left == 0, "read burst while the MMU invalidates");
             if (t->copy_head < t->copy_tail && t->copy_start[t->copy_head % 1024] == t->ar_beats) {
-                TB_CHECK(t, outstanding_writes(t) == 0, "COPY read issued with %llu earlier writes outstanding",
+                TB_CHECK(t, outstanding_writes(t) == 0,
+                         "COPY read issued with %llu earlier writes outstanding",
                          (unsigned long long)outstanding_writes(t));
                 t->copy_head++;
             }
@@ -244,8 +250,9 @@ void tb_cycle(struct tb *t)
     }
 
     if (inv_hs) {
-        t->inv_busy_left = t->env.inv_busy_min +
-                           (unsigned)rng_below(&t->rng, t->env.inv_busy_max - t->env.inv_busy_min + 1ull);
+        t->inv_busy_left =
+            t->env.inv_busy_min +
+            (unsigned)rng_below(&t->rng, t->env.inv_busy_max - t->env.inv_busy_min + 1ull);
         t->inv_aw_mark = bursts_accepted(t);
     } else if (t->inv_busy_left > 0) {
         t->inv_busy_left--;
@@ -278,8 +285,14 @@ static uint32_t wb_access(struct tb *t, uint32_t off, bool we, uint32_t v)
     return t->pins.wb_dat_o;
 }
 
-void tb_wr(struct tb *t, uint32_t off, uint32_t v) { (void)wb_access(t, off, true, v); }
-uint32_t tb_rd(struct tb *t, uint32_t off) { return wb_access(t, off, false, 0); }
+void tb_wr(struct tb *t, uint32_t off, uint32_t v)
+{
+    (void)wb_access(t, off, true, v);
+}
+uint32_t tb_rd(struct tb *t, uint32_t off)
+{
+    return wb_access(t, off, false, 0);
+}
 
 bool tb_queue_put(struct tb *t, const uint64_t *w, unsigned n)
 {
@@ -297,7 +310,10 @@ bool tb_queue_put(struct tb *t, const uint64_t *w, unsigned n)
     return true;
 }
 
-void tb_publish(struct tb *t) { tb_wr(t, GMMU_PAGING_HEAD, t->head); }
+void tb_publish(struct tb *t)
+{
+    tb_wr(t, GMMU_PAGING_HEAD, t->head);
+}
 
 void tb_wait_idle(struct tb *t)
 {
@@ -319,8 +335,10 @@ void tb_randomize_memory(struct tb *t)
 void tb_sync_ref(struct tb *t)
 {
     for (uint64_t a = 0; a < TB_REGION; a += 8) {
-        sparse_mem_write_u64(t->ref.ddr, a, sparse_mem_read_u64(ddr_model_mem(t->port[TB_DDR].model), a));
-        sparse_mem_write_u64(t->ref.sys, a, sparse_mem_read_u64(ddr_model_mem(t->port[TB_SYS].model), a));
+        sparse_mem_write_u64(t->ref.ddr, a,
+                             sparse_mem_read_u64(ddr_model_mem(t->port[TB_DDR].model), a));
+        sparse_mem_write_u64(t->ref.sys, a,
+                             sparse_mem_read_u64(ddr_model_mem(t->port[TB_SYS].model), a));
     }
 }
 
@@ -331,9 +349,9 @@ void tb_compare_memory(struct tb *t)
         const struct sparse_mem *exp = p ? t->ref.sys : t->ref.ddr;
         for (uint64_t a = 0; a < TB_REGION; a += 8) {
             uint64_t g = sparse_mem_read_u64(got, a), e = sparse_mem_read_u64(exp, a);
-            TB_CHECK(t, g == e, "%s word %#llx: %#018llx, expected %#018llx", p ? "system memory" : "VRAM",
-                     (unsigned long long)(p ? TB_SYS_BASE + a : a), (unsigned long long)g,
-                     (unsigned long long)e);
+            TB_CHECK(t, g == e, "%s word %#llx: %#018llx, expected %#018llx",
+                     p ? "system memory" : "VRAM", (unsigned long long)(p ? TB_SYS_BASE + a : a),
+                     (unsigned long long)g, (unsigned long long)e);
         }
     }
 }
@@ -363,7 +381,9 @@ void tb_inject_write_error(struct tb *t, int port, uint64_t lo, uint64_t hi)
 
 void tb_inject_read_error(struct tb *t, int port, uint64_t lo, uint64_t hi)
 {
-    TB_CHECK(t, ddr_model_inject_read_error(t->port[port].model, model_addr(port, lo), model_addr(port, hi - 8) + 8),
+    TB_CHECK(t,
+             ddr_model_inject_read_error(t->port[port].model, model_addr(port, lo),
+                                         model_addr(port, hi - 8) + 8),
              "cannot inject a read error");
 }
 

@@ -37,25 +37,31 @@ static inline uint64_t rng_next(struct rng *r)
     r->s = x;
     return x * UINT64_C(2685821657736338717);
 }
-static inline uint64_t rng_below(struct rng *r, uint64_t n) { return n ? rng_next(r) % n : 0; }
-static inline bool rng_chance(struct rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
+static inline uint64_t rng_below(struct rng *r, uint64_t n)
+{
+    return n ? rng_next(r) % n : 0;
+}
+static inline bool rng_chance(struct rng *r, unsigned percent)
+{
+    return rng_below(r, 100) < percent;
+}
 
 /* ------------------------------------------------------------ memory map of the test */
-#define TB_DDR_SIZE (UINT64_C(64) << 20)           /* the DDR model */
-#define TB_SYS_BASE UINT64_C(0x00007F0000000000)   /* system memory as the engine addresses it */
-#define TB_SYS_SIZE (UINT64_C(16) << 20)           /* the system-memory model */
-#define TB_REGION (UINT64_C(2) << 20)              /* test traffic stays in the first 2 MiB of each */
+#define TB_DDR_SIZE (UINT64_C(64) << 20)         /* the DDR model */
+#define TB_SYS_BASE UINT64_C(0x00007F0000000000) /* system memory as the engine addresses it */
+#define TB_SYS_SIZE (UINT64_C(16) << 20)         /* the system-memory model */
+#define TB_REGION   (UINT64_C(2) << 20)          /* test traffic stays in the first 2 MiB of each */
 
 enum { TB_DDR = 0, TB_SYS = 1 };
 enum { CH_AW, CH_W, CH_B, CH_AR, CH_R, CH_N };
 
 struct tb_env {
-    unsigned gate_pct[2][CH_N]; /* chance each channel is open in a cycle */
-    unsigned inv_ready_pct;     /* chance the MMU accepts a request in a cycle */
+    unsigned gate_pct[2][CH_N];          /* chance each channel is open in a cycle */
+    unsigned inv_ready_pct;              /* chance the MMU accepts a request in a cycle */
     unsigned inv_busy_min, inv_busy_max; /* MMU busy min..max cycles after accepting */
 };
 
-#define TB_MAX_AW 256u
+#define TB_MAX_AW  256u
 #define TB_MAX_ERR 4u
 
 struct tb_aw {
@@ -68,10 +74,11 @@ struct tb_port {
     struct axi4_pins pins;
     bool gate[CH_N];
     bool aw_wait, w_wait, ar_wait; /* the model saw valid without a handshake last cycle */
-    struct tb_aw aw[TB_MAX_AW];    /* accepted AWs: [b_idx, aw_count) wait for B, [w_idx, ..) for W */
+    struct tb_aw aw[TB_MAX_AW]; /* accepted AWs: [b_idx, aw_count) wait for B, [w_idx, ..) for W */
     uint64_t aw_count, w_idx, b_idx;
     uint64_t ar_bursts, r_beats, w_beats, b_count;
-    uint64_t werr_lo[TB_MAX_ERR], werr_hi[TB_MAX_ERR]; /* B answers SLVERR for bursts touching these */
+    uint64_t werr_lo[TB_MAX_ERR],
+        werr_hi[TB_MAX_ERR]; /* B answers SLVERR for bursts touching these */
     unsigned n_werr;
 };
 
@@ -105,7 +112,11 @@ struct tb *tb_create(uint64_t seed, unsigned ddr_latency, unsigned sys_latency, 
 void tb_destroy(struct tb *t);
 
 _Noreturn void tb_fail(struct tb *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#define TB_CHECK(t, cond, ...) do { if (!(cond)) tb_fail((t), __VA_ARGS__); } while (0)
+#define TB_CHECK(t, cond, ...)         \
+    do {                               \
+        if (!(cond))                   \
+            tb_fail((t), __VA_ARGS__); \
+    } while (0)
 
 /* Starts a test: name, environment, cycle budget for the watchdog. */
 void tb_begin(struct tb *t, const char *name, const struct tb_env *env, uint64_t budget);

@@ -12,7 +12,8 @@
 #include "gmmu/paging.h"
 #include "paging_tests.h"
 
-_Static_assert((int)GMMU_PAGING_FLUSH_ALL == (int)GMMU_INV_ALL && (int)GMMU_PAGING_FLUSH_ASID == (int)GMMU_INV_ASID &&
+_Static_assert((int)GMMU_PAGING_FLUSH_ALL == (int)GMMU_INV_ALL &&
+                   (int)GMMU_PAGING_FLUSH_ASID == (int)GMMU_INV_ASID &&
                    (int)GMMU_PAGING_FLUSH_RANGE == (int)GMMU_INV_RANGE,
                "flush types are the MMU's INV_CMD types");
 
@@ -23,9 +24,15 @@ struct pkt {
     unsigned n;
 };
 
-static uint64_t hdr(unsigned op, uint64_t count, uint64_t flags) { return op | flags | (count << 32); }
+static uint64_t hdr(unsigned op, uint64_t count, uint64_t flags)
+{
+    return op | flags | (count << 32);
+}
 
-static uint64_t dst_flag(bool sys) { return sys ? GMMU_PAGING_HDR_DST_SYS : 0; }
+static uint64_t dst_flag(bool sys)
+{
+    return sys ? GMMU_PAGING_HDR_DST_SYS : 0;
+}
 
 static void p_run(struct pkt *p, bool sys, uint64_t dst, uint32_t n, uint64_t first, uint64_t inc)
 {
@@ -78,8 +85,14 @@ static void p_fence(struct pkt *p, uint64_t flags, uint64_t addr, uint64_t value
     p->n = 3;
 }
 
-static unsigned op_of(const struct pkt *p) { return (unsigned)(p->w[0] & 0xFF); }
-static uint32_t count_of(const struct pkt *p) { return (uint32_t)(p->w[0] >> 32); }
+static unsigned op_of(const struct pkt *p)
+{
+    return (unsigned)(p->w[0] & 0xFF);
+}
+static uint32_t count_of(const struct pkt *p)
+{
+    return (uint32_t)(p->w[0] >> 32);
+}
 
 /* ------------------------------------------------------------ streams */
 struct stream_mark {
@@ -90,14 +103,16 @@ struct stream_mark {
 
 static struct stream_mark mark(struct tb *t)
 {
-    struct stream_mark m = { tb_rd(t, GMMU_PAGING_PACKETS_DONE), t->ref.n_flushes, t->inv_requests };
+    struct stream_mark m = { tb_rd(t, GMMU_PAGING_PACKETS_DONE), t->ref.n_flushes,
+                             t->inv_requests };
     return m;
 }
 
 /* Puts one packet and applies it to the reference. */
 static bool put(struct tb *t, const struct pkt *p)
 {
-    TB_CHECK(t, ref_validate(&t->ref.cfg, p->w) == GMMU_PAGING_ERR_NONE, "generator made an invalid packet");
+    TB_CHECK(t, ref_validate(&t->ref.cfg, p->w) == GMMU_PAGING_ERR_NONE,
+             "generator made an invalid packet");
     if (!tb_queue_put(t, p->w, p->n))
         return false;
     ref_exec(&t->ref, p->w);
@@ -125,7 +140,8 @@ static void put_all(struct tb *t, const struct pkt *ps, unsigned n)
 static void finish(struct tb *t, struct stream_mark m, unsigned n)
 {
     uint32_t st = tb_rd(t, GMMU_PAGING_STATUS);
-    TB_CHECK(t, !(st & GMMU_PAGING_STATUS_ERROR), "STATUS %#x: error code %u at packet %u, address %#x", st,
+    TB_CHECK(t, !(st & GMMU_PAGING_STATUS_ERROR),
+             "STATUS %#x: error code %u at packet %u, address %#x", st,
              (st >> GMMU_PAGING_STATUS_CODE_LSB) & 7, tb_rd(t, GMMU_PAGING_ERR_PACKET),
              tb_rd(t, GMMU_PAGING_ERR_ADDR_LO));
     uint32_t done = tb_rd(t, GMMU_PAGING_PACKETS_DONE);
@@ -133,7 +149,8 @@ static void finish(struct tb *t, struct stream_mark m, unsigned n)
     uint32_t tail = tb_rd(t, GMMU_PAGING_TAIL);
     TB_CHECK(t, tail == t->head, "TAIL %u, HEAD %u", tail, t->head);
     if (t->ref.fences) {
-        uint64_t f = tb_rd(t, GMMU_PAGING_FENCE_LO) | (uint64_t)tb_rd(t, GMMU_PAGING_FENCE_HI) << 32;
+        uint64_t f = tb_rd(t, GMMU_PAGING_FENCE_LO) | (uint64_t)tb_rd(t, GMMU_PAGING_FENCE_HI)
+                                                          << 32;
         TB_CHECK(t, f == t->ref.fence_value, "FENCE %#llx, expected %#llx", (unsigned long long)f,
                  (unsigned long long)t->ref.fence_value);
     }
@@ -146,8 +163,9 @@ static void finish(struct tb *t, struct stream_mark m, unsigned n)
         bool asid_ok = e->type == GMMU_PAGING_FLUSH_ALL || g->asid == (e->asid & amask);
         bool range_ok = e->type != GMMU_PAGING_FLUSH_RANGE ||
                         (g->first_page == e->first_page && g->last_page == e->last_page);
-        TB_CHECK(t, g->type == e->type && asid_ok && range_ok, "invalidation %u: type %u asid %llu pages %#llx..%#llx",
-                 i, g->type, (unsigned long long)g->asid, (unsigned long long)g->first_page,
+        TB_CHECK(t, g->type == e->type && asid_ok && range_ok,
+                 "invalidation %u: type %u asid %llu pages %#llx..%#llx", i, g->type,
+                 (unsigned long long)g->asid, (unsigned long long)g->first_page,
                  (unsigned long long)g->last_page);
     }
     tb_compare_memory(t);
@@ -161,14 +179,18 @@ static void run_stream(struct tb *t, const struct pkt *ps, unsigned n)
     finish(t, m, n);
 }
 
-static void enable(struct tb *t) { tb_wr(t, GMMU_PAGING_CTRL, GMMU_PAGING_CTRL_ENABLE); }
+static void enable(struct tb *t)
+{
+    tb_wr(t, GMMU_PAGING_CTRL, GMMU_PAGING_CTRL_ENABLE);
+}
 
 /* ------------------------------------------------------------ random packets */
 static uint64_t rand_addr(struct tb *t, bool sys, uint32_t words)
 {
     uint64_t a;
     if (rng_chance(&t->rng, 30)) /* just before a 4 KiB boundary */
-        a = (rng_below(&t->rng, TB_REGION / 4096 - 1 - words / 512) + 1) * 4096 - 8 * (1 + rng_below(&t->rng, 64));
+        a = (rng_below(&t->rng, TB_REGION / 4096 - 1 - words / 512) + 1) * 4096 -
+            8 * (1 + rng_below(&t->rng, 64));
     else
         a = 8 * rng_below(&t->rng, TB_REGION / 8 - words);
     return sys ? TB_SYS_BASE + a : a;
@@ -177,10 +199,14 @@ static uint64_t rand_addr(struct tb *t, bool sys, uint32_t words)
 static uint32_t rand_count(struct tb *t)
 {
     switch (rng_below(&t->rng, 4)) {
-    case 0: return 1 + (uint32_t)rng_below(&t->rng, 8);
-    case 1: return 1 + (uint32_t)rng_below(&t->rng, 64);
-    case 2: return 1 + (uint32_t)rng_below(&t->rng, 600);
-    default: return 500 + (uint32_t)rng_below(&t->rng, 800);
+    case 0:
+        return 1 + (uint32_t)rng_below(&t->rng, 8);
+    case 1:
+        return 1 + (uint32_t)rng_below(&t->rng, 64);
+    case 2:
+        return 1 + (uint32_t)rng_below(&t->rng, 600);
+    default:
+        return 500 + (uint32_t)rng_below(&t->rng, 800);
     }
 }
 
@@ -223,7 +249,8 @@ static void rand_packet(struct tb *t, struct pkt *p)
         p_flush(p, type, rng_below(&t->rng, UINT64_C(1) << t->prm.asid_bits), a, b);
     } else {
         uint64_t flags = (rng_chance(&t->rng, 50) ? GMMU_PAGING_HDR_FENCE_IRQ : 0) |
-                         (rng_chance(&t->rng, 60) ? GMMU_PAGING_HDR_FENCE_WRITE : 0) | dst_flag(sys);
+                         (rng_chance(&t->rng, 60) ? GMMU_PAGING_HDR_FENCE_WRITE : 0) |
+                         dst_flag(sys);
         p_fence(p, flags, rand_addr(t, sys, 1), rng_next(&t->rng));
     }
 }
@@ -274,23 +301,27 @@ void test_directed(struct tb *t)
     /* One of each, both ports, runs across 4 KiB pages. */
     struct pkt ps[16];
     unsigned n = 0;
-    p_run(&ps[n++], false, 0x10800, 512, 0x80000001ull, 0x1000);          /* 4 KiB PTEs, crossing a page */
+    p_run(&ps[n++], false, 0x10800, 512, 0x80000001ull, 0x1000); /* 4 KiB PTEs, crossing a page */
     p_run(&ps[n++], true, TB_SYS_BASE + 0x20000, 32, 0x3000000005ull, 0x10000); /* 64 KiB PTEs */
     p_lit(t, &ps[n++], false, 0x30ff0, t->prm.queue_words - 2 < 20 ? t->prm.queue_words - 2 : 20);
-    p_lit(t, &ps[n++], true, TB_SYS_BASE + 0x31000, t->prm.queue_words - 2 < 40 ? t->prm.queue_words - 2 : 40);
+    p_lit(t, &ps[n++], true, TB_SYS_BASE + 0x31000,
+          t->prm.queue_words - 2 < 40 ? t->prm.queue_words - 2 : 40);
     p_fill(&ps[n++], false, 0x40000, 700, 0xDEADBEEFCAFEF00Dull);
     p_fill(&ps[n++], true, TB_SYS_BASE + 0x40008, 1, 0x0123456789ABCDEFull);
-    p_copy(&ps[n++], true, TB_SYS_BASE + 0x50000, false, 0x10800, 512);  /* VRAM -> sys, sees the PTEs above */
-    p_copy(&ps[n++], false, 0x60010, true, TB_SYS_BASE + 0x20000, 32);   /* sys -> VRAM */
-    p_copy(&ps[n++], false, 0x70000, false, 0x40000, 700);                /* VRAM -> VRAM */
+    p_copy(&ps[n++], true, TB_SYS_BASE + 0x50000, false, 0x10800,
+           512); /* VRAM -> sys, sees the PTEs above */
+    p_copy(&ps[n++], false, 0x60010, true, TB_SYS_BASE + 0x20000, 32); /* sys -> VRAM */
+    p_copy(&ps[n++], false, 0x70000, false, 0x40000, 700);             /* VRAM -> VRAM */
     p_copy(&ps[n++], true, TB_SYS_BASE + 0x80000, true, TB_SYS_BASE + 0x31000, 40);
     p_flush(&ps[n++], GMMU_PAGING_FLUSH_RANGE, 3, 0x7000, 0x9fff);
     p_flush(&ps[n++], GMMU_PAGING_FLUSH_ASID, 1, 0, 0);
     p_flush(&ps[n++], GMMU_PAGING_FLUSH_ALL, 0, 0, 0);
     p_fence(&ps[n++], GMMU_PAGING_HDR_FENCE_WRITE, 0x90000, 0xF00D);
-    p_fence(&ps[n++], GMMU_PAGING_HDR_FENCE_WRITE | GMMU_PAGING_HDR_DST_SYS, TB_SYS_BASE + 0x90008, 0xF00E);
+    p_fence(&ps[n++], GMMU_PAGING_HDR_FENCE_WRITE | GMMU_PAGING_HDR_DST_SYS, TB_SYS_BASE + 0x90008,
+            0xF00E);
     run_stream(t, ps, n);
-    TB_CHECK(t, !(tb_rd(t, GMMU_PAGING_IRQ_STATUS) & GMMU_PAGING_IRQ_STATUS_FENCE), "FENCE irq without FENCE_IRQ");
+    TB_CHECK(t, !(tb_rd(t, GMMU_PAGING_IRQ_STATUS) & GMMU_PAGING_IRQ_STATUS_FENCE),
+             "FENCE irq without FENCE_IRQ");
 
     /* FENCE_IRQ without a write: IRQ_STATUS.FENCE and irq_o, cleared by W1C. */
     p_fence(&ps[0], GMMU_PAGING_HDR_FENCE_IRQ, 0, 0xABCD0123456789ull);
@@ -301,7 +332,8 @@ void test_directed(struct tb *t)
     TB_CHECK(t, !t->pins.irq, "irq_o while disabled");
     tb_wr(t, GMMU_PAGING_IRQ_ENABLE, 3);
     tb_wr(t, GMMU_PAGING_IRQ_STATUS, GMMU_PAGING_IRQ_STATUS_FENCE);
-    TB_CHECK(t, tb_rd(t, GMMU_PAGING_IRQ_STATUS) == 0 && !t->pins.irq, "IRQ_STATUS.FENCE not cleared");
+    TB_CHECK(t, tb_rd(t, GMMU_PAGING_IRQ_STATUS) == 0 && !t->pins.irq,
+             "IRQ_STATUS.FENCE not cleared");
     printf("directed: PASS\n");
 }
 
@@ -324,14 +356,15 @@ void test_random(struct tb *t, unsigned streams)
             rand_packet(t, &ps[i]);
             uint32_t c = count_of(&ps[i]);
             unsigned op = op_of(&ps[i]);
-            if (op == GMMU_PAGING_OP_WRITE_PTES || op == GMMU_PAGING_OP_FILL || op == GMMU_PAGING_OP_COPY)
+            if (op == GMMU_PAGING_OP_WRITE_PTES || op == GMMU_PAGING_OP_FILL ||
+                op == GMMU_PAGING_OP_COPY)
                 words += c;
         }
         run_stream(t, ps, n);
         packets += n;
     }
-    printf("random: %u streams, %llu packets, %llu words written: PASS\n", streams, (unsigned long long)packets,
-           (unsigned long long)words);
+    printf("random: %u streams, %llu packets, %llu words written: PASS\n", streams,
+           (unsigned long long)packets, (unsigned long long)words);
 }
 
 /* ------------------------------------------------------------ AXI errors */
@@ -372,13 +405,16 @@ static void restart_and_continue(struct tb *t)
 static void expect_stop(struct tb *t, unsigned code, uint32_t pkt, uint64_t addr, uint32_t tail)
 {
     uint32_t st = tb_rd(t, GMMU_PAGING_STATUS);
-    TB_CHECK(t, (st & GMMU_PAGING_STATUS_ERROR) && ((st >> GMMU_PAGING_STATUS_CODE_LSB) & 7) == code &&
-                    !(st & GMMU_PAGING_STATUS_BUSY),
+    TB_CHECK(t,
+             (st & GMMU_PAGING_STATUS_ERROR) && ((st >> GMMU_PAGING_STATUS_CODE_LSB) & 7) == code &&
+                 !(st & GMMU_PAGING_STATUS_BUSY),
              "STATUS %#x, expected ERROR with code %u (%s)", st, code, gmmu_paging_err_name(code));
     expect_reg(t, GMMU_PAGING_ERR_PACKET, pkt, "ERR_PACKET");
     expect_reg(t, GMMU_PAGING_PACKETS_DONE, pkt, "PACKETS_DONE after the error");
-    uint64_t ea = tb_rd(t, GMMU_PAGING_ERR_ADDR_LO) | (uint64_t)tb_rd(t, GMMU_PAGING_ERR_ADDR_HI) << 32;
-    TB_CHECK(t, ea == addr, "ERR_ADDR %#llx, expected %#llx", (unsigned long long)ea, (unsigned long long)addr);
+    uint64_t ea = tb_rd(t, GMMU_PAGING_ERR_ADDR_LO) | (uint64_t)tb_rd(t, GMMU_PAGING_ERR_ADDR_HI)
+                                                          << 32;
+    TB_CHECK(t, ea == addr, "ERR_ADDR %#llx, expected %#llx", (unsigned long long)ea,
+             (unsigned long long)addr);
     expect_reg(t, GMMU_PAGING_TAIL, tail, "TAIL after the error");
     TB_CHECK(t, (tb_rd(t, GMMU_PAGING_IRQ_STATUS) & GMMU_PAGING_IRQ_STATUS_ERROR) && t->pins.irq,
              "no error interrupt");
@@ -387,8 +423,8 @@ static void expect_stop(struct tb *t, unsigned code, uint32_t pkt, uint64_t addr
 void test_axi_errors(struct tb *t)
 {
     enum { RUN, LIT, FILL, COPY_RD, COPY_WR, FENCE, KINDS };
-    static const char *names[KINDS] = { "WRITE_PTES", "WRITE_PTES literal", "FILL", "COPY read", "COPY write",
-                                        "FENCE write" };
+    static const char *names[KINDS] = { "WRITE_PTES", "WRITE_PTES literal", "FILL",
+                                        "COPY read",  "COPY write",         "FENCE write" };
     for (unsigned c = 0; c < 2 * KINDS; c++) {
         unsigned kind = c % KINDS;
         bool sys = c >= KINDS; /* the port that fails */
@@ -403,19 +439,35 @@ void test_axi_errors(struct tb *t)
         struct pkt ps[5];
         p_fill(&ps[0], false, 0x100000, 300, 1);
         p_run(&ps[1], true, TB_SYS_BASE + 0x100000, 100, 2, 3);
-        uint32_t n = kind == LIT ? 1 + (uint32_t)rng_below(&t->rng, t->prm.queue_words - 2 < 60 ? t->prm.queue_words - 2 : 60)
-                   : kind == FENCE ? 1 : 200 + (uint32_t)rng_below(&t->rng, 700);
+        uint32_t n = kind == LIT     ? 1 + (uint32_t)rng_below(&t->rng, t->prm.queue_words - 2 < 60
+                                                                            ? t->prm.queue_words - 2
+                                                                            : 60)
+                     : kind == FENCE ? 1
+                                     : 200 + (uint32_t)rng_below(&t->rng, 700);
         uint32_t k = (uint32_t)rng_below(&t->rng, n);
         uint64_t base = (sys ? TB_SYS_BASE : 0) + 0x20000 + 8 * rng_below(&t->rng, 512);
         uint64_t other = (sys ? 0 : TB_SYS_BASE) + 0x60000;
         unsigned code = GMMU_PAGING_ERR_AXI_WRITE;
         switch (kind) {
-        case RUN: p_run(&ps[2], sys, base, n, 5, 7); break;
-        case LIT: p_lit(t, &ps[2], sys, base, n); break;
-        case FILL: p_fill(&ps[2], sys, base, n, 9); break;
-        case COPY_RD: p_copy(&ps[2], !sys, other, sys, base, n); code = GMMU_PAGING_ERR_AXI_READ; break;
-        case COPY_WR: p_copy(&ps[2], sys, base, !sys, other, n); break;
-        default: p_fence(&ps[2], GMMU_PAGING_HDR_FENCE_WRITE | dst_flag(sys), base, 11); break;
+        case RUN:
+            p_run(&ps[2], sys, base, n, 5, 7);
+            break;
+        case LIT:
+            p_lit(t, &ps[2], sys, base, n);
+            break;
+        case FILL:
+            p_fill(&ps[2], sys, base, n, 9);
+            break;
+        case COPY_RD:
+            p_copy(&ps[2], !sys, other, sys, base, n);
+            code = GMMU_PAGING_ERR_AXI_READ;
+            break;
+        case COPY_WR:
+            p_copy(&ps[2], sys, base, !sys, other, n);
+            break;
+        default:
+            p_fence(&ps[2], GMMU_PAGING_HDR_FENCE_WRITE | dst_flag(sys), base, 11);
+            break;
         }
         uint64_t x = base + 8ull * k;
         if (code == GMMU_PAGING_ERR_AXI_READ)
@@ -487,23 +539,64 @@ void test_malformed(struct tb *t)
         { "WRITE_PTES COUNT 0", { hdr(GMMU_PAGING_OP_WRITE_PTES, 0, 0), 0, 1, 1 }, 4, M, 0 },
         { "FILL COUNT 0", { hdr(GMMU_PAGING_OP_FILL, 0, 0), 0, 1 }, 3, M, 0 },
         { "COPY COUNT 0", { hdr(GMMU_PAGING_OP_COPY, 0, 0), 0, 0x1000 }, 3, M, 0 },
-        { "literal longer than the queue", { hdr(GMMU_PAGING_OP_WRITE_PTES, qw - 1, GMMU_PAGING_HDR_LITERAL), 0 }, 2, M, 0 },
+        { "literal longer than the queue",
+          { hdr(GMMU_PAGING_OP_WRITE_PTES, qw - 1, GMMU_PAGING_HDR_LITERAL), 0 },
+          2,
+          M,
+          0 },
         { "FILL unaligned", { hdr(GMMU_PAGING_OP_FILL, 1, 0), 0x1004, 0 }, 3, M, 0 },
-        { "WRITE_PTES unaligned", { hdr(GMMU_PAGING_OP_WRITE_PTES, 1, GMMU_PAGING_HDR_DST_SYS), TB_SYS_BASE + 1, 0, 0 }, 4, M, 0 },
+        { "WRITE_PTES unaligned",
+          { hdr(GMMU_PAGING_OP_WRITE_PTES, 1, GMMU_PAGING_HDR_DST_SYS), TB_SYS_BASE + 1, 0, 0 },
+          4,
+          M,
+          0 },
         { "COPY source unaligned", { hdr(GMMU_PAGING_OP_COPY, 1, 0), 0x1000, 0x2002 }, 3, M, 0 },
-        { "FENCE unaligned", { hdr(GMMU_PAGING_OP_FENCE, 0, GMMU_PAGING_HDR_FENCE_WRITE), 0x1006, 0 }, 3, M, 0 },
+        { "FENCE unaligned",
+          { hdr(GMMU_PAGING_OP_FENCE, 0, GMMU_PAGING_HDR_FENCE_WRITE), 0x1006, 0 },
+          3,
+          M,
+          0 },
         { "FENCE COUNT 1", { hdr(GMMU_PAGING_OP_FENCE, 1, 0), 0, 0 }, 3, M, 0 },
         { "FLUSH_TLB type 3", { hdr(GMMU_PAGING_OP_FLUSH_TLB, 3, 0), 0, 0, 0 }, 4, M, 0 },
         { "FLUSH_TLB COUNT bit 2", { hdr(GMMU_PAGING_OP_FLUSH_TLB, 4, 0), 0, 0, 0 }, 4, M, 0 },
-        { "FLUSH_TLB wide ASID", { hdr(GMMU_PAGING_OP_FLUSH_TLB, GMMU_PAGING_FLUSH_ASID, 0), UINT64_C(1) << t->prm.asid_bits, 0, 0 }, 4, M, 0 },
-        { "FLUSH_TLB first > last", { hdr(GMMU_PAGING_OP_FLUSH_TLB, GMMU_PAGING_FLUSH_RANGE, 0), 0, 0x2000, 0x1fff }, 4, M, 0 },
+        { "FLUSH_TLB wide ASID",
+          { hdr(GMMU_PAGING_OP_FLUSH_TLB, GMMU_PAGING_FLUSH_ASID, 0),
+            UINT64_C(1) << t->prm.asid_bits, 0, 0 },
+          4,
+          M,
+          0 },
+        { "FLUSH_TLB first > last",
+          { hdr(GMMU_PAGING_OP_FLUSH_TLB, GMMU_PAGING_FLUSH_RANGE, 0), 0, 0x2000, 0x1fff },
+          4,
+          M,
+          0 },
         { "FILL past the DDR", { hdr(GMMU_PAGING_OP_FILL, 2, 0), TB_DDR_SIZE - 8, 0 }, 3, R, 0 },
         { "WRITE_PTES at 4 GiB", { hdr(GMMU_PAGING_OP_WRITE_PTES, 1, 0), four_g, 0, 0 }, 4, R, 0 },
-        { "COPY source past the DDR", { hdr(GMMU_PAGING_OP_COPY, 1, 0), 0x1000, TB_DDR_SIZE }, 3, R, 0 },
-        { "COPY destination wraps", { hdr(GMMU_PAGING_OP_COPY, 2, GMMU_PAGING_HDR_DST_SYS), UINT64_MAX - 7, 0x1000 }, 3, R, 0 },
-        { "FILL system memory wraps", { hdr(GMMU_PAGING_OP_FILL, 2, GMMU_PAGING_HDR_DST_SYS), UINT64_MAX - 7, 0 }, 3, R, 0 },
-        { "FENCE write past the DDR", { hdr(GMMU_PAGING_OP_FENCE, 0, GMMU_PAGING_HDR_FENCE_WRITE), TB_DDR_SIZE, 0 }, 3, R, 0 },
-        { "FILL past 4 GiB with 8 GiB of DDR", { hdr(GMMU_PAGING_OP_FILL, 2, 0), four_g - 8, 0 }, 3, R, 2 * four_g },
+        { "COPY source past the DDR",
+          { hdr(GMMU_PAGING_OP_COPY, 1, 0), 0x1000, TB_DDR_SIZE },
+          3,
+          R,
+          0 },
+        { "COPY destination wraps",
+          { hdr(GMMU_PAGING_OP_COPY, 2, GMMU_PAGING_HDR_DST_SYS), UINT64_MAX - 7, 0x1000 },
+          3,
+          R,
+          0 },
+        { "FILL system memory wraps",
+          { hdr(GMMU_PAGING_OP_FILL, 2, GMMU_PAGING_HDR_DST_SYS), UINT64_MAX - 7, 0 },
+          3,
+          R,
+          0 },
+        { "FENCE write past the DDR",
+          { hdr(GMMU_PAGING_OP_FENCE, 0, GMMU_PAGING_HDR_FENCE_WRITE), TB_DDR_SIZE, 0 },
+          3,
+          R,
+          0 },
+        { "FILL past 4 GiB with 8 GiB of DDR",
+          { hdr(GMMU_PAGING_OP_FILL, 2, 0), four_g - 8, 0 },
+          3,
+          R,
+          2 * four_g },
     };
     unsigned ncases = sizeof cases / sizeof cases[0];
     for (unsigned c = 0; c < ncases; c++) {
@@ -514,7 +607,8 @@ void test_malformed(struct tb *t)
         t->pins.ddr_size = ddr_size;
         t->ref.cfg.ddr_size = ddr_size;
         /* The reference agrees on the verdict. */
-        TB_CHECK(t, ref_validate(&t->ref.cfg, cases[c].w) == cases[c].code, "the reference model disagrees");
+        TB_CHECK(t, ref_validate(&t->ref.cfg, cases[c].w) == cases[c].code,
+                 "the reference model disagrees");
         enable(t);
         tb_reset_tracking(t);
         uint32_t done0 = tb_rd(t, GMMU_PAGING_PACKETS_DONE);
@@ -551,7 +645,7 @@ void test_flush(struct tb *t)
         tb_reset_tracking(t);
         struct stream_mark m = mark(t);
         struct pkt ps[5];
-        p_fill(&ps[0], false, 0x1c0000, 1500, 7);                            /* writes in flight */
+        p_fill(&ps[0], false, 0x1c0000, 1500, 7); /* writes in flight */
         p_flush(&ps[1], GMMU_PAGING_FLUSH_RANGE, 2, 0x40000000, 0x4000ffff);
         p_fill(&ps[2], true, TB_SYS_BASE + 0x1c0000, 800, 8);
         p_flush(&ps[3], GMMU_PAGING_FLUSH_ALL, 0, 0, 0);
@@ -567,7 +661,8 @@ void test_flush(struct tb *t)
         expect_reg(t, GMMU_PAGING_PACKETS_DONE, m.done + 1, "PACKETS_DONE while the MMU is busy");
         while (t->inv_busy_left > 4)
             tb_cycle(t);
-        expect_reg(t, GMMU_PAGING_PACKETS_DONE, m.done + 1, "PACKETS_DONE just before the MMU is done");
+        expect_reg(t, GMMU_PAGING_PACKETS_DONE, m.done + 1,
+                   "PACKETS_DONE just before the MMU is done");
         tb_wait_idle(t);
         finish(t, m, n);
     }
@@ -575,8 +670,8 @@ void test_flush(struct tb *t)
 }
 
 /* ------------------------------------------------------------ throughput */
-static bool tput_one(struct tb *t, const char *name, const struct pkt *p, uint32_t words, double target,
-                     bool check)
+static bool tput_one(struct tb *t, const char *name, const struct pkt *p, uint32_t words,
+                     double target, bool check)
 {
     tb_reset_tracking(t);
     struct stream_mark m = mark(t);
@@ -585,7 +680,8 @@ static bool tput_one(struct tb *t, const char *name, const struct pkt *p, uint32
     tb_wr(t, GMMU_PAGING_PERF_BEATS, 0);
     tb_publish(t);
     tb_wait_idle(t);
-    uint32_t cycles = tb_rd(t, GMMU_PAGING_PERF_BUSY_CYCLES), beats = tb_rd(t, GMMU_PAGING_PERF_BEATS);
+    uint32_t cycles = tb_rd(t, GMMU_PAGING_PERF_BUSY_CYCLES),
+             beats = tb_rd(t, GMMU_PAGING_PERF_BEATS);
     finish(t, m, 1);
     double r = (double)words / cycles;
     bool ok = !check || r >= target;

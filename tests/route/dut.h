@@ -22,11 +22,15 @@ extern "C" {
 #endif
 
 struct route_master {
-    uint8_t awvalid, awready, awsel, awid, awlen, awuser; uint64_t awaddr;
-    uint8_t wvalid, wready, wstrb, wlast; uint64_t wdata;
+    uint8_t awvalid, awready, awsel, awid, awlen, awuser;
+    uint64_t awaddr;
+    uint8_t wvalid, wready, wstrb, wlast;
+    uint64_t wdata;
     uint8_t bvalid, bready, bid, bresp;
-    uint8_t arvalid, arready, arsel, arid, arlen, aruser; uint64_t araddr;
-    uint8_t rvalid, rready, rid, rresp, rlast; uint64_t rdata;
+    uint8_t arvalid, arready, arsel, arid, arlen, aruser;
+    uint64_t araddr;
+    uint8_t rvalid, rready, rid, rresp, rlast;
+    uint64_t rdata;
 };
 
 struct route_dut;

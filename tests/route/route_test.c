@@ -22,24 +22,24 @@
 #include "dut.h"
 #include "sysmem_port.h"
 
-#define MEM_BYTES 0x10000u
-#define READ_AREA 0x8000u           /* reads below, writes above */
-#define BURSTS 600u
-#define IDS 4u
+#define MEM_BYTES  0x10000u
+#define READ_AREA  0x8000u /* reads below, writes above */
+#define BURSTS     600u
+#define IDS        4u
 #define MAX_CYCLES 2000000u
-#define DECERR 3u
+#define DECERR     3u
 
 static uint8_t mem[2][MEM_BYTES];
 static int failures;
 
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            if (failures++ < 10) {                         \
-                fprintf(stderr, "route: " __VA_ARGS__);    \
-                fputc('\n', stderr);                       \
-            }                                              \
-        }                                                  \
+#define CHECK(cond, ...)                                \
+    do {                                                \
+        if (!(cond)) {                                  \
+            if (failures++ < 10) {                      \
+                fprintf(stderr, "route: " __VA_ARGS__); \
+                fputc('\n', stderr);                    \
+            }                                           \
+        }                                               \
     } while (0)
 
 static uint64_t base_of(unsigned slave)
@@ -59,8 +59,8 @@ static void *resolve(void *ctx, uint64_t addr, uint64_t len)
 struct burst {
     bool write;
     uint8_t sel, id, len, user;
-    uint64_t offset;   /* in the slave's memory */
-    uint64_t seed;     /* write data: seed + beat */
+    uint64_t offset; /* in the slave's memory */
+    uint64_t seed;   /* write data: seed + beat */
     unsigned beats_done;
 };
 
@@ -74,9 +74,19 @@ struct fifo {
 
 static struct fifo r_expect[IDS], b_expect[IDS], w_owed;
 
-static void push(struct fifo *f, unsigned v) { f->v[(f->head + f->count++) % BURSTS] = v; }
-static unsigned front(const struct fifo *f) { return f->v[f->head]; }
-static void pop(struct fifo *f) { f->head = (f->head + 1) % BURSTS; f->count--; }
+static void push(struct fifo *f, unsigned v)
+{
+    f->v[(f->head + f->count++) % BURSTS] = v;
+}
+static unsigned front(const struct fifo *f)
+{
+    return f->v[f->head];
+}
+static void pop(struct fifo *f)
+{
+    f->head = (f->head + 1) % BURSTS;
+    f->count--;
+}
 
 static uint64_t word_at(unsigned k, uint64_t off)
 {
@@ -110,10 +120,10 @@ static void make_bursts(void)
 }
 
 struct master {
-    unsigned next_ar, next_aw;          /* next read / write to issue, in bursts[] order */
-    unsigned reads_left, writes_left;   /* responses still due */
+    unsigned next_ar, next_aw;        /* next read / write to issue, in bursts[] order */
+    unsigned reads_left, writes_left; /* responses still due */
     unsigned coherent_reads[2], coherent_writes[2];
-    bool w_offered;                     /* WVALID last cycle without WREADY */
+    bool w_offered; /* WVALID last cycle without WREADY */
 };
 
 static unsigned next_of_kind(unsigned from, bool write)
@@ -212,7 +222,8 @@ static void check_memory(void)
             for (unsigned beat = 0; beat <= b->len; beat++) {
                 uint64_t got = word_at(k, b->offset + 8u * beat);
                 if (k == b->sel)
-                    CHECK(got == b->seed + beat, "write %u beat %u missing in slave %u", i, beat, k);
+                    CHECK(got == b->seed + beat, "write %u beat %u missing in slave %u", i, beat,
+                          k);
                 else
                     CHECK(got != b->seed + beat, "write %u beat %u leaked to slave %u", i, beat, k);
             }
@@ -248,8 +259,8 @@ int main(void)
         route_dut_tick(d);
     }
     CHECK(ms.reads_left == 0 && ms.writes_left == 0,
-          "hung: %u reads and %u writes outstanding after %u cycles", ms.reads_left,
-          ms.writes_left, cycle);
+          "hung: %u reads and %u writes outstanding after %u cycles", ms.reads_left, ms.writes_left,
+          cycle);
     check_memory();
     for (unsigned k = 0; k < 2; k++) {
         struct sysmem_port_stats st = sysmem_port_get_stats(port[k]);

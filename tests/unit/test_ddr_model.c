@@ -18,9 +18,9 @@
 #include "ddr_model.h"
 #include "sparse_mem.h"
 
-#define MAX_REQUESTS 32
-#define MAX_W_BEATS 600
-#define MAX_R_BEATS 1024
+#define MAX_REQUESTS   32
+#define MAX_W_BEATS    600
+#define MAX_R_BEATS    1024
 #define TIMEOUT_CYCLES 2000
 
 struct address_request {
@@ -792,7 +792,8 @@ static void reserved_burst_type_is_reported_and_treated_as_incr(void **state)
 static void arvalid_dropped_before_arready_is_reported(void **state)
 {
     (void)state;
-    struct ddr_model *m = ddr_model_create(&(struct ddr_model_config){ .max_outstanding_reads = 1 });
+    struct ddr_model *m =
+        ddr_model_create(&(struct ddr_model_config){ .max_outstanding_reads = 1 });
     struct axi4_pins pins;
     memset(&pins, 0, sizeof pins);
     pins.arvalid = 1; /* cycle 0: accepted; cycle 1: refused (queue full) */

@@ -25,7 +25,7 @@
 
 struct vram {
     uint8_t bytes[VRAM_BYTES];
-    bool fail_enabled;    /* make the read of fail_offset a bus error */
+    bool fail_enabled; /* make the read of fail_offset a bus error */
     uint64_t fail_offset;
     unsigned reads;
 };
@@ -75,30 +75,30 @@ static int reset_vram(void **state)
 #define L3_TABLE 0x1000u
 #define L2_TABLE 0x2000u
 #define L1_TABLE 0x4000u /* 8 KB dual table */
-#define LEAF_4K 0x6000u
+#define LEAF_4K  0x6000u
 #define LEAF_64K 0x7100u /* 256-byte aligned on purpose */
 
 /* VA 0x80_C045_3ABC splits into L3 index 1, L2 index 3, L1 index 2,
  * leaf index 0x53 (so 64 KB index 0x53 >> 4 = 5), page offset 0xABC.
  * Entry offsets: 0x1000 + 1*8, 0x2000 + 3*8, 0x4000 + 2*16 (+8),
  * 0x6000 + 0x53*8, 0x7100 + 5*8. */
-#define VA UINT64_C(0x80C0453ABC)
-#define L3_ENTRY 0x1008u
-#define L2_ENTRY 0x2018u
-#define L1_WORD0 0x4020u
-#define L1_WORD1 0x4028u
-#define LEAF_4K_ENTRY 0x6298u
+#define VA             UINT64_C(0x80C0453ABC)
+#define L3_ENTRY       0x1008u
+#define L2_ENTRY       0x2018u
+#define L1_WORD0       0x4020u
+#define L1_WORD1       0x4028u
+#define LEAF_4K_ENTRY  0x6298u
 #define LEAF_64K_ENTRY 0x7128u
 
 /* Pages the tests map, and what VA translates to through each. */
-#define PAGE_4K UINT64_C(0x123456000)
-#define PA_4K UINT64_C(0x123456ABC)     /* | VA[11:0] */
+#define PAGE_4K  UINT64_C(0x123456000)
+#define PA_4K    UINT64_C(0x123456ABC) /* | VA[11:0] */
 #define PAGE_64K UINT64_C(0xABC0000)
-#define PA_64K UINT64_C(0xABC3ABC)      /* | VA[15:0] */
-#define PAGE_2M UINT64_C(0x40600000)
-#define PA_2M UINT64_C(0x40653ABC)      /* | VA[20:0] */
-#define PAGE_1G UINT64_C(0x140000000)
-#define PA_1G UINT64_C(0x140453ABC)     /* | VA[29:0] */
+#define PA_64K   UINT64_C(0xABC3ABC) /* | VA[15:0] */
+#define PAGE_2M  UINT64_C(0x40600000)
+#define PA_2M    UINT64_C(0x40653ABC) /* | VA[20:0] */
+#define PAGE_1G  UINT64_C(0x140000000)
+#define PA_1G    UINT64_C(0x140453ABC) /* | VA[29:0] */
 
 static void map_down_to_l1(void)
 {
@@ -125,7 +125,7 @@ static void map_64k_page(uint64_t leaf_entry)
 static struct gmmu_ref_result translate(unsigned levels, uint64_t root, uint64_t va,
                                         enum gmmu_access access)
 {
-    struct gmmu_ref_config config = {.levels = levels};
+    struct gmmu_ref_config config = { .levels = levels };
     struct gmmu_ref_result result;
 
     vram.reads = 0;
@@ -144,8 +144,8 @@ static void expect_fault_name(enum gmmu_fault actual, enum gmmu_fault expected)
     assert_string_equal(gmmu_ref_fault_name(actual), gmmu_ref_fault_name(expected));
 }
 
-static void expect_page(struct gmmu_ref_result r, uint64_t pa, unsigned page_shift,
-                        unsigned level, unsigned reads)
+static void expect_page(struct gmmu_ref_result r, uint64_t pa, unsigned page_shift, unsigned level,
+                        unsigned reads)
 {
     expect_fault_name(r.fault, GMMU_FAULT_NONE);
     assert_false(r.zero);
@@ -189,8 +189,7 @@ static void test_pte_builders_match_literal_words(void **state)
     (void)state;
     assert_int_equal(gmmu_pte_make_table(0x2000), UINT64_C(0x0010000000002001));
     assert_int_equal(gmmu_pte_make_table_64k(0x7100), UINT64_C(0x0010000000007141));
-    assert_int_equal(gmmu_pte_make_page(UINT64_C(0x123456000), 1, 0),
-                     UINT64_C(0x0010000123456001));
+    assert_int_equal(gmmu_pte_make_page(UINT64_C(0x123456000), 1, 0), UINT64_C(0x0010000123456001));
     assert_int_equal(gmmu_pte_make_page(UINT64_C(0x123456000), 0, GMMU_PTE_PAGE_ATTRS),
                      UINT64_C(0x000000012345601D));
     assert_int_equal(gmmu_pte_make_large_page(UINT64_C(0x40600000), 1, GMMU_PTE_READ_ONLY),
@@ -198,8 +197,7 @@ static void test_pte_builders_match_literal_words(void **state)
     assert_int_equal(gmmu_pte_make_zero(GMMU_PTE_NO_EXECUTE), UINT64_C(0x13));
     /* Out-of-field bits are dropped: address bits 7:0 and 63:52, segment
      * bits above 4, attribute bits that are not page attributes. */
-    assert_int_equal(gmmu_pte_make_page(UINT64_MAX, 31, UINT64_MAX),
-                     UINT64_C(0x01FFFFFFFFFFFF1D));
+    assert_int_equal(gmmu_pte_make_page(UINT64_MAX, 31, UINT64_MAX), UINT64_C(0x01FFFFFFFFFFFF1D));
     assert_int_equal(gmmu_pte_make_page(0, 32, 0), UINT64_C(0x1));
 }
 
@@ -344,8 +342,7 @@ static void test_2_level_uses_the_whole_8k_root(void **state)
     (void)state;
     /* VA 0x3FFFFFFF: L1 index 0x1FF, entry at 0x4000 + 0x1FF*16 = 0x5FF0. */
     put(0x5FF0, gmmu_pte_make_large_page(0x200000, 1, 0));
-    expect_page(translate(2, L1_TABLE, UINT64_C(0x3FFFFFFF), GMMU_ACCESS_READ),
-                0x3FFFFF, 21, 1, 2);
+    expect_page(translate(2, L1_TABLE, UINT64_C(0x3FFFFFFF), GMMU_ACCESS_READ), 0x3FFFFF, 21, 1, 2);
 }
 
 /* ------------------------------------------------- attributes, permissions */
@@ -359,13 +356,13 @@ struct attribute_case {
 static void test_each_attribute_reaches_the_result(void **state)
 {
     static const struct attribute_case cases[] = {
-        {UINT64_C(0x0010000123456001), 1, false, false, false},
-        {UINT64_C(0x0010000123456005), 1, true, false, false},
-        {UINT64_C(0x0010000123456009), 1, false, true, false},
-        {UINT64_C(0x0010000123456011), 1, false, false, true},
-        {UINT64_C(0x0000000123456001), 0, false, false, false},
-        {UINT64_C(0x01F000012345601D), 31, true, true, true},
-        {UINT64_C(0x0010000123456041), 1, false, false, false}, /* TABLE_64K: no meaning here */
+        { UINT64_C(0x0010000123456001), 1, false, false, false },
+        { UINT64_C(0x0010000123456005), 1, true, false, false },
+        { UINT64_C(0x0010000123456009), 1, false, true, false },
+        { UINT64_C(0x0010000123456011), 1, false, false, true },
+        { UINT64_C(0x0000000123456001), 0, false, false, false },
+        { UINT64_C(0x01F000012345601D), 31, true, true, true },
+        { UINT64_C(0x0010000123456041), 1, false, false, false }, /* TABLE_64K: no meaning here */
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -383,7 +380,8 @@ static void test_large_page_attributes(void **state)
 {
     (void)state;
     map_down_to_l1();
-    put(L1_WORD0, gmmu_pte_make_large_page(PAGE_2M, 0, GMMU_PTE_CACHE_COHERENT | GMMU_PTE_NO_EXECUTE));
+    put(L1_WORD0,
+        gmmu_pte_make_large_page(PAGE_2M, 0, GMMU_PTE_CACHE_COHERENT | GMMU_PTE_NO_EXECUTE));
     struct gmmu_ref_result r = read4(VA);
     expect_page(r, PA_2M, 21, 1, 4);
     assert_int_equal(r.segment, 0);
@@ -401,18 +399,18 @@ struct permission_case {
 static void test_permissions(void **state)
 {
     static const struct permission_case cases[] = {
-        {0, GMMU_ACCESS_READ, GMMU_FAULT_NONE},
-        {0, GMMU_ACCESS_WRITE, GMMU_FAULT_NONE},
-        {0, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NONE},
-        {GMMU_PTE_READ_ONLY, GMMU_ACCESS_READ, GMMU_FAULT_NONE},
-        {GMMU_PTE_READ_ONLY, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY},
-        {GMMU_PTE_READ_ONLY, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NONE},
-        {GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_READ, GMMU_FAULT_NONE},
-        {GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_WRITE, GMMU_FAULT_NONE},
-        {GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE},
-        {GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_READ, GMMU_FAULT_NONE},
-        {GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY},
-        {GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE},
+        { 0, GMMU_ACCESS_READ, GMMU_FAULT_NONE },
+        { 0, GMMU_ACCESS_WRITE, GMMU_FAULT_NONE },
+        { 0, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NONE },
+        { GMMU_PTE_READ_ONLY, GMMU_ACCESS_READ, GMMU_FAULT_NONE },
+        { GMMU_PTE_READ_ONLY, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY },
+        { GMMU_PTE_READ_ONLY, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NONE },
+        { GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_READ, GMMU_FAULT_NONE },
+        { GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_WRITE, GMMU_FAULT_NONE },
+        { GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE },
+        { GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_READ, GMMU_FAULT_NONE },
+        { GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_WRITE, GMMU_FAULT_READ_ONLY },
+        { GMMU_PTE_READ_ONLY | GMMU_PTE_NO_EXECUTE, GMMU_ACCESS_EXECUTE, GMMU_FAULT_NO_EXECUTE },
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -622,13 +620,13 @@ static void test_va_range(void **state)
                  GMMU_FAULT_INVALID, 2, 1);
     expect_fault(translate(2, L1_TABLE, UINT64_C(0x40000000), GMMU_ACCESS_READ),
                  GMMU_FAULT_VA_RANGE, 1, 0);
-    expect_fault(translate(2, L1_TABLE, UINT64_C(0x3FFFFFFF), GMMU_ACCESS_READ),
-                 GMMU_FAULT_INVALID, 1, 2);
+    expect_fault(translate(2, L1_TABLE, UINT64_C(0x3FFFFFFF), GMMU_ACCESS_READ), GMMU_FAULT_INVALID,
+                 1, 2);
 }
 
 static void test_root_not_valid(void **state)
 {
-    struct gmmu_ref_config config = {.levels = 4};
+    struct gmmu_ref_config config = { .levels = 4 };
     struct gmmu_ref_result r;
     (void)state;
     map_4k_page(gmmu_pte_make_page(PAGE_4K, 1, 0));
@@ -638,8 +636,8 @@ static void test_root_not_valid(void **state)
     assert_int_equal(vram.reads, 0);
 
     /* The VA is checked before the root. */
-    gmmu_ref_translate(&config, vram_read64, &vram, false, L3_TABLE,
-                       UINT64_C(0x0001000000000000), GMMU_ACCESS_READ, &r);
+    gmmu_ref_translate(&config, vram_read64, &vram, false, L3_TABLE, UINT64_C(0x0001000000000000),
+                       GMMU_ACCESS_READ, &r);
     expect_fault(r, GMMU_FAULT_VA_RANGE, 3, 0);
 }
 
@@ -649,13 +647,11 @@ static void test_3_levels(void **state)
 {
     (void)state;
     map_4k_page(gmmu_pte_make_page(PAGE_4K, 1, 0));
-    expect_page(translate(3, L2_TABLE, UINT64_C(0xC0453ABC), GMMU_ACCESS_READ),
-                PA_4K, 12, 0, 4);
+    expect_page(translate(3, L2_TABLE, UINT64_C(0xC0453ABC), GMMU_ACCESS_READ), PA_4K, 12, 0, 4);
 
     /* A large page at a level-2 root is a 1 GB page. */
     put(L2_ENTRY, gmmu_pte_make_large_page(PAGE_1G, 1, 0));
-    expect_page(translate(3, L2_TABLE, UINT64_C(0xC0453ABC), GMMU_ACCESS_READ),
-                PA_1G, 30, 2, 1);
+    expect_page(translate(3, L2_TABLE, UINT64_C(0xC0453ABC), GMMU_ACCESS_READ), PA_1G, 30, 2, 1);
 }
 
 /* Two levels: the root is the 8 KB level-1 dual table; VA 0x453ABC. */

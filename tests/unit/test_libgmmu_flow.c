@@ -50,7 +50,7 @@ static int fw_open(const char *rest, struct gmmu_transport **out)
 static void link_latency_then_firmware(void)
 {
     if (fw.delay_us) {
-        struct timespec ts = {0, fw.delay_us * 1000};
+        struct timespec ts = { 0, fw.delay_us * 1000 };
         nanosleep(&ts, NULL);
     }
     if (!fw.stalled)
@@ -83,7 +83,10 @@ static void fw_close(struct gmmu_transport *t)
 }
 
 static const struct gmmu_transport_ops fw_ops = {
-    .scheme = "fw", .open = fw_open, .read32 = fw_read32, .write32 = fw_write32,
+    .scheme = "fw",
+    .open = fw_open,
+    .read32 = fw_read32,
+    .write32 = fw_write32,
     .close = fw_close, /* no wait_irq: the library polls */
 };
 
@@ -111,7 +114,7 @@ static struct gmmu_dev *open_dev(int timeout_ms)
 
 static void submit_ping(struct gmmu_dev *dev, uint32_t i, uint32_t *seq)
 {
-    uint32_t payload[2] = {i, ~i};
+    uint32_t payload[2] = { i, ~i };
     assert_int_equal(gmmu_submit(dev, GMMU_OP_PING, payload, sizeof payload, seq), 0);
 }
 
@@ -166,9 +169,8 @@ static void test_stalled_firmware_times_out_cleanly(void **state)
     for (uint32_t i = 0; i < GMMU_CMD_SLOTS; i++)
         submit_ping(dev, i, &seqs[i]);
     uint32_t head = fake_bar0[GMMU_MBOX_CMD_HEAD / 4];
-    uint32_t payload[2] = {0, 0};
-    assert_int_equal(gmmu_submit(dev, GMMU_OP_PING, payload, sizeof payload, NULL),
-                     GMMU_E_TIMEOUT);
+    uint32_t payload[2] = { 0, 0 };
+    assert_int_equal(gmmu_submit(dev, GMMU_OP_PING, payload, sizeof payload, NULL), GMMU_E_TIMEOUT);
     assert_int_equal(fake_bar0[GMMU_MBOX_CMD_HEAD / 4], head);
     assert_int_equal(head - fake_bar0[GMMU_MBOX_CMD_TAIL / 4], GMMU_CMD_SLOTS);
 

@@ -47,7 +47,7 @@ static uint32_t send(uint16_t opcode, const void *req, uint32_t len, void *rsp, 
 {
     uint32_t head = bar(GMMU_MBOX_CMD_HEAD), cpl = bar(GMMU_MBOX_CPL_HEAD);
     uint32_t slot = GMMU_CMD_RING + (head % GMMU_CMD_SLOTS) * GMMU_SLOT_BYTES;
-    uint32_t hdr[4] = {opcode | (GMMU_MSG_HDR_BYTES + len) << 16, next_seq++, 0, 0};
+    uint32_t hdr[4] = { opcode | (GMMU_MSG_HDR_BYTES + len) << 16, next_seq++, 0, 0 };
 
     assert_true(len <= GMMU_SLOT_BYTES - GMMU_MSG_HDR_BYTES);
     memcpy(&fake_bar0[slot / 4], hdr, sizeof hdr);
@@ -89,7 +89,7 @@ static void test_nothing_registered(void **state)
 
 static void test_ping(void **state)
 {
-    const uint32_t payload[3] = {0x11223344, 0x55667788, 0x99};
+    const uint32_t payload[3] = { 0x11223344, 0x55667788, 0x99 };
     uint32_t rsp[GMMU_SLOT_BYTES / 4], len;
 
     (void)state;
@@ -103,11 +103,11 @@ static void test_ping(void **state)
 static void test_one_handler_per_opcode(void **state)
 {
     static uint32_t first = 1, second = 2;
-    static const struct mbox_command info[] = {{GMMU_OP_GET_INFO, answer}};
-    static const struct mbox_command info_again[] = {{GMMU_OP_GET_CAPS, answer},
-                                                     {GMMU_OP_GET_INFO, answer}};
-    static const struct mbox_command caps_twice[] = {{GMMU_OP_GET_CAPS, answer},
-                                                     {GMMU_OP_GET_CAPS, answer}};
+    static const struct mbox_command info[] = { { GMMU_OP_GET_INFO, answer } };
+    static const struct mbox_command info_again[] = { { GMMU_OP_GET_CAPS, answer },
+                                                      { GMMU_OP_GET_INFO, answer } };
+    static const struct mbox_command caps_twice[] = { { GMMU_OP_GET_CAPS, answer },
+                                                      { GMMU_OP_GET_CAPS, answer } };
     const struct mbox_command_set info_set = MBOX_COMMAND_SET(info);
     const struct mbox_command_set info_again_set = MBOX_COMMAND_SET(info_again);
     const struct mbox_command_set caps_twice_set = MBOX_COMMAND_SET(caps_twice);
@@ -136,7 +136,7 @@ static void test_set_limit(void **state)
 
     (void)state;
     for (uint32_t i = 0; i <= MBOX_MAX_SETS; i++) {
-        one[i][0] = (struct mbox_command){(uint16_t)(0x100 + i), answer};
+        one[i][0] = (struct mbox_command){ (uint16_t)(0x100 + i), answer };
         ctx[i] = 100 + i;
         const struct mbox_command_set set = MBOX_COMMAND_SET(one[i]);
         assert_int_equal(mbox_service_register(&svc, &set, &ctx[i]), i < MBOX_MAX_SETS);
@@ -163,7 +163,7 @@ static void test_vidmm_ctx(void **state)
     assert_int_equal(send(GMMU_OP_CREATE_AS, NULL, 0, &as, &len), GMMU_STATUS_OK);
     assert_int_equal(len, sizeof as);
     assert_int_equal(sim.vm->live_as, 1);
-    destroy = (struct gmmu_handle_req){.handle = as.handle};
+    destroy = (struct gmmu_handle_req){ .handle = as.handle };
     assert_int_equal(send(GMMU_OP_DESTROY_AS, &destroy, sizeof destroy, &as, &len), GMMU_STATUS_OK);
     assert_int_equal(len, 0);
     assert_int_equal(sim.vm->live_as, 0);

@@ -19,13 +19,13 @@
 
 uint32_t fake_bar0[GMMU_BAR0_BYTES / 4];
 
-#define EVT_RING 0x3000u
-#define EVT_HEAD 0x70u
-#define EVT_TAIL 0x74u
-#define EVT_DROPPED 0x30u
+#define EVT_RING        0x3000u
+#define EVT_HEAD        0x70u
+#define EVT_TAIL        0x74u
+#define EVT_DROPPED     0x30u
 #define HOST_IRQ_STATUS 0x50u
-#define IRQ_EVENT 0x2u
-#define SLOTS 64u
+#define IRQ_EVENT       0x2u
+#define SLOTS           64u
 
 /* ------------------------------------------------------------ fake MMU */
 struct fake_fault {
@@ -46,12 +46,18 @@ static uint32_t fake_read(void *ctx, uint32_t reg)
     (void)ctx;
     const struct fake_fault *f = &mmu.fifo[mmu.head % 32];
     switch (reg) {
-    case 0x44: return mmu.count ? (uint32_t)f->va : 0;
-    case 0x48: return mmu.count ? (uint32_t)(f->va >> 32) : 0;
-    case 0x4C: return mmu.count ? f->info | 1u << 31 : 0;
-    case 0x50: return mmu.count ? f->tag : 0;
-    case 0x58: return mmu.overflow;
-    default: return mmu.regs[reg / 4];
+    case 0x44:
+        return mmu.count ? (uint32_t)f->va : 0;
+    case 0x48:
+        return mmu.count ? (uint32_t)(f->va >> 32) : 0;
+    case 0x4C:
+        return mmu.count ? f->info | 1u << 31 : 0;
+    case 0x50:
+        return mmu.count ? f->tag : 0;
+    case 0x58:
+        return mmu.overflow;
+    default:
+        return mmu.regs[reg / 4];
     }
 }
 
@@ -81,14 +87,18 @@ static uint32_t fake_as_handle(void *ctx, uint32_t asid)
 }
 
 static const struct mmu_report_hw hw = {
-    .read = fake_read, .write = fake_write, .cycles = fake_cycles, .as_handle = fake_as_handle,
+    .read = fake_read,
+    .write = fake_write,
+    .cycles = fake_cycles,
+    .as_handle = fake_as_handle,
 };
 
 static void push_fault(uint64_t va, uint32_t reason, uint32_t access, uint32_t port, uint32_t asid,
                        uint32_t tag)
 {
     mmu.fifo[(mmu.head + mmu.count) % 32] = (struct fake_fault){
-        .va = va, .info = reason | access << 4 | port << 8 | asid << 16, .tag = tag};
+        .va = va, .info = reason | access << 4 | port << 8 | asid << 16, .tag = tag
+    };
     mmu.count++;
 }
 
@@ -170,7 +180,7 @@ static void test_drain_is_bounded_and_in_order(void **state)
     assert_int_equal(mmu_report_drain_faults(&hw, &svc, 16), 0);
     assert_int_equal(bar(EVT_HEAD), 20);
     for (uint32_t i = 0; i < 20; i++) {
-        assert_int_equal(slot_word(i, 1), i);  /* event numbers */
+        assert_int_equal(slot_word(i, 1), i); /* event numbers */
         assert_int_equal(slot_u64(i, 4), 0x10000ull * (i + 1));
         assert_int_equal(slot_word(i, 10), i & 3);
     }
@@ -210,7 +220,7 @@ static void test_nonsense_tail_drops_without_hanging(void **state)
         assert_false(mbox_service_post_event(&svc, 1, &i, sizeof i));
     assert_int_equal(bar(EVT_HEAD), SLOTS);
     assert_int_equal(bar(EVT_DROPPED), 3);
-    fake_bar0[EVT_TAIL / 4] = SLOTS;    /* the host read everything */
+    fake_bar0[EVT_TAIL / 4] = SLOTS; /* the host read everything */
     assert_true(mbox_service_post_event(&svc, 1, NULL, 0));
     assert_int_equal(bar(EVT_HEAD), SLOTS + 1);
 }
@@ -263,7 +273,7 @@ static void set_counters(uint32_t ports)
 static uint32_t counters(uint32_t flags, uint32_t reserved, uint32_t req_len, uint32_t cap,
                          uint8_t *resp, uint32_t *len)
 {
-    uint32_t req[2] = {flags, reserved};
+    uint32_t req[2] = { flags, reserved };
     *len = 0;
     return mmu_report_counters(&hw, (const uint8_t *)req, req_len, resp, cap, len);
 }
@@ -284,12 +294,12 @@ static void test_counters_reply(void **state)
     uint32_t len;
     assert_int_equal(counters(0, 0, 8, sizeof resp, resp, &len), GMMU_STATUS_OK);
     assert_int_equal(len, 48 + 4 * 24);
-    assert_int_equal(word_at(resp, 0), 4);       /* ports */
-    assert_int_equal(word_at(resp, 4), 77);      /* fault_overflow */
-    for (uint32_t c = 0; c < 9; c++)             /* l2_lookups .. cycles */
+    assert_int_equal(word_at(resp, 0), 4);  /* ports */
+    assert_int_equal(word_at(resp, 4), 77); /* fault_overflow */
+    for (uint32_t c = 0; c < 9; c++)        /* l2_lookups .. cycles */
         assert_int_equal(word_at(resp, 8 + 4 * c), 500 + c);
-    assert_int_equal(word_at(resp, 44), 0);      /* reserved */
-    for (uint32_t p = 0; p < 4; p++)             /* requests .. prefetches */
+    assert_int_equal(word_at(resp, 44), 0); /* reserved */
+    for (uint32_t p = 0; p < 4; p++)        /* requests .. prefetches */
         for (uint32_t c = 0; c < 6; c++)
             assert_int_equal(word_at(resp, 48 + 24 * p + 4 * c), 1000 * (p + 1) + c);
     assert_int_equal(mmu.perf_ctrl_writes, 0);
@@ -308,7 +318,7 @@ static void test_counters_bad_requests(void **state)
     assert_int_equal(counters(2, 0, 8, sizeof resp, resp, &len), GMMU_STATUS_INVALID_ARGUMENT);
     assert_int_equal(counters(0, 1, 8, sizeof resp, resp, &len), GMMU_STATUS_INVALID_ARGUMENT);
     assert_int_equal(counters(1, 0, 8, 100, resp, &len), GMMU_STATUS_INTERNAL);
-    assert_int_equal(mmu.perf_ctrl_writes, 0);   /* nothing cleared on failure */
+    assert_int_equal(mmu.perf_ctrl_writes, 0); /* nothing cleared on failure */
     assert_int_equal(counters(0, 0, 8, sizeof resp, resp, &len), GMMU_STATUS_OK);
     assert_int_equal(len, 48 + 15 * 24);
 }

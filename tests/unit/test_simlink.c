@@ -34,18 +34,18 @@
 
 /* ------------------------------------------------------------ fake device */
 
-#define BAR0_SIZE 0x1000u
-#define BAR1_SIZE 0x4000u
-#define DOORBELL_OFF 0x40u  /* BAR0 write: raise an IRQ, data = vectors */
-#define SLOW_OFF 0x80u      /* BAR0 read: answered late (or when the host leaves) */
-#define SLOW_VALUE 0x5105u
-#define SLOW_MS 500
+#define BAR0_SIZE      0x1000u
+#define BAR1_SIZE      0x4000u
+#define DOORBELL_OFF   0x40u /* BAR0 write: raise an IRQ, data = vectors */
+#define SLOW_OFF       0x80u /* BAR0 read: answered late (or when the host leaves) */
+#define SLOW_VALUE     0x5105u
+#define SLOW_MS        500
 /* System memory as the device sees it: write the bus address to
  * SYSMEM_ADDR_LO/HI, then read or write the word there at SYSMEM_DATA (a
  * bus error if no buffer of the host covers it). */
 #define SYSMEM_ADDR_LO 0x90u
 #define SYSMEM_ADDR_HI 0x94u
-#define SYSMEM_DATA 0x98u
+#define SYSMEM_DATA    0x98u
 
 struct fake_device {
     struct pcie_link *link;
@@ -80,8 +80,8 @@ static void finish_slow_read(struct fake_device *d, bool force)
 {
     if (!d->slow_pending)
         return;
-    bool host_left = !pcie_link_connected(d->link) ||
-                     pcie_link_generation(d->link) != d->slow_req.generation;
+    bool host_left =
+        !pcie_link_connected(d->link) || pcie_link_generation(d->link) != d->slow_req.generation;
     if (force || host_left || now_ms() >= d->slow_due_ms) {
         pcie_link_complete_read(d->link, &d->slow_req, SLOW_VALUE, GMMU_SIMLINK_ST_OK);
         d->slow_pending = false;
@@ -91,8 +91,8 @@ static void finish_slow_read(struct fake_device *d, bool force)
 /* The device's own access to system memory, as its DMA would make it. */
 static bool serve_sysmem(struct fake_device *d, const struct pcie_link_request *r)
 {
-    if (r->bar != 0 || (r->offset != SYSMEM_ADDR_LO && r->offset != SYSMEM_ADDR_HI &&
-                        r->offset != SYSMEM_DATA))
+    if (r->bar != 0 ||
+        (r->offset != SYSMEM_ADDR_LO && r->offset != SYSMEM_ADDR_HI && r->offset != SYSMEM_DATA))
         return false;
     unsigned shift = r->offset == SYSMEM_ADDR_HI ? 32 : 0;
     if (r->kind == PCIE_LINK_WRITE && r->offset != SYSMEM_DATA) {
@@ -236,15 +236,17 @@ static struct gmmu_simlink_frame raw_recv(int fd)
 static struct gmmu_simlink_frame raw_read(int fd, uint8_t bar, uint8_t size, uint64_t addr,
                                           uint32_t tag)
 {
-    raw_send(fd, (struct gmmu_simlink_frame){
-        .type = GMMU_SIMLINK_MEM_READ, .bar = bar, .size = size, .tag = tag, .addr = addr });
+    raw_send(
+        fd,
+        (struct gmmu_simlink_frame){
+            .type = GMMU_SIMLINK_MEM_READ, .bar = bar, .size = size, .tag = tag, .addr = addr });
     return raw_recv(fd);
 }
 
 static void raw_hello(int fd)
 {
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO,
-                                              .tag = GMMU_SIMLINK_VERSION });
+    raw_send(
+        fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO, .tag = GMMU_SIMLINK_VERSION });
     struct gmmu_simlink_frame ack = raw_recv(fd);
     assert_int_equal(ack.type, GMMU_SIMLINK_HELLO_ACK);
     assert_int_equal(ack.status, GMMU_SIMLINK_ST_OK);
@@ -337,13 +339,17 @@ static void test_garbage_does_not_hurt(void **state)
     /* Well-framed nonsense: skipped or answered with an error status. */
     fd = raw_connect(d->path);
     raw_hello(fd);
-    static const uint8_t bad_types[] = { GMMU_SIMLINK_INVALID, GMMU_SIMLINK_IRQ,
-                                         GMMU_SIMLINK_READ_COMPLETION, 0x09,
-                                         GMMU_SIMLINK_SYSMEM_MAP_ACK, 0x1F, 0xFF };
+    static const uint8_t bad_types[] = { GMMU_SIMLINK_INVALID,
+                                         GMMU_SIMLINK_IRQ,
+                                         GMMU_SIMLINK_READ_COMPLETION,
+                                         0x09,
+                                         GMMU_SIMLINK_SYSMEM_MAP_ACK,
+                                         0x1F,
+                                         0xFF };
     for (size_t i = 0; i < sizeof(bad_types); i++)
         raw_send(fd, (struct gmmu_simlink_frame){ .type = bad_types[i], .size = 4 });
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_WRITE, .bar = 7,
-                                              .size = 4, .data = 1 });
+    raw_send(fd, (struct gmmu_simlink_frame){
+                     .type = GMMU_SIMLINK_MEM_WRITE, .bar = 7, .size = 4, .data = 1 });
     assert_int_equal(raw_read(fd, 3, 4, 0, 11).status, GMMU_SIMLINK_ST_BAD_BAR);
     assert_int_equal(raw_read(fd, 0, 2, 0, 12).status, GMMU_SIMLINK_ST_BAD_SIZE);
     assert_int_equal(raw_read(fd, 0, 8, 0, 12).status, GMMU_SIMLINK_ST_BAD_SIZE);
@@ -377,8 +383,9 @@ static void test_partial_frames(void **state)
     int fd = raw_connect(d->path);
     uint8_t buf[2 * GMMU_SIMLINK_FRAME_BYTES];
     struct gmmu_simlink_frame hello = { .type = GMMU_SIMLINK_HELLO, .tag = GMMU_SIMLINK_VERSION };
-    struct gmmu_simlink_frame read = { .type = GMMU_SIMLINK_MEM_READ, .size = 4, .tag = 77,
-                                       .addr = 0x44 };
+    struct gmmu_simlink_frame read = {
+        .type = GMMU_SIMLINK_MEM_READ, .size = 4, .tag = 77, .addr = 0x44
+    };
     gmmu_simlink_encode(&hello, buf);
     gmmu_simlink_encode(&read, buf + GMMU_SIMLINK_FRAME_BYTES);
     d->bar[0][0x44 / 4] = 0x600DF00Du; /* before the first read: no race */
@@ -415,8 +422,8 @@ static void test_hosts_come_and_go(void **state)
         /* A raw host that asks and hangs up without waiting. */
         int fd = raw_connect(d->path);
         raw_hello(fd);
-        raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_READ, .size = 4,
-                                                  .addr = SLOW_OFF, .tag = 5 });
+        raw_send(fd, (struct gmmu_simlink_frame){
+                         .type = GMMU_SIMLINK_MEM_READ, .size = 4, .addr = SLOW_OFF, .tag = 5 });
         close(fd);
 
         t = open_sim(d);
@@ -620,23 +627,23 @@ static void test_link_harness_api(void **state)
     assert_int_equal(pcie_link_generation(link), 1);
     pcie_link_raise_irq(link, 2); /* no HELLO yet: dropped */
 
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO,
-                                              .tag = GMMU_SIMLINK_VERSION });
+    raw_send(
+        fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO, .tag = GMMU_SIMLINK_VERSION });
     struct gmmu_simlink_frame f = pump_until_frame(link, fd);
     assert_int_equal(f.type, GMMU_SIMLINK_HELLO_ACK);
     assert_int_equal(f.tag, GMMU_SIMLINK_VERSION);
     assert_int_equal(f.addr, 4096);
     assert_int_equal(f.data, 0);
 
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_READ, .bar = 1,
-                                              .size = 4, .tag = 3 });
+    raw_send(fd, (struct gmmu_simlink_frame){
+                     .type = GMMU_SIMLINK_MEM_READ, .bar = 1, .size = 4, .tag = 3 });
     f = pump_until_frame(link, fd);
     assert_int_equal(f.status, GMMU_SIMLINK_ST_BAD_BAR);
     assert_int_equal(f.tag, 3);
 
     /* A read the RTL answers with a bus error. */
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_READ, .size = 4,
-                                              .tag = 4, .addr = 0xFFC });
+    raw_send(fd, (struct gmmu_simlink_frame){
+                     .type = GMMU_SIMLINK_MEM_READ, .size = 4, .tag = 4, .addr = 0xFFC });
     struct pcie_link_request r;
     assert_true(pump_until_request(link, &r));
     assert_int_equal(r.kind, PCIE_LINK_READ);
@@ -653,8 +660,8 @@ static void test_link_harness_api(void **state)
     pcie_link_complete_read(link, &r, 0, 1000); /* nonsense status: a bus error */
     assert_int_equal(raw_recv(fd).status, GMMU_SIMLINK_ST_BUS_ERROR);
 
-    raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_MEM_WRITE, .size = 4,
-                                              .addr = 8, .data = 0xABCDu });
+    raw_send(fd, (struct gmmu_simlink_frame){
+                     .type = GMMU_SIMLINK_MEM_WRITE, .size = 4, .addr = 8, .data = 0xABCDu });
     assert_true(pump_until_request(link, &r));
     assert_int_equal(r.kind, PCIE_LINK_WRITE);
     assert_int_equal(r.offset, 8);
@@ -690,10 +697,26 @@ static void test_spec_errors(void **state)
 {
     (void)state;
     static const char *const bad[] = {
-        "", "sim", ":x", "nope:/tmp/x", "SIM:/tmp/x", "sim:", "pci:", "pci:0000:01:00",
-        "pci:0000:01:00.0x", "pci:0000:01:20.0", "pci:0000:01:00.8", "pci:zz:00.0",
-        "pci:000:01:00.0", "pci:000000000:01:00.0", "pci:0000:1:00.0", "pci:0000:01:0.0",
-        "pci:0000:01:00:0", "pci:0000:01:00.0:1", "pci:01-00.0", "pci: 01:00.0",
+        "",
+        "sim",
+        ":x",
+        "nope:/tmp/x",
+        "SIM:/tmp/x",
+        "sim:",
+        "pci:",
+        "pci:0000:01:00",
+        "pci:0000:01:00.0x",
+        "pci:0000:01:20.0",
+        "pci:0000:01:00.8",
+        "pci:zz:00.0",
+        "pci:000:01:00.0",
+        "pci:000000000:01:00.0",
+        "pci:0000:1:00.0",
+        "pci:0000:01:0.0",
+        "pci:0000:01:00:0",
+        "pci:0000:01:00.0:1",
+        "pci:01-00.0",
+        "pci: 01:00.0",
     };
     static struct gmmu_transport sentinel;
     struct gmmu_transport *t;
@@ -810,10 +833,8 @@ static void test_pci_fake_sysfs(void **state)
     assert_int_equal(gmmu_transport_wait_irq(t, 10, &v), GMMU_E_NOT_SUPPORTED);
 
     /* All ones in the identity register: the device is gone. */
-    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_TRANSPORT_ID_OFFSET, 0xFFFFFFFFu),
-                     GMMU_OK);
-    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_TRANSPORT_ID_OFFSET, &v),
-                     GMMU_E_DEVICE_GONE);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_TRANSPORT_ID_OFFSET, 0xFFFFFFFFu), GMMU_OK);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_TRANSPORT_ID_OFFSET, &v), GMMU_E_DEVICE_GONE);
     gmmu_transport_close(t);
     assert_int_equal(file_word(dev, "resource0", 0x10), 0x11223344u);
     assert_int_equal(file_word(dev, "resource1", 8188), 0xDEADBEEFu);
@@ -881,7 +902,10 @@ static void ram_close(struct gmmu_transport *t)
 }
 
 static const struct gmmu_transport_ops ram_ops = {
-    .scheme = "ram", .open = ram_open, .read32 = ram_read32, .write32 = ram_write32,
+    .scheme = "ram",
+    .open = ram_open,
+    .read32 = ram_read32,
+    .write32 = ram_write32,
     .close = ram_close, /* no wait_irq: callers poll */
 };
 
@@ -1048,13 +1072,13 @@ static void test_sysmem_bad_buffers(void **state)
     assert_int_equal(ok.status, GMMU_SIMLINK_ST_OK);
     close(fd);
 
-    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 7,
-                                                .addr = ok.addr + 4096 });
+    raw_send(sock, (struct gmmu_simlink_frame){
+                       .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 7, .addr = ok.addr + 4096 });
     struct gmmu_simlink_frame ack = raw_recv(sock);
     assert_int_equal(ack.type, GMMU_SIMLINK_SYSMEM_UNMAP_ACK);
     assert_int_equal(ack.status, GMMU_SIMLINK_ST_NOT_MAPPED);
-    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 8,
-                                                .addr = ok.addr });
+    raw_send(sock, (struct gmmu_simlink_frame){
+                       .type = GMMU_SIMLINK_SYSMEM_UNMAP, .tag = 8, .addr = ok.addr });
     ack = raw_recv(sock);
     assert_int_equal(ack.status, GMMU_SIMLINK_ST_OK);
     assert_int_equal(ack.tag, 8);
@@ -1109,9 +1133,11 @@ static void *old_device_main(void *arg)
         struct gmmu_simlink_frame f = raw_recv(fd);
         o->hellos[i] = f.tag;
         bool ok = f.tag == 1;
-        raw_send(fd, (struct gmmu_simlink_frame){
-            .type = GMMU_SIMLINK_HELLO_ACK, .tag = 1, .addr = BAR0_SIZE,
-            .status = ok ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BAD_VERSION });
+        raw_send(fd, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO_ACK,
+                                                  .tag = 1,
+                                                  .addr = BAR0_SIZE,
+                                                  .status = ok ? GMMU_SIMLINK_ST_OK
+                                                               : GMMU_SIMLINK_ST_BAD_VERSION });
         if (ok)
             break;
     }
@@ -1157,8 +1183,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_bad_accesses, setup_device, teardown_device),
-        cmocka_unit_test_setup_teardown(test_garbage_does_not_hurt, setup_device,
-                                        teardown_device),
+        cmocka_unit_test_setup_teardown(test_garbage_does_not_hurt, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_partial_frames, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_hosts_come_and_go, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_late_completion_ignored, setup_device,
@@ -1166,8 +1191,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_irq, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_second_host_waits_its_turn, setup_device,
                                         teardown_device),
-        cmocka_unit_test_setup_teardown(test_simulation_goes_away, setup_device,
-                                        teardown_device),
+        cmocka_unit_test_setup_teardown(test_simulation_goes_away, setup_device, teardown_device),
         cmocka_unit_test(test_link_open_rules),
         cmocka_unit_test(test_link_harness_api),
         cmocka_unit_test(test_spec_errors),

@@ -10,7 +10,7 @@
 
 #include "sparse_mem.h"
 
-#define GIB (UINT64_C(1) << 30)
+#define GIB   (UINT64_C(1) << 30)
 #define CHUNK ((uint64_t)SPARSE_MEM_CHUNK_BYTES)
 
 static void untouched_memory_reads_zero_and_allocates_nothing(void **state)

@@ -16,10 +16,10 @@
 
 #include "sysmem_port.h"
 
-#define BASE 0x100000000ull
-#define SIZE 4096u
-#define LATENCY 30u
-#define COHERENT 0xFu
+#define BASE        0x100000000ull
+#define SIZE        4096u
+#define LATENCY     30u
+#define COHERENT    0xFu
 #define NONCOHERENT 0x3u
 
 static uint8_t memory[SIZE];
@@ -191,8 +191,7 @@ static void test_write_burst(void **state)
     /* Strobes: only the low four bytes change. */
     uint64_t before = expected_word(BASE + 512);
     assert_int_equal(write_burst(&r, BASE + 512, 1, 0x0F, 0xAAAAAAAABBBBBBBBull, COHERENT), 0);
-    assert_int_equal(expected_word(BASE + 512),
-                     (before & 0xFFFFFFFF00000000ull) | 0xBBBBBBBBull);
+    assert_int_equal(expected_word(BASE + 512), (before & 0xFFFFFFFF00000000ull) | 0xBBBBBBBBull);
     /* Off the end: SLVERR, the beats inside still land. */
     assert_int_equal(write_burst(&r, BASE + SIZE - 16, 4, 0xFF, 0x77, NONCOHERENT), 2);
     assert_int_equal(expected_word(BASE + SIZE - 16), 0x77);

@@ -21,41 +21,41 @@
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
 
-#define KiB	1024ull
-#define MiB	(1024ull * KiB)
-#define GiB	(1024ull * MiB)
-#define PAGE	(4 * KiB)
-#define TILE	(64 * KiB)
+#define KiB  1024ull
+#define MiB  (1024ull * KiB)
+#define GiB  (1024ull * MiB)
+#define PAGE (4 * KiB)
+#define TILE (64 * KiB)
 
-#define VRAM_BYTES	(32 * MiB)
-#define HW_ASIDS	4u
-#define NODES_PER_AS	64u
+#define VRAM_BYTES   (32 * MiB)
+#define HW_ASIDS     4u
+#define NODES_PER_AS 64u
 
 static struct vidmm_sim sim;
 
 static int setup_with(uint64_t vram, uint32_t asids)
 {
-	vidmm_sim_init(&sim, vram, asids, NODES_PER_AS);
-	return 0;
+    vidmm_sim_init(&sim, vram, asids, NODES_PER_AS);
+    return 0;
 }
 
 static int setup(void **state)
 {
-	(void)state;
-	return setup_with(VRAM_BYTES, HW_ASIDS);
+    (void)state;
+    return setup_with(VRAM_BYTES, HW_ASIDS);
 }
 
 static int setup_full_asids(void **state)
 {
-	(void)state;
-	return setup_with(VRAM_BYTES, GMMU_ASIDS);
+    (void)state;
+    return setup_with(VRAM_BYTES, GMMU_ASIDS);
 }
 
 static int teardown(void **state)
 {
-	(void)state;
-	vidmm_sim_fini(&sim);
-	return 0;
+    (void)state;
+    vidmm_sim_fini(&sim);
+    return 0;
 }
 
 /* ------------------------------------------------------------ wire helpers */
@@ -63,1203 +63,1231 @@ static int teardown(void **state)
 /* The firmware's handler of opcode, as registered (vidmm_commands). */
 static mbox_handler_fn handler(uint16_t opcode)
 {
-	const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
 
-	assert_non_null(cmd);
-	return cmd->run;
+    assert_non_null(cmd);
+    return cmd->run;
 }
 
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
-	static uint32_t in[1024], out[1024];
-	uint32_t out_len = 12345, st;
+    static uint32_t in[1024], out[1024];
+    uint32_t out_len = 12345, st;
 
-	assert_true(len <= sizeof(in));
-	if (len)
-		memcpy(in, req, len);
-	st = handler(opcode)(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out),
-			     &out_len);
-	if (st != GMMU_STATUS_OK) {
-		assert_int_equal(out_len, 0);
-		return st;
-	}
-	assert_int_equal(out_len, rsp_size);
-	if (rsp_size)
-		memcpy(rsp, out, rsp_size);
-	/* Whatever succeeded left the accounting and the TLB consistent. */
-	assert_true(vidmm_sim_accounting_ok(&sim));
-	assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
-	return st;
+    assert_true(len <= sizeof(in));
+    if (len)
+        memcpy(in, req, len);
+    st = handler(opcode)(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
+    if (st != GMMU_STATUS_OK) {
+        assert_int_equal(out_len, 0);
+        return st;
+    }
+    assert_int_equal(out_len, rsp_size);
+    if (rsp_size)
+        memcpy(rsp, out, rsp_size);
+    /* Whatever succeeded left the accounting and the TLB consistent. */
+    assert_true(vidmm_sim_accounting_ok(&sim));
+    assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
+    return st;
 }
 
 static uint32_t alloc_req(const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
 {
-	struct gmmu_alloc_rsp dummy;
+    struct gmmu_alloc_rsp dummy;
 
-	return call(GMMU_OP_ALLOC, req, sizeof(*req), rsp ? rsp : &dummy, sizeof(*rsp));
+    return call(GMMU_OP_ALLOC, req, sizeof(*req), rsp ? rsp : &dummy, sizeof(*rsp));
 }
 
 static uint32_t alloc(uint64_t size, uint32_t flags, uint32_t *handle)
 {
-	struct gmmu_alloc_req req = { .size = size, .flags = flags };
-	struct gmmu_alloc_rsp rsp;
-	uint32_t st = alloc_req(&req, &rsp);
+    struct gmmu_alloc_req req = { .size = size, .flags = flags };
+    struct gmmu_alloc_rsp rsp;
+    uint32_t st = alloc_req(&req, &rsp);
 
-	if (st == GMMU_STATUS_OK && handle)
-		*handle = rsp.handle;
-	return st;
+    if (st == GMMU_STATUS_OK && handle)
+        *handle = rsp.handle;
+    return st;
 }
 
 static uint32_t alloc_sys(uint64_t sys_addr, uint64_t size, uint32_t *handle)
 {
-	struct gmmu_alloc_req req = { .size = size, .flags = GMMU_ALLOC_FLAG_SYSTEM,
-				      .sys_addr = sys_addr };
-	struct gmmu_alloc_rsp rsp;
-	uint32_t st = alloc_req(&req, &rsp);
+    struct gmmu_alloc_req req = { .size = size,
+                                  .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                  .sys_addr = sys_addr };
+    struct gmmu_alloc_rsp rsp;
+    uint32_t st = alloc_req(&req, &rsp);
 
-	if (st == GMMU_STATUS_OK)
-		*handle = rsp.handle;
-	return st;
+    if (st == GMMU_STATUS_OK)
+        *handle = rsp.handle;
+    return st;
 }
 
 static uint32_t free_alloc(uint32_t handle)
 {
-	struct gmmu_handle_req req = { .handle = handle };
+    struct gmmu_handle_req req = { .handle = handle };
 
-	return call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0);
+    return call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0);
 }
 
 static uint32_t create_as(uint32_t *handle, uint32_t *asid)
 {
-	struct gmmu_as_rsp rsp;
-	uint32_t st = call(GMMU_OP_CREATE_AS, NULL, 0, &rsp, sizeof(rsp));
+    struct gmmu_as_rsp rsp;
+    uint32_t st = call(GMMU_OP_CREATE_AS, NULL, 0, &rsp, sizeof(rsp));
 
-	if (st == GMMU_STATUS_OK) {
-		*handle = rsp.handle;
-		if (asid)
-			*asid = rsp.asid;
-	}
-	return st;
+    if (st == GMMU_STATUS_OK) {
+        *handle = rsp.handle;
+        if (asid)
+            *asid = rsp.asid;
+    }
+    return st;
 }
 
 static uint32_t destroy_as(uint32_t handle)
 {
-	struct gmmu_handle_req req = { .handle = handle };
+    struct gmmu_handle_req req = { .handle = handle };
 
-	return call(GMMU_OP_DESTROY_AS, &req, sizeof(req), NULL, 0);
+    return call(GMMU_OP_DESTROY_AS, &req, sizeof(req), NULL, 0);
 }
 
 static uint32_t map_full(const struct gmmu_map_req *req, uint64_t *va)
 {
-	struct gmmu_va_rsp rsp;
-	uint32_t st = call(GMMU_OP_MAP_VA, req, sizeof(*req), &rsp, sizeof(rsp));
+    struct gmmu_va_rsp rsp;
+    uint32_t st = call(GMMU_OP_MAP_VA, req, sizeof(*req), &rsp, sizeof(rsp));
 
-	if (st == GMMU_STATUS_OK && va)
-		*va = rsp.va;
-	return st;
+    if (st == GMMU_STATUS_OK && va)
+        *va = rsp.va;
+    return st;
 }
 
 static uint32_t map(uint32_t as, uint32_t al, uint64_t offset, uint64_t size, uint64_t va,
-		    uint32_t flags, uint64_t *out)
+                    uint32_t flags, uint64_t *out)
 {
-	struct gmmu_map_req req = {
-		.as_handle = as, .alloc_handle = al, .offset = offset, .size = size,
-		.va = va, .flags = flags,
-	};
+    struct gmmu_map_req req = {
+        .as_handle = as,
+        .alloc_handle = al,
+        .offset = offset,
+        .size = size,
+        .va = va,
+        .flags = flags,
+    };
 
-	return map_full(&req, out);
+    return map_full(&req, out);
 }
 
 static uint32_t unmap(uint32_t as, uint64_t va, uint64_t size)
 {
-	struct gmmu_range_req req = { .as_handle = as, .va = va, .size = size };
+    struct gmmu_range_req req = { .as_handle = as, .va = va, .size = size };
 
-	return call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0);
+    return call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0);
 }
 
 static uint32_t reserve(uint32_t as, uint64_t va, uint64_t size, uint64_t *out)
 {
-	struct gmmu_reserve_req req = {
-		.as_handle = as, .flags = va ? GMMU_MAP_FLAG_FIXED_VA : 0, .va = va, .size = size,
-	};
-	struct gmmu_va_rsp rsp;
-	uint32_t st = call(GMMU_OP_RESERVE_VA, &req, sizeof(req), &rsp, sizeof(rsp));
+    struct gmmu_reserve_req req = {
+        .as_handle = as,
+        .flags = va ? GMMU_MAP_FLAG_FIXED_VA : 0,
+        .va = va,
+        .size = size,
+    };
+    struct gmmu_va_rsp rsp;
+    uint32_t st = call(GMMU_OP_RESERVE_VA, &req, sizeof(req), &rsp, sizeof(rsp));
 
-	if (st == GMMU_STATUS_OK && out)
-		*out = rsp.va;
-	return st;
+    if (st == GMMU_STATUS_OK && out)
+        *out = rsp.va;
+    return st;
 }
 
 static uint32_t update(uint32_t as, const struct gmmu_update_op *ops, uint32_t n)
 {
-	static uint8_t buf[GMMU_MSG_MAX_BYTES];
-	struct gmmu_update_req req = { .as_handle = as, .count = n };
+    static uint8_t buf[GMMU_MSG_MAX_BYTES];
+    struct gmmu_update_req req = { .as_handle = as, .count = n };
 
-	memcpy(buf, &req, sizeof(req));
-	if (n)
-		memcpy(buf + sizeof(req), ops, n * sizeof(*ops));
-	return call(GMMU_OP_UPDATE_VA, buf, (uint32_t)(sizeof(req) + n * sizeof(*ops)), NULL, 0);
+    memcpy(buf, &req, sizeof(req));
+    if (n)
+        memcpy(buf + sizeof(req), ops, n * sizeof(*ops));
+    return call(GMMU_OP_UPDATE_VA, buf, (uint32_t)(sizeof(req) + n * sizeof(*ops)), NULL, 0);
 }
 
 static struct gmmu_update_op op_map(uint64_t va, uint64_t size, uint32_t al, uint64_t off,
-				    uint32_t flags)
+                                    uint32_t flags)
 {
-	return (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_MAP, .flags = flags, .va = va,
-					.size = size, .alloc_handle = al, .arg = off };
+    return (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_MAP,
+                                    .flags = flags,
+                                    .va = va,
+                                    .size = size,
+                                    .alloc_handle = al,
+                                    .arg = off };
 }
 
 static struct gmmu_update_op op_unmap(uint64_t va, uint64_t size, bool zero)
 {
-	return (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_UNMAP, .va = va, .size = size,
-					.flags = zero ? GMMU_MAP_FLAG_ZERO : 0 };
+    return (struct gmmu_update_op){
+        .op = GMMU_UPDATE_OP_UNMAP, .va = va, .size = size, .flags = zero ? GMMU_MAP_FLAG_ZERO : 0
+    };
 }
 
 static struct gmmu_update_op op_copy(uint64_t dst, uint64_t src, uint64_t size)
 {
-	return (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_COPY, .va = dst, .size = size,
-					.arg = src };
+    return (
+        struct gmmu_update_op){ .op = GMMU_UPDATE_OP_COPY, .va = dst, .size = size, .arg = src };
 }
 
 static struct gmmu_update_op op_protect(uint64_t va, uint64_t size, uint32_t flags)
 {
-	return (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_PROTECT, .va = va, .size = size,
-					.flags = flags };
+    return (struct gmmu_update_op){
+        .op = GMMU_UPDATE_OP_PROTECT, .va = va, .size = size, .flags = flags
+    };
 }
 
 static uint32_t query(uint32_t as, uint64_t va, struct gmmu_query_rsp *rsp)
 {
-	struct gmmu_query_req req = { .as_handle = as, .va = va };
+    struct gmmu_query_req req = { .as_handle = as, .va = va };
 
-	return call(GMMU_OP_QUERY_VA, &req, sizeof(req), rsp, sizeof(*rsp));
+    return call(GMMU_OP_QUERY_VA, &req, sizeof(req), rsp, sizeof(*rsp));
 }
 
 static struct gmmu_vram_rsp vram(void)
 {
-	struct gmmu_vram_rsp rsp;
+    struct gmmu_vram_rsp rsp;
 
-	assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &rsp, sizeof(rsp)), GMMU_STATUS_OK);
-	return rsp;
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+    return rsp;
 }
 
 /* ------------------------------------------------------------ translation helpers */
 
 static uint64_t root_of(uint32_t as)
 {
-	uint64_t root;
-	uint32_t id;
+    uint64_t root;
+    uint32_t id;
 
-	assert_true(vidmm_as_info(sim.vm, as, &root, &id));
-	return root;
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    return root;
 }
 
 static uint32_t asid_of(uint32_t as)
 {
-	uint64_t root;
-	uint32_t id;
+    uint64_t root;
+    uint32_t id;
 
-	assert_true(vidmm_as_info(sim.vm, as, &root, &id));
-	return id;
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    return id;
 }
 
 static struct gmmu_ref_result walk(uint32_t as, uint64_t va)
 {
-	struct gmmu_ref_result r;
+    struct gmmu_ref_result r;
 
-	vidmm_sim_walk(&sim, root_of(as), va, GMMU_ACCESS_READ, &r);
-	return r;
+    vidmm_sim_walk(&sim, root_of(as), va, GMMU_ACCESS_READ, &r);
+    return r;
 }
 
-static void expect_mapped(uint32_t as, uint64_t va, unsigned segment, uint64_t pa,
-			  unsigned shift)
+static void expect_mapped(uint32_t as, uint64_t va, unsigned segment, uint64_t pa, unsigned shift)
 {
-	struct gmmu_ref_result r = walk(as, va);
+    struct gmmu_ref_result r = walk(as, va);
 
-	if (r.fault != GMMU_FAULT_NONE || r.zero || r.segment != segment || r.pa != pa ||
-	    r.page_shift != shift)
-		fail_msg("va 0x%llx: fault %s zero %d seg %u pa 0x%llx shift %u; expected seg %u "
-			 "pa 0x%llx shift %u", (unsigned long long)va,
-			 gmmu_ref_fault_name(r.fault), r.zero, r.segment,
-			 (unsigned long long)r.pa, r.page_shift, segment,
-			 (unsigned long long)pa, shift);
+    if (r.fault != GMMU_FAULT_NONE || r.zero || r.segment != segment || r.pa != pa ||
+        r.page_shift != shift)
+        fail_msg("va 0x%llx: fault %s zero %d seg %u pa 0x%llx shift %u; expected seg %u "
+                 "pa 0x%llx shift %u",
+                 (unsigned long long)va, gmmu_ref_fault_name(r.fault), r.zero, r.segment,
+                 (unsigned long long)r.pa, r.page_shift, segment, (unsigned long long)pa, shift);
 }
 
 static void expect_invalid(uint32_t as, uint64_t va)
 {
-	struct gmmu_ref_result r = walk(as, va);
+    struct gmmu_ref_result r = walk(as, va);
 
-	if (r.fault != GMMU_FAULT_INVALID)
-		fail_msg("va 0x%llx: fault %s pa 0x%llx, expected INVALID", (unsigned long long)va,
-			 gmmu_ref_fault_name(r.fault), (unsigned long long)r.pa);
+    if (r.fault != GMMU_FAULT_INVALID)
+        fail_msg("va 0x%llx: fault %s pa 0x%llx, expected INVALID", (unsigned long long)va,
+                 gmmu_ref_fault_name(r.fault), (unsigned long long)r.pa);
 }
 
 static void expect_zero(uint32_t as, uint64_t va)
 {
-	struct gmmu_ref_result r = walk(as, va);
+    struct gmmu_ref_result r = walk(as, va);
 
-	if (r.fault != GMMU_FAULT_NONE || !r.zero)
-		fail_msg("va 0x%llx: fault %s zero %d, expected a Zero page",
-			 (unsigned long long)va, gmmu_ref_fault_name(r.fault), r.zero);
+    if (r.fault != GMMU_FAULT_NONE || !r.zero)
+        fail_msg("va 0x%llx: fault %s zero %d, expected a Zero page", (unsigned long long)va,
+                 gmmu_ref_fault_name(r.fault), r.zero);
 }
 
 /* Every page of [lo, hi) of an address space plus the VRAM state, hashed. */
 static uint64_t fingerprint(uint32_t as, uint64_t lo, uint64_t hi)
 {
-	struct gmmu_vram_rsp v = vram();
-	uint64_t h = 1469598103934665603ull;
+    struct gmmu_vram_rsp v = vram();
+    uint64_t h = 1469598103934665603ull;
 
-	h = (h ^ v.free_bytes) * 1099511628211ull;
-	h = (h ^ v.tables) * 1099511628211ull;
-	h = (h ^ v.allocations) * 1099511628211ull;
-	for (uint64_t va = lo; va < hi; va += PAGE) {
-		struct gmmu_ref_result r = walk(as, va);
+    h = (h ^ v.free_bytes) * 1099511628211ull;
+    h = (h ^ v.tables) * 1099511628211ull;
+    h = (h ^ v.allocations) * 1099511628211ull;
+    for (uint64_t va = lo; va < hi; va += PAGE) {
+        struct gmmu_ref_result r = walk(as, va);
 
-		h = (h ^ r.fault) * 1099511628211ull;
-		h = (h ^ r.pa ^ (uint64_t)r.zero << 63) * 1099511628211ull;
-		h = (h ^ r.page_shift ^ r.read_only << 8 ^ r.no_execute << 9 ^
-		     r.cache_coherent << 10) * 1099511628211ull;
-	}
-	return h;
+        h = (h ^ r.fault) * 1099511628211ull;
+        h = (h ^ r.pa ^ (uint64_t)r.zero << 63) * 1099511628211ull;
+        h = (h ^ r.page_shift ^ r.read_only << 8 ^ r.no_execute << 9 ^ r.cache_coherent << 10) *
+            1099511628211ull;
+    }
+    return h;
 }
 
 /* The VRAM report is what it was. */
 static void expect_vram(const struct gmmu_vram_rsp *before)
 {
-	struct gmmu_vram_rsp now = vram();
+    struct gmmu_vram_rsp now = vram();
 
-	assert_int_equal(now.segment_bytes, before->segment_bytes);
-	assert_int_equal(now.free_bytes, before->free_bytes);
-	assert_int_equal(now.largest_free, before->largest_free);
-	assert_int_equal(now.table_bytes, before->table_bytes);
-	assert_int_equal(now.tables, before->tables);
-	assert_int_equal(now.allocations, before->allocations);
-	assert_int_equal(now.address_spaces, before->address_spaces);
+    assert_int_equal(now.segment_bytes, before->segment_bytes);
+    assert_int_equal(now.free_bytes, before->free_bytes);
+    assert_int_equal(now.largest_free, before->largest_free);
+    assert_int_equal(now.table_bytes, before->table_bytes);
+    assert_int_equal(now.tables, before->tables);
+    assert_int_equal(now.allocations, before->allocations);
+    assert_int_equal(now.address_spaces, before->address_spaces);
 }
 
 static uint32_t must_alloc(uint64_t size, uint32_t flags)
 {
-	uint32_t h = 0;
+    uint32_t h = 0;
 
-	assert_int_equal(alloc(size, flags, &h), GMMU_STATUS_OK);
-	return h;
+    assert_int_equal(alloc(size, flags, &h), GMMU_STATUS_OK);
+    return h;
 }
 
 static uint32_t must_as(void)
 {
-	uint32_t h = 0;
+    uint32_t h = 0;
 
-	assert_int_equal(create_as(&h, NULL), GMMU_STATUS_OK);
-	return h;
+    assert_int_equal(create_as(&h, NULL), GMMU_STATUS_OK);
+    return h;
 }
 
 static uint64_t contig_base(uint64_t size, uint32_t *handle)
 {
-	struct gmmu_alloc_req req = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
-	struct gmmu_alloc_rsp rsp;
+    struct gmmu_alloc_req req = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
+    struct gmmu_alloc_rsp rsp;
 
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_int_equal(rsp.extents, 1);
-	*handle = rsp.handle;
-	return rsp.base;
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.extents, 1);
+    *handle = rsp.handle;
+    return rsp.base;
 }
 
 /* ------------------------------------------------------------ handles */
 
 static void test_handles(void **state)
 {
-	uint32_t a, b, as, as2;
+    uint32_t a, b, as, as2;
 
-	(void)state;
-	a = must_alloc(PAGE, 0);
-	as = must_as();
-	assert_int_not_equal(a, 0);
-	assert_int_not_equal(as, 0);
-	assert_int_equal(free_alloc(0), GMMU_STATUS_BAD_HANDLE);
-	assert_int_equal(free_alloc(0xDEADBEEF), GMMU_STATUS_BAD_HANDLE);
-	assert_int_equal(free_alloc(as), GMMU_STATUS_BAD_HANDLE);	/* an AS is not an allocation */
-	assert_int_equal(destroy_as(a), GMMU_STATUS_BAD_HANDLE);
-	assert_int_equal(map(a, as, 0, PAGE, 0, 0, NULL), GMMU_STATUS_BAD_HANDLE);
+    (void)state;
+    a = must_alloc(PAGE, 0);
+    as = must_as();
+    assert_int_not_equal(a, 0);
+    assert_int_not_equal(as, 0);
+    assert_int_equal(free_alloc(0), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(free_alloc(0xDEADBEEF), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(free_alloc(as), GMMU_STATUS_BAD_HANDLE); /* an AS is not an allocation */
+    assert_int_equal(destroy_as(a), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(map(a, as, 0, PAGE, 0, 0, NULL), GMMU_STATUS_BAD_HANDLE);
 
-	assert_int_equal(free_alloc(a), GMMU_STATUS_OK);
-	assert_int_equal(free_alloc(a), GMMU_STATUS_BAD_HANDLE);	/* double free */
-	b = must_alloc(PAGE, 0);					/* same slot, new generation */
-	assert_int_not_equal(a, b);
-	assert_int_equal(map(as, a, 0, PAGE, 0, 0, NULL), GMMU_STATUS_BAD_HANDLE);	/* stale */
-	assert_int_equal(map(as, b, 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(a), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(a), GMMU_STATUS_BAD_HANDLE); /* double free */
+    b = must_alloc(PAGE, 0);                                 /* same slot, new generation */
+    assert_int_not_equal(a, b);
+    assert_int_equal(map(as, a, 0, PAGE, 0, 0, NULL), GMMU_STATUS_BAD_HANDLE); /* stale */
+    assert_int_equal(map(as, b, 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
 
-	assert_int_equal(destroy_as(as), GMMU_STATUS_OK);
-	assert_int_equal(destroy_as(as), GMMU_STATUS_BAD_HANDLE);
-	as2 = must_as();
-	assert_int_not_equal(as, as2);
-	assert_int_equal(reserve(as, 0, TILE, NULL), GMMU_STATUS_BAD_HANDLE);
-	assert_int_equal(free_alloc(b), GMMU_STATUS_OK);
-	assert_int_equal(destroy_as(as2), GMMU_STATUS_OK);
+    assert_int_equal(destroy_as(as), GMMU_STATUS_OK);
+    assert_int_equal(destroy_as(as), GMMU_STATUS_BAD_HANDLE);
+    as2 = must_as();
+    assert_int_not_equal(as, as2);
+    assert_int_equal(reserve(as, 0, TILE, NULL), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(free_alloc(b), GMMU_STATUS_OK);
+    assert_int_equal(destroy_as(as2), GMMU_STATUS_OK);
 
-	/* Reserved fields of the handle request. */
-	struct gmmu_handle_req req = { .handle = must_alloc(PAGE, 0), .reserved = 1 };
+    /* Reserved fields of the handle request. */
+    struct gmmu_handle_req req = { .handle = must_alloc(PAGE, 0), .reserved = 1 };
 
-	assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0),
-			 GMMU_STATUS_INVALID_ARGUMENT);
-	req.reserved = 0;
-	assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
+    assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_INVALID_ARGUMENT);
+    req.reserved = 0;
+    assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
 }
 
 /* ------------------------------------------------------------ ALLOC */
 
 static void test_alloc_plain_and_64k(void **state)
 {
-	struct gmmu_alloc_req req = { .size = 2 * MiB + 64 * KiB + PAGE };
-	struct gmmu_alloc_rsp rsp;
-	struct gmmu_vram_rsp before = vram(), after;
+    struct gmmu_alloc_req req = { .size = 2 * MiB + 64 * KiB + PAGE };
+    struct gmmu_alloc_rsp rsp;
+    struct gmmu_vram_rsp before = vram(), after;
 
-	(void)state;
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_int_equal(rsp.size, req.size);
-	/* On an empty segment the 2 MB, 64 KB and 4 KB blocks are consecutive. */
-	assert_int_equal(rsp.extents, 1);
-	assert_int_equal(rsp.base % (2 * MiB), 0);
-	after = vram();
-	assert_int_equal(before.free_bytes - after.free_bytes, req.size);
-	assert_int_equal(after.allocations, 1);
+    (void)state;
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.size, req.size);
+    /* On an empty segment the 2 MB, 64 KB and 4 KB blocks are consecutive. */
+    assert_int_equal(rsp.extents, 1);
+    assert_int_equal(rsp.base % (2 * MiB), 0);
+    after = vram();
+    assert_int_equal(before.free_bytes - after.free_bytes, req.size);
+    assert_int_equal(after.allocations, 1);
 
-	/* PREFER_64K rounds the backing up to whole 64 KB pages. */
-	req = (struct gmmu_alloc_req){ .size = 68 * KiB, .flags = GMMU_ALLOC_FLAG_PREFER_64K };
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_int_equal(rsp.size, 128 * KiB);
-	assert_int_equal(rsp.base % TILE, 0);
-	assert_int_equal(after.free_bytes - vram().free_bytes, 128 * KiB);
+    /* PREFER_64K rounds the backing up to whole 64 KB pages. */
+    req = (struct gmmu_alloc_req){ .size = 68 * KiB, .flags = GMMU_ALLOC_FLAG_PREFER_64K };
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.size, 128 * KiB);
+    assert_int_equal(rsp.base % TILE, 0);
+    assert_int_equal(after.free_bytes - vram().free_bytes, 128 * KiB);
 }
 
 static void test_alloc_contiguous(void **state)
 {
-	struct gmmu_alloc_req req = {
-		.size = 3 * 64 * KiB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS,
-		.lowest = 5 * MiB + 123, .highest = 6 * MiB - 1, .boundary = 1 * MiB,
-	};
-	struct gmmu_alloc_rsp rsp;
-	struct gmmu_vram_rsp before;
+    struct gmmu_alloc_req req = {
+        .size = 3 * 64 * KiB,
+        .flags = GMMU_ALLOC_FLAG_CONTIGUOUS,
+        .lowest = 5 * MiB + 123,
+        .highest = 6 * MiB - 1,
+        .boundary = 1 * MiB,
+    };
+    struct gmmu_alloc_rsp rsp;
+    struct gmmu_vram_rsp before;
 
-	(void)state;
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_int_equal(rsp.extents, 1);
-	assert_true(rsp.base >= 5 * MiB + PAGE);		/* lowest rounds up to a page */
-	assert_true(rsp.base + rsp.size - 1 <= req.highest);
-	assert_int_equal(rsp.base / MiB, (rsp.base + rsp.size - 1) / MiB);	/* no 1 MB crossing */
+    (void)state;
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.extents, 1);
+    assert_true(rsp.base >= 5 * MiB + PAGE); /* lowest rounds up to a page */
+    assert_true(rsp.base + rsp.size - 1 <= req.highest);
+    assert_int_equal(rsp.base / MiB, (rsp.base + rsp.size - 1) / MiB); /* no 1 MB crossing */
 
-	/* A second one that must fit in the same window. */
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_true(rsp.base >= 5 * MiB && rsp.base + rsp.size <= 6 * MiB);
+    /* A second one that must fit in the same window. */
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_true(rsp.base >= 5 * MiB && rsp.base + rsp.size <= 6 * MiB);
 
-	before = vram();
-	/* Impossible whatever is free: larger than the boundary, window too
+    before = vram();
+    /* Impossible whatever is free: larger than the boundary, window too
 	   small, lowest above highest, beyond the segment, bad boundary. */
-	req.size = 2 * MiB;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	req = (struct gmmu_alloc_req){ .size = 2 * MiB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS,
-				       .lowest = 1 * MiB, .highest = 2 * MiB };
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	req.lowest = 8 * MiB;
-	req.highest = 4 * MiB;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	req.lowest = VRAM_BYTES;
-	req.highest = 0;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	req.lowest = 0;
-	req.boundary = 3 * MiB;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	/* Possible in principle, but that window is taken now. */
-	req = (struct gmmu_alloc_req){ .size = 1 * MiB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS,
-				       .lowest = 5 * MiB, .highest = 6 * MiB - 1 };
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_NO_MEMORY);
-	expect_vram(&before);
+    req.size = 2 * MiB;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    req = (struct gmmu_alloc_req){
+        .size = 2 * MiB, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS, .lowest = 1 * MiB, .highest = 2 * MiB
+    };
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    req.lowest = 8 * MiB;
+    req.highest = 4 * MiB;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    req.lowest = VRAM_BYTES;
+    req.highest = 0;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    req.lowest = 0;
+    req.boundary = 3 * MiB;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    /* Possible in principle, but that window is taken now. */
+    req = (struct gmmu_alloc_req){ .size = 1 * MiB,
+                                   .flags = GMMU_ALLOC_FLAG_CONTIGUOUS,
+                                   .lowest = 5 * MiB,
+                                   .highest = 6 * MiB - 1 };
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_NO_MEMORY);
+    expect_vram(&before);
 }
 
 static void test_alloc_system(void **state)
 {
-	struct gmmu_alloc_req req = { .size = 5 * PAGE, .flags = GMMU_ALLOC_FLAG_SYSTEM,
-				      .sys_addr = 0x123456789000ull };
-	struct gmmu_alloc_rsp rsp;
-	uint64_t free_before = vram().free_bytes;
+    struct gmmu_alloc_req req = { .size = 5 * PAGE,
+                                  .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                  .sys_addr = 0x123456789000ull };
+    struct gmmu_alloc_rsp rsp;
+    uint64_t free_before = vram().free_bytes;
 
-	(void)state;
-	assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
-	assert_int_equal(rsp.base, req.sys_addr);
-	assert_int_equal(rsp.extents, 1);
-	assert_int_equal(vram().free_bytes, free_before);	/* no VRAM taken */
-	req.sys_addr = 0x1001;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_UNALIGNED);
-	req.sys_addr = (1ull << 52) - PAGE;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_OUT_OF_RANGE);
-	req.sys_addr = 0x1000;
-	req.lowest = 1;
-	assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(free_alloc(rsp.handle), GMMU_STATUS_OK);
+    (void)state;
+    assert_int_equal(alloc_req(&req, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.base, req.sys_addr);
+    assert_int_equal(rsp.extents, 1);
+    assert_int_equal(vram().free_bytes, free_before); /* no VRAM taken */
+    req.sys_addr = 0x1001;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_UNALIGNED);
+    req.sys_addr = (1ull << 52) - PAGE;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_OUT_OF_RANGE);
+    req.sys_addr = 0x1000;
+    req.lowest = 1;
+    assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(free_alloc(rsp.handle), GMMU_STATUS_OK);
 }
 
 static void test_alloc_bad_requests(void **state)
 {
-	const struct gmmu_alloc_req bad[] = {
-		{ .size = 0 },
-		{ .size = PAGE, .flags = 8 },				/* unknown flag */
-		{ .size = PAGE, .reserved = 1 },
-		{ .size = PAGE, .lowest = PAGE },			/* constraints, not contiguous */
-		{ .size = PAGE, .boundary = MiB },
-		{ .size = PAGE, .sys_addr = PAGE },			/* host address, not system */
-	};
+    const struct gmmu_alloc_req bad[] = {
+        { .size = 0 },
+        { .size = PAGE, .flags = 8 }, /* unknown flag */
+        { .size = PAGE, .reserved = 1 },
+        { .size = PAGE, .lowest = PAGE }, /* constraints, not contiguous */
+        { .size = PAGE, .boundary = MiB },
+        { .size = PAGE, .sys_addr = PAGE }, /* host address, not system */
+    };
 
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(alloc_req(&bad[i], NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(alloc(PAGE + 1, 0, NULL), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(vram().allocations, 0);
-	assert_int_equal(vidmm_sim_used(&sim), 0);
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(alloc_req(&bad[i], NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(alloc(PAGE + 1, 0, NULL), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(vram().allocations, 0);
+    assert_int_equal(vidmm_sim_used(&sim), 0);
 }
 
 static void test_alloc_exhausted(void **state)
 {
-	struct gmmu_vram_rsp before;
-	uint32_t big, as = must_as(), slots = 0;
+    struct gmmu_vram_rsp before;
+    uint32_t big, as = must_as(), slots = 0;
 
-	(void)state;
-	big = must_alloc(VRAM_BYTES - 4 * MiB, 0);
-	before = vram();
-	assert_int_equal(alloc(8 * MiB, 0, NULL), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(alloc(8 * MiB, GMMU_ALLOC_FLAG_CONTIGUOUS, NULL), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(alloc(VRAM_BYTES * 2, 0, NULL), GMMU_STATUS_NO_MEMORY);
-	expect_vram(&before);
-	assert_int_equal(free_alloc(big), GMMU_STATUS_OK);
+    (void)state;
+    big = must_alloc(VRAM_BYTES - 4 * MiB, 0);
+    before = vram();
+    assert_int_equal(alloc(8 * MiB, 0, NULL), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(alloc(8 * MiB, GMMU_ALLOC_FLAG_CONTIGUOUS, NULL), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(alloc(VRAM_BYTES * 2, 0, NULL), GMMU_STATUS_NO_MEMORY);
+    expect_vram(&before);
+    assert_int_equal(free_alloc(big), GMMU_STATUS_OK);
 
-	/* Handles run out before anything else with system allocations. */
-	for (uint32_t h; alloc_sys(0x10000000, PAGE, &h) == GMMU_STATUS_OK;)
-		slots++;
-	assert_int_equal(slots, VIDMM_MAX_ALLOCS);
-	assert_int_equal(alloc(PAGE, 0, NULL), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(vram().allocations, VIDMM_MAX_ALLOCS);
-	(void)as;
+    /* Handles run out before anything else with system allocations. */
+    for (uint32_t h; alloc_sys(0x10000000, PAGE, &h) == GMMU_STATUS_OK;)
+        slots++;
+    assert_int_equal(slots, VIDMM_MAX_ALLOCS);
+    assert_int_equal(alloc(PAGE, 0, NULL), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(vram().allocations, VIDMM_MAX_ALLOCS);
+    (void)as;
 }
 
 /* Pieces of one allocation are bounded: a request that would need more on
    a fragmented segment fails whole. */
 static void test_alloc_extent_limit(void **state)
 {
-	uint32_t hole[2 * VIDMM_ALLOC_EXTENTS + 2], n = 0, h;
-	struct gmmu_vram_rsp before;
+    uint32_t hole[2 * VIDMM_ALLOC_EXTENTS + 2], n = 0, h;
+    struct gmmu_vram_rsp before;
 
-	(void)state;
-	/* Alternate used and freed 4 KB pages: every free page is alone. */
-	for (n = 0; n < sizeof(hole) / sizeof(hole[0]); n++)
-		hole[n] = must_alloc(PAGE, 0);
-	h = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim), 0);	/* the rest */
-	for (uint32_t i = 0; i < n; i += 2)
-		assert_int_equal(free_alloc(hole[i]), GMMU_STATUS_OK);
-	before = vram();
-	assert_int_equal(alloc((VIDMM_ALLOC_EXTENTS + 1) * PAGE, 0, NULL), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(vram().free_bytes, before.free_bytes);
-	assert_int_equal(alloc(VIDMM_ALLOC_EXTENTS * PAGE, 0, &h), GMMU_STATUS_OK);
-	assert_int_equal(free_alloc(h), GMMU_STATUS_OK);
+    (void)state;
+    /* Alternate used and freed 4 KB pages: every free page is alone. */
+    for (n = 0; n < sizeof(hole) / sizeof(hole[0]); n++)
+        hole[n] = must_alloc(PAGE, 0);
+    h = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim), 0); /* the rest */
+    for (uint32_t i = 0; i < n; i += 2)
+        assert_int_equal(free_alloc(hole[i]), GMMU_STATUS_OK);
+    before = vram();
+    assert_int_equal(alloc((VIDMM_ALLOC_EXTENTS + 1) * PAGE, 0, NULL), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(vram().free_bytes, before.free_bytes);
+    assert_int_equal(alloc(VIDMM_ALLOC_EXTENTS * PAGE, 0, &h), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(h), GMMU_STATUS_OK);
 }
 
 /* ------------------------------------------------------------ MAP_VA */
 
 static void test_map_fixed_contiguous(void **state)
 {
-	uint32_t as = must_as(), al;
-	uint64_t base = contig_base(4 * MiB, &al), va = 0;
+    uint32_t as = must_as(), al;
+    uint64_t base = contig_base(4 * MiB, &al), va = 0;
 
-	(void)state;
-	assert_int_equal(base % (2 * MiB), 0);
-	/* 2 MB aligned VA and PA: 2 MB pages. */
-	assert_int_equal(map(as, al, 0, 4 * MiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, &va),
-			 GMMU_STATUS_OK);
-	assert_int_equal(va, 1 * GiB);
-	expect_mapped(as, 1 * GiB + 0x1234, GMMU_SEGMENT_VRAM, base + 0x1234, 21);
-	expect_mapped(as, 1 * GiB + 3 * MiB, GMMU_SEGMENT_VRAM, base + 3 * MiB, 21);
-	expect_invalid(as, 1 * GiB + 4 * MiB);
-	expect_invalid(as, 1 * GiB - PAGE);
+    (void)state;
+    assert_int_equal(base % (2 * MiB), 0);
+    /* 2 MB aligned VA and PA: 2 MB pages. */
+    assert_int_equal(map(as, al, 0, 4 * MiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 1 * GiB);
+    expect_mapped(as, 1 * GiB + 0x1234, GMMU_SEGMENT_VRAM, base + 0x1234, 21);
+    expect_mapped(as, 1 * GiB + 3 * MiB, GMMU_SEGMENT_VRAM, base + 3 * MiB, 21);
+    expect_invalid(as, 1 * GiB + 4 * MiB);
+    expect_invalid(as, 1 * GiB - PAGE);
 
-	/* Part of it, 64 KB pages only, read-only and no-execute. */
-	struct gmmu_map_req req = {
-		.as_handle = as, .alloc_handle = al, .offset = 128 * KiB, .size = 256 * KiB,
-		.va = 2 * GiB, .page_sizes = PTM_PAGE_64K,
-		.flags = GMMU_MAP_FLAG_FIXED_VA | GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE,
-	};
-	struct gmmu_ref_result r;
+    /* Part of it, 64 KB pages only, read-only and no-execute. */
+    struct gmmu_map_req req = {
+        .as_handle = as,
+        .alloc_handle = al,
+        .offset = 128 * KiB,
+        .size = 256 * KiB,
+        .va = 2 * GiB,
+        .page_sizes = PTM_PAGE_64K,
+        .flags = GMMU_MAP_FLAG_FIXED_VA | GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE,
+    };
+    struct gmmu_ref_result r;
 
-	assert_int_equal(map_full(&req, &va), GMMU_STATUS_OK);
-	expect_mapped(as, 2 * GiB + 100 * KiB, GMMU_SEGMENT_VRAM, base + 228 * KiB, 16);
-	r = walk(as, 2 * GiB);
-	assert_true(r.read_only && r.no_execute && !r.cache_coherent);
-	vidmm_sim_walk(&sim, root_of(as), 2 * GiB, GMMU_ACCESS_WRITE, &r);
-	assert_int_equal(r.fault, GMMU_FAULT_READ_ONLY);
+    assert_int_equal(map_full(&req, &va), GMMU_STATUS_OK);
+    expect_mapped(as, 2 * GiB + 100 * KiB, GMMU_SEGMENT_VRAM, base + 228 * KiB, 16);
+    r = walk(as, 2 * GiB);
+    assert_true(r.read_only && r.no_execute && !r.cache_coherent);
+    vidmm_sim_walk(&sim, root_of(as), 2 * GiB, GMMU_ACCESS_WRITE, &r);
+    assert_int_equal(r.fault, GMMU_FAULT_READ_ONLY);
 
-	/* 4 KB pages only. */
-	req.va = 3 * GiB;
-	req.page_sizes = PTM_PAGE_4K;
-	req.flags = GMMU_MAP_FLAG_FIXED_VA | GMMU_MAP_FLAG_CACHE_COHERENT;
-	assert_int_equal(map_full(&req, NULL), GMMU_STATUS_OK);
-	expect_mapped(as, 3 * GiB + 8 * KiB, GMMU_SEGMENT_VRAM, base + 136 * KiB, 12);
-	assert_true(walk(as, 3 * GiB).cache_coherent);
+    /* 4 KB pages only. */
+    req.va = 3 * GiB;
+    req.page_sizes = PTM_PAGE_4K;
+    req.flags = GMMU_MAP_FLAG_FIXED_VA | GMMU_MAP_FLAG_CACHE_COHERENT;
+    assert_int_equal(map_full(&req, NULL), GMMU_STATUS_OK);
+    expect_mapped(as, 3 * GiB + 8 * KiB, GMMU_SEGMENT_VRAM, base + 136 * KiB, 12);
+    assert_true(walk(as, 3 * GiB).cache_coherent);
 }
 
 static void test_map_auto_alignment(void **state)
 {
-	uint32_t as = must_as(), big, small, sys;
-	uint64_t va_big, va_small, va_sys, base_big = contig_base(2 * MiB, &big);
+    uint32_t as = must_as(), big, small, sys;
+    uint64_t va_big, va_small, va_sys, base_big = contig_base(2 * MiB, &big);
 
-	(void)state;
-	small = must_alloc(64 * KiB, 0);
-	assert_int_equal(map(as, small, 0, 64 * KiB, 0, 0, &va_small), GMMU_STATUS_OK);
-	assert_int_equal(map(as, big, 0, 2 * MiB, 0, 0, &va_big), GMMU_STATUS_OK);
-	assert_int_equal(va_small % (64 * KiB), 0);
-	assert_int_not_equal(va_small, 0);			/* the NULL page stays unmapped */
-	assert_int_equal(va_big % (2 * MiB), 0);
-	expect_mapped(as, va_big + 5 * PAGE, GMMU_SEGMENT_VRAM, base_big + 5 * PAGE, 21);
+    (void)state;
+    small = must_alloc(64 * KiB, 0);
+    assert_int_equal(map(as, small, 0, 64 * KiB, 0, 0, &va_small), GMMU_STATUS_OK);
+    assert_int_equal(map(as, big, 0, 2 * MiB, 0, 0, &va_big), GMMU_STATUS_OK);
+    assert_int_equal(va_small % (64 * KiB), 0);
+    assert_int_not_equal(va_small, 0); /* the NULL page stays unmapped */
+    assert_int_equal(va_big % (2 * MiB), 0);
+    expect_mapped(as, va_big + 5 * PAGE, GMMU_SEGMENT_VRAM, base_big + 5 * PAGE, 21);
 
-	/* A host buffer at 0x...5000: the VA gets the same offset in its 64 KB
+    /* A host buffer at 0x...5000: the VA gets the same offset in its 64 KB
 	   page, so the middle of the mapping uses 64 KB pages. */
-	assert_int_equal(alloc_sys(0x7654325000ull, 256 * KiB, &sys), GMMU_STATUS_OK);
-	assert_int_equal(map(as, sys, 0, 256 * KiB, 0, 0, &va_sys), GMMU_STATUS_OK);
-	assert_int_equal(va_sys % (64 * KiB), 0x5000);
-	expect_mapped(as, va_sys, GMMU_SEGMENT_SYSTEM, 0x7654325000ull, 12);
-	expect_mapped(as, va_sys + 0xB000 + 0x10, GMMU_SEGMENT_SYSTEM, 0x7654330010ull, 16);
+    assert_int_equal(alloc_sys(0x7654325000ull, 256 * KiB, &sys), GMMU_STATUS_OK);
+    assert_int_equal(map(as, sys, 0, 256 * KiB, 0, 0, &va_sys), GMMU_STATUS_OK);
+    assert_int_equal(va_sys % (64 * KiB), 0x5000);
+    expect_mapped(as, va_sys, GMMU_SEGMENT_SYSTEM, 0x7654325000ull, 12);
+    expect_mapped(as, va_sys + 0xB000 + 0x10, GMMU_SEGMENT_SYSTEM, 0x7654330010ull, 16);
 }
 
 static void test_map_errors(void **state)
 {
-	uint32_t as = must_as(), al = must_alloc(64 * KiB, 0);
-	uint64_t va, fp;
+    uint32_t as = must_as(), al = must_alloc(64 * KiB, 0);
+    uint64_t va, fp;
 
-	(void)state;
-	assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, &va),
-			 GMMU_STATUS_OK);
-	fp = fingerprint(as, 1 * GiB - 128 * KiB, 1 * GiB + 256 * KiB);
-	/* Overlap, whole or partial. */
-	assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OVERLAP);
-	assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB - 32 * KiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OVERLAP);
-	/* Unaligned VA, offset or size. */
-	assert_int_equal(map(as, al, 0, PAGE, 2 * GiB + 1, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_UNALIGNED);
-	assert_int_equal(map(as, al, 1, PAGE, 0, 0, NULL), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(map(as, al, 0, PAGE + 512, 0, 0, NULL), GMMU_STATUS_UNALIGNED);
-	/* Outside the allocation or the address space, or at the NULL page. */
-	assert_int_equal(map(as, al, 60 * KiB, 8 * KiB, 0, 0, NULL), GMMU_STATUS_OUT_OF_RANGE);
-	assert_int_equal(map(as, al, 128 * KiB, PAGE, 0, 0, NULL), GMMU_STATUS_OUT_OF_RANGE);
-	assert_int_equal(map(as, al, 0, PAGE, 1ull << 48, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OUT_OF_RANGE);
-	assert_int_equal(map(as, al, 0, 2 * PAGE, (1ull << 48) - PAGE, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OUT_OF_RANGE);
-	assert_int_equal(map(as, al, 0, PAGE, 0, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OUT_OF_RANGE);
-	/* Flags and fields the opcode does not take. */
-	assert_int_equal(map(as, al, 0, PAGE, 0, GMMU_MAP_FLAG_ZERO, NULL),
-			 GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(map(as, al, 0, PAGE, 0, 1u << 7, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(map(as, al, 0, PAGE, 4 * GiB, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(map(as, al, 0, 0, 0, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	struct gmmu_map_req req = { .as_handle = as, .alloc_handle = al, .size = PAGE,
-				    .page_sizes = 1u << 4 };
+    (void)state;
+    assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, &va),
+                     GMMU_STATUS_OK);
+    fp = fingerprint(as, 1 * GiB - 128 * KiB, 1 * GiB + 256 * KiB);
+    /* Overlap, whole or partial. */
+    assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OVERLAP);
+    assert_int_equal(map(as, al, 0, 64 * KiB, 1 * GiB - 32 * KiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OVERLAP);
+    /* Unaligned VA, offset or size. */
+    assert_int_equal(map(as, al, 0, PAGE, 2 * GiB + 1, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_UNALIGNED);
+    assert_int_equal(map(as, al, 1, PAGE, 0, 0, NULL), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(map(as, al, 0, PAGE + 512, 0, 0, NULL), GMMU_STATUS_UNALIGNED);
+    /* Outside the allocation or the address space, or at the NULL page. */
+    assert_int_equal(map(as, al, 60 * KiB, 8 * KiB, 0, 0, NULL), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(map(as, al, 128 * KiB, PAGE, 0, 0, NULL), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(map(as, al, 0, PAGE, 1ull << 48, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(map(as, al, 0, 2 * PAGE, (1ull << 48) - PAGE, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(map(as, al, 0, PAGE, 0, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OUT_OF_RANGE);
+    /* Flags and fields the opcode does not take. */
+    assert_int_equal(map(as, al, 0, PAGE, 0, GMMU_MAP_FLAG_ZERO, NULL),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(map(as, al, 0, PAGE, 0, 1u << 7, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(map(as, al, 0, PAGE, 4 * GiB, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(map(as, al, 0, 0, 0, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    struct gmmu_map_req req = {
+        .as_handle = as, .alloc_handle = al, .size = PAGE, .page_sizes = 1u << 4
+    };
 
-	assert_int_equal(map_full(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	/* 64 KB pages only, at a VA that is not 64 KB aligned. */
-	req = (struct gmmu_map_req){ .as_handle = as, .alloc_handle = al, .size = 64 * KiB,
-				     .va = 3 * GiB + PAGE, .flags = GMMU_MAP_FLAG_FIXED_VA,
-				     .page_sizes = PTM_PAGE_64K };
-	assert_int_equal(map_full(&req, NULL), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(fingerprint(as, 1 * GiB - 128 * KiB, 1 * GiB + 256 * KiB), fp);
-	expect_invalid(as, 3 * GiB + PAGE);
+    assert_int_equal(map_full(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    /* 64 KB pages only, at a VA that is not 64 KB aligned. */
+    req = (struct gmmu_map_req){ .as_handle = as,
+                                 .alloc_handle = al,
+                                 .size = 64 * KiB,
+                                 .va = 3 * GiB + PAGE,
+                                 .flags = GMMU_MAP_FLAG_FIXED_VA,
+                                 .page_sizes = PTM_PAGE_64K };
+    assert_int_equal(map_full(&req, NULL), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(fingerprint(as, 1 * GiB - 128 * KiB, 1 * GiB + 256 * KiB), fp);
+    expect_invalid(as, 3 * GiB + PAGE);
 }
 
 /* A MAP that needs page tables the segment cannot give fails whole. */
 static void test_map_no_vram(void **state)
 {
-	uint32_t as = must_as(), al = must_alloc(PAGE, 0), filler, keep[64], n = 0;
-	uint64_t fp;
+    uint32_t as = must_as(), al = must_alloc(PAGE, 0), filler, keep[64], n = 0;
+    uint64_t fp;
 
-	(void)state;
-	filler = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim) - 16 * PAGE, 0);
-	while (n < 64 && alloc(PAGE, 0, &keep[n]) == GMMU_STATUS_OK)
-		n++;
-	assert_int_equal(vram().free_bytes, 0);
-	fp = fingerprint(as, 5 * GiB, 5 * GiB + 16 * PAGE);
-	/* Tables for a new 512 GB, 1 GB and 2 MB region are needed. */
-	assert_int_equal(map(as, al, 0, PAGE, 5 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(fingerprint(as, 5 * GiB, 5 * GiB + 16 * PAGE), fp);
-	/* The VA did not stay taken. */
-	assert_int_equal(free_alloc(keep[0]), GMMU_STATUS_OK);
-	assert_int_equal(free_alloc(keep[1]), GMMU_STATUS_OK);
-	assert_int_equal(free_alloc(keep[2]), GMMU_STATUS_OK);
-	assert_int_equal(free_alloc(keep[3]), GMMU_STATUS_OK);
-	assert_int_equal(map(as, al, 0, PAGE, 5 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OK);
-	(void)filler;
+    (void)state;
+    filler = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim) - 16 * PAGE, 0);
+    while (n < 64 && alloc(PAGE, 0, &keep[n]) == GMMU_STATUS_OK)
+        n++;
+    assert_int_equal(vram().free_bytes, 0);
+    fp = fingerprint(as, 5 * GiB, 5 * GiB + 16 * PAGE);
+    /* Tables for a new 512 GB, 1 GB and 2 MB region are needed. */
+    assert_int_equal(map(as, al, 0, PAGE, 5 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(fingerprint(as, 5 * GiB, 5 * GiB + 16 * PAGE), fp);
+    /* The VA did not stay taken. */
+    assert_int_equal(free_alloc(keep[0]), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(keep[1]), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(keep[2]), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(keep[3]), GMMU_STATUS_OK);
+    assert_int_equal(map(as, al, 0, PAGE, 5 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL), GMMU_STATUS_OK);
+    (void)filler;
 }
 
 /* ------------------------------------------------------------ UNMAP / FREE */
 
 static void test_unmap_va(void **state)
 {
-	uint32_t as = must_as(), al = must_alloc(128 * KiB, 0);
-	uint64_t va, rsv;
+    uint32_t as = must_as(), al = must_alloc(128 * KiB, 0);
+    uint64_t va, rsv;
 
-	(void)state;
-	assert_int_equal(map(as, al, 0, 128 * KiB, 0, 0, &va), GMMU_STATUS_OK);
-	assert_int_equal(reserve(as, 0, 256 * KiB, &rsv), GMMU_STATUS_OK);
-	/* Only a whole mapping or reservation, by its start and size. */
-	assert_int_equal(unmap(as, va, 64 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(unmap(as, va + 64 * KiB, 64 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(unmap(as, va, 256 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(unmap(as, va + 1, 128 * KiB), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(unmap(as, va, 0), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(unmap(as ^ 1, va, 128 * KiB), GMMU_STATUS_BAD_HANDLE);
-	assert_int_not_equal(walk(as, va).fault, GMMU_FAULT_INVALID);
-	assert_int_equal(unmap(as, va, 128 * KiB), GMMU_STATUS_OK);
-	expect_invalid(as, va);
-	expect_invalid(as, va + 124 * KiB);
-	assert_int_equal(unmap(as, va, 128 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-	assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_OK);
-	assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-	struct gmmu_range_req req = { .as_handle = as, .reserved = 1, .va = va, .size = PAGE };
+    (void)state;
+    assert_int_equal(map(as, al, 0, 128 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 256 * KiB, &rsv), GMMU_STATUS_OK);
+    /* Only a whole mapping or reservation, by its start and size. */
+    assert_int_equal(unmap(as, va, 64 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(unmap(as, va + 64 * KiB, 64 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(unmap(as, va, 256 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(unmap(as, va + 1, 128 * KiB), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(unmap(as, va, 0), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(unmap(as ^ 1, va, 128 * KiB), GMMU_STATUS_BAD_HANDLE);
+    assert_int_not_equal(walk(as, va).fault, GMMU_FAULT_INVALID);
+    assert_int_equal(unmap(as, va, 128 * KiB), GMMU_STATUS_OK);
+    expect_invalid(as, va);
+    expect_invalid(as, va + 124 * KiB);
+    assert_int_equal(unmap(as, va, 128 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_OK);
+    assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
+    struct gmmu_range_req req = { .as_handle = as, .reserved = 1, .va = va, .size = PAGE };
 
-	assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0),
-			 GMMU_STATUS_INVALID_ARGUMENT);
-	/* The VA is free again. */
-	assert_int_equal(map(as, al, 0, 128 * KiB, va, GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OK);
+    assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    /* The VA is free again. */
+    assert_int_equal(map(as, al, 0, 128 * KiB, va, GMMU_MAP_FLAG_FIXED_VA, NULL), GMMU_STATUS_OK);
 }
 
 /* FREE unmaps the allocation from every address space: MAP_VA mappings
    and tiles in reserved ranges; other mappings stay. */
 static void test_free_unmaps_everywhere(void **state)
 {
-	uint32_t as[3], al, other, n;
-	uint64_t base = contig_base(256 * KiB, &al), va[3][2], rsv, obase;
-	struct gmmu_vram_rsp start;
+    uint32_t as[3], al, other, n;
+    uint64_t base = contig_base(256 * KiB, &al), va[3][2], rsv, obase;
+    struct gmmu_vram_rsp start;
 
-	(void)state;
-	obase = contig_base(64 * KiB, &other);
-	start = vram();
-	for (n = 0; n < 3; n++) {
-		as[n] = must_as();
-		assert_int_equal(map(as[n], al, 0, 256 * KiB, 0, 0, &va[n][0]), GMMU_STATUS_OK);
-		assert_int_equal(map(as[n], al, 64 * KiB, 64 * KiB, 0, 0, &va[n][1]),
-				 GMMU_STATUS_OK);
-	}
-	assert_int_equal(reserve(as[1], 0, 1 * MiB, &rsv), GMMU_STATUS_OK);
-	struct gmmu_update_op ops[] = {
-		op_map(rsv, 128 * KiB, al, 128 * KiB, 0),
-		op_map(rsv + 256 * KiB, 64 * KiB, other, 0, 0),
-		op_copy(rsv + 512 * KiB, rsv, 128 * KiB),
-	};
+    (void)state;
+    obase = contig_base(64 * KiB, &other);
+    start = vram();
+    for (n = 0; n < 3; n++) {
+        as[n] = must_as();
+        assert_int_equal(map(as[n], al, 0, 256 * KiB, 0, 0, &va[n][0]), GMMU_STATUS_OK);
+        assert_int_equal(map(as[n], al, 64 * KiB, 64 * KiB, 0, 0, &va[n][1]), GMMU_STATUS_OK);
+    }
+    assert_int_equal(reserve(as[1], 0, 1 * MiB, &rsv), GMMU_STATUS_OK);
+    struct gmmu_update_op ops[] = {
+        op_map(rsv, 128 * KiB, al, 128 * KiB, 0),
+        op_map(rsv + 256 * KiB, 64 * KiB, other, 0, 0),
+        op_copy(rsv + 512 * KiB, rsv, 128 * KiB),
+    };
 
-	assert_int_equal(update(as[1], ops, 3), GMMU_STATUS_OK);
-	expect_mapped(as[1], rsv + 512 * KiB + PAGE, GMMU_SEGMENT_VRAM, base + 132 * KiB, 16);
-	expect_mapped(as[2], va[2][1], GMMU_SEGMENT_VRAM, base + 64 * KiB, 16);
+    assert_int_equal(update(as[1], ops, 3), GMMU_STATUS_OK);
+    expect_mapped(as[1], rsv + 512 * KiB + PAGE, GMMU_SEGMENT_VRAM, base + 132 * KiB, 16);
+    expect_mapped(as[2], va[2][1], GMMU_SEGMENT_VRAM, base + 64 * KiB, 16);
 
-	assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
-	for (n = 0; n < 3; n++) {
-		expect_invalid(as[n], va[n][0]);
-		expect_invalid(as[n], va[n][0] + 252 * KiB);
-		expect_invalid(as[n], va[n][1]);
-	}
-	expect_invalid(as[1], rsv);
-	expect_invalid(as[1], rsv + 512 * KiB + 64 * KiB);
-	expect_mapped(as[1], rsv + 256 * KiB, GMMU_SEGMENT_VRAM, obase, 16);
-	/* The VA is free for reuse; the reservation is still there. */
-	assert_int_equal(map(as[0], other, 0, 64 * KiB, va[0][0], GMMU_MAP_FLAG_FIXED_VA, NULL),
-			 GMMU_STATUS_OK);
-	struct gmmu_update_op again = op_map(rsv, 64 * KiB, other, 0, 0);
+    assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
+    for (n = 0; n < 3; n++) {
+        expect_invalid(as[n], va[n][0]);
+        expect_invalid(as[n], va[n][0] + 252 * KiB);
+        expect_invalid(as[n], va[n][1]);
+    }
+    expect_invalid(as[1], rsv);
+    expect_invalid(as[1], rsv + 512 * KiB + 64 * KiB);
+    expect_mapped(as[1], rsv + 256 * KiB, GMMU_SEGMENT_VRAM, obase, 16);
+    /* The VA is free for reuse; the reservation is still there. */
+    assert_int_equal(map(as[0], other, 0, 64 * KiB, va[0][0], GMMU_MAP_FLAG_FIXED_VA, NULL),
+                     GMMU_STATUS_OK);
+    struct gmmu_update_op again = op_map(rsv, 64 * KiB, other, 0, 0);
 
-	assert_int_equal(update(as[1], &again, 1), GMMU_STATUS_OK);
-	for (n = 0; n < 3; n++)
-		assert_int_equal(destroy_as(as[n]), GMMU_STATUS_OK);
-	assert_int_equal(vram().free_bytes, start.free_bytes + 256 * KiB);
+    assert_int_equal(update(as[1], &again, 1), GMMU_STATUS_OK);
+    for (n = 0; n < 3; n++)
+        assert_int_equal(destroy_as(as[n]), GMMU_STATUS_OK);
+    assert_int_equal(vram().free_bytes, start.free_bytes + 256 * KiB);
 }
 
 /* ------------------------------------------------------------ ASIDs */
 
 static void test_asid_recycling(void **state)
 {
-	uint32_t as[HW_ASIDS + 3], id, al = must_alloc(64 * KiB, 0);
-	uint64_t full_before, va;
-	struct gmmu_ref_result r;
+    uint32_t as[HW_ASIDS + 3], id, al = must_alloc(64 * KiB, 0);
+    uint64_t full_before, va;
+    struct gmmu_ref_result r;
 
-	(void)state;
-	for (uint32_t i = 0; i < HW_ASIDS; i++) {
-		assert_int_equal(create_as(&as[i], &id), GMMU_STATUS_OK);
-		assert_int_equal(id, i);
-		assert_true(sim.as_table[i].valid);
-		assert_int_equal(sim.as_table[i].root, root_of(as[i]));
-		assert_int_equal(map(as[i], al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-				 GMMU_STATUS_OK);
-		vidmm_sim_access(&sim, i, 1 * GiB, &r);		/* fills the TLB */
-		assert_int_equal(r.fault, GMMU_FAULT_NONE);
-	}
-	/* Use the first one again: the second is now the least recently used. */
-	assert_int_equal(map(as[0], al, 0, 64 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    (void)state;
+    for (uint32_t i = 0; i < HW_ASIDS; i++) {
+        assert_int_equal(create_as(&as[i], &id), GMMU_STATUS_OK);
+        assert_int_equal(id, i);
+        assert_true(sim.as_table[i].valid);
+        assert_int_equal(sim.as_table[i].root, root_of(as[i]));
+        assert_int_equal(map(as[i], al, 0, 64 * KiB, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                         GMMU_STATUS_OK);
+        vidmm_sim_access(&sim, i, 1 * GiB, &r); /* fills the TLB */
+        assert_int_equal(r.fault, GMMU_FAULT_NONE);
+    }
+    /* Use the first one again: the second is now the least recently used. */
+    assert_int_equal(map(as[0], al, 0, 64 * KiB, 0, 0, &va), GMMU_STATUS_OK);
 
-	full_before = sim.full_invalidations;
-	assert_int_equal(create_as(&as[HW_ASIDS], &id), GMMU_STATUS_OK);
-	assert_int_equal(id, 1);					/* taken from as[1] */
-	assert_int_equal(asid_of(as[1]), VIDMM_NO_ASID);
-	assert_int_equal(sim.as_table[1].root, root_of(as[HW_ASIDS]));
-	assert_true(sim.as_table[1].valid);
-	assert_int_equal(sim.full_invalidations, full_before + 1);
-	assert_int_equal(sim.last_inv_asid, 1);
-	/* as[1]'s cached translation went with the full invalidation. */
-	vidmm_sim_access(&sim, 1, 1 * GiB, &r);
-	assert_int_equal(r.fault, GMMU_FAULT_INVALID);
+    full_before = sim.full_invalidations;
+    assert_int_equal(create_as(&as[HW_ASIDS], &id), GMMU_STATUS_OK);
+    assert_int_equal(id, 1); /* taken from as[1] */
+    assert_int_equal(asid_of(as[1]), VIDMM_NO_ASID);
+    assert_int_equal(sim.as_table[1].root, root_of(as[HW_ASIDS]));
+    assert_true(sim.as_table[1].valid);
+    assert_int_equal(sim.full_invalidations, full_before + 1);
+    assert_int_equal(sim.last_inv_asid, 1);
+    /* as[1]'s cached translation went with the full invalidation. */
+    vidmm_sim_access(&sim, 1, 1 * GiB, &r);
+    assert_int_equal(r.fault, GMMU_FAULT_INVALID);
 
-	/* Changing an address space without an id invalidates nothing; the
+    /* Changing an address space without an id invalidates nothing; the
 	   command gives it an id again, from the least recently used (as[2]). */
-	uint64_t inv_before = sim.invalidations;
+    uint64_t inv_before = sim.invalidations;
 
-	assert_int_equal(unmap(as[1], 1 * GiB, 64 * KiB), GMMU_STATUS_OK);
-	assert_int_equal(asid_of(as[1]), 2);
-	assert_int_equal(asid_of(as[2]), VIDMM_NO_ASID);
-	assert_int_equal(sim.invalidations, inv_before + 1);	/* only the id's full one */
-	assert_int_equal(sim.as_table[2].root, root_of(as[1]));
-	expect_invalid(as[1], 1 * GiB);
-	expect_mapped(as[2], 1 * GiB, GMMU_SEGMENT_VRAM, walk(as[0], 1 * GiB).pa, 16);
+    assert_int_equal(unmap(as[1], 1 * GiB, 64 * KiB), GMMU_STATUS_OK);
+    assert_int_equal(asid_of(as[1]), 2);
+    assert_int_equal(asid_of(as[2]), VIDMM_NO_ASID);
+    assert_int_equal(sim.invalidations, inv_before + 1); /* only the id's full one */
+    assert_int_equal(sim.as_table[2].root, root_of(as[1]));
+    expect_invalid(as[1], 1 * GiB);
+    expect_mapped(as[2], 1 * GiB, GMMU_SEGMENT_VRAM, walk(as[0], 1 * GiB).pa, 16);
 
-	/* QUERY does not count as use. */
-	struct gmmu_query_rsp q;
+    /* QUERY does not count as use. */
+    struct gmmu_query_rsp q;
 
-	assert_int_equal(query(as[3], 1 * GiB, &q), GMMU_STATUS_OK);
-	assert_int_equal(create_as(&as[HW_ASIDS + 1], &id), GMMU_STATUS_OK);
-	assert_int_equal(id, 3);
+    assert_int_equal(query(as[3], 1 * GiB, &q), GMMU_STATUS_OK);
+    assert_int_equal(create_as(&as[HW_ASIDS + 1], &id), GMMU_STATUS_OK);
+    assert_int_equal(id, 3);
 
-	/* Destroying one frees its id without taking another's. */
-	assert_int_equal(destroy_as(as[0]), GMMU_STATUS_OK);
-	assert_false(sim.as_table[0].valid);
-	assert_int_equal(create_as(&as[HW_ASIDS + 2], &id), GMMU_STATUS_OK);
-	assert_int_equal(id, 0);
-	assert_int_equal(sim.vm->counters.asid_evictions, 3);
-	for (uint32_t i = 1; i < HW_ASIDS + 3; i++)
-		assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
-	for (uint32_t i = 0; i < HW_ASIDS; i++)
-		assert_false(sim.as_table[i].valid);
+    /* Destroying one frees its id without taking another's. */
+    assert_int_equal(destroy_as(as[0]), GMMU_STATUS_OK);
+    assert_false(sim.as_table[0].valid);
+    assert_int_equal(create_as(&as[HW_ASIDS + 2], &id), GMMU_STATUS_OK);
+    assert_int_equal(id, 0);
+    assert_int_equal(sim.vm->counters.asid_evictions, 3);
+    for (uint32_t i = 1; i < HW_ASIDS + 3; i++)
+        assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
+    for (uint32_t i = 0; i < HW_ASIDS; i++)
+        assert_false(sim.as_table[i].valid);
 }
 
 /* At least 64 address spaces live at once; beyond the hardware's 64 ids
    they share them. */
 static void test_many_address_spaces(void **state)
 {
-	static uint32_t as[VIDMM_MAX_AS];
-	uint32_t n = 0, id, with_id = 0, al = must_alloc(PAGE, 0);
+    static uint32_t as[VIDMM_MAX_AS];
+    uint32_t n = 0, id, with_id = 0, al = must_alloc(PAGE, 0);
 
-	(void)state;
-	assert_true(VIDMM_MAX_AS >= 64);
-	while (n < VIDMM_MAX_AS) {
-		assert_int_equal(create_as(&as[n], &id), GMMU_STATUS_OK);
-		assert_true(id < GMMU_ASIDS);
-		assert_int_equal(map(as[n], al, 0, PAGE, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
-				 GMMU_STATUS_OK);
-		n++;
-	}
-	assert_int_equal(create_as(&id, NULL), GMMU_STATUS_NO_MEMORY);
-	for (uint32_t i = 0; i < n; i++) {
-		with_id += asid_of(as[i]) != VIDMM_NO_ASID;
-		expect_mapped(as[i], 1 * GiB, GMMU_SEGMENT_VRAM, walk(as[0], 1 * GiB).pa, 12);
-	}
-	assert_int_equal(with_id, n < GMMU_ASIDS ? n : GMMU_ASIDS);
-	assert_int_equal(vram().address_spaces, n);
-	assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
-	for (uint32_t i = 0; i < n; i++)
-		assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
-	assert_int_equal(vidmm_sim_used(&sim), 0);
+    (void)state;
+    assert_true(VIDMM_MAX_AS >= 64);
+    while (n < VIDMM_MAX_AS) {
+        assert_int_equal(create_as(&as[n], &id), GMMU_STATUS_OK);
+        assert_true(id < GMMU_ASIDS);
+        assert_int_equal(map(as[n], al, 0, PAGE, 1 * GiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+                         GMMU_STATUS_OK);
+        n++;
+    }
+    assert_int_equal(create_as(&id, NULL), GMMU_STATUS_NO_MEMORY);
+    for (uint32_t i = 0; i < n; i++) {
+        with_id += asid_of(as[i]) != VIDMM_NO_ASID;
+        expect_mapped(as[i], 1 * GiB, GMMU_SEGMENT_VRAM, walk(as[0], 1 * GiB).pa, 12);
+    }
+    assert_int_equal(with_id, n < GMMU_ASIDS ? n : GMMU_ASIDS);
+    assert_int_equal(vram().address_spaces, n);
+    assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
+    assert_int_equal(vidmm_sim_used(&sim), 0);
 }
 
 /* ------------------------------------------------------------ RESERVE / UPDATE */
 
 static void test_reserve(void **state)
 {
-	uint32_t as = must_as(), al = must_alloc(64 * KiB, 0);
-	uint64_t va;
+    uint32_t as = must_as(), al = must_alloc(64 * KiB, 0);
+    uint64_t va;
 
-	(void)state;
-	assert_int_equal(reserve(as, 0, 3 * 64 * KiB, &va), GMMU_STATUS_OK);
-	assert_int_equal(va % (64 * KiB), 0);
-	expect_invalid(as, va);
-	assert_int_equal(reserve(as, 4 * GiB, 1 * MiB, &va), GMMU_STATUS_OK);
-	assert_int_equal(va, 4 * GiB);
-	assert_int_equal(reserve(as, 4 * GiB + 512 * KiB, 1 * MiB, NULL), GMMU_STATUS_OVERLAP);
-	assert_int_equal(map(as, al, 0, 64 * KiB, 4 * GiB + 1 * MiB - 64 * KiB,
-			     GMMU_MAP_FLAG_FIXED_VA, NULL), GMMU_STATUS_OVERLAP);
-	assert_int_equal(reserve(as, 0, 60 * KiB, NULL), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(reserve(as, 8 * GiB + PAGE, 64 * KiB, NULL), GMMU_STATUS_UNALIGNED);
-	assert_int_equal(reserve(as, 0, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-	struct gmmu_reserve_req req = { .as_handle = as, .flags = GMMU_MAP_FLAG_READ_ONLY,
-					.size = 64 * KiB };
+    (void)state;
+    assert_int_equal(reserve(as, 0, 3 * 64 * KiB, &va), GMMU_STATUS_OK);
+    assert_int_equal(va % (64 * KiB), 0);
+    expect_invalid(as, va);
+    assert_int_equal(reserve(as, 4 * GiB, 1 * MiB, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 4 * GiB);
+    assert_int_equal(reserve(as, 4 * GiB + 512 * KiB, 1 * MiB, NULL), GMMU_STATUS_OVERLAP);
+    assert_int_equal(
+        map(as, al, 0, 64 * KiB, 4 * GiB + 1 * MiB - 64 * KiB, GMMU_MAP_FLAG_FIXED_VA, NULL),
+        GMMU_STATUS_OVERLAP);
+    assert_int_equal(reserve(as, 0, 60 * KiB, NULL), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(reserve(as, 8 * GiB + PAGE, 64 * KiB, NULL), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(reserve(as, 0, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    struct gmmu_reserve_req req = { .as_handle = as,
+                                    .flags = GMMU_MAP_FLAG_READ_ONLY,
+                                    .size = 64 * KiB };
 
-	assert_int_equal(call(GMMU_OP_RESERVE_VA, &req, sizeof(req), NULL, 0),
-			 GMMU_STATUS_INVALID_ARGUMENT);
-	req = (struct gmmu_reserve_req){ .as_handle = as, .va = 8 * GiB, .size = 64 * KiB };
-	assert_int_equal(call(GMMU_OP_RESERVE_VA, &req, sizeof(req), NULL, 0),
-			 GMMU_STATUS_INVALID_ARGUMENT);	/* a VA without FIXED_VA */
+    assert_int_equal(call(GMMU_OP_RESERVE_VA, &req, sizeof(req), NULL, 0),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    req = (struct gmmu_reserve_req){ .as_handle = as, .va = 8 * GiB, .size = 64 * KiB };
+    assert_int_equal(call(GMMU_OP_RESERVE_VA, &req, sizeof(req), NULL, 0),
+                     GMMU_STATUS_INVALID_ARGUMENT); /* a VA without FIXED_VA */
 }
 
 static void test_update_ops(void **state)
 {
-	uint32_t as = must_as(), pool, pool2;
-	uint64_t base = contig_base(1 * MiB, &pool), base2 = contig_base(64 * KiB, &pool2), r;
-	uint64_t inv_before;
+    uint32_t as = must_as(), pool, pool2;
+    uint64_t base = contig_base(1 * MiB, &pool), base2 = contig_base(64 * KiB, &pool2), r;
+    uint64_t inv_before;
 
-	(void)state;
-	assert_int_equal(reserve(as, 0, 4 * MiB, &r), GMMU_STATUS_OK);
-	assert_int_equal(r % (2 * MiB), 0);	/* aligned to its largest page */
-	/* Tiles 0..3 from pool pages 4..7, tile 4 from pool2, tiles 8.. zero,
+    (void)state;
+    assert_int_equal(reserve(as, 0, 4 * MiB, &r), GMMU_STATUS_OK);
+    assert_int_equal(r % (2 * MiB), 0); /* aligned to its largest page */
+    /* Tiles 0..3 from pool pages 4..7, tile 4 from pool2, tiles 8.. zero,
 	   tiles 16..19 a copy of 0..3, tile 1 read-only. */
-	struct gmmu_update_op ops[] = {
-		op_map(r, 4 * TILE, pool, 4 * TILE, 0),
-		op_map(r + 4 * TILE, TILE, pool2, 0, GMMU_MAP_FLAG_NO_EXECUTE),
-		op_unmap(r + 8 * TILE, 8 * TILE, true),
-		op_copy(r + 16 * TILE, r, 4 * TILE),
-		op_protect(r + TILE, TILE, GMMU_MAP_FLAG_READ_ONLY),
-	};
+    struct gmmu_update_op ops[] = {
+        op_map(r, 4 * TILE, pool, 4 * TILE, 0),
+        op_map(r + 4 * TILE, TILE, pool2, 0, GMMU_MAP_FLAG_NO_EXECUTE),
+        op_unmap(r + 8 * TILE, 8 * TILE, true),
+        op_copy(r + 16 * TILE, r, 4 * TILE),
+        op_protect(r + TILE, TILE, GMMU_MAP_FLAG_READ_ONLY),
+    };
 
-	inv_before = sim.invalidations;
-	assert_int_equal(update(as, ops, 5), GMMU_STATUS_OK);
-	assert_int_equal(sim.invalidations, inv_before + 1);	/* one for the batch */
-	assert_true(sim.last_inv_start <= r && sim.last_inv_end >= r + 20 * TILE);
-	expect_mapped(as, r + 0x10, GMMU_SEGMENT_VRAM, base + 4 * TILE + 0x10, 16);
-	expect_mapped(as, r + 3 * TILE + PAGE, GMMU_SEGMENT_VRAM, base + 7 * TILE + PAGE, 16);
-	expect_mapped(as, r + 4 * TILE, GMMU_SEGMENT_VRAM, base2, 16);
-	assert_true(walk(as, r + 4 * TILE).no_execute);
-	expect_invalid(as, r + 5 * TILE);
-	expect_zero(as, r + 8 * TILE);
-	expect_zero(as, r + 15 * TILE + 60 * KiB);
-	expect_mapped(as, r + 17 * TILE, GMMU_SEGMENT_VRAM, base + 5 * TILE, 16);
-	assert_true(walk(as, r + TILE).read_only);
-	assert_false(walk(as, r + 17 * TILE).read_only);	/* copied before the protect */
-	expect_invalid(as, r + 20 * TILE);
+    inv_before = sim.invalidations;
+    assert_int_equal(update(as, ops, 5), GMMU_STATUS_OK);
+    assert_int_equal(sim.invalidations, inv_before + 1); /* one for the batch */
+    assert_true(sim.last_inv_start <= r && sim.last_inv_end >= r + 20 * TILE);
+    expect_mapped(as, r + 0x10, GMMU_SEGMENT_VRAM, base + 4 * TILE + 0x10, 16);
+    expect_mapped(as, r + 3 * TILE + PAGE, GMMU_SEGMENT_VRAM, base + 7 * TILE + PAGE, 16);
+    expect_mapped(as, r + 4 * TILE, GMMU_SEGMENT_VRAM, base2, 16);
+    assert_true(walk(as, r + 4 * TILE).no_execute);
+    expect_invalid(as, r + 5 * TILE);
+    expect_zero(as, r + 8 * TILE);
+    expect_zero(as, r + 15 * TILE + 60 * KiB);
+    expect_mapped(as, r + 17 * TILE, GMMU_SEGMENT_VRAM, base + 5 * TILE, 16);
+    assert_true(walk(as, r + TILE).read_only);
+    assert_false(walk(as, r + 17 * TILE).read_only); /* copied before the protect */
+    expect_invalid(as, r + 20 * TILE);
 
-	/* Unmap to invalid, then copy an invalid range over a mapped one. */
-	struct gmmu_update_op more[] = {
-		op_unmap(r, TILE, false),
-		op_copy(r + 17 * TILE, r + 5 * TILE, TILE),
-	};
+    /* Unmap to invalid, then copy an invalid range over a mapped one. */
+    struct gmmu_update_op more[] = {
+        op_unmap(r, TILE, false),
+        op_copy(r + 17 * TILE, r + 5 * TILE, TILE),
+    };
 
-	assert_int_equal(update(as, more, 2), GMMU_STATUS_OK);
-	expect_invalid(as, r);
-	expect_invalid(as, r + 17 * TILE);
-	expect_mapped(as, r + 16 * TILE, GMMU_SEGMENT_VRAM, base + 4 * TILE, 16);
+    assert_int_equal(update(as, more, 2), GMMU_STATUS_OK);
+    expect_invalid(as, r);
+    expect_invalid(as, r + 17 * TILE);
+    expect_mapped(as, r + 16 * TILE, GMMU_SEGMENT_VRAM, base + 4 * TILE, 16);
 
-	/* A batch of nothing is fine. */
-	assert_int_equal(update(as, NULL, 0), GMMU_STATUS_OK);
+    /* A batch of nothing is fine. */
+    assert_int_equal(update(as, NULL, 0), GMMU_STATUS_OK);
 }
 
 /* A bad operation anywhere rejects the whole batch before anything runs. */
 static void test_update_rejects_whole_batch(void **state)
 {
-	uint32_t as = must_as(), other_as = must_as(), pool = must_alloc(1 * MiB, 0);
-	uint64_t r, r2, mapped, fp;
+    uint32_t as = must_as(), other_as = must_as(), pool = must_alloc(1 * MiB, 0);
+    uint64_t r, r2, mapped, fp;
 
-	(void)state;
-	assert_int_equal(reserve(as, 0, 2 * MiB, &r), GMMU_STATUS_OK);
-	assert_int_equal(reserve(as, 0, 1 * MiB, &r2), GMMU_STATUS_OK);
-	assert_int_equal(map(as, pool, 0, 64 * KiB, 0, 0, &mapped), GMMU_STATUS_OK);
-	struct gmmu_update_op setup_ops[] = { op_map(r, 8 * TILE, pool, 0, 0) };
+    (void)state;
+    assert_int_equal(reserve(as, 0, 2 * MiB, &r), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r2), GMMU_STATUS_OK);
+    assert_int_equal(map(as, pool, 0, 64 * KiB, 0, 0, &mapped), GMMU_STATUS_OK);
+    struct gmmu_update_op setup_ops[] = { op_map(r, 8 * TILE, pool, 0, 0) };
 
-	assert_int_equal(update(as, setup_ops, 1), GMMU_STATUS_OK);
-	fp = fingerprint(as, r, r + 2 * MiB);
+    assert_int_equal(update(as, setup_ops, 1), GMMU_STATUS_OK);
+    fp = fingerprint(as, r, r + 2 * MiB);
 
-	const struct {
-		struct gmmu_update_op bad;
-		uint32_t status;
-	} cases[] = {
-		{ op_map(r, TILE, pool + 1, 0, 0), GMMU_STATUS_BAD_HANDLE },
-		{ op_map(r, TILE, other_as, 0, 0), GMMU_STATUS_BAD_HANDLE },
-		{ op_map(r + 2 * MiB - TILE, 2 * TILE, pool, 0, 0), GMMU_STATUS_OUT_OF_RANGE },
-		{ op_map(mapped, TILE, pool, 0, 0), GMMU_STATUS_OUT_OF_RANGE },	/* not reserved */
-		{ op_map(r, TILE, pool, 1 * MiB, 0), GMMU_STATUS_OUT_OF_RANGE },
-		{ op_map(r, PAGE, pool, 0, 0), GMMU_STATUS_UNALIGNED },
-		{ op_map(r + PAGE, TILE, pool, 0, 0), GMMU_STATUS_UNALIGNED },
-		{ op_map(r, TILE, pool, PAGE, 0), GMMU_STATUS_UNALIGNED },
-		{ op_map(r, TILE, pool, 0, GMMU_MAP_FLAG_ZERO), GMMU_STATUS_INVALID_ARGUMENT },
-		{ op_map(r, 0, pool, 0, 0), GMMU_STATUS_INVALID_ARGUMENT },
-		{ op_copy(r + TILE, r, 2 * TILE), GMMU_STATUS_OVERLAP },
-		{ op_copy(r, r2 + PAGE, TILE), GMMU_STATUS_UNALIGNED },
-		{ op_copy(r, r2 + 1 * MiB - TILE, 2 * TILE), GMMU_STATUS_OUT_OF_RANGE },
-		{ op_copy(r, mapped, TILE), GMMU_STATUS_OUT_OF_RANGE },
-		{ op_protect(r, TILE, GMMU_MAP_FLAG_FIXED_VA), GMMU_STATUS_INVALID_ARGUMENT },
-		{ { .op = 0, .va = r, .size = TILE }, GMMU_STATUS_INVALID_ARGUMENT },
-		{ { .op = 5, .va = r, .size = TILE }, GMMU_STATUS_INVALID_ARGUMENT },
-		{ { .op = GMMU_UPDATE_OP_UNMAP, .va = r, .size = TILE, .reserved = 1 },
-		  GMMU_STATUS_INVALID_ARGUMENT },
-		{ { .op = GMMU_UPDATE_OP_UNMAP, .va = r, .size = TILE, .arg = 1 },
-		  GMMU_STATUS_INVALID_ARGUMENT },
-		{ { .op = GMMU_UPDATE_OP_PROTECT, .va = r, .size = TILE, .alloc_handle = pool },
-		  GMMU_STATUS_INVALID_ARGUMENT },
-	};
+    const struct {
+        struct gmmu_update_op bad;
+        uint32_t status;
+    } cases[] = {
+        { op_map(r, TILE, pool + 1, 0, 0), GMMU_STATUS_BAD_HANDLE },
+        { op_map(r, TILE, other_as, 0, 0), GMMU_STATUS_BAD_HANDLE },
+        { op_map(r + 2 * MiB - TILE, 2 * TILE, pool, 0, 0), GMMU_STATUS_OUT_OF_RANGE },
+        { op_map(mapped, TILE, pool, 0, 0), GMMU_STATUS_OUT_OF_RANGE }, /* not reserved */
+        { op_map(r, TILE, pool, 1 * MiB, 0), GMMU_STATUS_OUT_OF_RANGE },
+        { op_map(r, PAGE, pool, 0, 0), GMMU_STATUS_UNALIGNED },
+        { op_map(r + PAGE, TILE, pool, 0, 0), GMMU_STATUS_UNALIGNED },
+        { op_map(r, TILE, pool, PAGE, 0), GMMU_STATUS_UNALIGNED },
+        { op_map(r, TILE, pool, 0, GMMU_MAP_FLAG_ZERO), GMMU_STATUS_INVALID_ARGUMENT },
+        { op_map(r, 0, pool, 0, 0), GMMU_STATUS_INVALID_ARGUMENT },
+        { op_copy(r + TILE, r, 2 * TILE), GMMU_STATUS_OVERLAP },
+        { op_copy(r, r2 + PAGE, TILE), GMMU_STATUS_UNALIGNED },
+        { op_copy(r, r2 + 1 * MiB - TILE, 2 * TILE), GMMU_STATUS_OUT_OF_RANGE },
+        { op_copy(r, mapped, TILE), GMMU_STATUS_OUT_OF_RANGE },
+        { op_protect(r, TILE, GMMU_MAP_FLAG_FIXED_VA), GMMU_STATUS_INVALID_ARGUMENT },
+        { { .op = 0, .va = r, .size = TILE }, GMMU_STATUS_INVALID_ARGUMENT },
+        { { .op = 5, .va = r, .size = TILE }, GMMU_STATUS_INVALID_ARGUMENT },
+        { { .op = GMMU_UPDATE_OP_UNMAP, .va = r, .size = TILE, .reserved = 1 },
+          GMMU_STATUS_INVALID_ARGUMENT },
+        { { .op = GMMU_UPDATE_OP_UNMAP, .va = r, .size = TILE, .arg = 1 },
+          GMMU_STATUS_INVALID_ARGUMENT },
+        { { .op = GMMU_UPDATE_OP_PROTECT, .va = r, .size = TILE, .alloc_handle = pool },
+          GMMU_STATUS_INVALID_ARGUMENT },
+    };
 
-	assert_int_equal(sizeof(cases) / sizeof(cases[0]), 20);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		/* Good operations before and after the bad one. */
-		struct gmmu_update_op batch[] = {
-			op_unmap(r, 4 * TILE, true),
-			op_map(r + 16 * TILE, 4 * TILE, pool, 8 * TILE, 0),
-			cases[i].bad,
-			op_protect(r, 2 * MiB, GMMU_MAP_FLAG_READ_ONLY),
-		};
-		uint64_t inv = sim.invalidations;
+    assert_int_equal(sizeof(cases) / sizeof(cases[0]), 20);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        /* Good operations before and after the bad one. */
+        struct gmmu_update_op batch[] = {
+            op_unmap(r, 4 * TILE, true),
+            op_map(r + 16 * TILE, 4 * TILE, pool, 8 * TILE, 0),
+            cases[i].bad,
+            op_protect(r, 2 * MiB, GMMU_MAP_FLAG_READ_ONLY),
+        };
+        uint64_t inv = sim.invalidations;
 
-		assert_int_equal(update(as, batch, 4), cases[i].status);
-		assert_int_equal(sim.invalidations, inv);
-		assert_int_equal(fingerprint(as, r, r + 2 * MiB), fp);
-	}
-	struct gmmu_update_req req = { .as_handle = other_as + 0x10000, .count = 0 };
+        assert_int_equal(update(as, batch, 4), cases[i].status);
+        assert_int_equal(sim.invalidations, inv);
+        assert_int_equal(fingerprint(as, r, r + 2 * MiB), fp);
+    }
+    struct gmmu_update_req req = { .as_handle = other_as + 0x10000, .count = 0 };
 
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, &req, sizeof(req), NULL, 0), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, &req, sizeof(req), NULL, 0), GMMU_STATUS_BAD_HANDLE);
 }
 
 /* VRAM for the tables of a whole batch is found before it runs. */
 static void test_update_no_vram(void **state)
 {
-	uint32_t as = must_as(), pool = must_alloc(64 * KiB, GMMU_ALLOC_FLAG_CONTIGUOUS), filler;
-	uint32_t pages[128], n = 0;
-	uint64_t r, fp;
+    uint32_t as = must_as(), pool = must_alloc(64 * KiB, GMMU_ALLOC_FLAG_CONTIGUOUS), filler;
+    uint32_t pages[128], n = 0;
+    uint64_t r, fp;
 
-	(void)state;
-	assert_int_equal(reserve(as, 0, 64 * MiB, &r), GMMU_STATUS_OK);
-	filler = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim) - 64 * PAGE, 0);
-	while (n < 128 && alloc(PAGE, 0, &pages[n]) == GMMU_STATUS_OK)
-		n++;
-	/* Free every other page: 32 free 4 KB pages, none larger. */
-	for (uint32_t i = 0; i < n; i += 2)
-		assert_int_equal(free_alloc(pages[i]), GMMU_STATUS_OK);
-	assert_int_equal(vram().free_bytes, (n / 2) * PAGE);
-	assert_int_equal(vram().largest_free, PAGE);
-	fp = fingerprint(as, r, r + 8 * MiB);
+    (void)state;
+    assert_int_equal(reserve(as, 0, 64 * MiB, &r), GMMU_STATUS_OK);
+    filler = must_alloc(VRAM_BYTES - vidmm_sim_used(&sim) - 64 * PAGE, 0);
+    while (n < 128 && alloc(PAGE, 0, &pages[n]) == GMMU_STATUS_OK)
+        n++;
+    /* Free every other page: 32 free 4 KB pages, none larger. */
+    for (uint32_t i = 0; i < n; i += 2)
+        assert_int_equal(free_alloc(pages[i]), GMMU_STATUS_OK);
+    assert_int_equal(vram().free_bytes, (n / 2) * PAGE);
+    assert_int_equal(vram().largest_free, PAGE);
+    fp = fingerprint(as, r, r + 8 * MiB);
 
-	/* Each 2 MB region needs a leaf table and the level-1 table an 8 KB
+    /* Each 2 MB region needs a leaf table and the level-1 table an 8 KB
 	   block, which no free page can give: nothing is applied. */
-	struct gmmu_update_op ops[] = {
-		op_map(r, TILE, pool, 0, 0),
-		op_map(r + 2 * MiB, TILE, pool, 0, 0),
-	};
-	uint64_t reservations = sim.vm->counters.batch_reservations;
+    struct gmmu_update_op ops[] = {
+        op_map(r, TILE, pool, 0, 0),
+        op_map(r + 2 * MiB, TILE, pool, 0, 0),
+    };
+    uint64_t reservations = sim.vm->counters.batch_reservations;
 
-	assert_int_equal(update(as, ops, 2), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(sim.vm->counters.batch_reservations, reservations + 1);
-	assert_int_equal(fingerprint(as, r, r + 8 * MiB), fp);
-	assert_int_equal(vram().largest_free, PAGE);
+    assert_int_equal(update(as, ops, 2), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(sim.vm->counters.batch_reservations, reservations + 1);
+    assert_int_equal(fingerprint(as, r, r + 8 * MiB), fp);
+    assert_int_equal(vram().largest_free, PAGE);
 
-	/* With an 8 KB block free again, the same batch fits. */
-	assert_int_equal(free_alloc(filler), GMMU_STATUS_OK);
-	assert_int_equal(update(as, ops, 2), GMMU_STATUS_OK);
-	expect_mapped(as, r + 2 * MiB, GMMU_SEGMENT_VRAM, walk(as, r).pa, 16);
+    /* With an 8 KB block free again, the same batch fits. */
+    assert_int_equal(free_alloc(filler), GMMU_STATUS_OK);
+    assert_int_equal(update(as, ops, 2), GMMU_STATUS_OK);
+    expect_mapped(as, r + 2 * MiB, GMMU_SEGMENT_VRAM, walk(as, r).pa, 16);
 }
 
 /* Mappings and tile references share one pool of records; when it is
    full, MAP_VA and batches that need a new one fail and change nothing. */
 static void test_records_exhausted(void **state)
 {
-	uint32_t as[VIDMM_MAX_RECORDS / (NODES_PER_AS - 8) + 2], sys, pool[VIDMM_BATCH_NEW_REFS + 1];
-	uint32_t mapped = 0, n_as = 0;
-	uint64_t r, fp;
+    uint32_t as[VIDMM_MAX_RECORDS / (NODES_PER_AS - 8) + 2], sys, pool[VIDMM_BATCH_NEW_REFS + 1];
+    uint32_t mapped = 0, n_as = 0;
+    uint64_t r, fp;
 
-	(void)state;
-	assert_int_equal(alloc_sys(0x80000000, 64 * KiB, &sys), GMMU_STATUS_OK);
-	while (mapped < VIDMM_MAX_RECORDS) {
-		as[n_as] = must_as();
-		for (uint32_t k = 0; k < NODES_PER_AS - 8 && mapped < VIDMM_MAX_RECORDS; k++, mapped++)
-			assert_int_equal(map(as[n_as], sys, 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
-		n_as++;
-	}
-	assert_int_equal(map(as[0], sys, 0, PAGE, 0, 0, NULL), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(reserve(as[0], 0, 1 * MiB, &r), GMMU_STATUS_OK);
-	fp = fingerprint(as[0], r, r + 1 * MiB);
-	struct gmmu_update_op op = op_map(r, TILE, sys, 0, 0);
+    (void)state;
+    assert_int_equal(alloc_sys(0x80000000, 64 * KiB, &sys), GMMU_STATUS_OK);
+    while (mapped < VIDMM_MAX_RECORDS) {
+        as[n_as] = must_as();
+        for (uint32_t k = 0; k < NODES_PER_AS - 8 && mapped < VIDMM_MAX_RECORDS; k++, mapped++)
+            assert_int_equal(map(as[n_as], sys, 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
+        n_as++;
+    }
+    assert_int_equal(map(as[0], sys, 0, PAGE, 0, 0, NULL), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(reserve(as[0], 0, 1 * MiB, &r), GMMU_STATUS_OK);
+    fp = fingerprint(as[0], r, r + 1 * MiB);
+    struct gmmu_update_op op = op_map(r, TILE, sys, 0, 0);
 
-	assert_int_equal(update(as[0], &op, 1), GMMU_STATUS_NO_MEMORY);	/* a new tile reference */
-	assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
+    assert_int_equal(update(as[0], &op, 1), GMMU_STATUS_NO_MEMORY); /* a new tile reference */
+    assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
 
-	/* With room again, one batch may still add only so many references. */
-	assert_int_equal(free_alloc(sys), GMMU_STATUS_OK);
-	struct gmmu_update_op ops[VIDMM_BATCH_NEW_REFS + 1];
+    /* With room again, one batch may still add only so many references. */
+    assert_int_equal(free_alloc(sys), GMMU_STATUS_OK);
+    struct gmmu_update_op ops[VIDMM_BATCH_NEW_REFS + 1];
 
-	for (uint32_t i = 0; i <= VIDMM_BATCH_NEW_REFS; i++) {
-		assert_int_equal(alloc_sys(0x90000000 + i * TILE, TILE, &pool[i]), GMMU_STATUS_OK);
-		ops[i] = op_map(r + (i % 16) * TILE, TILE, pool[i], 0, 0);
-	}
-	fp = fingerprint(as[0], r, r + 1 * MiB);
-	assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS + 1), GMMU_STATUS_NO_MEMORY);
-	assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
-	assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS), GMMU_STATUS_OK);
-	expect_mapped(as[0], r + TILE, GMMU_SEGMENT_SYSTEM, 0x90000000 + TILE, 16);
+    for (uint32_t i = 0; i <= VIDMM_BATCH_NEW_REFS; i++) {
+        assert_int_equal(alloc_sys(0x90000000 + i * TILE, TILE, &pool[i]), GMMU_STATUS_OK);
+        ops[i] = op_map(r + (i % 16) * TILE, TILE, pool[i], 0, 0);
+    }
+    fp = fingerprint(as[0], r, r + 1 * MiB);
+    assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS + 1), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
+    assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS), GMMU_STATUS_OK);
+    expect_mapped(as[0], r + TILE, GMMU_SEGMENT_SYSTEM, 0x90000000 + TILE, 16);
 }
 
 /* ------------------------------------------------------------ QUERY / GET_VRAM */
 
 static void test_query(void **state)
 {
-	uint32_t as = must_as(), al;
-	uint64_t base = contig_base(2 * MiB, &al), va, r;
-	struct gmmu_query_rsp q;
+    uint32_t as = must_as(), al;
+    uint64_t base = contig_base(2 * MiB, &al), va, r;
+    struct gmmu_query_rsp q;
 
-	(void)state;
-	assert_int_equal(map(as, al, 0, 2 * MiB, 0,
-			     GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_CACHE_COHERENT, &va),
-			 GMMU_STATUS_OK);
-	assert_int_equal(query(as, va + 0x5678, &q), GMMU_STATUS_OK);
-	assert_int_equal(q.state, PTM_PAGE_MAPPED);
-	assert_int_equal(q.pa, base + 0x5678);
-	assert_int_equal(q.segment, GMMU_SEGMENT_VRAM);
-	assert_int_equal(q.page_shift, 21);
-	assert_int_equal(q.flags, GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_CACHE_COHERENT);
-	assert_int_equal(reserve(as, 0, 128 * KiB, &r), GMMU_STATUS_OK);
-	struct gmmu_update_op z = op_unmap(r, TILE, true);
+    (void)state;
+    assert_int_equal(
+        map(as, al, 0, 2 * MiB, 0, GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_CACHE_COHERENT, &va),
+        GMMU_STATUS_OK);
+    assert_int_equal(query(as, va + 0x5678, &q), GMMU_STATUS_OK);
+    assert_int_equal(q.state, PTM_PAGE_MAPPED);
+    assert_int_equal(q.pa, base + 0x5678);
+    assert_int_equal(q.segment, GMMU_SEGMENT_VRAM);
+    assert_int_equal(q.page_shift, 21);
+    assert_int_equal(q.flags, GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_CACHE_COHERENT);
+    assert_int_equal(reserve(as, 0, 128 * KiB, &r), GMMU_STATUS_OK);
+    struct gmmu_update_op z = op_unmap(r, TILE, true);
 
-	assert_int_equal(update(as, &z, 1), GMMU_STATUS_OK);
-	assert_int_equal(query(as, r + 8, &q), GMMU_STATUS_OK);
-	assert_int_equal(q.state, PTM_PAGE_ZERO);
-	assert_int_equal(q.pa, 0);
-	assert_int_equal(query(as, r + TILE, &q), GMMU_STATUS_OK);
-	assert_int_equal(q.state, PTM_PAGE_INVALID);
-	assert_int_equal(query(as, 1ull << 48, &q), GMMU_STATUS_OUT_OF_RANGE);
-	assert_int_equal(query(al, va, &q), GMMU_STATUS_BAD_HANDLE);
-	struct gmmu_query_req req = { .as_handle = as, .reserved = 2, .va = va };
+    assert_int_equal(update(as, &z, 1), GMMU_STATUS_OK);
+    assert_int_equal(query(as, r + 8, &q), GMMU_STATUS_OK);
+    assert_int_equal(q.state, PTM_PAGE_ZERO);
+    assert_int_equal(q.pa, 0);
+    assert_int_equal(query(as, r + TILE, &q), GMMU_STATUS_OK);
+    assert_int_equal(q.state, PTM_PAGE_INVALID);
+    assert_int_equal(query(as, 1ull << 48, &q), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(query(al, va, &q), GMMU_STATUS_BAD_HANDLE);
+    struct gmmu_query_req req = { .as_handle = as, .reserved = 2, .va = va };
 
-	assert_int_equal(call(GMMU_OP_QUERY_VA, &req, sizeof(req), &q, sizeof(q)),
-			 GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(call(GMMU_OP_QUERY_VA, &req, sizeof(req), &q, sizeof(q)),
+                     GMMU_STATUS_INVALID_ARGUMENT);
 }
 
 static void test_accounting_back_to_start(void **state)
 {
-	struct gmmu_vram_rsp start = vram(), mid;
-	uint32_t as[3], al[4];
-	uint64_t r;
+    struct gmmu_vram_rsp start = vram(), mid;
+    uint32_t as[3], al[4];
+    uint64_t r;
 
-	(void)state;
-	assert_int_equal(start.segment_bytes, VRAM_BYTES);
-	assert_int_equal(start.free_bytes, VRAM_BYTES);
-	assert_int_equal(start.largest_free, VRAM_BYTES);
-	for (int i = 0; i < 3; i++)
-		as[i] = must_as();
-	al[0] = must_alloc(3 * MiB + PAGE, 0);
-	al[1] = must_alloc(64 * KiB, GMMU_ALLOC_FLAG_PREFER_64K);
-	al[2] = must_alloc(256 * KiB, GMMU_ALLOC_FLAG_CONTIGUOUS);
-	assert_int_equal(alloc_sys(0x40000000, 1 * MiB, &al[3]), GMMU_STATUS_OK);
-	for (int i = 0; i < 3; i++)
-		for (int j = 0; j < 4; j++)
-			assert_int_equal(map(as[i], al[j], 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
-	assert_int_equal(reserve(as[0], 0, 4 * MiB, &r), GMMU_STATUS_OK);
-	struct gmmu_update_op ops[] = { op_map(r, TILE, al[1], 0, 0), op_unmap(r + 2 * MiB, TILE, true) };
+    (void)state;
+    assert_int_equal(start.segment_bytes, VRAM_BYTES);
+    assert_int_equal(start.free_bytes, VRAM_BYTES);
+    assert_int_equal(start.largest_free, VRAM_BYTES);
+    for (int i = 0; i < 3; i++)
+        as[i] = must_as();
+    al[0] = must_alloc(3 * MiB + PAGE, 0);
+    al[1] = must_alloc(64 * KiB, GMMU_ALLOC_FLAG_PREFER_64K);
+    al[2] = must_alloc(256 * KiB, GMMU_ALLOC_FLAG_CONTIGUOUS);
+    assert_int_equal(alloc_sys(0x40000000, 1 * MiB, &al[3]), GMMU_STATUS_OK);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            assert_int_equal(map(as[i], al[j], 0, PAGE, 0, 0, NULL), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as[0], 0, 4 * MiB, &r), GMMU_STATUS_OK);
+    struct gmmu_update_op ops[] = { op_map(r, TILE, al[1], 0, 0),
+                                    op_unmap(r + 2 * MiB, TILE, true) };
 
-	assert_int_equal(update(as[0], ops, 2), GMMU_STATUS_OK);
-	mid = vram();
-	assert_int_equal(mid.allocations, 4);
-	assert_int_equal(mid.address_spaces, 3);
-	assert_true(mid.tables > 3);
-	assert_int_equal(mid.segment_bytes - mid.free_bytes,
-			 3 * MiB + PAGE + 64 * KiB + 256 * KiB + mid.table_bytes);
-	for (int j = 0; j < 4; j++)
-		assert_int_equal(free_alloc(al[j]), GMMU_STATUS_OK);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
-	expect_vram(&start);
-	for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-		assert_int_equal(sim.vm->records[i].kind, VIDMM_REC_FREE);
-	assert_int_equal(sim.vm->free_extents, VIDMM_MAX_EXTENTS);
+    assert_int_equal(update(as[0], ops, 2), GMMU_STATUS_OK);
+    mid = vram();
+    assert_int_equal(mid.allocations, 4);
+    assert_int_equal(mid.address_spaces, 3);
+    assert_true(mid.tables > 3);
+    assert_int_equal(mid.segment_bytes - mid.free_bytes,
+                     3 * MiB + PAGE + 64 * KiB + 256 * KiB + mid.table_bytes);
+    for (int j = 0; j < 4; j++)
+        assert_int_equal(free_alloc(al[j]), GMMU_STATUS_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
+    expect_vram(&start);
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        assert_int_equal(sim.vm->records[i].kind, VIDMM_REC_FREE);
+    assert_int_equal(sim.vm->free_extents, VIDMM_MAX_EXTENTS);
 }
 
 /* ------------------------------------------------------------ payloads */
 
 static void test_malformed_payloads(void **state)
 {
-	static const struct {
-		uint16_t opcode;
-		uint32_t size;
-	} fixed[] = {
-		{ GMMU_OP_ALLOC, GMMU_ALLOC_REQ_BYTES }, { GMMU_OP_FREE, GMMU_HANDLE_REQ_BYTES },
-		{ GMMU_OP_CREATE_AS, 0 }, { GMMU_OP_DESTROY_AS, GMMU_HANDLE_REQ_BYTES },
-		{ GMMU_OP_MAP_VA, GMMU_MAP_REQ_BYTES }, { GMMU_OP_UNMAP_VA, GMMU_RANGE_REQ_BYTES },
-		{ GMMU_OP_RESERVE_VA, GMMU_RESERVE_REQ_BYTES },
-		{ GMMU_OP_QUERY_VA, GMMU_QUERY_REQ_BYTES }, { GMMU_OP_GET_VRAM, 0 },
-	};
-	uint8_t zeros[GMMU_MSG_MAX_BYTES] = { 0 };
-	uint32_t as = must_as();
+    static const struct {
+        uint16_t opcode;
+        uint32_t size;
+    } fixed[] = {
+        { GMMU_OP_ALLOC, GMMU_ALLOC_REQ_BYTES },
+        { GMMU_OP_FREE, GMMU_HANDLE_REQ_BYTES },
+        { GMMU_OP_CREATE_AS, 0 },
+        { GMMU_OP_DESTROY_AS, GMMU_HANDLE_REQ_BYTES },
+        { GMMU_OP_MAP_VA, GMMU_MAP_REQ_BYTES },
+        { GMMU_OP_UNMAP_VA, GMMU_RANGE_REQ_BYTES },
+        { GMMU_OP_RESERVE_VA, GMMU_RESERVE_REQ_BYTES },
+        { GMMU_OP_QUERY_VA, GMMU_QUERY_REQ_BYTES },
+        { GMMU_OP_GET_VRAM, 0 },
+    };
+    uint8_t zeros[GMMU_MSG_MAX_BYTES] = { 0 };
+    uint32_t as = must_as();
 
-	(void)state;
-	assert_int_equal(vidmm_commands.count, 10);
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
-				    fixed[i].size ? 0 : 4, 4000 };
+    (void)state;
+    assert_int_equal(vidmm_commands.count, 10);
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+        uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
+                            fixed[i].size ? 0 : 4, 4000 };
 
-		for (size_t k = 0; k < 5; k++) {
-			if (lens[k] == fixed[i].size || lens[k] > sizeof(zeros))
-				continue;
-			assert_int_equal(call(fixed[i].opcode, zeros, lens[k], NULL, 0),
-					 GMMU_STATUS_MALFORMED_LENGTH);
-		}
-	}
-	/* UPDATE_VA: the count must match the length exactly. */
-	struct gmmu_update_req req = { .as_handle = as, .count = 2 };
-	uint8_t buf[GMMU_MSG_MAX_BYTES] = { 0 };
+        for (size_t k = 0; k < 5; k++) {
+            if (lens[k] == fixed[i].size || lens[k] > sizeof(zeros))
+                continue;
+            assert_int_equal(call(fixed[i].opcode, zeros, lens[k], NULL, 0),
+                             GMMU_STATUS_MALFORMED_LENGTH);
+        }
+    }
+    /* UPDATE_VA: the count must match the length exactly. */
+    struct gmmu_update_req req = { .as_handle = as, .count = 2 };
+    uint8_t buf[GMMU_MSG_MAX_BYTES] = { 0 };
 
-	memcpy(buf, &req, sizeof(req));
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 4, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 40, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 3 * 40, NULL, 0),
-			 GMMU_STATUS_MALFORMED_LENGTH);
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40 + 1, NULL, 0),
-			 GMMU_STATUS_MALFORMED_LENGTH);
-	req.count = 0xFFFFFFFFu;
-	memcpy(buf, &req, sizeof(req));
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40, NULL, 0),
-			 GMMU_STATUS_MALFORMED_LENGTH);
-	/* Well-formed but all-zero operations: op 0 is not an operation. */
-	req.count = 2;
-	memcpy(buf, &req, sizeof(req));
-	assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40, NULL, 0),
-			 GMMU_STATUS_INVALID_ARGUMENT);
+    memcpy(buf, &req, sizeof(req));
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 4, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 40, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 3 * 40, NULL, 0),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40 + 1, NULL, 0),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    req.count = 0xFFFFFFFFu;
+    memcpy(buf, &req, sizeof(req));
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40, NULL, 0),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    /* Well-formed but all-zero operations: op 0 is not an operation. */
+    req.count = 2;
+    memcpy(buf, &req, sizeof(req));
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, buf, 8 + 2 * 40, NULL, 0),
+                     GMMU_STATUS_INVALID_ARGUMENT);
 
-	/* Without an instance (ctx NULL) every handler answers INTERNAL rather
+    /* Without an instance (ctx NULL) every handler answers INTERNAL rather
 	   than crash. */
-	uint32_t len = 1;
+    uint32_t len = 1;
 
-	for (uint32_t i = 0; i < vidmm_commands.count; i++) {
-		len = 1;
-		assert_int_equal(vidmm_commands.commands[i].run(NULL, buf, 0, buf, sizeof(buf), &len),
-				 GMMU_STATUS_INTERNAL);
-		assert_int_equal(len, 0);
-	}
-	/* A response buffer too small is a firmware bug, reported as such. */
-	assert_int_equal(handler(GMMU_OP_GET_VRAM)(sim.vm, NULL, 0, buf, 8, &len),
-			 GMMU_STATUS_INTERNAL);
-	assert_int_equal(len, 0);
+    for (uint32_t i = 0; i < vidmm_commands.count; i++) {
+        len = 1;
+        assert_int_equal(vidmm_commands.commands[i].run(NULL, buf, 0, buf, sizeof(buf), &len),
+                         GMMU_STATUS_INTERNAL);
+        assert_int_equal(len, 0);
+    }
+    /* A response buffer too small is a firmware bug, reported as such. */
+    assert_int_equal(handler(GMMU_OP_GET_VRAM)(sim.vm, NULL, 0, buf, 8, &len),
+                     GMMU_STATUS_INTERNAL);
+    assert_int_equal(len, 0);
 }
 
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
-	const struct CMUnitTest tests[] = {
-		T(test_handles),
-		T(test_alloc_plain_and_64k),
-		T(test_alloc_contiguous),
-		T(test_alloc_system),
-		T(test_alloc_bad_requests),
-		T(test_alloc_exhausted),
-		T(test_alloc_extent_limit),
-		T(test_map_fixed_contiguous),
-		T(test_map_auto_alignment),
-		T(test_map_errors),
-		T(test_map_no_vram),
-		T(test_unmap_va),
-		T(test_free_unmaps_everywhere),
-		T(test_asid_recycling),
-		cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, teardown),
-		T(test_reserve),
-		T(test_update_ops),
-		T(test_update_rejects_whole_batch),
-		T(test_update_no_vram),
-		T(test_records_exhausted),
-		T(test_query),
-		T(test_accounting_back_to_start),
-		T(test_malformed_payloads),
-	};
+    const struct CMUnitTest tests[] = {
+        T(test_handles),
+        T(test_alloc_plain_and_64k),
+        T(test_alloc_contiguous),
+        T(test_alloc_system),
+        T(test_alloc_bad_requests),
+        T(test_alloc_exhausted),
+        T(test_alloc_extent_limit),
+        T(test_map_fixed_contiguous),
+        T(test_map_auto_alignment),
+        T(test_map_errors),
+        T(test_map_no_vram),
+        T(test_unmap_va),
+        T(test_free_unmaps_everywhere),
+        T(test_asid_recycling),
+        cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, teardown),
+        T(test_reserve),
+        T(test_update_ops),
+        T(test_update_rejects_whole_batch),
+        T(test_update_no_vram),
+        T(test_records_exhausted),
+        T(test_query),
+        T(test_accounting_back_to_start),
+        T(test_malformed_payloads),
+    };
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }
