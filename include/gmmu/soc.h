@@ -29,6 +29,9 @@
 /* GPU engines: one 4 KiB register block per engine (ENGINE_STRIDE), engine i at base + i * stride */
 #define GMMU_ENGINE_BASE GMMU_U(0x80030000)
 #define GMMU_ENGINE_SIZE GMMU_U(0x00010000)
+/* Paging engine (docs/paging-engine.md): registers at base, its packet queue at base + PAGING_QUEUE_OFFSET; the 8 KiB window repeats across the region */
+#define GMMU_PAGING_BASE GMMU_U(0x80040000)
+#define GMMU_PAGING_SIZE GMMU_U(0x00010000)
 /* DDR (the VRAM segment), uncached: coherent with the MMU, engines and host aperture. DDR offset = CPU address - base */
 #define GMMU_DDR_BASE GMMU_U(0xC0000000)
 #define GMMU_DDR_SIZE GMMU_U(0x40000000)
@@ -37,6 +40,7 @@
 #define GMMU_IRQ_MMU_FAULT 1 /* The MMU fault FIFO is not empty */
 #define GMMU_IRQ_BUS_ERROR 2 /* A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt */
 #define GMMU_IRQ_ENGINE_DONE 3 /* A GPU engine finished (completed, faulted or aborted): the OR of every engine's STATUS.DONE */
+#define GMMU_IRQ_PAGING 4 /* The paging engine wants attention: a FENCE packet with its IRQ flag completed, or the engine stopped on an error (paging STATUS) */
 #define GMMU_ENGINES GMMU_U(0x00000004) /* GPU engines in the SoC, engine i on MMU translation port i */
 #define GMMU_BOOT_ARG_EXIT_AFTER_SELFTEST GMMU_U(0x00000001) /* SYSCTL.BOOT_ARG bit: stop after the boot self-test instead of serving the host */
 #define GMMU_EXIT_BUS_ERROR GMMU_U(0x00000200) /* Exit code when the firmware stops on a bus error */

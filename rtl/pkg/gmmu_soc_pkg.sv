@@ -30,6 +30,9 @@ package gmmu_soc_pkg;
   // GPU engines: one 4 KiB register block per engine (ENGINE_STRIDE), engine i at base + i * stride
   localparam logic [31:0] ENGINE_BASE = 32'h80030000;
   localparam logic [31:0] ENGINE_SIZE = 32'h00010000;
+  // Paging engine (docs/paging-engine.md): registers at base, its packet queue at base + PAGING_QUEUE_OFFSET; the 8 KiB window repeats across the region
+  localparam logic [31:0] PAGING_BASE = 32'h80040000;
+  localparam logic [31:0] PAGING_SIZE = 32'h00010000;
   // DDR (the VRAM segment), uncached: coherent with the MMU, engines and host aperture. DDR offset = CPU address - base
   localparam logic [31:0] DDR_BASE = 32'hC0000000;
   localparam logic [31:0] DDR_SIZE = 32'h40000000;
@@ -37,6 +40,7 @@ package gmmu_soc_pkg;
   localparam int unsigned IRQ_MMU_FAULT = 1;  // The MMU fault FIFO is not empty
   localparam int unsigned IRQ_BUS_ERROR = 2;  // A CPU bus access got an error response (SYSCTL.BUSERR_*). VexRiscv ignores Wishbone ERR, so errors arrive as this interrupt
   localparam int unsigned IRQ_ENGINE_DONE = 3;  // A GPU engine finished (completed, faulted or aborted): the OR of every engine's STATUS.DONE
+  localparam int unsigned IRQ_PAGING = 4;  // The paging engine wants attention: a FENCE packet with its IRQ flag completed, or the engine stopped on an error (paging STATUS)
   localparam int unsigned ENGINES = 4;  // GPU engines in the SoC, engine i on MMU translation port i
   localparam int unsigned BOOT_ARG_EXIT_AFTER_SELFTEST = 1;  // SYSCTL.BOOT_ARG bit: stop after the boot self-test instead of serving the host
   localparam int unsigned EXIT_BUS_ERROR = 512;  // Exit code when the firmware stops on a bus error
