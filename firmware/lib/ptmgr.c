@@ -1110,7 +1110,7 @@ static bool leaves_finish(struct leaves *lv, struct window *win)
 
     if (lv->split) {
         /* The old 2 MB page shadows word 1, so word 1 goes first and
-		 * the single word-0 write switches over. */
+         * the single word-0 write switches over. */
         if (v64)
             put(op, w1_at, gmmu_pte_make_table_64k(lv->t64));
         put(op, w0_at, v4 ? gmmu_pte_make_table(lv->t4) : 0);
@@ -1557,7 +1557,7 @@ void ptm_destroy(struct ptm *pm)
     struct op op = { .pm = pm };
 
     /* Unmapping everything needs no new table, so it cannot fail. One
-	 * invalidation of the whole space covers it and the root. */
+     * invalidation of the whole space covers it and the root. */
     pm->batch_depth = 1;
     run_command(pm, &src, 0, va_limit(pm));
     fill_zero(&op, pm->root, block_bytes[kind]);

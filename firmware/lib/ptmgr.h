@@ -57,24 +57,24 @@
 struct ptm_hw {
     uint64_t (*read64)(void *ctx, uint64_t vram_offset);
     /*
-	 * One entry, seen whole by the table walker: a walker never sees a
-	 * half-written word (on a 32-bit bus: clear VALID first, write the
-	 * high half, then the low half).
-	 */
+     * One entry, seen whole by the table walker: a walker never sees a
+     * half-written word (on a 32-bit bus: clear VALID first, write the
+     * high half, then the low half).
+     */
     void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
     /* Optional: n consecutive words in ascending order, in one burst. */
     void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words, size_t n);
     /*
-	 * Drop every cached translation and walk-cache entry of asid that
-	 * overlaps [va_start, va_end), and return when that is done: tables
-	 * freed by the command are handed back to vram_alloc right after.
-	 */
+     * Drop every cached translation and walk-cache entry of asid that
+     * overlaps [va_start, va_end), and return when that is done: tables
+     * freed by the command are handed back to vram_alloc right after.
+     */
     void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
     /*
-	 * Optional (tests, tracing): a block that held tables goes back to
-	 * vram_alloc, after the invalidation. Blocks only reserved, or built
-	 * and never linked, are not reported.
-	 */
+     * Optional (tests, tracing): a block that held tables goes back to
+     * vram_alloc, after the invalidation. Blocks only reserved, or built
+     * and never linked, are not reported.
+     */
     void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
 };
 
@@ -136,7 +136,7 @@ struct ptm {
     uint8_t levels;
     uint64_t root; /* VRAM offset of the root table */
     /* Reserved for the running command, and freed awaiting invalidation;
-	 * [0] 4 KB blocks, [1] 8 KB blocks. */
+     * [0] 4 KB blocks, [1] 8 KB blocks. */
     struct ptm_block_list reserved[2];
     struct ptm_block_list deferred[2];
     uint32_t batch_depth;

@@ -74,7 +74,7 @@ uint32_t vidmm_status_from_vram(int err)
     case VRAM_ERR_NO_MEMORY:
         return GMMU_STATUS_NO_MEMORY;
     /* No state of the segment could meet the constraints: retrying
-	   after frees would not help, so this is not NO_MEMORY. */
+       after frees would not help, so this is not NO_MEMORY. */
     case VRAM_ERR_CONSTRAINT:
         return GMMU_STATUS_INVALID_ARGUMENT;
     default:
@@ -657,7 +657,7 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
     if (slot < 0)
         return GMMU_STATUS_NO_MEMORY;
     /* 64 KB pages need 64 KB of backing at the tail too (a host buffer
-	   is what it is). */
+       is what it is). */
     if ((req->flags & GMMU_ALLOC_FLAG_PREFER_64K) && !(req->flags & GMMU_ALLOC_FLAG_SYSTEM))
         size = (size + SIZE_64K - 1) & ~(SIZE_64K - 1);
     a = &vm->allocs[slot];
@@ -819,7 +819,7 @@ uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req)
         return GMMU_STATUS_BAD_HANDLE;
     records_drop_as(vm, slot);
     /* Off the hardware first: then nothing can walk the tables that
-	   ptm_destroy hands back. */
+       ptm_destroy hands back. */
     as_unbind(vm, slot);
     ptm_destroy(&as->pm);
     as->live = false;
@@ -1338,7 +1338,7 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
     }
     ptm_batch_end(&as->pm);
     /* With the headroom taken no operation can run out of VRAM, and every
-	   other failure was checked for: this is a broken invariant. */
+       other failure was checked for: this is a broken invariant. */
     if (pst != PTM_OK)
         return GMMU_STATUS_INTERNAL;
     as_touch(vm, slot);

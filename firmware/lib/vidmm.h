@@ -79,9 +79,9 @@ struct vidmm_hw {
     void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
                       size_t n); /* optional */
     /*
-	 * Drop every translation of asid overlapping [va_start, va_end) (end
-	 * exclusive; [0, UINT64_MAX) means the whole id) and return when done.
-	 */
+     * Drop every translation of asid overlapping [va_start, va_end) (end
+     * exclusive; [0, UINT64_MAX) means the whole id) and return when done.
+     */
     void (*invalidate)(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
     /* Program entry asid of the MMU's address-space table. */
     void (*set_as)(void *ctx, uint32_t asid, uint64_t root, bool valid);
@@ -134,7 +134,7 @@ enum vidmm_record_kind {
     VIDMM_REC_FREE = 0,
     VIDMM_REC_MAPPING, /* a MAP_VA mapping: [va, va + size) */
     VIDMM_REC_TILES,   /* tiles of a reserved range may map the
-				   allocation; [va, va + size) is their hull */
+                          allocation; [va, va + size) is their hull */
 };
 
 /* Ties an allocation to VA of an address space. */

@@ -662,9 +662,9 @@ static uint32_t contig_fit(const struct contig_window *w, uint32_t from)
     uint32_t mask = ~(w->boundary - 1);
 
     /*
-	 * Moving to the next boundary is enough: size <= boundary, and if
-	 * align > boundary the start is already on a boundary.
-	 */
+     * Moving to the next boundary is enough: size <= boundary, and if
+     * align > boundary the start is already on a boundary.
+     */
     if (w->boundary && (start & mask) != ((start + w->size - 1) & mask))
         start = round_up((start | (w->boundary - 1)) + 1, w->align);
     return start;
@@ -760,10 +760,10 @@ int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req, uint
         return err;
 
     /*
-	 * Serve the request from one free block that holds its rounded-up
-	 * size and alignment (alignment beyond the largest block only admits
-	 * page 0, which the largest order covers).
-	 */
+     * Serve the request from one free block that holds its rounded-up
+     * size and alignment (alignment beyond the largest block only admits
+     * page 0, which the largest order covers).
+     */
     min_order = order_to_hold(w.size);
     if (w.align > (1u << va->max_order))
         k = va->max_order;

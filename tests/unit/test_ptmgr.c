@@ -444,7 +444,7 @@ static void test_map_extents(void **state)
     expect_page(&f, va + 2 * MiB + 0x8000, 0x38000, 0, PTM_ATTR_CACHE_COHERENT, 16);
     expect_page(&f, va + 2 * MiB + 64 * KiB, 0x7000, 0, PTM_ATTR_CACHE_COHERENT, 12);
     /* The pair starts at 2 MB + 68 KB: not 2 MB aligned in VA, so small
-	 * pages, but one run across the two extents. */
+     * pages, but one run across the two extents. */
     expect_page(&f, va + 2 * MiB + 68 * KiB + MiB + 4 * PAGE, 0x904000, 0, PTM_ATTR_CACHE_COHERENT,
                 12);
     expect_invalid(&f, va + 4 * MiB + 68 * KiB);
@@ -562,7 +562,7 @@ static void test_unmap_splits_1g_page(void **state)
     assert_int_equal(ptm_map(&f.pm, va, pa, GiB, 0, PTM_ATTR_NO_EXECUTE, PTM_PAGE_ALL), PTM_OK);
     expect_page(&f, va + 77 * MiB, pa + 77 * MiB, 0, PTM_ATTR_NO_EXECUTE, 30);
     /* Cut 2 MB + 4 KB out of the middle: an L1 table of 2 MB pages, two of
-	 * them split further. */
+     * them split further. */
     assert_int_equal(ptm_unmap(&f.pm, cut, 2 * MiB + PAGE), PTM_OK);
     for (uint64_t off = 0; off < GiB; off += (off < 16 * MiB ? PAGE : 2 * MiB - PAGE)) {
         uint64_t x = va + off;
@@ -754,7 +754,7 @@ static void test_tables_freed_when_empty(void **state)
     f.sim.invalidations = 0;
     assert_int_equal(ptm_unmap(&f.pm, b, PAGE), PTM_OK);
     /* Leaf, level 1 and level 2 tables went, after one invalidation that
-	 * covers the tables' whole reach (the level-2 table: 1 GB). */
+     * covers the tables' whole reach (the level-2 table: 1 GB). */
     assert_int_equal(f.sim.invalidations, 1);
     assert_int_equal(f.sim.blocks_freed, 3);
     assert_true(f.sim.inv_start <= a && f.sim.inv_end >= a + GiB);
@@ -928,7 +928,7 @@ static void test_runs_and_one_invalidation(void **state)
     assert_int_equal(f.sim.inv_start, va);
     assert_int_equal(f.sim.inv_end, va + pages * PAGE);
     /* Leaf entries go out 32 at a time; besides them only the zeroing
-	 * of new tables (256 bytes a run) and a few pointers. */
+     * of new tables (256 bytes a run) and a few pointers. */
     assert_true(f.sim.run_calls <= pages / 32 + 1 + usage(&f).table_bytes / 256 + 8);
     assert_true(f.sim.reads < 64);
     for (uint64_t p = 0; p < pages; p++)

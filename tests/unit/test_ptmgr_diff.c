@@ -828,7 +828,7 @@ static void random_command(struct command *c, unsigned as)
         c->src = sp->lo + below((sp->hi - sp->lo - c->size) / PAGE + 1) * PAGE;
         if (chance(50)) {
             /* Near the destination, often sharing its 2 MB or 64 KB
-			 * alignment, sometimes overlapping (an error). */
+             * alignment, sometimes overlapping (an error). */
             uint64_t shift = (chance(50) ? 2 * MiB : 64 * KiB) * (1 + below(8));
 
             if (chance(15))
@@ -869,7 +869,7 @@ static void run_command(struct command *c)
         }
     }
     /* One invalidation per command, none inside a batch, covering the
-	 * command's range. */
+     * command's range. */
     if (sp->batch) {
         assert_int_equal(*inv, inv_before);
     } else {

@@ -464,7 +464,7 @@ static void test_alloc_contiguous(void **state)
 
     before = vram();
     /* Impossible whatever is free: larger than the boundary, window too
-	   small, lowest above highest, beyond the segment, bad boundary. */
+       small, lowest above highest, beyond the segment, bad boundary. */
     req.size = 2 * MiB;
     assert_int_equal(alloc_req(&req, NULL), GMMU_STATUS_INVALID_ARGUMENT);
     req = (struct gmmu_alloc_req){
@@ -635,7 +635,7 @@ static void test_map_auto_alignment(void **state)
     expect_mapped(as, va_big + 5 * PAGE, GMMU_SEGMENT_VRAM, base_big + 5 * PAGE, 21);
 
     /* A host buffer at 0x...5000: the VA gets the same offset in its 64 KB
-	   page, so the middle of the mapping uses 64 KB pages. */
+       page, so the middle of the mapping uses 64 KB pages. */
     assert_int_equal(alloc_sys(0x7654325000ull, 256 * KiB, &sys), GMMU_STATUS_OK);
     assert_int_equal(map(as, sys, 0, 256 * KiB, 0, 0, &va_sys), GMMU_STATUS_OK);
     assert_int_equal(va_sys % (64 * KiB), 0x5000);
@@ -833,7 +833,7 @@ static void test_asid_recycling(void **state)
     assert_int_equal(r.fault, GMMU_FAULT_INVALID);
 
     /* Changing an address space without an id invalidates nothing; the
-	   command gives it an id again, from the least recently used (as[2]). */
+       command gives it an id again, from the least recently used (as[2]). */
     uint64_t inv_before = sim.invalidations;
 
     assert_int_equal(unmap(as[1], 1 * GiB, 64 * KiB), GMMU_STATUS_OK);
@@ -933,7 +933,7 @@ static void test_update_ops(void **state)
     assert_int_equal(reserve(as, 0, 4 * MiB, &r), GMMU_STATUS_OK);
     assert_int_equal(r % (2 * MiB), 0); /* aligned to its largest page */
     /* Tiles 0..3 from pool pages 4..7, tile 4 from pool2, tiles 8.. zero,
-	   tiles 16..19 a copy of 0..3, tile 1 read-only. */
+       tiles 16..19 a copy of 0..3, tile 1 read-only. */
     struct gmmu_update_op ops[] = {
         op_map(r, 4 * TILE, pool, 4 * TILE, 0),
         op_map(r + 4 * TILE, TILE, pool2, 0, GMMU_MAP_FLAG_NO_EXECUTE),
@@ -1057,7 +1057,7 @@ static void test_update_no_vram(void **state)
     fp = fingerprint(as, r, r + 8 * MiB);
 
     /* Each 2 MB region needs a leaf table and the level-1 table an 8 KB
-	   block, which no free page can give: nothing is applied. */
+       block, which no free page can give: nothing is applied. */
     struct gmmu_update_op ops[] = {
         op_map(r, TILE, pool, 0, 0),
         op_map(r + 2 * MiB, TILE, pool, 0, 0),
@@ -1245,7 +1245,7 @@ static void test_malformed_payloads(void **state)
                      GMMU_STATUS_INVALID_ARGUMENT);
 
     /* Without an instance (ctx NULL) every handler answers INTERNAL rather
-	   than crash. */
+       than crash. */
     uint32_t len = 1;
 
     for (uint32_t i = 0; i < vidmm_commands.count; i++) {

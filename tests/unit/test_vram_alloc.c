@@ -109,9 +109,9 @@ static void test_metadata_size(void **state)
 {
     (void)state;
     /*
-	 * 256 MiB = 65536 pages: 131071 free bits = 4096 words, summaries
-	 * 128 + 4 + 1 words, 65535 split bits = 2048 words: 6277 words.
-	 */
+     * 256 MiB = 65536 pages: 131071 free bits = 4096 words, summaries
+     * 128 + 4 + 1 words, 65535 split bits = 2048 words: 6277 words.
+     */
     assert_int_equal(vram_alloc_metadata_bytes(256 * MiB), 6277 * 4);
     /* 4 GiB: 65536 + 2048 + 64 + 2 + 1 free words, 32768 split words. */
     assert_int_equal(vram_alloc_metadata_bytes(4 * GiB), 100419 * 4);
@@ -349,10 +349,10 @@ static void test_alignment_preference(void **state)
     seg_drop(&s);
 
     /*
-	 * A 4 KB page reserved at 2 MB leaves [0, 2 MB) free as one block
-	 * and splits [2 MB, 4 MB): 4 MB comes back as two aligned 2 MB
-	 * blocks around it.
-	 */
+     * A 4 KB page reserved at 2 MB leaves [0, 2 MB) free as one block
+     * and splits [2 MB, 4 MB): 4 MB comes back as two aligned 2 MB
+     * blocks around it.
+     */
     va = seg_init(&s, 256 * MiB);
     assert_int_equal(vram_alloc_reserve(va, 2 * MiB, PAGE), VRAM_OK);
     assert_int_equal(vram_alloc_pages_array(va, 4 * MiB, out, 8, &count), VRAM_OK);
@@ -371,9 +371,9 @@ static void test_alignment_fallback(void **state)
 
     (void)state;
     /*
-	 * Page 0 taken: the free blocks are orders 0..8 at pages 1, 2, 4,
-	 * ... 256 and the 2 MB block at page 512.
-	 */
+     * Page 0 taken: the free blocks are orders 0..8 at pages 1, 2, 4,
+     * ... 256 and the 2 MB block at page 512.
+     */
     assert_int_equal(vram_alloc_block(va, PAGE, &off), VRAM_OK);
     assert_int_equal(off, 0);
     assert_int_equal(vram_alloc_pages_array(va, 2 * MiB, out, 32, &count), VRAM_OK);
@@ -381,9 +381,9 @@ static void test_alignment_fallback(void **state)
     assert_int_equal(out[0].offset, 2 * MiB);
 
     /*
-	 * No 2 MB block is left, so 1 MB falls to 64 KB blocks, best fit:
-	 * pages 16, 32, 48, ... 256.
-	 */
+     * No 2 MB block is left, so 1 MB falls to 64 KB blocks, best fit:
+     * pages 16, 32, 48, ... 256.
+     */
     assert_int_equal(vram_alloc_pages_array(va, 1 * MiB, out, 32, &count), VRAM_OK);
     assert_int_equal(count, 16);
     for (i = 0; i < 16; i++) {
@@ -407,10 +407,10 @@ static void test_alignment_fallback_counts(void **state)
 
     (void)state;
     /*
-	 * Pages 0 and 16 taken: three 2 MB blocks are free, and 30 whole
-	 * 64 KB blocks in the first 2 MB. Taking everything (2046 pages):
-	 * 3 x 2 MB, then 510 pages left but only 30 x 64 KB, then 30 pages.
-	 */
+     * Pages 0 and 16 taken: three 2 MB blocks are free, and 30 whole
+     * 64 KB blocks in the first 2 MB. Taking everything (2046 pages):
+     * 3 x 2 MB, then 510 pages left but only 30 x 64 KB, then 30 pages.
+     */
     assert_int_equal(vram_alloc_reserve(va, 0, PAGE), VRAM_OK);
     assert_int_equal(vram_alloc_reserve(va, 16 * PAGE, PAGE), VRAM_OK);
     assert_int_equal(vram_alloc_pages_array(va, 2046 * PAGE, out, 128, &count), VRAM_OK);
@@ -513,9 +513,9 @@ static void test_contig_constraints_met(void **state)
     assert_int_equal(off, 1 * MiB);
 
     /*
-	 * Alignment below a page means a page. Best fit takes the lone free
-	 * page 4 before splitting the free block [0, 4).
-	 */
+     * Alignment below a page means a page. Best fit takes the lone free
+     * page 4 before splitting the free block [0, 4).
+     */
     assert_int_equal(alloc_contig(va, contig(PAGE, 0, UINT64_MAX, 0, 256), &off), VRAM_OK);
     assert_int_equal(off, 4 * PAGE);
 
@@ -900,9 +900,9 @@ static void check_accounting(struct random_run *r, bool deep)
     if (!deep)
         return;
     /*
-	 * Buddy blocks are the wholly free aligned blocks whose parent is
-	 * not wholly free (or sticks out of the segment).
-	 */
+     * Buddy blocks are the wholly free aligned blocks whose parent is
+     * not wholly free (or sticks out of the segment).
+     */
     for (k = 0; k <= r->max_order; k++) {
         for (i = 0; (uint64_t)(i + 1) << k <= m->pages; i++) {
             bool parent_inside =
