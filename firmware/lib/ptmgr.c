@@ -103,12 +103,22 @@ struct source {
     uint64_t cur_start;  /* its offset from va0 */
 };
 
-/* Pending words of one run of consecutive entries. */
+/* Pending words of one run of consecutive entries. With a write_pattern
+ * hook, a run whose words step evenly (the entries of one linear mapping,
+ * a clear) keeps growing past the buffer as (first, step, n): one packet
+ * for a whole table. */
 struct writer {
     uint64_t offset;
     uint32_t n;
+    bool even;    /* words[] so far step by words[1] - words[0] */
+    bool pattern; /* past the buffer: first + i * step, words[] unused */
+    uint64_t first, step;
     uint64_t words[RUN_WORDS];
 };
+
+/* Longest pattern run: a 4 KB table's entries many times over, and well
+ * inside the engine's 32-bit COUNT. */
+#define PATTERN_MAX (1u << 20)
 
 struct op {
     struct ptm *pm;
@@ -230,12 +240,28 @@ static uint64_t hw_read(const struct ptm *pm, uint64_t offset)
     return pm->hw->read64(pm->hw_ctx, offset);
 }
 
+static void hw_write_pattern(const struct ptm *pm, uint64_t offset, uint64_t first, uint64_t step,
+                             size_t n)
+{
+    pm->hw->write_pattern(pm->hw_ctx, offset, first, step, n);
+}
+
+/* Runs of three or more even words go out as one pattern: shorter than
+ * the words themselves on a paging engine's queue. */
 static void flush(struct op *op)
 {
-    if (!op->w.n)
+    struct writer *w = &op->w;
+
+    if (!w->n)
         return;
-    hw_write_run(op->pm, op->w.offset, op->w.words, op->w.n);
-    op->w.n = 0;
+    if (w->pattern)
+        hw_write_pattern(op->pm, w->offset, w->first, w->step, w->n);
+    else if (w->even && w->n >= 3 && op->pm->hw->write_pattern)
+        hw_write_pattern(op->pm, w->offset, w->words[0], w->words[1] - w->words[0], w->n);
+    else
+        hw_write_run(op->pm, w->offset, w->words, w->n);
+    w->n = 0;
+    w->pattern = false;
 }
 
 /* Queue one entry write. Writes reach VRAM in the order they are put;
@@ -243,26 +269,53 @@ static void flush(struct op *op)
 static void put(struct op *op, uint64_t offset, uint64_t value)
 {
     struct writer *w = &op->w;
+    bool next = w->n && offset == w->offset + w->n * GMMU_PTE_BYTES;
 
-    if (w->n && (offset != w->offset + w->n * GMMU_PTE_BYTES || w->n == RUN_WORDS))
-        flush(op);
-    if (!w->n)
-        w->offset = offset;
-    w->words[w->n++] = value;
     op->changed = true;
+    if (w->pattern) {
+        if (next && value == w->first + w->n * w->step && w->n < PATTERN_MAX) {
+            w->n++;
+            return;
+        }
+        flush(op);
+    } else if (w->n == RUN_WORDS && next && w->even && op->pm->hw->write_pattern &&
+               value - w->words[RUN_WORDS - 1] == w->words[1] - w->words[0]) {
+        w->pattern = true;
+        w->first = w->words[0];
+        w->step = w->words[1] - w->words[0];
+        w->n++;
+        return;
+    } else if (w->n && (!next || w->n == RUN_WORDS)) {
+        flush(op);
+    }
+    if (!w->n) {
+        w->offset = offset;
+        w->even = true;
+    } else if (w->n >= 2 && value - w->words[w->n - 1] != w->words[1] - w->words[0]) {
+        w->even = false;
+    }
+    w->words[w->n++] = value;
 }
 
 /* Read an entry, seeing the writes still queued. op may be NULL. */
 static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset)
 {
-    if (op && op->w.n && offset >= op->w.offset && offset < op->w.offset + op->w.n * GMMU_PTE_BYTES)
-        return op->w.words[(offset - op->w.offset) / GMMU_PTE_BYTES];
+    if (op && op->w.n && offset >= op->w.offset &&
+        offset < op->w.offset + op->w.n * GMMU_PTE_BYTES) {
+        uint64_t i = (offset - op->w.offset) / GMMU_PTE_BYTES;
+
+        return op->w.pattern ? op->w.first + i * op->w.step : op->w.words[i];
+    }
     return hw_read(pm, offset);
 }
 
 static void fill_zero(struct op *op, uint64_t offset, uint64_t bytes)
 {
     flush(op);
+    if (op->pm->hw->write_pattern) {
+        hw_write_pattern(op->pm, offset, 0, 0, (size_t)(bytes / GMMU_PTE_BYTES));
+        return;
+    }
     for (uint64_t done = 0; done < bytes; done += sizeof(zero_words))
         hw_write_run(op->pm, offset + done, zero_words,
                      (size_t)min64(RUN_WORDS, (bytes - done) / GMMU_PTE_BYTES));
@@ -1286,14 +1339,28 @@ static bool range_ok(const struct ptm *pm, uint64_t va, uint64_t size)
     return size && va < va_limit(pm) && size <= va_limit(pm) - va;
 }
 
-static void issue_invalidation(struct ptm *pm)
+/* Every write and invalidation asked for so far has completed (at once
+ * without a complete hook: the stores were synchronous). */
+static enum ptm_status hw_complete(const struct ptm *pm)
 {
+    if (pm->hw->complete && !pm->hw->complete(pm->hw_ctx))
+        return PTM_ERR_ENGINE;
+    return PTM_OK;
+}
+
+static enum ptm_status issue_invalidation(struct ptm *pm)
+{
+    enum ptm_status st;
+
     if (pm->inv_pending)
         pm->hw->invalidate(pm->hw_ctx, pm->asid, pm->inv_start, pm->inv_end);
     pm->inv_pending = false;
+    /* The command completes here: its writes and its invalidation. */
+    st = hw_complete(pm);
     /* Only now may the freed tables' VRAM be reused. */
     free_list(pm, &pm->deferred[BLOCK_4K], BLOCK_4K, true);
     free_list(pm, &pm->deferred[BLOCK_8K], BLOCK_8K, true);
+    return st;
 }
 
 static void note_invalidation(struct ptm *pm, const struct op *op)
@@ -1332,6 +1399,7 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     op.inv_end = hi;
     op.w.offset = 0;
     op.w.n = 0;
+    op.w.pattern = false;
 
     src->va0 = lo;
     walk_root(&op, lo, hi);
@@ -1351,7 +1419,7 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
 
     note_invalidation(pm, &op);
     if (!pm->batch_depth)
-        issue_invalidation(pm);
+        return issue_invalidation(pm);
     return PTM_OK;
 }
 
@@ -1543,6 +1611,11 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
         return PTM_ERR_NO_VRAM;
     op = (struct op){ .pm = pm };
     fill_zero(&op, pm->root, block_bytes[kind]);
+    /* The root must be clear before anyone points the MMU at it. */
+    if (hw_complete(pm) != PTM_OK) {
+        vram_alloc_free_block(pm->vram, pm->root, NULL);
+        return PTM_ERR_ENGINE;
+    }
     if (kind == BLOCK_8K)
         pm->l1_tables = 1;
     else
@@ -1587,10 +1660,11 @@ void ptm_batch_begin(struct ptm *pm)
     pm->batch_depth++;
 }
 
-void ptm_batch_end(struct ptm *pm)
+enum ptm_status ptm_batch_end(struct ptm *pm)
 {
     if (pm->batch_depth && --pm->batch_depth == 0)
-        issue_invalidation(pm);
+        return issue_invalidation(pm);
+    return PTM_OK;
 }
 
 void ptm_usage(const struct ptm *pm, struct ptm_usage *out)

@@ -65,6 +65,21 @@ struct ptm_hw {
     /* Optional: n consecutive words in ascending order, in one burst. */
     void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words, size_t n);
     /*
+     * Optional (a paging engine's run-form WRITE_PTES and FILL): n
+     * consecutive words first + i * step (step 0: a fill), in ascending
+     * order. With it the manager describes a run of like entries, or a
+     * table to clear, in one call whatever its length.
+     */
+    void (*write_pattern)(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step, size_t n);
+    /*
+     * Optional (writes that complete later, e.g. through a paging engine's
+     * queue): return once every write and invalidation asked for so far
+     * has completed; false if the hardware failed any of them since the
+     * last call (the command then returns PTM_ERR_ENGINE). read64 must
+     * already see earlier writes without it: that is the binding's job.
+     */
+    bool (*complete)(void *ctx);
+    /*
      * Drop every cached translation and walk-cache entry of asid that
      * overlaps [va_start, va_end), and return when that is done: tables
      * freed by the command are handed back to vram_alloc right after.
@@ -197,7 +212,8 @@ enum ptm_status ptm_query(const struct ptm *pm, uint64_t va, struct ptm_translat
  * Freed tables are held until then, so VRAM may run out sooner.
  */
 void ptm_batch_begin(struct ptm *pm);
-void ptm_batch_end(struct ptm *pm);
+/* PTM_ERR_ENGINE when the hardware failed a write of the batch. */
+enum ptm_status ptm_batch_end(struct ptm *pm);
 
 void ptm_usage(const struct ptm *pm, struct ptm_usage *out);
 

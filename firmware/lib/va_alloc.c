@@ -44,6 +44,8 @@ const char *ptm_status_name(enum ptm_status status)
         return "NO_VRAM";
     case PTM_ERR_BUSY:
         return "BUSY";
+    case PTM_ERR_ENGINE:
+        return "ENGINE";
     }
     return "?";
 }

@@ -38,6 +38,7 @@ enum ptm_status {
     PTM_ERR_NOT_FOUND = -7, /* free: no range starts there with that size */
     PTM_ERR_NO_VRAM = -8,   /* not enough VRAM for the page tables */
     PTM_ERR_BUSY = -9,      /* not allowed inside a batch */
+    PTM_ERR_ENGINE = -10,   /* the hardware writing the tables failed (ptm_hw.complete) */
 };
 
 const char *ptm_status_name(enum ptm_status status);
