@@ -14,6 +14,17 @@
 // cache, if any, have finished (inv_busy_i). A command written while one
 // runs is sent as INV_ALL, which covers both.
 //
+// A second source, the paging engine's FLUSH_TLB (ext_*), shares the same
+// pulse: ext_valid_i/ext_ready_o is a valid/ready handshake, ready while no
+// invalidation is pending or running (no register pulse, no engine request
+// latched, inv_busy_i low). An accepted request is latched (type, ASID, VA
+// page numbers clamped to the VA space like INV_START/END) and pulses the
+// cycle after; ext_busy_o is high from that cycle until the sweeps are done.
+// A register command written in the cycle of an acceptance, or while the
+// engine's runs, is sent as INV_ALL, so neither source is ever lost, and a
+// range pulse never meets a running sweep. INV_STATUS (DONE, COUNT) and
+// PERF_INVALIDATIONS see both sources.
+//
 // Every register field is placed and read by its generated position and
 // width (gmmu_mmu_pkg::MMU_<REG>_<FIELD>_LSB and _WIDTH), so the layout has
 // one source. Parameters default to the same file's build parameters;
@@ -57,6 +68,15 @@ module mmu_regs #(
   output logic [VaBits-13:0]      inv_start_o,
   output logic [VaBits-13:0]      inv_end_o,
   input  logic                    inv_busy_i,
+
+  // A second invalidation source (the paging engine): handshake, then busy
+  input  logic                    ext_valid_i,
+  output logic                    ext_ready_o,
+  input  logic [1:0]              ext_type_i,
+  input  logic [AsidW-1:0]        ext_asid_i,
+  input  logic [51:0]             ext_start_i,   // VA page numbers (VA bits 63:12)
+  input  logic [51:0]             ext_end_i,
+  output logic                    ext_busy_o,
 
   // Fault records (always taken)
   input  logic                    flt_valid_i,
@@ -139,7 +159,7 @@ module mmu_regs #(
   assign as_root_o  = {as_hi_mem[as_asid_i], as_lo_mem[as_asid_i]};
 
   // ---------------------------------------------------------------- invalidation
-  logic              pulse_q, busy;
+  logic              pulse_q, busy, busy_core;
   logic [1:0]        cmd_type_q;
   logic [AsidW-1:0]  cmd_asid_q;
   logic [VpnW-1:0]   cmd_start_q, cmd_end_q;
@@ -150,8 +170,21 @@ module mmu_regs #(
   logic              busy_q;
   logic              inv_write;
   logic [InvTypeW-1:0] inv_wr_type;
+  logic              ext_fire, ext_q;
+  logic [1:0]        ext_type_q;
+  logic [AsidW-1:0]  ext_asid_q;
+  logic [VpnW-1:0]   ext_start_q, ext_end_q;
 
-  assign busy        = pulse_q || inv_busy_i;
+  // busy_core: an invalidation pulses or sweeps. busy adds an engine
+  // request accepted this cycle: a register command written then becomes
+  // INV_ALL (covering the engine's, which pulses with it), and DONE is low.
+  // COUNT counts the falls of busy_core, so an engine request taken in the
+  // cycle the previous invalidation ends is counted on its own.
+  assign busy_core   = pulse_q || ext_q || inv_busy_i;
+  assign ext_ready_o = !busy_core;
+  assign ext_fire    = ext_valid_i && ext_ready_o;
+  assign busy        = busy_core || ext_fire;
+  assign ext_busy_o  = busy_core;
   assign inv_write   = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
   assign inv_wr_type = dat_i[InvTypeL +: InvTypeW];
   assign start_pn    = {start_hi_q, start_lo_q[InvVaL +: InvVaW]};
@@ -225,7 +258,7 @@ module mmu_regs #(
     sc_ev[gmmu_mmu_pkg::PERF_PWC_HITS]      = ev_pwc_hit_i;
     sc_ev[gmmu_mmu_pkg::PERF_PTE_READS]     = ev_pte_read_i;
     sc_ev[gmmu_mmu_pkg::PERF_FAULTS]        = ev_fault_i_any;
-    sc_ev[gmmu_mmu_pkg::PERF_INVALIDATIONS] = pulse_q;
+    sc_ev[gmmu_mmu_pkg::PERF_INVALIDATIONS] = pulse_q || ext_q;
     sc_ev[gmmu_mmu_pkg::PERF_CYCLES]        = 1'b1;
     sc_ev[gmmu_mmu_pkg::PERF_L2_NEIGHBOURS] = ev_l2_nb_i;
   end
@@ -314,11 +347,24 @@ module mmu_regs #(
       end_lo_q    <= '0;
       end_hi_q    <= '0;
       inv_count_q <= '0;
+      ext_q       <= 1'b0;
+      ext_type_q  <= '0;
+      ext_asid_q  <= '0;
+      ext_start_q <= '0;
+      ext_end_q   <= '0;
     end else begin
       ack_q   <= access;
       pulse_q <= inv_write;
-      busy_q  <= busy;
-      if (busy_q && !busy) inv_count_q <= inv_count_q + 16'd1;
+      ext_q   <= ext_fire;
+      busy_q  <= busy_core;
+      if (ext_fire) begin
+        ext_type_q  <= (ext_type_i > 2'(gmmu_mmu_pkg::INV_RANGE)) ? 2'(gmmu_mmu_pkg::INV_ALL)
+                                                                   : ext_type_i;
+        ext_asid_q  <= ext_asid_i;
+        ext_start_q <= (ext_start_i[51:VpnW] != '0) ? '1 : ext_start_i[VpnW-1:0];
+        ext_end_q   <= (ext_end_i[51:VpnW] != '0) ? '1 : ext_end_i[VpnW-1:0];
+      end
+      if (busy_q && !busy_core) inv_count_q <= inv_count_q + 16'd1;
 
       if (inv_write) begin
         // A second command while one runs becomes INV_ALL (covers both).
@@ -384,11 +430,13 @@ module mmu_regs #(
 
   assign ack_o       = ack_q;
   assign irq_o       = (flt_count != '0);
-  assign inv_valid_o = pulse_q;
-  assign inv_type_o  = cmd_type_q;
-  assign inv_asid_o  = cmd_asid_q;
-  assign inv_start_o = cmd_start_q;
-  assign inv_end_o   = cmd_end_q;
+  // One pulse for both sources; when both pulse together the register
+  // command is INV_ALL (see ext_fire above) and its payload wins.
+  assign inv_valid_o = pulse_q || ext_q;
+  assign inv_type_o  = pulse_q ? cmd_type_q  : ext_type_q;
+  assign inv_asid_o  = pulse_q ? cmd_asid_q  : ext_asid_q;
+  assign inv_start_o = pulse_q ? cmd_start_q : ext_start_q;
+  assign inv_end_o   = pulse_q ? cmd_end_q   : ext_end_q;
 
   // Whole-word registers: byte selects are ignored; the decoder checked the
   // upper address bits.

@@ -19,7 +19,9 @@
 // carries the request's tag and either a translation (PA, segment,
 // attributes, page size; zero=1 for a Zero PTE, PA 0) or a fault reason
 // (gmmu_pte_pkg::fault_e, other fields 0). Responses may come back out of
-// order. irq_o is a level: the fault FIFO is not empty.
+// order. irq_o is a level: the fault FIFO is not empty. Invalidations come
+// from the INV_* registers or the inv_req_* handshake (the paging engine),
+// merged in mmu_regs.
 //
 // Inside, a port's miss is granted (round robin) into a register in front
 // of the L2 (l2_lookup_*_q), with a skid register behind it
@@ -104,6 +106,19 @@ module mmu_top #(
   input  logic [63:0]                     axi_rdata_i,
   input  logic [1:0]                      axi_rresp_i,
   input  logic                            axi_rlast_i,
+
+  // Invalidation requests from the paging engine (FLUSH_TLB), merged with
+  // the INV_* registers' in mmu_regs: a valid/ready handshake (ready while
+  // no invalidation is pending or running), then inv_req_busy_o is high
+  // from the next cycle until the invalidation is complete (INV_STATUS.DONE).
+  // Tie inv_req_valid_i to 0 where there is no engine.
+  input  logic                            inv_req_valid_i,
+  output logic                            inv_req_ready_o,
+  input  logic [1:0]                      inv_req_type_i,   // INV_ALL/ASID/RANGE
+  input  logic [AsidW-1:0]                inv_req_asid_i,
+  input  logic [51:0]                     inv_req_start_i,  // first VA page number (VA[63:12])
+  input  logic [51:0]                     inv_req_end_i,    // last VA page number, inclusive
+  output logic                            inv_req_busy_o,
 
   output logic                            irq_o
 );
@@ -609,6 +624,13 @@ module mmu_top #(
     .inv_start_o    (inv_start),
     .inv_end_o      (inv_end),
     .inv_busy_i     (l2_busy || pwc_inv_busy || (|l1_inv_busy)),
+    .ext_valid_i    (inv_req_valid_i),
+    .ext_ready_o    (inv_req_ready_o),
+    .ext_type_i     (inv_req_type_i),
+    .ext_asid_i     (inv_req_asid_i),
+    .ext_start_i    (inv_req_start_i),
+    .ext_end_i      (inv_req_end_i),
+    .ext_busy_o     (inv_req_busy_o),
     .flt_valid_i    (fault_gnt_valid),
     .flt_va_i       (fault_va[fault_gnt_port]),
     .flt_asid_i     (fault_asid[fault_gnt_port]),

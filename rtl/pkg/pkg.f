@@ -9,3 +9,4 @@ rtl/pkg/gmmu_mbox_pkg.sv
 rtl/pkg/gmmu_mmu_pkg.sv
 rtl/pkg/gmmu_engine_pkg.sv
 rtl/pkg/gmmu_uartlink_pkg.sv
+rtl/pkg/gmmu_paging_pkg.sv

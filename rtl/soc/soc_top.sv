@@ -15,6 +15,13 @@
 // (DECERR, which the engine reports as a BUS_ERROR fault). Routing adds no
 // latency; an engine's reads (or writes) wait for its outstanding ones when
 // they switch between VRAM and system memory (axi4_demux).
+//
+// The paging engine (rtl/paging/, docs/paging-engine.md) sits on the CPU bus
+// at PAGING_BASE (its 8 KiB window repeats across the region), is the last
+// master of the DDR arbiter (m_ddr) and of the system-memory arbiter (m_sys,
+// always CacheCoherent: see below), raises IRQ_PAGING, and asks the MMU for
+// FLUSH_TLB invalidations through mmu_top's inv_req_* handshake, merged there
+// with the firmware's INV_* registers.
 module soc_top
   import gmmu_soc_pkg::*;
 #(
@@ -28,7 +35,14 @@ module soc_top
   parameter int unsigned MmuSlots   = gmmu_mmu_pkg::MISS_SLOTS,
   parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH,
   parameter bit          MmuFollow  = 1'b1,
-  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES
+  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES,
+  // Paging engine configuration (paging_engine's parameters; firmware reads
+  // QUEUE_WORDS and CONFIG back). Boards short of logic pass smaller ones.
+  parameter int unsigned PagingQueueWords    = gmmu_paging_pkg::PAGING_QUEUE_WORDS_DEFAULT,
+  parameter int unsigned PagingMaxBurst      = gmmu_paging_pkg::PAGING_MAX_BURST_DEFAULT,
+  parameter int unsigned PagingCopyFifoBeats = 128,
+  parameter int unsigned PagingOutstanding   = 8,
+  parameter int unsigned PagingPktSlots      = 8
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -173,13 +187,14 @@ module soc_top
   logic [63:0] cycle;
   logic [31:0] ext_irq;
 
-  logic buserr_irq, mbox_irq, mmu_irq, engine_irq;
+  logic buserr_irq, mbox_irq, mmu_irq, engine_irq, paging_irq;
   always_comb begin
     ext_irq = '0;
     ext_irq[IRQ_BUS_ERROR]     = buserr_irq;
     ext_irq[IRQ_MBOX_DOORBELL] = mbox_irq;
     ext_irq[IRQ_MMU_FAULT]     = mmu_irq;
     ext_irq[IRQ_ENGINE_DONE]   = engine_irq;
+    ext_irq[IRQ_PAGING]        = paging_irq;
   end
 
   VexRiscv u_cpu (
@@ -247,14 +262,15 @@ module soc_top
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
-  localparam int unsigned NSlaves = 9;
+  localparam int unsigned NSlaves = 10;
   localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
-                          SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7, SEngine = 8;
+                          SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7, SEngine = 8,
+                          SPaging = 9;
   localparam logic [32*NSlaves-1:0] SlaveBase = {
-    ENGINE_BASE, MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE, CONSOLE_BASE,
-    SYSCTL_BASE, RAM_BASE};
+    PAGING_BASE, ENGINE_BASE, MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE,
+    CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
   localparam logic [32*NSlaves-1:0] SlaveMask = {
-    ~(ENGINE_SIZE - 1), ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1),
+    ~(PAGING_SIZE - 1), ~(ENGINE_SIZE - 1), ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1),
     ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1),
     ~(RAM_SIZE - 1)};
 
@@ -310,10 +326,10 @@ module soc_top
   logic [31:0] ddr_dat;
 
   // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture, 2 MMU
-  // walker (reads only), 3.. the GPU engines.
+  // walker (reads only), 3.. the GPU engines, then the paging engine.
   localparam int unsigned NEngines = ENGINES;
-  localparam int unsigned NDdrMasters = 3 + NEngines, MCpu = 0, MAperture = 1, MMmu = 2,
-                          MEngine0 = 3;
+  localparam int unsigned NDdrMasters = 4 + NEngines, MCpu = 0, MAperture = 1, MMmu = 2,
+                          MEngine0 = 3, MPaging = 3 + NEngines;
   localparam int unsigned DdrIdW = 4;
   localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
 
@@ -453,6 +469,12 @@ module soc_top
   logic [NPorts*PaW-1:0]   tr_rsp_pa;
   logic [NPorts*5-1:0]     tr_rsp_seg;
 
+  // The paging engine's FLUSH_TLB requests (below).
+  logic                    pg_inv_valid, pg_inv_ready, pg_inv_busy;
+  logic [1:0]              pg_inv_type;
+  logic [AsidW-1:0]        pg_inv_asid;
+  logic [51:0]             pg_inv_start, pg_inv_end;
+
   mmu_top #(.NWalkers(MmuWalkers), .Mshrs(MmuMshrs), .MissSlots(MmuSlots), .PfDepth(MmuPfDepth),
             .WalkFollow(MmuFollow), .L1Entries(MmuL1Entries)) u_mmu (
     .clk_i, .rst_ni,
@@ -472,6 +494,10 @@ module soc_top
     .axi_rready_o (dm_rready[MMmu]), .axi_rid_i (dm_rid[MMmu*DdrIdW +: DdrIdW]),
     .axi_rdata_i (dm_rdata[MMmu*64 +: 64]), .axi_rresp_i (dm_rresp[MMmu*2 +: 2]),
     .axi_rlast_i (dm_rlast[MMmu]),
+    .inv_req_valid_i (pg_inv_valid), .inv_req_ready_o (pg_inv_ready),
+    .inv_req_type_i (pg_inv_type), .inv_req_asid_i (pg_inv_asid),
+    .inv_req_start_i (pg_inv_start), .inv_req_end_i (pg_inv_end),
+    .inv_req_busy_o (pg_inv_busy),
     .irq_o (mmu_irq)
   );
   assign slv_err[SMmu] = 1'b0;
@@ -501,15 +527,16 @@ module soc_top
   logic [NEngines*32-1:0] eng_dat;
   logic [$clog2(NEngines)-1:0] eng_sel;
 
-  // System-memory arbiter masters, one per engine.
-  logic [NEngines-1:0]        sm_awvalid, sm_awready, sm_wvalid, sm_wready, sm_wlast;
-  logic [NEngines-1:0]        sm_bvalid, sm_bready, sm_arvalid, sm_arready;
-  logic [NEngines-1:0]        sm_rvalid, sm_rready, sm_rlast, sm_awcc, sm_arcc;
-  logic [NEngines*DdrIdW-1:0] sm_awid, sm_bid, sm_arid, sm_rid;
-  logic [NEngines*64-1:0]     sm_awaddr, sm_araddr, sm_wdata, sm_rdata;
-  logic [NEngines*8-1:0]      sm_awlen, sm_arlen, sm_wstrb;
-  logic [NEngines*3-1:0]      sm_awsize, sm_arsize;
-  logic [NEngines*2-1:0]      sm_awburst, sm_arburst, sm_bresp, sm_rresp;
+  // System-memory arbiter masters: one per engine, then the paging engine.
+  localparam int unsigned NSysMasters = NEngines + 1, SPagingSys = NEngines;
+  logic [NSysMasters-1:0]        sm_awvalid, sm_awready, sm_wvalid, sm_wready, sm_wlast;
+  logic [NSysMasters-1:0]        sm_bvalid, sm_bready, sm_arvalid, sm_arready;
+  logic [NSysMasters-1:0]        sm_rvalid, sm_rready, sm_rlast, sm_awcc, sm_arcc;
+  logic [NSysMasters*DdrIdW-1:0] sm_awid, sm_bid, sm_arid, sm_rid;
+  logic [NSysMasters*64-1:0]     sm_awaddr, sm_araddr, sm_wdata, sm_rdata;
+  logic [NSysMasters*8-1:0]      sm_awlen, sm_arlen, sm_wstrb;
+  logic [NSysMasters*3-1:0]      sm_awsize, sm_arsize;
+  logic [NSysMasters*2-1:0]      sm_awburst, sm_arburst, sm_bresp, sm_rresp;
 
   assign eng_sel = bus_adr[10 +: $clog2(NEngines)];
 
@@ -688,12 +715,79 @@ module soc_top
   assign slv_err[SEngine] = 1'b0;
   assign slv_dat[32*SEngine +: 32] = eng_dat[eng_sel*32 +: 32];
 
+  // -------------------------------------------------------- paging engine
+  // Registers and queue on the CPU bus (PAGING region: the engine decodes
+  // the low 13 address bits, so its 8 KiB window repeats across the region);
+  // m_ddr is the DDR arbiter's master MPaging, m_sys the system-memory
+  // arbiter's master SPagingSys.
+  //
+  // AxCACHE of m_sys: the engine has no per-burst CacheCoherent bit (its
+  // packets carry bus addresses, not PTEs), so every burst goes out as
+  // SYSMEM_AXCACHE_COHERENT: the host bridge snoops the CPU caches, which is
+  // correct for any host page (a snooped access to memory the host maps
+  // uncached is only slower), where a non-coherent burst to a cached page
+  // could read stale data or be overwritten by a later write-back.
+  paging_engine #(
+    .QueueWords    (PagingQueueWords),
+    .MaxBurst      (PagingMaxBurst),
+    .CopyFifoBeats (PagingCopyFifoBeats),
+    .Outstanding   (PagingOutstanding),
+    .PktSlots      (PagingPktSlots),
+    .AsidW         (AsidW),
+    .DdrIdW        (DdrIdW),
+    .SysIdW        (DdrIdW)
+  ) u_paging (
+    .clk_i, .rst_ni,
+    .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SPaging]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
+    .wb_dat_i (bus_dat_w), .wb_ack_o (slv_ack[SPaging]), .wb_dat_o (slv_dat[32*SPaging +: 32]),
+    .ddr_size_i ({28'd0, ddr_size_mb_i, 20'd0}),
+    .m_ddr_awvalid_o (dm_awvalid[MPaging]), .m_ddr_awready_i (dm_awready[MPaging]),
+    .m_ddr_awid_o (dm_awid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_awaddr_o (dm_awaddr[MPaging*32 +: 32]),
+    .m_ddr_awlen_o (dm_awlen[MPaging*8 +: 8]), .m_ddr_awsize_o (dm_awsize[MPaging*3 +: 3]),
+    .m_ddr_awburst_o (dm_awburst[MPaging*2 +: 2]),
+    .m_ddr_wvalid_o (dm_wvalid[MPaging]), .m_ddr_wready_i (dm_wready[MPaging]),
+    .m_ddr_wdata_o (dm_wdata[MPaging*64 +: 64]), .m_ddr_wstrb_o (dm_wstrb[MPaging*8 +: 8]),
+    .m_ddr_wlast_o (dm_wlast[MPaging]),
+    .m_ddr_bvalid_i (dm_bvalid[MPaging]), .m_ddr_bready_o (dm_bready[MPaging]),
+    .m_ddr_bid_i (dm_bid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_bresp_i (dm_bresp[MPaging*2 +: 2]),
+    .m_ddr_arvalid_o (dm_arvalid[MPaging]), .m_ddr_arready_i (dm_arready[MPaging]),
+    .m_ddr_arid_o (dm_arid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_araddr_o (dm_araddr[MPaging*32 +: 32]),
+    .m_ddr_arlen_o (dm_arlen[MPaging*8 +: 8]), .m_ddr_arsize_o (dm_arsize[MPaging*3 +: 3]),
+    .m_ddr_arburst_o (dm_arburst[MPaging*2 +: 2]),
+    .m_ddr_rvalid_i (dm_rvalid[MPaging]), .m_ddr_rready_o (dm_rready[MPaging]),
+    .m_ddr_rid_i (dm_rid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_rdata_i (dm_rdata[MPaging*64 +: 64]),
+    .m_ddr_rresp_i (dm_rresp[MPaging*2 +: 2]), .m_ddr_rlast_i (dm_rlast[MPaging]),
+    .m_sys_awvalid_o (sm_awvalid[SPagingSys]), .m_sys_awready_i (sm_awready[SPagingSys]),
+    .m_sys_awid_o (sm_awid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_awaddr_o (sm_awaddr[SPagingSys*64 +: 64]),
+    .m_sys_awlen_o (sm_awlen[SPagingSys*8 +: 8]), .m_sys_awsize_o (sm_awsize[SPagingSys*3 +: 3]),
+    .m_sys_awburst_o (sm_awburst[SPagingSys*2 +: 2]),
+    .m_sys_wvalid_o (sm_wvalid[SPagingSys]), .m_sys_wready_i (sm_wready[SPagingSys]),
+    .m_sys_wdata_o (sm_wdata[SPagingSys*64 +: 64]), .m_sys_wstrb_o (sm_wstrb[SPagingSys*8 +: 8]),
+    .m_sys_wlast_o (sm_wlast[SPagingSys]),
+    .m_sys_bvalid_i (sm_bvalid[SPagingSys]), .m_sys_bready_o (sm_bready[SPagingSys]),
+    .m_sys_bid_i (sm_bid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_bresp_i (sm_bresp[SPagingSys*2 +: 2]),
+    .m_sys_arvalid_o (sm_arvalid[SPagingSys]), .m_sys_arready_i (sm_arready[SPagingSys]),
+    .m_sys_arid_o (sm_arid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_araddr_o (sm_araddr[SPagingSys*64 +: 64]),
+    .m_sys_arlen_o (sm_arlen[SPagingSys*8 +: 8]), .m_sys_arsize_o (sm_arsize[SPagingSys*3 +: 3]),
+    .m_sys_arburst_o (sm_arburst[SPagingSys*2 +: 2]),
+    .m_sys_rvalid_i (sm_rvalid[SPagingSys]), .m_sys_rready_o (sm_rready[SPagingSys]),
+    .m_sys_rid_i (sm_rid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_rdata_i (sm_rdata[SPagingSys*64 +: 64]),
+    .m_sys_rresp_i (sm_rresp[SPagingSys*2 +: 2]), .m_sys_rlast_i (sm_rlast[SPagingSys]),
+    .inv_valid_o (pg_inv_valid), .inv_ready_i (pg_inv_ready), .inv_type_o (pg_inv_type),
+    .inv_asid_o (pg_inv_asid), .inv_start_o (pg_inv_start), .inv_end_o (pg_inv_end),
+    .inv_busy_i (pg_inv_busy),
+    .irq_o (paging_irq)
+  );
+  assign slv_err[SPaging]  = 1'b0;
+  assign sm_awcc[SPagingSys] = 1'b1;
+  assign sm_arcc[SPagingSys] = 1'b1;
+
   // ------------------------------------------------- system-memory arbiter
-  localparam int unsigned SysIdW = DdrIdW + $clog2(NEngines);
+  localparam int unsigned SysIdW = DdrIdW + $clog2(NSysMasters);
   logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
   logic              sys_awcc, sys_arcc;
 
-  axi4_arbiter #(.NMasters(NEngines), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_sysmem_arbiter (
+  axi4_arbiter #(.NMasters(NSysMasters), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_sysmem_arbiter (
     .clk_i, .rst_ni,
     .m_awvalid_i (sm_awvalid), .m_awready_o (sm_awready), .m_awid_i (sm_awid),
     .m_awaddr_i (sm_awaddr), .m_awuser_i (sm_awcc), .m_awlen_i (sm_awlen),

@@ -17,9 +17,9 @@ RTL_ENGINE := $(call rtl_files,engine)
 RTL_PAGING := $(call rtl_files,paging)
 RTL_LINK   := $(call rtl_files,link)
 RTL_SOC    := $(call rtl_files,soc)
-RTL_INCDIRS := -Irtl/pkg -Irtl/prim -Irtl/soc -Irtl/mmu -Irtl/engine -Irtl/link
+RTL_INCDIRS := -Irtl/pkg -Irtl/prim -Irtl/soc -Irtl/mmu -Irtl/engine -Irtl/paging -Irtl/link
 # Packages first: modules import them.
-RTL_SRCS := $(RTL_PRIM) $(RTL_SOC) $(RTL_MMU) $(RTL_ENGINE)
+RTL_SRCS := $(RTL_PRIM) $(RTL_SOC) $(RTL_MMU) $(RTL_ENGINE) $(RTL_PAGING)
 RTL_ALL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 
 # One Verilator build for every harness (the SoC, the UART board, the MMU,
