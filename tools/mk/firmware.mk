@@ -43,14 +43,15 @@ FW_VERSION := $(shell cat VERSION)
 FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000)
 
 # Images: the firmware proper and boot-test images.
-FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap
+FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap test_paging_soc
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c firmware/app/commands.c \
                     firmware/app/mbox_hw.c firmware/lib/mbox_service.c \
-                    $(addprefix $(FW_BUILD)/os/,vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o va_alloc.o vram_alloc.o \
+                    $(addprefix $(FW_BUILD)/os/,vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o ptm_paging.o paging_queue.o va_alloc.o vram_alloc.o \
                       engine_cmd.o mmu_events.o mmu_report.o)
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c
 test_heap_FW_SRCS := firmware/tests/test_heap.c
+test_paging_soc_FW_SRCS := firmware/tests/test_paging_soc.c
 
 FW_ELFS := $(addprefix $(FW_BUILD)/,$(addsuffix .elf,$(FW_IMAGES)))
 

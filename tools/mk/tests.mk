@@ -31,6 +31,15 @@ t-ddr-bus-error: $(SIM_BIN) $(call FW_ELF,test_ddr_buserr)
 	$(EXPECT) --rc 1 --grep 'BUS ERROR: read at 0xc1000100' --grep 'firmware exit code 512' \
 	  --grep -v 'no fault was taken' -- $(SIM_BIN) --ddr-size-mb 16 --max-cycles 1000000 $(call FW_ELF,test_ddr_buserr)
 
+# The paging engine in the SoC (firmware/tests/test_paging_soc.c): packets
+# built by the image, results read back from DDR; its system-memory bursts
+# (answered SLVERR: no host) must all have gone out CacheCoherent.
+TESTS += paging-soc
+t-paging-soc: $(SIM_BIN) $(call FW_ELF,test_paging_soc)
+	$(EXPECT) --rc 0 --grep '^test_paging_soc: PASS' --grep 'firmware exit code 0' \
+	  --grep 'sysmem total: read bursts ([1-9][0-9]*) \(coherent \1\), write bursts ([1-9][0-9]*) \(coherent \2\)' \
+	  -- $(SIM_BIN) --max-cycles 5000000 $(call FW_ELF,test_paging_soc)
+
 # make demo: boot the SoC in Verilator with the firmware, then drive it
 # from the host library through the scripted session of host/demo (one table
 # row per step). The simulator's own output goes to build/demo-sim.log.
