@@ -60,6 +60,8 @@ uint32_t vidmm_status_from_ptm(enum ptm_status st)
         return GMMU_STATUS_NO_MEMORY;
     case PTM_ERR_BUSY:
         return GMMU_STATUS_BUSY;
+    case PTM_ERR_ENGINE:
+        return GMMU_STATUS_DEVICE_ERROR;
     }
     return GMMU_STATUS_INTERNAL;
 }
@@ -180,6 +182,20 @@ static void tramp_write_run(void *ctx, uint64_t off, const uint64_t *words, size
     vm->hw->write_run(vm->hw_ctx, off, words, n);
 }
 
+static void tramp_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t step, size_t n)
+{
+    struct vidmm *vm = ctx;
+
+    vm->hw->write_pattern(vm->hw_ctx, off, first, step, n);
+}
+
+static bool tramp_complete(void *ctx)
+{
+    struct vidmm *vm = ctx;
+
+    return vm->hw->complete(vm->hw_ctx);
+}
+
 /* An address space without a hardware id has nothing cached: its id was
    invalidated in full when it was taken away. */
 static void tramp_invalidate(void *ctx, uint32_t slot, uint64_t start, uint64_t end)
@@ -204,6 +220,18 @@ static const struct ptm_hw tramp_runs = {
     .write64 = tramp_write64,
     .write_run = tramp_write_run,
     .invalidate = tramp_invalidate,
+    .table_freed = tramp_table_freed,
+};
+
+/* Writes through a paging engine: runs and clears as patterns, and each
+   command waits for its completion. */
+static const struct ptm_hw tramp_engine = {
+    .read64 = tramp_read64,
+    .write64 = tramp_write64,
+    .write_run = tramp_write_run,
+    .write_pattern = tramp_write_pattern,
+    .invalidate = tramp_invalidate,
+    .complete = tramp_complete,
     .table_freed = tramp_table_freed,
 };
 
@@ -605,7 +633,9 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     vm->va_nodes = cfg->va_nodes;
     vm->va_nodes_per_as = cfg->va_nodes_per_as;
     vm->hw_asids = cfg->hw_asids;
-    vm->ptm_hw = hw->write_run ? &tramp_runs : &tramp_words;
+    vm->ptm_hw = (hw->write_pattern && hw->complete && hw->write_run) ? &tramp_engine
+                 : hw->write_run                                         ? &tramp_runs
+                                                                         : &tramp_words;
     vm->free_extent = NIL;
     for (uint32_t i = VIDMM_MAX_EXTENTS; i-- > 0;)
         extent_give(vm, (uint16_t)i);

@@ -78,6 +78,11 @@ struct vidmm_hw {
     void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
     void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
                       size_t n); /* optional */
+    /* Optional, both or neither (a paging engine): ptm_hw's write_pattern
+     * and complete. */
+    void (*write_pattern)(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step,
+                          size_t n);
+    bool (*complete)(void *ctx);
     /*
      * Drop every translation of asid overlapping [va_start, va_end) (end
      * exclusive; [0, UINT64_MAX) means the whole id) and return when done.

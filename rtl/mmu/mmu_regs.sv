@@ -438,6 +438,18 @@ module mmu_regs #(
   assign inv_start_o = pulse_q ? cmd_start_q : ext_start_q;
   assign inv_end_o   = pulse_q ? cmd_end_q   : ext_end_q;
 
+`ifndef SYNTHESIS
+  // The second source holds its request and payload until it is accepted.
+  ext_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      ext_valid_i && !ext_ready_o |=> ext_valid_i && $stable(ext_type_i) && $stable(ext_asid_i)
+                                      && $stable(ext_start_i) && $stable(ext_end_i));
+  // When both sources pulse together, the register command is INV_ALL.
+  both_all: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      pulse_q && ext_q |-> cmd_type_q == 2'(gmmu_mmu_pkg::INV_ALL));
+  // Busy (for the engine) from the cycle after an acceptance.
+  ext_busy: assert property (@(posedge clk_i) disable iff (!rst_ni) ext_fire |=> ext_busy_o);
+`endif
+
   // Whole-word registers: byte selects are ignored; the decoder checked the
   // upper address bits.
   logic unused_bus;

@@ -59,7 +59,11 @@ module mmu_top #(
   parameter int unsigned L2Ways3    = gmmu_mmu_pkg::L2_WAYS_1G
 ) (
   input  logic                            clk_i,
+  // The assertions' "disable iff (!rst_ni)" (mmu_regs) is not a flop, but
+  // it counts in Verilator as a synchronous use of the asynchronous reset.
+  /* verilator lint_off SYNCASYNCNET */
   input  logic                            rst_ni,
+  /* verilator lint_on SYNCASYNCNET */
 
   // Register slave (Wishbone classic, 32-bit, word address)
   input  logic                            wb_cyc_i,
