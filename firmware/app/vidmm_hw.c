@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * VidMm's platform hooks on the SoC: VRAM through the uncached DDR alias,
- * invalidation and the address-space table through the MMU registers.
+ * VidMm's platform hooks on the SoC. With the paging engine (found by its
+ * ID register at boot) page tables are written by its packets and
+ * invalidated by its FLUSH_TLB (ptm_paging over paging_queue); without it
+ * by CPU stores and the MMU's INV_* registers. Table reads are CPU reads
+ * through the cached DDR alias either way; the address-space table is
+ * always the MMU's registers.
  */
 #include "vidmm_hw.h"
 
@@ -10,22 +14,32 @@
 #include <string.h>
 
 #include <gmmu/mmu_regs.h>
+#include <gmmu/paging.h>
 
 #include "hal.h"
+#include "paging_io_impl.h"
+#include "paging_queue.h"
+#include "ptm_paging.h"
 
 #define VA_LIMIT (UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
 #define VALID_LO ((uint32_t)GMMU_PTE_VALID)
 
 /*
- * The instance and vram_alloc's metadata (about 27 KB and 25 KB for a
- * 256 MiB segment) come from the heap once at boot, sized for the segment
- * there is. As statics they would put __bss_size next to the global
- * pointer, where binutils 2.40 relaxes crt0's load of that absolute symbol
- * to a gp-relative one that no longer fits after relaxation.
+ * The instance (about 27 KB) comes from the heap once at boot. As a static
+ * it would put __bss_size next to the global pointer, where binutils 2.40
+ * relaxes crt0's load of that absolute symbol to a gp-relative one that no
+ * longer fits after relaxation. vram_alloc's metadata (25 KB for a 256 MiB
+ * segment) lives in the firmware's DDR area (vidmm_hw.h), through the
+ * cached alias: on-chip RAM had no room left for it next to the paging
+ * engine's driver.
  */
 static struct vidmm *vm;
 static struct vram_alloc vram;
 static struct gmmu_pt_stats stats;
+/* The paging engine, when there is one. */
+static bool engine;
+static struct pq queue;
+static struct ptm_paging pager;
 
 /* ------------------------------------------------------------ VRAM */
 
@@ -182,16 +196,136 @@ static const struct vidmm_hw hooks = {
     .set_as = hw_set_as,
 };
 
+/* ------------------------------------------------------------ paging engine */
+
+/*
+ * The engine writes DDR behind the data cache. ptm_paging keeps a record
+ * of the ranges queued since the CPU last waited for the engine; a table
+ * read inside one waits and then drops every cached line (the cache is
+ * small and write-through, so dropping it loses nothing but refills),
+ * other reads go through the cache as before.
+ */
+static void drop_cache(void *ctx)
+{
+    (void)ctx;
+    hal_dcache_invalidate();
+}
+
+static uint64_t cpu_read64(void *ctx, uint64_t off)
+{
+    return hw_read64(ctx, off);
+}
+
+static uint64_t eng_read64(void *ctx, uint64_t off)
+{
+    (void)ctx;
+    return ptm_paging_read64(&pager, off);
+}
+
+static void eng_write64(void *ctx, uint64_t off, uint64_t value)
+{
+    (void)ctx;
+    stats.words_written++;
+    ptm_paging_write64(&pager, off, value);
+}
+
+static void eng_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
+{
+    (void)ctx;
+    stats.words_written += (uint32_t)n;
+    ptm_paging_write_run(&pager, off, words, n);
+}
+
+static void eng_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t step, size_t n)
+{
+    (void)ctx;
+    stats.words_written += (uint32_t)n;
+    ptm_paging_write_pattern(&pager, off, first, step, n);
+}
+
+/* A FLUSH_TLB behind every write queued, and the wait for it: callers
+   (ptmgr before freeing tables, vidmm before binding an id) need it done. */
+static void eng_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
+{
+    uint32_t t0 = hal_cycles32(), waited;
+
+    (void)ctx;
+    ptm_paging_flush(&pager, asid, start, end);
+    ptm_paging_wait(&pager);
+    waited = hal_cycles32() - t0;
+    stats.invalidations++;
+    stats.inv_cycles += waited;
+    if (waited > stats.inv_max_cycles)
+        stats.inv_max_cycles = waited;
+}
+
+static bool eng_complete(void *ctx)
+{
+    uint32_t t0 = hal_cycles32();
+    bool ok;
+
+    (void)ctx;
+    ok = ptm_paging_complete(&pager);
+    stats.wait_cycles += hal_cycles32() - t0;
+    return ok;
+}
+
+static const struct vidmm_hw engine_hooks = {
+    .read64 = eng_read64,
+    .write64 = eng_write64,
+    .write_run = eng_write_run,
+    .write_pattern = eng_write_pattern,
+    .complete = eng_complete,
+    .invalidate = eng_invalidate,
+    .set_as = hw_set_as,
+};
+
+/*
+ * Is the engine there? On a SoC without it the decoder answers the ID read
+ * with a bus error, which would stop the firmware: the BUS_ERROR line is
+ * masked around the read and a recorded error cleared.
+ */
+static bool engine_probe(void)
+{
+    uint32_t sysctl = GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_STATUS;
+    bool found;
+
+    hal_irq_mask(GMMU_IRQ_BUS_ERROR);
+    found = pq_init(&queue) == PQ_OK;
+    if (hal_read32(sysctl) & GMMU_SYSCTL_BUSERR_STATUS_PENDING) {
+        hal_write32(sysctl, GMMU_SYSCTL_BUSERR_STATUS_PENDING);
+        found = false;
+    }
+    hal_irq_unmask(GMMU_IRQ_BUS_ERROR);
+    if (!found)
+        return false;
+    ptm_paging_init(&pager, &queue, cpu_read64, drop_cache, NULL, VA_LIMIT);
+    return true;
+}
+
+bool vidmm_hw_engine(void)
+{
+    return engine;
+}
+
 /* ------------------------------------------------------------ init */
+
+/* DDR for vram_alloc's metadata: enough for the largest segment, in whole
+   4 KB pages. */
+static uint64_t meta_area(void)
+{
+    return (vram_alloc_metadata_bytes(VIDMM_HW_VRAM_MAX) + VRAM_PAGE_SIZE - 1) &
+           ~(uint64_t)(VRAM_PAGE_SIZE - 1);
+}
 
 /* The DDR below the firmware's area, at most VIDMM_HW_VRAM_MAX; 0 if none. */
 static uint64_t segment_bytes(uint64_t ddr)
 {
-    uint64_t segment;
+    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area();
 
-    if (ddr <= VIDMM_HW_DDR_AREA)
+    if (ddr <= area)
         return 0;
-    segment = ddr - VIDMM_HW_DDR_AREA;
+    segment = ddr - area;
     if (segment > VIDMM_HW_VRAM_MAX)
         segment = VIDMM_HW_VRAM_MAX;
     return segment & ~(uint64_t)(VRAM_PAGE_SIZE - 1);
@@ -201,21 +335,23 @@ bool vidmm_hw_init(void)
 {
     uint64_t ddr = hal_ddr_size(), segment = segment_bytes(ddr);
     size_t meta_bytes = vram_alloc_metadata_bytes(segment);
-    void *meta = meta_bytes ? malloc(meta_bytes) : NULL;
+    /* Written by the CPU alone: the write-through cache keeps it right. */
+    void *meta = (void *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area());
     struct vidmm_config cfg;
 
     vm = malloc(sizeof(*vm));
-    if (!meta || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
-        printf("vidmm: no room for a %lu KiB VRAM segment (%lu + %lu bytes of RAM)\n",
+    if (!segment || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
+        /* The boot fails loudly here if the heap cannot hold vidmm. */
+        printf("vidmm: no room for a %lu KiB VRAM segment (%lu bytes of RAM, %lu of DDR)\n",
                (unsigned long)(segment >> 10), (unsigned long)sizeof(*vm),
                (unsigned long)meta_bytes);
-        free(meta);
         free(vm);
         vm = NULL;
         return false;
     }
+    engine = engine_probe();
     cfg = (struct vidmm_config){
-        .hw = &hooks,
+        .hw = engine ? &engine_hooks : &hooks,
         .vram = &vram,
         .va_nodes = (struct va_node *)hal_ddr_uncached(ddr - VIDMM_HW_DDR_AREA),
         .va_nodes_per_as = VIDMM_HW_NODES_PER_AS,
@@ -224,9 +360,14 @@ bool vidmm_hw_init(void)
     if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
         return false;
     printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
-           "%u allocations; %lu + %lu bytes of RAM\n",
+           "%u allocations; %lu bytes of RAM, %lu of DDR for the VRAM allocator\n",
            (unsigned long)(segment >> 10), VIDMM_MAX_AS, GMMU_ASIDS, VIDMM_MAX_ALLOCS,
            (unsigned long)sizeof(*vm), (unsigned long)meta_bytes);
+    if (engine)
+        printf("vidmm: page tables written by the paging engine (%lu-word queue)\n",
+               (unsigned long)queue.ring_words);
+    else
+        printf("vidmm: no paging engine; page tables written by the CPU\n");
     return true;
 }
 
@@ -240,12 +381,30 @@ struct gmmu_pt_stats *vidmm_hw_stats(void)
     return &stats;
 }
 
+/* The engine's counters are read at the request; the firmware's own are
+   kept by ptm_paging and paging_queue. */
+static void engine_stats(struct gmmu_pt_stats *st)
+{
+    st->engine = engine;
+    if (!engine)
+        return;
+    st->eng_packets = paging_io_read32(GMMU_PAGING_PERF_PACKETS);
+    st->eng_beats = paging_io_read32(GMMU_PAGING_PERF_BEATS);
+    st->eng_busy_cycles = paging_io_read32(GMMU_PAGING_PERF_BUSY_CYCLES);
+    st->queue_words = queue.stats.words;
+    st->bus_writes = 2 * queue.stats.words;
+    st->fences = pager.stats.fences;
+    st->syncs = pager.stats.syncs;
+    st->eng_errors = pager.stats.failures;
+}
+
 static uint32_t cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
                              uint32_t cap, uint32_t *resp_len)
 {
     (void)req;
     if (req_len != 0)
         return GMMU_STATUS_MALFORMED_LENGTH;
+    engine_stats(ctx);
     return mbox_reply(GMMU_STATUS_OK, ctx, sizeof(struct gmmu_pt_stats), resp, cap, resp_len);
 }
 

@@ -6,12 +6,12 @@
  *
  * DDR layout (offsets = VRAM offsets):
  *   [0, segment)                      the VRAM segment (vram_alloc)
+ *   [.., ddr - VIDMM_HW_DDR_AREA)     vram_alloc's metadata (cached alias,
+ *                                     sized for VIDMM_HW_VRAM_MAX)
  *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
- * The segment is the DDR below the firmware's area, at most
- * VIDMM_HW_VRAM_MAX: vram_alloc's metadata lives in on-chip RAM (heap,
- * taken at boot), about 3 bits per 4 KB page. The DDR self-test has run
- * (and finished with the DDR) before vidmm starts, so it needs nothing
- * reserved.
+ * The segment is the DDR below the firmware's areas, at most
+ * VIDMM_HW_VRAM_MAX. The DDR self-test has run (and finished with the DDR)
+ * before vidmm starts, so it needs nothing reserved.
  */
 #ifndef VIDMM_HW_H
 #define VIDMM_HW_H
@@ -36,6 +36,8 @@
 bool vidmm_hw_init(void);
 
 struct vidmm *vidmm_hw_instance(void); /* NULL before a good init */
+/* Whether the paging engine writes the page tables (found at init). */
+bool vidmm_hw_engine(void);
 /* Page-table words moved and invalidations since boot: GET_PT_STATS's ctx. */
 struct gmmu_pt_stats *vidmm_hw_stats(void);
 /* GET_PT_STATS. ctx: vidmm_hw_stats(). */

@@ -144,16 +144,21 @@ void ptm_paging_flush(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
     p->stats.flushes++;
 }
 
-bool ptm_paging_complete(void *ctx)
+void ptm_paging_wait(struct ptm_paging *p)
 {
-    struct ptm_paging *p = ctx;
-    bool ok;
-
     if (!p->failed && pq_busy(p->q)) {
         p->stats.fences++;
         if (pq_fence_wait(p->q) != PQ_OK)
             fail(p);
     }
+}
+
+bool ptm_paging_complete(void *ctx)
+{
+    struct ptm_paging *p = ctx;
+    bool ok;
+
+    ptm_paging_wait(p);
     ok = !p->failed;
     p->failed = false;
     return ok;

@@ -63,6 +63,9 @@ void ptm_paging_write_pattern(void *ctx, uint64_t vram_offset, uint64_t first, u
 /* Queues the FLUSH_TLB; complete waits for it. */
 void ptm_paging_flush(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
 bool ptm_paging_complete(void *ctx);
+/* Waits for everything queued (a FENCE), keeping a failure for complete:
+ * for a platform's invalidate hook, which must return once it is done. */
+void ptm_paging_wait(struct ptm_paging *p);
 
 /* The hooks above as one table (table_freed unset). */
 extern const struct ptm_hw ptm_paging_hw;

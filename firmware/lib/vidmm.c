@@ -633,9 +633,10 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     vm->va_nodes = cfg->va_nodes;
     vm->va_nodes_per_as = cfg->va_nodes_per_as;
     vm->hw_asids = cfg->hw_asids;
-    vm->ptm_hw = (hw->write_pattern && hw->complete && hw->write_run) ? &tramp_engine
-                 : hw->write_run                                         ? &tramp_runs
-                                                                         : &tramp_words;
+    if (hw->write_pattern && hw->complete && hw->write_run)
+        vm->ptm_hw = &tramp_engine;
+    else
+        vm->ptm_hw = hw->write_run ? &tramp_runs : &tramp_words;
     vm->free_extent = NIL;
     for (uint32_t i = VIDMM_MAX_EXTENTS; i-- > 0;)
         extent_give(vm, (uint16_t)i);

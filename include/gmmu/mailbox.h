@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010003) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010005) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses out-of-range CMD_HEAD, CPL_TAIL and EVT_TAIL writes and names the last refused write in HOST_WRITE_LAST, GET_STATS cmd_head_errors, FW_HEARTBEAT kept by a timer interrupt) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -40,6 +40,29 @@ static inline const char *gmmu_fw_state_desc(unsigned value)
     case 0: return "Firmware has not finished initialising";
     case 1: return "The service loop is running";
     case 2: return "Firmware stopped; FW_STATE.CODE says why";
+    default: return 0;
+    }
+}
+
+enum gmmu_host_write {
+    GMMU_HOST_WRITE_NOT_HOST = 1, /* HOST_WRITE_LAST.REASON: the offset is not a host-writable register or the command ring */
+    GMMU_HOST_WRITE_RANGE = 2, /* HOST_WRITE_LAST.REASON: a ring pointer out of range; the register keeps its value */
+};
+
+static inline const char *gmmu_host_write_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "NOT_HOST";
+    case 2: return "RANGE";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_host_write_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "HOST_WRITE_LAST.REASON: the offset is not a host-writable register or the command ring";
+    case 2: return "HOST_WRITE_LAST.REASON: a ring pointer out of range; the register keeps its value";
     default: return 0;
     }
 }
@@ -211,6 +234,7 @@ enum gmmu_status {
     GMMU_STATUS_INVALID_ARGUMENT = 8, /* A field has a value the opcode does not accept (flags, reserved fields) */
     GMMU_STATUS_UNALIGNED = 9, /* VA, offset or size not aligned as required */
     GMMU_STATUS_OVERLAP = 10, /* The range overlaps an existing mapping or reservation */
+    GMMU_STATUS_DEVICE_ERROR = 11, /* The paging engine failed the command's page-table writes (AXI error, malformed packet); the firmware restarted it. The tables hold what completed; later commands work */
     GMMU_STATUS_INTERNAL = 255, /* Firmware invariant broken (a bug); the command had no effect */
 };
 
@@ -228,6 +252,7 @@ static inline const char *gmmu_status_name(unsigned value)
     case 8: return "INVALID_ARGUMENT";
     case 9: return "UNALIGNED";
     case 10: return "OVERLAP";
+    case 11: return "DEVICE_ERROR";
     case 255: return "INTERNAL";
     default: return 0;
     }
@@ -247,6 +272,7 @@ static inline const char *gmmu_status_desc(unsigned value)
     case 8: return "A field has a value the opcode does not accept (flags, reserved fields)";
     case 9: return "VA, offset or size not aligned as required";
     case 10: return "The range overlaps an existing mapping or reservation";
+    case 11: return "The paging engine failed the command's page-table writes (AXI error, malformed packet); the firmware restarted it. The tables hold what completed; later commands work";
     case 255: return "Firmware invariant broken (a bug); the command had no effect";
     default: return 0;
     }
@@ -319,7 +345,7 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_FW_STATE_STATE_LSB 0u
 #define GMMU_MBOX_FW_STATE_CODE GMMU_U(0xFFFF0000) /* Failure code when STATE is failed */
 #define GMMU_MBOX_FW_STATE_CODE_LSB 16u
-#define GMMU_MBOX_FW_HEARTBEAT GMMU_U(0x0024) /* fw: Incremented by the service loop at least every 2^16 cycles while it runs */
+#define GMMU_MBOX_FW_HEARTBEAT GMMU_U(0x0024) /* fw: Incremented by the firmware's timer interrupt every 2^15 cycles from READY on, whatever the firmware is doing (at least once every 2^16 cycles); it stops only if the CPU stops */
 #define GMMU_MBOX_NEXT_SEQ GMMU_U(0x0028) /* fw: Sequence number the firmware expects in the next command */
 #define GMMU_MBOX_CPL_FENCE GMMU_U(0x002C) /* fw: Sequence number of the last completed command (the fence a host waits on) */
 #define GMMU_MBOX_EVT_DROPPED GMMU_U(0x0030) /* fw: Events dropped because the event ring was full */
@@ -343,9 +369,14 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_CPL_TAIL GMMU_U(0x006C) /* host: Completion ring consumer index */
 #define GMMU_MBOX_EVT_HEAD GMMU_U(0x0070) /* fw: Event ring producer index */
 #define GMMU_MBOX_EVT_TAIL GMMU_U(0x0074) /* host: Event ring consumer index */
-#define GMMU_MBOX_HOST_WRITE_ERRORS GMMU_U(0x0080) /* ro: Host writes the hardware refused (firmware-owned registers, completion or event ring, read-only words) */
+#define GMMU_MBOX_HOST_WRITE_ERRORS GMMU_U(0x0080) /* ro: Host writes the hardware refused (firmware-owned registers, completion or event ring, read-only words, ring pointers out of range) */
 #define GMMU_MBOX_DOORBELL_CYCLE GMMU_U(0x0084) /* ro: Low 32 bits of the cycle counter (TIMER.CYCLE_LO) when the doorbell was last written, for latency measurement */
 #define GMMU_MBOX_APERTURE_BASE GMMU_U(0x0090) /* host: DDR offset that BAR1 offset 0 reaches (the programmable VRAM aperture); 4 KiB aligned, low bits ignored */
+#define GMMU_MBOX_HOST_WRITE_LAST GMMU_U(0x0094) /* ro: The last host write the hardware refused (0 until one is) */
+#define GMMU_MBOX_HOST_WRITE_LAST_OFFSET GMMU_U(0x0000FFFF) /* Its BAR0 offset */
+#define GMMU_MBOX_HOST_WRITE_LAST_OFFSET_LSB 0u
+#define GMMU_MBOX_HOST_WRITE_LAST_REASON GMMU_U(0x00FF0000) /* HOST_WRITE_*: 1 not a host-writable register, 2 a ring pointer out of range (CMD_HEAD behind CMD_TAIL or more than CMD_SLOTS ahead; CPL_TAIL or EVT_TAIL ahead of its head or more than a ring behind) */
+#define GMMU_MBOX_HOST_WRITE_LAST_REASON_LSB 16u
 #define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 
@@ -556,7 +587,7 @@ struct gmmu_stats {
     uint32_t doorbells; /* +24: Doorbell wake-ups served */
     uint32_t events_dropped; /* +28: As EVT_DROPPED */
     uint32_t last_cmd_cycles; /* +32: As CPL_LATENCY: cycles from the last doorbell to its first completion */
-    uint32_t reserved; /* +36: 0 */
+    uint32_t cmd_head_errors; /* +36: Polls that found CMD_HEAD behind the firmware's tail or more than a ring ahead of it (a host that moved CMD_HEAD back while a command ran); nothing was served until it was in range again */
     uint64_t uptime_cycles; /* +40: Cycles since reset */
 };
 #define GMMU_STATS_BYTES 48u
@@ -626,9 +657,18 @@ struct gmmu_pt_stats {
     uint32_t inv_cycles; /* +20: Cycles spent waiting for INV_STATUS.DONE */
     uint32_t inv_max_cycles; /* +24: Longest wait for INV_STATUS.DONE */
     uint32_t inv_timeouts; /* +28: Invalidations not done within the firmware's timeout */
+    uint32_t engine; /* +32: 1: the paging engine writes the tables (the fields below count), 0: CPU stores. With the engine, words_written counts the words its packets write, bus_writes the 32-bit stores into its queue, invalidations its FLUSH_TLB packets */
+    uint32_t eng_packets; /* +36: The engine's PERF_PACKETS: packets completed */
+    uint32_t eng_beats; /* +40: The engine's PERF_BEATS: AXI data beats moved (both ports, R and W) */
+    uint32_t eng_busy_cycles; /* +44: The engine's PERF_BUSY_CYCLES: cycles with STATUS.BUSY */
+    uint32_t queue_words; /* +48: 64-bit words the firmware wrote into the engine's queue */
+    uint32_t fences; /* +52: Commands (or batches) that waited for their FENCE */
+    uint32_t syncs; /* +56: Table reads that first waited for the engine (the word was in a range queued since the last wait) */
+    uint32_t wait_cycles; /* +60: Cycles the CPU spent waiting for the engine (fences and syncs) */
+    uint32_t eng_errors; /* +64: Engine errors seen (each failed a command with DEVICE_ERROR and restarted the engine) */
 };
-#define GMMU_PT_STATS_BYTES 32u
-GMMU_STATIC_ASSERT(sizeof(struct gmmu_pt_stats) == 32, "pt_stats layout");
+#define GMMU_PT_STATS_BYTES 68u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_pt_stats) == 68, "pt_stats layout");
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_MAILBOX_H */

@@ -86,6 +86,32 @@ static inline const char *gmmu_fault_desc(unsigned value)
     }
 }
 
+enum gmmu_pagetable_update {
+    GMMU_PAGETABLE_UPDATE_CPU_VIRTUAL = 0, /* DXGK_PAGETABLEUPDATE_CPU_VIRTUAL: the CPU writes the tables (the firmware's stores, no paging engine) */
+    GMMU_PAGETABLE_UPDATE_GPU_VIRTUAL = 1, /* DXGK_PAGETABLEUPDATE_GPU_VIRTUAL: a GPU engine writes the tables through GPU virtual addresses */
+    GMMU_PAGETABLE_UPDATE_GPU_PHYSICAL = 2, /* DXGK_PAGETABLEUPDATE_GPU_PHYSICAL: a GPU engine writes the tables by physical address (the paging engine's WRITE_PTES and FILL at VRAM offsets) */
+};
+
+static inline const char *gmmu_pagetable_update_name(unsigned value)
+{
+    switch (value) {
+    case 0: return "CPU_VIRTUAL";
+    case 1: return "GPU_VIRTUAL";
+    case 2: return "GPU_PHYSICAL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_pagetable_update_desc(unsigned value)
+{
+    switch (value) {
+    case 0: return "DXGK_PAGETABLEUPDATE_CPU_VIRTUAL: the CPU writes the tables (the firmware's stores, no paging engine)";
+    case 1: return "DXGK_PAGETABLEUPDATE_GPU_VIRTUAL: a GPU engine writes the tables through GPU virtual addresses";
+    case 2: return "DXGK_PAGETABLEUPDATE_GPU_PHYSICAL: a GPU engine writes the tables by physical address (the paging engine's WRITE_PTES and FILL at VRAM offsets)";
+    default: return 0;
+    }
+}
+
 enum gmmu_access {
     GMMU_ACCESS_READ = 0, /* Data read */
     GMMU_ACCESS_WRITE = 1, /* Data write */

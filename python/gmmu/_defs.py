@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10003  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch)
+PROTO_VERSION = 0x10004  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -80,6 +80,7 @@ class Status(enum.IntEnum):
     INVALID_ARGUMENT = 0x8  # A field has a value the opcode does not accept (flags, reserved fields)
     UNALIGNED = 0x9  # VA, offset or size not aligned as required
     OVERLAP = 0xa  # The range overlaps an existing mapping or reservation
+    DEVICE_ERROR = 0xb  # The paging engine failed the command's page-table writes (AXI error, malformed packet); the firmware restarted it. The tables hold what completed; later commands work
     INTERNAL = 0xff  # Firmware invariant broken (a bug); the command had no effect
 
 
@@ -106,6 +107,12 @@ class Fault(enum.IntEnum):
     BUS_ERROR = 0x4  # The memory read of a table entry returned an error
     ASID_INVALID = 0x5  # The address space id is out of range or its table entry is not valid
     VA_RANGE = 0x6  # VA has bits set above VA_BITS
+
+
+class PagetableUpdate(enum.IntEnum):
+    CPU_VIRTUAL = 0x0  # DXGK_PAGETABLEUPDATE_CPU_VIRTUAL: the CPU writes the tables (the firmware's stores, no paging engine)
+    GPU_VIRTUAL = 0x1  # DXGK_PAGETABLEUPDATE_GPU_VIRTUAL: a GPU engine writes the tables through GPU virtual addresses
+    GPU_PHYSICAL = 0x2  # DXGK_PAGETABLEUPDATE_GPU_PHYSICAL: a GPU engine writes the tables by physical address (the paging engine's WRITE_PTES and FILL at VRAM offsets)
 
 
 class Access(enum.IntEnum):
@@ -415,6 +422,15 @@ class PtStats(_Struct):
         ("inv_cycles", ctypes.c_uint32),  # Cycles spent waiting for INV_STATUS.DONE
         ("inv_max_cycles", ctypes.c_uint32),  # Longest wait for INV_STATUS.DONE
         ("inv_timeouts", ctypes.c_uint32),  # Invalidations not done within the firmware's timeout
+        ("engine", ctypes.c_uint32),  # 1: the paging engine writes the tables (the fields below count), 0: CPU stores. With the engine, words_written counts the words its packets write, bus_writes the 32-bit stores into its queue, invalidations its FLUSH_TLB packets
+        ("eng_packets", ctypes.c_uint32),  # The engine's PERF_PACKETS: packets completed
+        ("eng_beats", ctypes.c_uint32),  # The engine's PERF_BEATS: AXI data beats moved (both ports, R and W)
+        ("eng_busy_cycles", ctypes.c_uint32),  # The engine's PERF_BUSY_CYCLES: cycles with STATUS.BUSY
+        ("queue_words", ctypes.c_uint32),  # 64-bit words the firmware wrote into the engine's queue
+        ("fences", ctypes.c_uint32),  # Commands (or batches) that waited for their FENCE
+        ("syncs", ctypes.c_uint32),  # Table reads that first waited for the engine (the word was in a range queued since the last wait)
+        ("wait_cycles", ctypes.c_uint32),  # Cycles the CPU spent waiting for the engine (fences and syncs)
+        ("eng_errors", ctypes.c_uint32),  # Engine errors seen (each failed a command with DEVICE_ERROR and restarted the engine)
     ]
 
 

@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65539;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch)
+  localparam int unsigned PROTO_VERSION = 65541;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses out-of-range CMD_HEAD, CPL_TAIL and EVT_TAIL writes and names the last refused write in HOST_WRITE_LAST, GET_STATS cmd_head_errors, FW_HEARTBEAT kept by a timer interrupt)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -23,6 +23,10 @@ package gmmu_mbox_pkg;
     FW_STATE_READY = 2'd1,
     FW_STATE_FAILED = 2'd2
   } fw_state_e;
+  typedef enum logic [1:0] {
+    HOST_WRITE_NOT_HOST = 2'd1,
+    HOST_WRITE_RANGE = 2'd2
+  } host_write_e;
   typedef enum logic [5:0] {
     OP_PING = 6'd1,
     OP_GET_INFO = 6'd2,
@@ -72,6 +76,7 @@ package gmmu_mbox_pkg;
     STATUS_INVALID_ARGUMENT = 8'd8,
     STATUS_UNALIGNED = 8'd9,
     STATUS_OVERLAP = 8'd10,
+    STATUS_DEVICE_ERROR = 8'd11,
     STATUS_INTERNAL = 8'd255
   } status_e;
   typedef enum logic [0:0] {
@@ -134,6 +139,11 @@ package gmmu_mbox_pkg;
   localparam logic [15:0] MBOX_HOST_WRITE_ERRORS = 16'h0080;
   localparam logic [15:0] MBOX_DOORBELL_CYCLE = 16'h0084;
   localparam logic [15:0] MBOX_APERTURE_BASE = 16'h0090;
+  localparam logic [15:0] MBOX_HOST_WRITE_LAST = 16'h0094;
+  localparam int unsigned MBOX_HOST_WRITE_LAST_OFFSET_LSB = 0;
+  localparam int unsigned MBOX_HOST_WRITE_LAST_OFFSET_WIDTH = 16;
+  localparam int unsigned MBOX_HOST_WRITE_LAST_REASON_LSB = 16;
+  localparam int unsigned MBOX_HOST_WRITE_LAST_REASON_WIDTH = 8;
   localparam logic [15:0] MBOX_CPL_LATENCY = 16'h008C;
   localparam logic [15:0] MBOX_CYCLE = 16'h0088;
   localparam int unsigned MSG_HDR_BYTES = 16;
@@ -159,7 +169,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned MMU_COUNTERS_REQ_BYTES = 8;
   localparam int unsigned MMU_COUNTERS_BYTES = 48;
   localparam int unsigned MMU_PORT_COUNTERS_BYTES = 24;
-  localparam int unsigned PT_STATS_BYTES = 32;
+  localparam int unsigned PT_STATS_BYTES = 68;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_mbox_pkg

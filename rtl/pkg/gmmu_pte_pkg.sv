@@ -49,6 +49,11 @@ package gmmu_pte_pkg;
     FAULT_VA_RANGE = 3'd6
   } fault_e;
   typedef enum logic [1:0] {
+    PAGETABLE_UPDATE_CPU_VIRTUAL = 2'd0,
+    PAGETABLE_UPDATE_GPU_VIRTUAL = 2'd1,
+    PAGETABLE_UPDATE_GPU_PHYSICAL = 2'd2
+  } pagetable_update_e;
+  typedef enum logic [1:0] {
     ACCESS_READ = 2'd0,
     ACCESS_WRITE = 2'd1,
     ACCESS_EXECUTE = 2'd2

@@ -20,6 +20,14 @@
  * table pointer shows up as a wrong translation.
  *
  * PTMGR_DIFF_OPS and PTMGR_DIFF_SEED (environment) override the defaults.
+ *
+ * Built with PTMGR_DIFF_ENGINE (test ptmgr_diff_engine), every address
+ * space writes its tables through the paging engine's queue
+ * (firmware/lib/ptm_paging.c, firmware/lib/paging_queue.c), and the
+ * packets are run by the engine's reference model (tests/paging/ref.c,
+ * written from the packet definition) behind a model of its registers
+ * (tests/unit/fake_paging) that runs a few packets only when the producer
+ * polls: a table word read before the engine wrote it reads stale.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,7 +187,7 @@ static uint64_t sim_used(const struct sim *s)
     return s->start_free - st.free_bytes;
 }
 
-static int ref_read(void *ctx, uint64_t off, uint64_t *value)
+static int walk_read(void *ctx, uint64_t off, uint64_t *value)
 {
     struct sim *s = ctx;
 
@@ -324,6 +332,176 @@ static struct space spaces[] = {
 };
 #define SPACES (sizeof(spaces) / sizeof(spaces[0]))
 
+static struct space *space_of_asid(uint32_t asid)
+{
+    assert_true(asid < SPACES);
+    return &spaces[asid];
+}
+
+#ifdef PTMGR_DIFF_ENGINE
+#include "fake_paging.h"
+#include "paging_queue.h"
+#include "ptm_paging.h"
+
+/* The three segments side by side in the engine's one DDR. */
+struct eng {
+    struct ptm_paging pp;
+    struct sim *s;
+    uint64_t base;
+};
+
+static struct ref eng_model;
+static struct pq eng_q;
+static struct eng engs[3];
+
+static uint64_t eng_cpu_read(void *ctx, uint64_t addr)
+{
+    struct eng *e = ctx;
+
+    return sim_read64(e->s, addr - e->base);
+}
+
+static uint64_t eng_read64(void *ctx, uint64_t off)
+{
+    struct eng *e = ctx;
+
+    return ptm_paging_read64(&e->pp, e->base + off);
+}
+
+static void eng_write64(void *ctx, uint64_t off, uint64_t value)
+{
+    struct eng *e = ctx;
+
+    ptm_paging_write64(&e->pp, e->base + off, value);
+}
+
+static void eng_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
+{
+    struct eng *e = ctx;
+
+    ptm_paging_write_run(&e->pp, e->base + off, words, n);
+}
+
+static void eng_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t step, size_t n)
+{
+    struct eng *e = ctx;
+
+    ptm_paging_write_pattern(&e->pp, e->base + off, first, step, n);
+}
+
+static void eng_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
+{
+    struct eng *e = ctx;
+
+    assert_true(start < end);
+    ptm_paging_flush(&e->pp, asid, start, end);
+}
+
+static bool eng_complete(void *ctx)
+{
+    struct eng *e = ctx;
+
+    return ptm_paging_complete(&e->pp);
+}
+
+static void eng_table_freed(void *ctx, uint64_t off, uint64_t bytes)
+{
+    struct eng *e = ctx;
+
+    sim_table_freed(e->s, off, bytes);
+}
+
+static const struct ptm_hw hw_engine = {
+    .read64 = eng_read64,
+    .write64 = eng_write64,
+    .write_run = eng_write_run,
+    .write_pattern = eng_write_pattern,
+    .invalidate = eng_invalidate,
+    .complete = eng_complete,
+    .table_freed = eng_table_freed,
+};
+
+/* A packet ran in the model: its writes land in the segment's buffer, its
+ * flush counts as the address space's invalidation. */
+static void eng_after(void *ctx, const uint64_t *w)
+{
+    unsigned op = (unsigned)(w[0] & 0xFF);
+    uint64_t n = w[0] >> 32;
+
+    (void)ctx;
+    if (op == GMMU_PAGING_OP_WRITE_PTES || op == GMMU_PAGING_OP_FILL) {
+        for (unsigned k = 0; k < 3; k++) {
+            struct eng *e = &engs[k];
+
+            if (w[1] >= e->base && w[1] < e->base + e->s->bytes) {
+                if (w[1] + 8 * n > e->base + e->s->bytes)
+                    fail_msg("packet writes past %s", e->s->name);
+                sparse_mem_read(eng_model.ddr, w[1], e->s->mem + (w[1] - e->base), 8 * n);
+                e->s->clean_since_inv = false;
+                return;
+            }
+        }
+        fail_msg("packet writes outside every segment: 0x%llx", (unsigned long long)w[1]);
+    }
+    if (op == GMMU_PAGING_OP_FLUSH_TLB) {
+        struct space *sp = space_of_asid((uint32_t)w[1]);
+        struct sim *s = sp->sim;
+        uint32_t asid = (uint32_t)w[1];
+
+        s->invalidations[asid]++;
+        if ((n & 3) == GMMU_PAGING_FLUSH_RANGE) {
+            s->inv_start[asid] = w[2] & ~(PAGE - 1);
+            s->inv_end[asid] = (w[3] | (PAGE - 1)) + 1;
+        } else {
+            s->inv_start[asid] = 0;
+            s->inv_end[asid] = UINT64_MAX;
+        }
+        s->clean_since_inv = true;
+    }
+}
+
+static struct eng *eng_of(struct sim *s)
+{
+    for (unsigned k = 0; k < 3; k++)
+        if (engs[k].s == s)
+            return &engs[k];
+    fail_msg("no engine binding for %s", s->name);
+    return NULL;
+}
+
+static void engine_setup(struct sim *big, struct sim *small, struct sim *tiny)
+{
+    struct sim *segs[3] = { big, small, tiny };
+    uint64_t base = 0;
+
+    for (unsigned k = 0; k < 3; k++) {
+        engs[k].s = segs[k];
+        engs[k].base = base;
+        ptm_paging_init(&engs[k].pp, &eng_q, eng_cpu_read, NULL, &engs[k], TOP);
+        base += segs[k]->bytes;
+    }
+    eng_model.cfg =
+        (struct ref_cfg){ .queue_words = 512, .asid_bits = 6, .ddr_size = base, .sys_base = 0 };
+    eng_model.ddr = sparse_mem_create(base);
+    eng_model.sys = sparse_mem_create(MiB);
+    fake_paging_reset(512, &eng_model, eng_after, NULL);
+    fake_paging.max_step = 3;
+    assert_int_equal(pq_init(&eng_q), PQ_OK);
+}
+
+/* Between commands everything queued runs, as it would soon on the SoC:
+ * the checks read the tables directly. */
+static void settle(void)
+{
+    pq_publish(&eng_q);
+    fake_paging_drain();
+}
+#else
+static void settle(void)
+{
+}
+#endif
+
 static void space_create(unsigned i)
 {
     struct space *sp = &spaces[i];
@@ -334,6 +512,11 @@ static void space_create(unsigned i)
         .asid = i,
         .levels = sp->levels,
     };
+
+#ifdef PTMGR_DIFF_ENGINE
+    cfg.hw = &hw_engine;
+    cfg.hw_ctx = eng_of(sp->sim);
+#endif
 
     sp->live = ptm_init(&sp->pm, &cfg) == PTM_OK;
     sp->batch = 0;
@@ -381,8 +564,8 @@ static void check_page(unsigned as, uint64_t va)
     uint64_t val, off = below(PAGE) & ~7ull;
     bool have = model_get(as, va, &val);
 
-    gmmu_ref_translate(&cfg, ref_read, sp->sim, true, ptm_root(&sp->pm), va + off, GMMU_ACCESS_READ,
-                       &r);
+    gmmu_ref_translate(&cfg, walk_read, sp->sim, true, ptm_root(&sp->pm), va + off,
+                       GMMU_ACCESS_READ, &r);
     stats.checks++;
     if (!have) {
         if (r.fault != GMMU_FAULT_INVALID)
@@ -498,7 +681,7 @@ static uint64_t audit_word(const struct audit *a, uint64_t off)
 {
     uint64_t w;
 
-    assert_int_equal(ref_read(a->sp->sim, off, &w), 0);
+    assert_int_equal(walk_read(a->sp->sim, off, &w), 0);
     return w;
 }
 
@@ -851,6 +1034,7 @@ static void run_command(struct command *c)
     enum ptm_status want = expected_status(c), got;
 
     got = issue(c);
+    settle();
     stats.ops++;
     stats.by_kind[c->kind]++;
     if (got == PTM_ERR_NO_VRAM && want == PTM_OK) {
@@ -927,6 +1111,9 @@ static void test_differential(void **state)
     sim_init(&seg_big, "big", 64 * MiB);
     sim_init(&seg_small, "small", 160 * KiB);
     sim_init(&seg_tiny, "tiny", 48 * KiB);
+#ifdef PTMGR_DIFF_ENGINE
+    engine_setup(&seg_big, &seg_small, &seg_tiny);
+#endif
     for (unsigned as = 0; as < SPACES; as++) {
         space_create(as);
         assert_true(spaces[as].live);
