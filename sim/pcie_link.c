@@ -626,6 +626,10 @@ void pcie_link_complete_read(struct pcie_link *link, const struct pcie_link_requ
     }
     if (status < 0 || status > 0xFF)
         status = GMMU_SIMLINK_ST_BUS_ERROR;
+    /* A failed read carries all ones whatever the RTL drove, as a PCIe
+       error completion does (docs/sim-link.md). */
+    if (status != GMMU_SIMLINK_ST_OK)
+        data = 0xFFFFFFFFu;
     struct gmmu_simlink_frame echo = {
         .bar = (uint8_t)req->bar,
         .size = (uint8_t)req->size,

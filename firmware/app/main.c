@@ -12,7 +12,11 @@
 #include "version.h"
 #include "vidmm_hw.h"
 
-#define HEARTBEAT_EVERY 1024u /* idle polls (a few cycles each) per heartbeat */
+/* FW_HEARTBEAT's period. The timer interrupt keeps it, so no firmware work
+   (a long command, a full completion ring, a doorbell storm) can starve it:
+   mailbox.toml promises an increment at least every 2^16 cycles, and twice
+   as often leaves room for a trap delayed by a long bus access. */
+#define HEARTBEAT_CYCLES (1u << 15)
 
 static struct mbox_service service;
 static struct mmu_events events;
@@ -37,6 +41,13 @@ static bool run_selftest(void)
     return true;
 }
 
+static void heartbeat_tick(void *ctx)
+{
+    (void)ctx;
+    static uint32_t heartbeat;
+    mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
+}
+
 static void set_state(uint32_t state, uint32_t code)
 {
     mbox_hw_write(GMMU_MBOX_FW_STATE, state | code << GMMU_MBOX_FW_STATE_CODE_LSB);
@@ -54,15 +65,12 @@ static void set_state(uint32_t state, uint32_t code)
    just served a batch, never between a doorbell and its completion. */
 MBOX_HOT static _Noreturn void serve_forever(void)
 {
-    uint32_t heartbeat = 0;
-    for (uint32_t idle = 0;; idle++) {
+    for (;;) {
         uint32_t rung =
             mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
             if (mmu_fault_pending)
                 mmu_events_drain(&events);
-            if (idle % HEARTBEAT_EVERY == 0)
-                mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
             hal_wait_for_interrupt();
             continue;
         }
@@ -104,6 +112,7 @@ int main(void)
         return 3;
     }
     mbox_hw_write(GMMU_MBOX_DEV_IRQ_MASK, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
+    hal_timer_every(HEARTBEAT_CYCLES, heartbeat_tick, NULL);
     set_state(ok ? GMMU_FW_STATE_READY : GMMU_FW_STATE_FAILED, ok ? 0 : 1);
     printf("mailbox: %s, serving the host\n", ok ? "ready" : "FAILED (DDR self-test)");
     serve_forever();

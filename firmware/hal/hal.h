@@ -69,6 +69,9 @@ void hal_irq_enable_global(void);
 void hal_irq_mask(unsigned line);
 void hal_irq_unmask(unsigned line);
 void hal_wait_for_interrupt(void);
+/* Runs handler from the machine-timer interrupt every period cycles from
+   now on (the timer's compare re-armed each time; late ticks catch up). */
+void hal_timer_every(uint32_t period, hal_irq_handler handler, void *ctx);
 
 /* Called from trap_entry. Interrupts are dispatched; exceptions are fatal. */
 void hal_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval);

@@ -94,6 +94,31 @@ void hal_wait_for_interrupt(void)
     __asm__ volatile("wfi");
 }
 
+static struct {
+    hal_irq_handler handler;
+    void *ctx;
+    uint32_t period;
+    uint64_t next;
+} timer;
+
+/* CMP_HI to all ones first, so no half-written compare lies in the past. */
+static void timer_arm(void)
+{
+    hal_write32(GMMU_TIMER_BASE + GMMU_TIMER_CMP_HI, 0xFFFFFFFFu);
+    hal_write32(GMMU_TIMER_BASE + GMMU_TIMER_CMP_LO, (uint32_t)timer.next);
+    hal_write32(GMMU_TIMER_BASE + GMMU_TIMER_CMP_HI, (uint32_t)(timer.next >> 32));
+}
+
+void hal_timer_every(uint32_t period, hal_irq_handler handler, void *ctx)
+{
+    timer.handler = handler;
+    timer.ctx = ctx;
+    timer.period = period;
+    timer.next = hal_cycles() + period;
+    timer_arm();
+    CSR_SET(mie, MIE_MTIE);
+}
+
 static void dispatch_external(void)
 {
     uint32_t pending;
@@ -153,7 +178,13 @@ void hal_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval)
             return;
         }
         if (cause == MCAUSE_MACHINE_TIMER) {
-            hal_write32(GMMU_TIMER_BASE + GMMU_TIMER_CMP_HI, 0xFFFFFFFFu);
+            if (!timer.handler) {
+                hal_write32(GMMU_TIMER_BASE + GMMU_TIMER_CMP_HI, 0xFFFFFFFFu);
+                return;
+            }
+            timer.next += timer.period;
+            timer_arm();
+            timer.handler(timer.ctx);
             return;
         }
     }

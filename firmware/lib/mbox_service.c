@@ -96,9 +96,19 @@ bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_s
     return true;
 }
 
+/* A head behind the tail or more than a ring ahead is nothing to serve.
+   The hardware refuses host writes that would put CMD_HEAD there; this
+   keeps the loop from replaying the ring should the register ever hold one
+   (a firmware restart under old values). The unsigned difference minus one
+   is below CMD_SLOTS exactly for 1..CMD_SLOTS published slots. */
+MBOX_HOT static inline bool head_serves(const struct mbox_service *svc, uint32_t head)
+{
+    return head - svc->cmd_tail - 1u < GMMU_CMD_SLOTS;
+}
+
 MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
 {
-    return rd(svc, GMMU_MBOX_CMD_HEAD) != svc->cmd_tail;
+    return head_serves(svc, rd(svc, GMMU_MBOX_CMD_HEAD));
 }
 
 /* The command registered for opcode and, in *set, the binding that holds
@@ -147,7 +157,10 @@ MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct g
     *resp_len = 0;
     if (hdr->seq != svc->next_seq)
         return GMMU_STATUS_BAD_SEQUENCE;
+    /* From here the command counts as run, whatever its status (a handler's
+       MALFORMED_LENGTH included): NEXT_SEQ and the fence move together. */
     svc->next_seq++;
+    svc->cpl_fence = hdr->seq;
     if (hdr->status != 0 || hdr->fence != 0)
         return GMMU_STATUS_INVALID_ARGUMENT;
     const struct mbox_binding *set;
@@ -231,8 +244,6 @@ MBOX_HOT static inline void serve_one(struct mbox_service *svc, uint32_t publish
         status = execute(svc, &hdr, &resp_len);
     }
     svc->cmd_tail += slots;
-    if (status != GMMU_STATUS_BAD_SEQUENCE && status != GMMU_STATUS_MALFORMED_LENGTH)
-        svc->cpl_fence = hdr.seq;
     svc->stats.commands++;
     if (status != GMMU_STATUS_OK)
         count_error(&svc->stats, status);
@@ -245,13 +256,8 @@ MBOX_HOT unsigned mbox_service_poll(struct mbox_service *svc)
     if (svc->cpl_pending && !flush_completion(svc))
         return 0;
     uint32_t head = rd(svc, GMMU_MBOX_CMD_HEAD);
-    while (head != svc->cmd_tail) {
-        /* A head more than a ring ahead is the host's error: serve what a
-           ring can hold; the rest completes as malformed. */
-        uint32_t published = head - svc->cmd_tail;
-        if (published > GMMU_CMD_SLOTS)
-            published = GMMU_CMD_SLOTS;
-        serve_one(svc, published);
+    while (head_serves(svc, head)) {
+        serve_one(svc, head - svc->cmd_tail);
         served++;
         if (!flush_completion(svc))
             break;

@@ -762,7 +762,10 @@ static int wait_until_booted(struct gmmu_dev *dev, int64_t deadline)
 /* Lets commands of a previous host finish, discarding their completions,
    then learns the sequence number the firmware expects. The firmware moves
    CMD_TAIL only after publishing a command's completion, so once CMD_TAIL
-   reaches CMD_HEAD, the CPL_HEAD read after it covers every leftover. */
+   reaches CMD_HEAD, the CPL_HEAD read after it covers every leftover.
+   Whatever the previous host left: commands it published without ringing
+   are served because the loop rings the doorbell; a CMD_HEAD behind the
+   firmware's tail (left by an older device, which took any value) is set to CMD_TAIL. */
 static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
 {
     int rc = rd(dev, GMMU_MBOX_CMD_HEAD, &dev->cmd_head);
@@ -770,6 +773,10 @@ static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
         uint32_t cpl_head;
         if (rc == 0)
             rc = rd(dev, GMMU_MBOX_CMD_TAIL, &dev->cmd_tail);
+        if (rc == 0 && dev->cmd_head - dev->cmd_tail > GMMU_CMD_SLOTS) {
+            rc = wr(dev, GMMU_MBOX_CMD_HEAD, dev->cmd_tail);
+            dev->cmd_head = dev->cmd_tail;
+        }
         if (rc == 0)
             rc = rd(dev, GMMU_MBOX_CPL_HEAD, &cpl_head);
         if (rc == 0)
@@ -779,6 +786,9 @@ static int take_over_rings(struct gmmu_dev *dev, int64_t deadline)
         dev->cpl_tail = cpl_head;
         if (dev->cmd_tail == dev->cmd_head)
             break;
+        rc = wr(dev, GMMU_MBOX_DOORBELL, 1);
+        if (rc)
+            return rc;
         if (now_ms() >= deadline)
             return GMMU_E_TIMEOUT;
         sleep_ms(1);

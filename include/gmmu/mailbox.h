@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010005) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses out-of-range CMD_HEAD, CPL_TAIL and EVT_TAIL writes and names the last refused write in HOST_WRITE_LAST, GET_STATS cmd_head_errors, FW_HEARTBEAT kept by a timer interrupt) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010005) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -46,7 +46,7 @@ static inline const char *gmmu_fw_state_desc(unsigned value)
 
 enum gmmu_host_write {
     GMMU_HOST_WRITE_NOT_HOST = 1, /* HOST_WRITE_LAST.REASON: the offset is not a host-writable register or the command ring */
-    GMMU_HOST_WRITE_RANGE = 2, /* HOST_WRITE_LAST.REASON: a ring pointer out of range; the register keeps its value */
+    GMMU_HOST_WRITE_RANGE = 2, /* HOST_WRITE_LAST.REASON: a ring pointer moved back or beyond the room the firmware's side leaves; the register keeps its value */
 };
 
 static inline const char *gmmu_host_write_name(unsigned value)
@@ -62,7 +62,7 @@ static inline const char *gmmu_host_write_desc(unsigned value)
 {
     switch (value) {
     case 1: return "HOST_WRITE_LAST.REASON: the offset is not a host-writable register or the command ring";
-    case 2: return "HOST_WRITE_LAST.REASON: a ring pointer out of range; the register keeps its value";
+    case 2: return "HOST_WRITE_LAST.REASON: a ring pointer moved back or beyond the room the firmware's side leaves; the register keeps its value";
     default: return 0;
     }
 }
@@ -375,7 +375,7 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_HOST_WRITE_LAST GMMU_U(0x0094) /* ro: The last host write the hardware refused (0 until one is) */
 #define GMMU_MBOX_HOST_WRITE_LAST_OFFSET GMMU_U(0x0000FFFF) /* Its BAR0 offset */
 #define GMMU_MBOX_HOST_WRITE_LAST_OFFSET_LSB 0u
-#define GMMU_MBOX_HOST_WRITE_LAST_REASON GMMU_U(0x00FF0000) /* HOST_WRITE_*: 1 not a host-writable register, 2 a ring pointer out of range (CMD_HEAD behind CMD_TAIL or more than CMD_SLOTS ahead; CPL_TAIL or EVT_TAIL ahead of its head or more than a ring behind) */
+#define GMMU_MBOX_HOST_WRITE_LAST_REASON GMMU_U(0x00FF0000) /* HOST_WRITE_*: 1 not a host-writable register, 2 a ring pointer out of range (CMD_HEAD moved back or beyond CMD_TAIL + CMD_SLOTS; CPL_TAIL or EVT_TAIL moved back or past its head) */
 #define GMMU_MBOX_HOST_WRITE_LAST_REASON_LSB 16u
 #define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
@@ -587,7 +587,7 @@ struct gmmu_stats {
     uint32_t doorbells; /* +24: Doorbell wake-ups served */
     uint32_t events_dropped; /* +28: As EVT_DROPPED */
     uint32_t last_cmd_cycles; /* +32: As CPL_LATENCY: cycles from the last doorbell to its first completion */
-    uint32_t cmd_head_errors; /* +36: Polls that found CMD_HEAD behind the firmware's tail or more than a ring ahead of it (a host that moved CMD_HEAD back while a command ran); nothing was served until it was in range again */
+    uint32_t reserved; /* +36: 0 */
     uint64_t uptime_cycles; /* +40: Cycles since reset */
 };
 #define GMMU_STATS_BYTES 48u

@@ -7,7 +7,11 @@
 // makes one single-beat AXI4 transfer on the 64-bit DDR bus per access,
 // with byte strobes on the right half. A DDR error response (an address
 // beyond the DDR) becomes an error on the register port, hence SLVERR on
-// the PCIe side. Latency: the DDR's, plus two cycles.
+// the PCIe side. base + o is taken at its full width (33 bits): a sum at or
+// beyond 4 GiB is beyond any DDR this bus reaches and answers the error at
+// once, without a DDR transfer, instead of wrapping to a low address. A
+// failed read returns all ones, as a PCIe error completion does. Latency:
+// the DDR's, plus two cycles; an access beyond 4 GiB, two cycles.
 module bar1_aperture #(
   parameter int unsigned WindowBits = 24
 ) (
@@ -48,13 +52,15 @@ module bar1_aperture #(
   typedef enum logic [2:0] { StIdle, StRead, StReadData, StWrite, StWriteResp, StDone } state_e;
   state_e      state_q, state_d;
   logic [31:0] addr_q;
+  logic [32:0] sum;         // base + offset without wrapping
+  assign sum = {1'b0, base_i} + {{(33 - WindowBits){1'b0}}, addr_i};
   logic        aw_done_q, w_done_q, err_q;
   logic [31:0] rdata_q;
 
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      StIdle:      if (req_i) state_d = we_i ? StWrite : StRead;
+      StIdle:      if (req_i) state_d = sum[32] ? StDone : (we_i ? StWrite : StRead);
       StRead:      if (arready_i) state_d = StReadData;
       StReadData:  if (rvalid_i) state_d = StDone;
       StWrite:     if ((aw_done_q || awready_i) && (w_done_q || wready_i)) state_d = StWriteResp;
@@ -75,17 +81,22 @@ module bar1_aperture #(
     end else begin
       state_q <= state_d;
       if (state_q == StIdle && req_i) begin
-        addr_q    <= base_i + {{(32 - WindowBits){1'b0}}, addr_i};
+        addr_q    <= sum[31:0];
         aw_done_q <= 1'b0;
         w_done_q  <= 1'b0;
+        // Beyond 4 GiB: no transfer, the error is known now.
+        err_q     <= sum[32];
+        rdata_q   <= '1;
       end
       if (state_q == StWrite) begin
         if (awready_i) aw_done_q <= 1'b1;
         if (wready_i)  w_done_q  <= 1'b1;
       end
       if (state_q == StReadData && rvalid_i) begin
-        rdata_q <= addr_q[2] ? rdata_i[63:32] : rdata_i[31:0];
         err_q   <= (rresp_i != 2'b00);
+        if (rresp_i != 2'b00)   rdata_q <= '1;
+        else if (addr_q[2])     rdata_q <= rdata_i[63:32];
+        else                    rdata_q <= rdata_i[31:0];
       end
       if (state_q == StWriteResp && bvalid_i) err_q <= (bresp_i != 2'b00);
     end

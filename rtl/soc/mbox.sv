@@ -9,6 +9,13 @@
 // CMD_HEAD, CPL_TAIL, EVT_TAIL and the command ring; the firmware owns the
 // rest. Writes from the wrong side are dropped, and host ones are counted in
 // HOST_WRITE_ERRORS, so a misbehaving host cannot corrupt firmware state.
+// The host's ring pointers only move forward, within what the firmware's
+// side allows: CMD_HEAD from its value up to CMD_TAIL + CMD_SLOTS, CPL_TAIL
+// (EVT_TAIL) from its value up to CPL_HEAD (EVT_HEAD). Any other value (a
+// pointer moved back, past the other side, wrapped or far) can only come
+// from a broken host; such a write is refused the same way, so the
+// registers always hold values the firmware can serve. The last refused
+// write's offset and reason stay in HOST_WRITE_LAST.
 //
 // A host write to DOORBELL sets DEV_IRQ_STATUS.DOORBELL; dev_irq_o is
 // STATUS & MASK and interrupts the CPU. The firmware sets HOST_IRQ_STATUS
@@ -73,6 +80,7 @@ module mbox
   logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
   logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
   logic [31:0] host_write_errors_q, doorbell_cycle_q, cpl_latency_q, aperture_base_q;
+  logic [31:0] host_write_last_q;
   logic        latency_armed_q;
   logic [31:0] host_status_d;
 
@@ -98,8 +106,29 @@ module mbox
            in_range(a, CmdBase, CmdEnd);
   endfunction
 
+  // Ring pointers move forward by at most the room the other side leaves
+  // (free-running counters: unsigned differences). A correct host never
+  // fails these: the firmware's pointer only moves forward too, so a value
+  // valid against an older read of it is valid against the current one.
+  logic [31:0] cmd_step, cmd_room, cpl_step, cpl_room, evt_step, evt_room;
+  logic        host_ptr_ok;
+  assign cmd_step = host_wdata_i - cmd_head_q;
+  assign cmd_room = cmd_tail_q + 32'(CMD_SLOTS) - cmd_head_q;
+  assign cpl_step = host_wdata_i - cpl_tail_q;
+  assign cpl_room = cpl_head_q - cpl_tail_q;
+  assign evt_step = host_wdata_i - evt_tail_q;
+  assign evt_room = evt_head_q - evt_tail_q;
+  always_comb begin
+    unique case (host_addr_i)
+      MBOX_CMD_HEAD: host_ptr_ok = cmd_step <= cmd_room;
+      MBOX_CPL_TAIL: host_ptr_ok = cpl_step <= cpl_room;
+      MBOX_EVT_TAIL: host_ptr_ok = evt_step <= evt_room;
+      default:       host_ptr_ok = 1'b1;
+    endcase
+  end
+
   logic host_wr_ok, cpu_wr_ok;
-  assign host_wr_ok = host_wr && host_owned(host_addr_i);
+  assign host_wr_ok = host_wr && host_owned(host_addr_i) && host_ptr_ok;
   assign cpu_wr_ok  = cpu_wr && !host_owned(cpu_addr);
 
   function automatic logic [31:0] reg_value(input logic [15:0] a);
@@ -131,6 +160,7 @@ module mbox
       MBOX_CYCLE:             return cycle_i;
       MBOX_CPL_LATENCY:       return cpl_latency_q;
       MBOX_APERTURE_BASE:     return aperture_base_q;
+      MBOX_HOST_WRITE_LAST:   return host_write_last_q;
       default:                return '0;
     endcase
   endfunction
@@ -151,12 +181,20 @@ module mbox
       cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
       evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0; doorbell_cycle_q <= '0;
       cpl_latency_q <= '0; latency_armed_q <= 1'b0; aperture_base_q <= '0;
+      host_write_last_q <= '0;
       msi_o <= 1'b0;
     end else begin
       host_status_q <= host_status_d;
       msi_o <= |((host_status_d & host_mask_q) & ~(host_status_q & host_mask_q));
 
-      if (host_wr && !host_wr_ok) host_write_errors_q <= host_write_errors_q + 32'd1;
+      if (host_wr && !host_wr_ok) begin
+        host_write_errors_q <= host_write_errors_q + 32'd1;
+        host_write_last_q   <= '0;
+        host_write_last_q[MBOX_HOST_WRITE_LAST_OFFSET_LSB +: MBOX_HOST_WRITE_LAST_OFFSET_WIDTH] <=
+            host_addr_i;
+        host_write_last_q[MBOX_HOST_WRITE_LAST_REASON_LSB +: MBOX_HOST_WRITE_LAST_REASON_WIDTH] <=
+            host_owned(host_addr_i) ? 8'(HOST_WRITE_RANGE) : 8'(HOST_WRITE_NOT_HOST);
+      end
       if (host_wr_ok) begin
         unique case (host_addr_i)
           MBOX_HOST_IRQ_MASK: host_mask_q <= host_wdata_i;

@@ -179,6 +179,49 @@ static void test_vidmm_without_instance(void **state)
         assert_int_equal(status_of(vidmm_commands.commands[i].opcode), GMMU_STATUS_INTERNAL);
 }
 
+static uint32_t wrong_size(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
+                           uint32_t resp_cap, uint32_t *resp_len)
+{
+    (void)ctx, (void)req, (void)req_len, (void)resp, (void)resp_cap, (void)resp_len;
+    return GMMU_STATUS_MALFORMED_LENGTH;
+}
+
+/* Rule 2 for every run command: a handler's MALFORMED_LENGTH moves NEXT_SEQ
+   and the fence together (the completion's fence and CPL_FENCE). */
+static void test_fence_after_handler_error(void **state)
+{
+    (void)state;
+    static const struct mbox_command cmds[] = { { 0x40, wrong_size } };
+    const struct mbox_command_set set = MBOX_COMMAND_SET(cmds);
+    assert_true(mbox_service_register(&svc, &set, NULL));
+    assert_int_equal(status_of(0x40), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(bar(GMMU_MBOX_NEXT_SEQ), 1);
+    assert_int_equal(bar(GMMU_MBOX_CPL_FENCE), 0);
+    assert_int_equal(status_of(0x40), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(bar(GMMU_MBOX_CPL_FENCE), 1);
+    assert_int_equal(bar(GMMU_CPL_RING + GMMU_SLOT_BYTES + 12), 1); /* its fence */
+}
+
+/* A CMD_HEAD behind the tail (or more than a ring ahead) is nothing to
+   serve: no slot is consumed or replayed, and a head put back in range is
+   served normally. */
+static void test_bad_head_serves_nothing(void **state)
+{
+    (void)state;
+    assert_true(mbox_service_register(&svc, &mbox_service_commands, NULL));
+    assert_int_equal(status_of(GMMU_OP_PING), GMMU_STATUS_OK);
+    static const uint32_t heads[] = { 0, 0xFFFFFFFFu, 1u + GMMU_CMD_SLOTS + 1u, 0x80000001u };
+    for (unsigned i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        fake_bar0[GMMU_MBOX_CMD_HEAD / 4] = heads[i];
+        assert_int_equal(mbox_service_poll(&svc), 0);
+        assert_false(mbox_service_pending(&svc));
+        assert_int_equal(bar(GMMU_MBOX_CMD_TAIL), 1);
+        assert_int_equal(bar(GMMU_MBOX_CPL_HEAD), 1);
+    }
+    fake_bar0[GMMU_MBOX_CMD_HEAD / 4] = 1;
+    assert_int_equal(status_of(GMMU_OP_PING), GMMU_STATUS_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +231,8 @@ int main(void)
         cmocka_unit_test_setup(test_set_limit, reset),
         cmocka_unit_test_setup(test_vidmm_ctx, reset),
         cmocka_unit_test_setup(test_vidmm_without_instance, reset),
+        cmocka_unit_test_setup(test_fence_after_handler_error, reset),
+        cmocka_unit_test_setup(test_bad_head_serves_nothing, reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

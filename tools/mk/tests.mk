@@ -63,6 +63,23 @@ t-mailbox: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_mailbox
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/mailbox-sim.log -- \
 	  $(HOST_DIR)/test_mailbox
 
+# Hostile host: raw register writes over the sim link across every
+# host-owned register and value class (docs/mailbox.md, "A misbehaving
+# host"), a normal host checked after each attack. make soak-hostile runs
+# HOSTILE_ROUNDS random rounds (HOSTILE_SEED).
+TESTS += hostile
+t-hostile: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_hostile
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/hostile-sim.log -- \
+	  $(HOST_DIR)/test_hostile --rounds 8 --seed 1
+
+HOSTILE_ROUNDS ?= 400
+HOSTILE_SEED ?= 1
+soak-hostile: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_hostile
+	@mkdir -p $(BUILD)/test
+	GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/soak-hostile-sim.log -- $(HOST_DIR)/test_hostile --rounds $(HOSTILE_ROUNDS) --seed $(HOSTILE_SEED)
+.PHONY: soak-hostile
+
 # make bench-mailbox: PING latency, firmware side (doorbell to completion
 # published, measured by the mailbox hardware) and host round trip, in
 # device cycles at the default link latency.
