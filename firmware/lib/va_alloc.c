@@ -65,9 +65,10 @@ static bool is_pow2(uint64_t x)
     return x && !(x & (x - 1));
 }
 
-static uint64_t align_up(uint64_t x, uint64_t align)
+/* The lowest address at or above x that is phase modulo align. */
+static uint64_t align_up(uint64_t x, uint64_t align, uint64_t phase)
 {
-    return (x + align - 1) & ~(align - 1);
+    return x + ((phase - x) & (align - 1));
 }
 
 /* Index of the first node whose end is above va: the node holding va, or
@@ -155,8 +156,8 @@ static bool search_window(const struct va_space *vs, uint64_t min, uint64_t max,
     return *lo < *hi;
 }
 
-enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align, uint64_t min,
-                             uint64_t max, enum va_kind kind, uint64_t *va)
+enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align, uint64_t phase,
+                             uint64_t min, uint64_t max, enum va_kind kind, uint64_t *va)
 {
     enum ptm_status st = check_size(vs, size, kind);
     uint64_t lo, hi, gap_start;
@@ -168,9 +169,9 @@ enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align,
         return PTM_ERR_INVALID;
     if (align == 0)
         align = va_alloc_page_align(size);
-    if (!is_pow2(align) || align < VA_PAGE_SIZE)
+    if (!is_pow2(align) || align < VA_PAGE_SIZE || phase >= align)
         return PTM_ERR_ALIGN;
-    if ((min | max) & PAGE_MASK)
+    if ((min | max | phase) & PAGE_MASK)
         return PTM_ERR_ALIGN;
     if (!search_window(vs, min, max, &lo, &hi))
         return PTM_ERR_RANGE;
@@ -179,7 +180,7 @@ enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align,
     gap_start = lo;
     for (i = first_ending_after(vs, lo);; i++) {
         uint64_t gap_end = i < vs->count ? node_start(&vs->nodes[i]) : hi;
-        uint64_t cand = align_up(gap_start, align);
+        uint64_t cand = align_up(gap_start, align, phase);
 
         if (gap_end > hi)
             gap_end = hi;

@@ -106,12 +106,13 @@ uint64_t va_alloc_page_align(uint64_t size);
 
 /*
  * Place size bytes automatically: the lowest free range inside
- * [min, max) that starts on a multiple of align. align 0 means
- * va_alloc_page_align(size); otherwise a power of two >= 4 KB. min 0 and
- * max 0 mean no bound.
+ * [min, max) whose start is phase modulo align. align 0 means
+ * va_alloc_page_align(size); otherwise a power of two >= 4 KB. phase is a
+ * multiple of 4 KB below align (0: starts on a multiple of align). min 0
+ * and max 0 mean no bound.
  */
-enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align, uint64_t min,
-                             uint64_t max, enum va_kind kind, uint64_t *va);
+enum ptm_status va_alloc_any(struct va_space *vs, uint64_t size, uint64_t align, uint64_t phase,
+                             uint64_t min, uint64_t max, enum va_kind kind, uint64_t *va);
 
 /* Take exactly [va, va + size); PTM_ERR_OVERLAP if any of it is in use. */
 enum ptm_status va_alloc_fixed(struct va_space *vs, uint64_t va, uint64_t size, enum va_kind kind);

@@ -324,15 +324,6 @@ static struct vidmm_record *record_take(struct vidmm *vm)
     return NULL;
 }
 
-static uint32_t records_free(const struct vidmm *vm)
-{
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-        n += vm->records[i].kind == VIDMM_REC_FREE;
-    return n;
-}
-
 static struct vidmm_record *mapping_find(struct vidmm *vm, uint32_t as, uint64_t va)
 {
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
@@ -391,20 +382,20 @@ static void hull_extend(struct vidmm_record *r, uint64_t lo, uint64_t hi)
     r->va = start;
 }
 
-/* Tiles of [lo, hi), inside reserved range [start, end), now map `alloc`.
-   The record exists or one is free: UPDATE_VA planned for it. */
-static void tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end, uint32_t alloc,
+/* Tiles of [lo, hi), inside reserved range [start, end), may now map
+   `alloc`. False if that needs a new record and none is free. */
+static bool tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t end, uint32_t alloc,
                        uint64_t lo, uint64_t hi)
 {
     struct vidmm_record *r = tiles_find(vm, as, start, end, alloc);
 
     if (r) {
         hull_extend(r, lo, hi);
-        return;
+        return true;
     }
     r = record_take(vm);
     if (!r)
-        return; /* not reached: planned by update_plan_refs() */
+        return false;
     *r = (struct vidmm_record){
         .va = lo,
         .size = hi - lo,
@@ -412,6 +403,7 @@ static void tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t e
         .as = (uint8_t)as,
         .kind = VIDMM_REC_TILES,
     };
+    return true;
 }
 
 /* ------------------------------------------------------------ extents */
@@ -909,25 +901,16 @@ static uint64_t page_align_for(uint64_t size, unsigned pages)
 }
 
 /*
- * Automatic placement: a VA congruent to the first PA modulo the largest
- * page the mapping can use, so that every large page of the backing can be
- * a large page of the mapping. A PA on that page boundary asks for an
- * aligned VA; otherwise a range `phase` longer is found and its tail taken.
+ * Automatic placement: the lowest free VA congruent to the first PA modulo
+ * the largest page the mapping can use, so that every large page of the
+ * backing can be a large page of the mapping.
  */
 static enum ptm_status place_auto(struct va_space *vs, uint64_t pa, uint64_t size, unsigned pages,
                                   uint64_t *va)
 {
-    uint64_t align = page_align_for(size, pages), phase = pa & (align - 1), spot;
-    enum ptm_status st;
+    uint64_t align = page_align_for(size, pages);
 
-    if (!phase)
-        return va_alloc_any(vs, size, align, 0, 0, VA_KIND_MAPPED, va);
-    st = va_alloc_any(vs, phase + size, align, 0, 0, VA_KIND_MAPPED, &spot);
-    if (st != PTM_OK)
-        return st;
-    va_alloc_free(vs, spot, phase + size);
-    *va = spot + phase;
-    return va_alloc_fixed(vs, *va, size, VA_KIND_MAPPED);
+    return va_alloc_any(vs, size, align, pa & (align - 1), 0, 0, VA_KIND_MAPPED, va);
 }
 
 static uint32_t map_check(const struct gmmu_map_req *req, const struct vidmm_alloc *a)
@@ -959,9 +942,6 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
     st = map_check(req, a);
     if (st != GMMU_STATUS_OK)
         return st;
-    rec = record_take(vm);
-    if (!rec)
-        return GMMU_STATUS_NO_MEMORY;
     n = map_extents_build(vm, a, req->offset, req->size);
     if (req->flags & GMMU_MAP_FLAG_FIXED_VA)
         pst = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_MAPPED);
@@ -969,8 +949,11 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
         pst = place_auto(&as->vs, vm->map_extents[0].pa, req->size, pages, &va);
     if (pst != PTM_OK)
         return vidmm_status_from_ptm(pst);
-    pst = ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
-                          req->flags & ATTR_FLAGS, pages);
+    /* After the VA: an overlapping fixed VA is OVERLAP even with no record free. */
+    rec = record_take(vm);
+    pst = rec ? ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
+                                req->flags & ATTR_FLAGS, pages)
+              : PTM_ERR_NO_NODES;
     if (pst != PTM_OK) {
         va_alloc_free(&as->vs, va, req->size);
         return vidmm_status_from_ptm(pst);
@@ -1039,7 +1022,7 @@ uint32_t vidmm_reserve_va(struct vidmm *vm, const struct gmmu_reserve_req *req,
     if (fixed)
         st = va_alloc_fixed(&as->vs, va, req->size, VA_KIND_RESERVED);
     else
-        st = va_alloc_any(&as->vs, req->size, 0, 0, 0, VA_KIND_RESERVED, &va);
+        st = va_alloc_any(&as->vs, req->size, 0, 0, 0, 0, VA_KIND_RESERVED, &va);
     if (st != PTM_OK)
         return vidmm_status_from_ptm(st);
     as_touch(vm, slot);
@@ -1212,29 +1195,30 @@ static bool headroom(struct vidmm *vm, const struct table_need *n)
     return ok;
 }
 
-/* Tile references a batch will add, found before anything is applied. */
-struct ref_plan {
-    uint32_t count;
-    struct {
-        uint64_t start; /* reserved range */
-        uint32_t alloc;
-    } add[VIDMM_BATCH_NEW_REFS];
+/*
+ * The records of a batch are written before its first table change, so
+ * that a batch that cannot record every tile it points at changes nothing:
+ * a refused batch puts back the hulls saved here, in tiles. tiles 0 marks
+ * a record that was free (a hull is at least one tile, and a reserved
+ * range, which holds it, is below 2^48 bytes: the count fits).
+ */
+struct hull_save {
+    uint32_t first, tiles;
 };
 
-static bool plan_ref(struct vidmm *vm, uint32_t as, struct ref_plan *p, uint64_t start,
-                     uint64_t end, uint32_t alloc)
+#define TILE_SHIFT GMMU_PAGE_SHIFT_64K
+
+static void records_restore(struct vidmm *vm, uint32_t as, const struct hull_save *saved)
 {
-    if (tiles_find(vm, as, start, end, alloc))
-        return true;
-    for (uint32_t i = 0; i < p->count; i++)
-        if (p->add[i].start == start && p->add[i].alloc == alloc)
-            return true;
-    if (p->count == VIDMM_BATCH_NEW_REFS)
-        return false;
-    p->add[p->count].start = start;
-    p->add[p->count].alloc = alloc;
-    p->count++;
-    return true;
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        struct vidmm_record *r = &vm->records[i];
+
+        if (r->kind != VIDMM_REC_TILES || r->as != as)
+            continue;
+        r->kind = saved[i].tiles ? VIDMM_REC_TILES : VIDMM_REC_FREE;
+        r->va = (uint64_t)saved[i].first << TILE_SHIFT;
+        r->size = (uint64_t)saved[i].tiles << TILE_SHIFT;
+    }
 }
 
 static bool hull_meets(const struct vidmm_record *r, uint64_t lo, uint64_t hi)
@@ -1242,32 +1226,14 @@ static bool hull_meets(const struct vidmm_record *r, uint64_t lo, uint64_t hi)
     return r->va < hi && lo < r->va + r->size;
 }
 
-/* COPY carries the source range's references to the destination range. */
-static bool plan_copy_refs(struct vidmm *vm, uint32_t as, struct ref_plan *p, const struct upd *u)
+/* COPY carries the source range's references whose hulls, as the batch
+   has grown them so far, meet the copied range. */
+static bool copy_refs(struct vidmm *vm, uint32_t as, const struct upd *u)
 {
     uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
     bool ok = true;
 
-    if (u->src_start == u->dst_start)
-        return true;
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && ok; i++) {
-        const struct vidmm_record *r = &vm->records[i];
-
-        if (r->kind == VIDMM_REC_TILES && r->as == as &&
-            in_range(r->va, u->src_start, u->src_end) && hull_meets(r, lo, hi))
-            ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, r->alloc);
-    }
-    for (uint32_t i = 0; i < p->count && ok; i++)
-        if (p->add[i].start == u->src_start)
-            ok = plan_ref(vm, as, p, u->dst_start, u->dst_end, p->add[i].alloc);
-    return ok;
-}
-
-static void copy_refs(struct vidmm *vm, uint32_t as, const struct upd *u)
-{
-    uint64_t lo = u->op.arg, hi = u->op.arg + u->op.size;
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
         struct vidmm_record *r = &vm->records[i];
 
         if (r->kind != VIDMM_REC_TILES || r->as != as ||
@@ -1276,8 +1242,10 @@ static void copy_refs(struct vidmm *vm, uint32_t as, const struct upd *u)
         if (u->src_start == u->dst_start)
             hull_extend(r, u->op.va, u->op.va + u->op.size);
         else
-            tiles_note(vm, as, u->dst_start, u->dst_end, r->alloc, u->op.va, u->op.va + u->op.size);
+            ok = tiles_note(vm, as, u->dst_start, u->dst_end, r->alloc, u->op.va,
+                            u->op.va + u->op.size);
     }
+    return ok;
 }
 
 static void upd_load(struct upd *u, const void *ops, uint32_t i)
@@ -1286,57 +1254,67 @@ static void upd_load(struct upd *u, const void *ops, uint32_t i)
     memcpy(&u->op, (const uint8_t *)ops + (size_t)i * sizeof(u->op), sizeof(u->op));
 }
 
-/* Pass 1: every operation valid, the tables and records they may need. */
-static uint32_t upd_validate(struct vidmm *vm, uint32_t slot, const void *ops, uint32_t count,
-                             struct table_need *need)
+/*
+ * Before any table changes: every operation valid (the first bad one's
+ * status wins), then the records of what the batch will point at, then
+ * the tables it may need. A failure puts the records back. Not inlined:
+ * the saved hulls leave the stack before the tables are written.
+ */
+__attribute__((noinline)) static uint32_t upd_plan(struct vidmm *vm, uint32_t slot, const void *ops,
+                                                   uint32_t count)
 {
-    struct vidmm_as *as = &vm->as[slot];
-    struct ref_plan plan = { .count = 0 };
+    struct hull_save saved[VIDMM_MAX_RECORDS];
+    struct table_need need = { 0, 0 };
+    uint32_t st = GMMU_STATUS_OK;
+    bool noted = true;
 
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+        bool mine = r->kind == VIDMM_REC_TILES && r->as == slot;
+
+        saved[i].first = mine ? (uint32_t)(r->va >> TILE_SHIFT) : 0;
+        saved[i].tiles = mine ? (uint32_t)(r->size >> TILE_SHIFT) : 0;
+    }
     for (uint32_t i = 0; i < count; i++) {
         struct upd u;
-        uint32_t st;
-        bool ok = true;
 
         upd_load(&u, ops, i);
-        st = upd_check(vm, as, &u);
+        st = upd_check(vm, &vm->as[slot], &u);
         if (st != GMMU_STATUS_OK)
-            return st;
-        need_op(need, &u.op);
+            break;
+        need_op(&need, &u.op);
+        if (!noted)
+            continue;
         if (u.op.op == GMMU_UPDATE_OP_MAP)
-            ok = plan_ref(vm, slot, &plan, u.dst_start, u.dst_end, u.alloc);
+            noted =
+                tiles_note(vm, slot, u.dst_start, u.dst_end, u.alloc, u.op.va, u.op.va + u.op.size);
         else if (u.op.op == GMMU_UPDATE_OP_COPY)
-            ok = plan_copy_refs(vm, slot, &plan, &u);
-        if (!ok)
-            return GMMU_STATUS_NO_MEMORY;
+            noted = copy_refs(vm, slot, &u);
     }
-    return plan.count <= records_free(vm) ? GMMU_STATUS_OK : GMMU_STATUS_NO_MEMORY;
+    if (st == GMMU_STATUS_OK && (!noted || !headroom(vm, &need)))
+        st = GMMU_STATUS_NO_MEMORY;
+    if (st != GMMU_STATUS_OK)
+        records_restore(vm, slot, saved);
+    return st;
 }
 
 static enum ptm_status upd_apply(struct vidmm *vm, uint32_t slot, const struct upd *u)
 {
     struct ptm *pm = &vm->as[slot].pm;
     const struct gmmu_update_op *op = &u->op;
-    enum ptm_status st;
     size_t n;
 
     switch (op->op) {
     case GMMU_UPDATE_OP_MAP:
         n = map_extents_build(vm, u->a, op->arg, op->size);
-        st = ptm_map_extents(pm, op->va, vm->map_extents, n, alloc_segment(u->a), op->flags,
-                             PTM_PAGE_ALL);
-        if (st == PTM_OK)
-            tiles_note(vm, slot, u->dst_start, u->dst_end, u->alloc, op->va, op->va + op->size);
-        return st;
+        return ptm_map_extents(pm, op->va, vm->map_extents, n, alloc_segment(u->a), op->flags,
+                               PTM_PAGE_ALL);
     case GMMU_UPDATE_OP_UNMAP:
         if (op->flags & GMMU_MAP_FLAG_ZERO)
             return ptm_map_zero(pm, op->va, op->size, 0);
         return ptm_unmap(pm, op->va, op->size);
     case GMMU_UPDATE_OP_COPY:
-        st = ptm_copy(pm, op->arg, op->va, op->size);
-        if (st == PTM_OK)
-            copy_refs(vm, slot, u);
-        return st;
+        return ptm_copy(pm, op->arg, op->va, op->size);
     default: /* PROTECT */
         return ptm_protect(pm, op->va, op->size, op->flags);
     }
@@ -1346,18 +1324,15 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 {
     uint32_t slot, st;
     struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
-    struct table_need need = { 0, 0 };
     enum ptm_status pst = PTM_OK;
 
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
     if (req->count > VIDMM_UPDATE_MAX_OPS)
         return GMMU_STATUS_INVALID_ARGUMENT;
-    st = upd_validate(vm, slot, ops, req->count, &need);
+    st = upd_plan(vm, slot, ops, req->count);
     if (st != GMMU_STATUS_OK)
         return st;
-    if (!headroom(vm, &need))
-        return GMMU_STATUS_NO_MEMORY;
     /* One invalidation for the whole batch, at ptm_batch_end. */
     ptm_batch_begin(&as->pm);
     for (uint32_t i = 0; i < req->count && pst == PTM_OK; i++) {

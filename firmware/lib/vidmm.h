@@ -56,9 +56,6 @@
 #ifndef VIDMM_MAX_RECORDS
 #define VIDMM_MAX_RECORDS 192 /* MAP_VA mappings plus tile references */
 #endif
-#ifndef VIDMM_BATCH_NEW_REFS
-#define VIDMM_BATCH_NEW_REFS 16 /* tile references one UPDATE_VA may add */
-#endif
 #define VIDMM_HW_ASIDS_MAX GMMU_ASIDS
 
 /* The largest UPDATE_VA batch that fits one message. */

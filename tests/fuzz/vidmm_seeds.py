@@ -82,6 +82,24 @@ SEEDS = {
         alloc(0x80000, CONTIGUOUS, lowest=0x100000, highest=0x1FFFFF, boundary=43),
         alloc(0x300000, CONTIGUOUS, boundary=43), alloc(0x1000000), cmd(GET_VRAM),
     ],
+    # Records run out (24 in the fuzzer), then one batch maps tile 10 of
+    # R1, growing the reference (R1, X), and copies it to R2: the copy needs
+    # a record of its own, so the batch is refused, and FREE X must leave no
+    # tile pointing at X's pages. Then the same with a new allocation Y and
+    # one record given back: the batch runs, and FREE Y finds the copy.
+    # Picks: va 0xA00 and arg 0x0A name R1 tile 10, va 1 R2 tile 0; after
+    # FREE X the allocations are [host page, Y].
+    "copy_grown_ref": [
+        cmd(CREATE_AS), cmd(CREATE_AS), cmd(CREATE_AS), alloc(0x1F000), alloc(0, SYSTEM, sys_addr=0x5000000),
+        reserve(0, 15), reserve(0, 15), update(0, [op(OP_MAP, 0, 0, 0, 0)]),
+    ] + [map_va(1, 1, size=0)] * 12 + [map_va(2, 1, size=0)] * 11 + [
+        update(0, [op(OP_MAP, 0xA00, 0, 0, 1), op(OP_COPY, 1, 0, arg=0x0A)]),
+        handle(FREE, 0),
+        alloc(0x1F000), update(0, [op(OP_MAP, 0, 0, 1, 0)]),
+        cmd(UNMAP_VA, struct.pack("<IIQQ", 2, 0, 0, 0)),
+        update(0, [op(OP_MAP, 0xA00, 0, 1, 1), op(OP_COPY, 1, 0, arg=0x0A)]),
+        handle(FREE, 1),
+    ],
     "malformed": [
         # Mode bit 3 on a raw command: the length is off by mode >> 4.
         cmd(UPDATE_VA, struct.pack("<II", 0, 1) + op(OP_MAP), RAW | 8 | 0x30),

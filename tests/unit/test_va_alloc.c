@@ -62,7 +62,7 @@ static void test_null_page_never_handed_out(void **state)
     uint64_t va;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, PAGE);
     assert_int_equal(va_alloc_fixed(vs, 0, PAGE, VA_KIND_MAPPED), PTM_ERR_RANGE);
     va_alloc_stats(vs, &st);
@@ -91,16 +91,16 @@ static void test_auto_alignment_follows_size(void **state)
     uint64_t a, b, c, d;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, VA_KIND_MAPPED, &a), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, &a), PTM_OK);
     assert_int_equal(a, PAGE);
-    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 0, 0, VA_KIND_MAPPED, &b), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 0, 0, 0, VA_KIND_MAPPED, &b), PTM_OK);
     assert_int_equal(b, 64 * KiB);
-    assert_int_equal(va_alloc_any(vs, 4 * MiB, 0, 0, 0, VA_KIND_MAPPED, &c), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 4 * MiB, 0, 0, 0, 0, VA_KIND_MAPPED, &c), PTM_OK);
     assert_int_equal(c, 2 * MiB);
-    assert_int_equal(va_alloc_any(vs, 1 * GiB + PAGE, 0, 0, 0, VA_KIND_MAPPED, &d), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 1 * GiB + PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, &d), PTM_OK);
     assert_int_equal(d, 1 * GiB);
     /* A small one still fills the hole left below the large ones. */
-    assert_int_equal(va_alloc_any(vs, 2 * PAGE, 0, 0, 0, VA_KIND_MAPPED, &a), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 2 * PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, &a), PTM_OK);
     assert_int_equal(a, 2 * PAGE);
 }
 
@@ -111,15 +111,24 @@ static void test_explicit_alignment_and_errors(void **state)
     uint64_t va;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, PAGE, 2 * MiB, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, 2 * MiB, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, 2 * MiB);
-    assert_int_equal(va_alloc_any(vs, PAGE, 3 * PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
-    assert_int_equal(va_alloc_any(vs, PAGE, 2048, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
-    assert_int_equal(va_alloc_any(vs, 100, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
-    assert_int_equal(va_alloc_any(vs, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_INVALID);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, (enum va_kind)7, &va), PTM_ERR_INVALID);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, VA_KIND_MAPPED, NULL), PTM_ERR_INVALID);
-    assert_int_equal(va_alloc_any(vs, 32 * GiB, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_RANGE);
+    assert_int_equal(va_alloc_any(vs, PAGE, 3 * PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
+    assert_int_equal(va_alloc_any(vs, PAGE, 2048, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
+    /* A phase: the lowest free start that is 16 KB modulo 64 KB. */
+    assert_int_equal(va_alloc_any(vs, PAGE, 64 * KiB, 16 * KiB, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va, 16 * KiB);
+    assert_int_equal(va_alloc_any(vs, PAGE, 64 * KiB, 16 * KiB, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va, 80 * KiB);
+    assert_int_equal(va_alloc_any(vs, PAGE, 64 * KiB, 64 * KiB, 0, 0, VA_KIND_MAPPED, &va),
+                     PTM_ERR_ALIGN);
+    assert_int_equal(va_alloc_any(vs, PAGE, 64 * KiB, 2048, 0, 0, VA_KIND_MAPPED, &va),
+                     PTM_ERR_ALIGN);
+    assert_int_equal(va_alloc_any(vs, 100, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_ALIGN);
+    assert_int_equal(va_alloc_any(vs, 0, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_INVALID);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 0, (enum va_kind)7, &va), PTM_ERR_INVALID);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, NULL), PTM_ERR_INVALID);
+    assert_int_equal(va_alloc_any(vs, 32 * GiB, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_RANGE);
 }
 
 static void test_min_max_window(void **state)
@@ -129,17 +138,20 @@ static void test_min_max_window(void **state)
     uint64_t va;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 1 * GiB, 2 * GiB, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 0, 1 * GiB, 2 * GiB, VA_KIND_MAPPED, &va),
+                     PTM_OK);
     assert_int_equal(va, 1 * GiB);
-    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 1 * GiB, 2 * GiB, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 64 * KiB, 0, 0, 1 * GiB, 2 * GiB, VA_KIND_MAPPED, &va),
+                     PTM_OK);
     assert_int_equal(va, 1 * GiB + 64 * KiB);
     /* The window must hold the whole range, not just its start. */
-    assert_int_equal(va_alloc_any(vs, 2 * MiB, PAGE, 2 * GiB - MiB, 2 * GiB, VA_KIND_MAPPED, &va),
-                     PTM_ERR_NO_VA);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 2 * GiB, 2 * GiB, VA_KIND_MAPPED, &va),
+    assert_int_equal(
+        va_alloc_any(vs, 2 * MiB, PAGE, 0, 2 * GiB - MiB, 2 * GiB, VA_KIND_MAPPED, &va),
+        PTM_ERR_NO_VA);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 2 * GiB, 2 * GiB, VA_KIND_MAPPED, &va),
                      PTM_ERR_RANGE);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 20 * GiB, 0, VA_KIND_MAPPED, &va), PTM_ERR_RANGE);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 3 * PAGE, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 20 * GiB, 0, VA_KIND_MAPPED, &va), PTM_ERR_RANGE);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 3 * PAGE, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, PAGE);
 }
 
@@ -153,9 +165,9 @@ static void test_first_fit_skips_small_gaps(void **state)
     /* Taken: [4K, 8K), [12K, 64K); gap [8K, 12K) holds one page. */
     assert_int_equal(va_alloc_fixed(vs, PAGE, PAGE, VA_KIND_MAPPED), PTM_OK);
     assert_int_equal(va_alloc_fixed(vs, 3 * PAGE, 13 * PAGE, VA_KIND_MAPPED), PTM_OK);
-    assert_int_equal(va_alloc_any(vs, 2 * PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 2 * PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, 64 * KiB);
-    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, 2 * PAGE);
 }
 
@@ -166,11 +178,11 @@ static void test_space_full(void **state)
     uint64_t va;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, 15 * PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 15 * PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, PAGE);
-    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_NO_VA);
+    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_NO_VA);
     assert_int_equal(va_alloc_free(vs, PAGE, 15 * PAGE), PTM_OK);
-    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
 }
 
 /* ------------------------------------------------------------ fixed, free */
@@ -243,7 +255,7 @@ static void test_reserved_ranges(void **state)
     uint64_t va;
 
     (void)state;
-    assert_int_equal(va_alloc_any(vs, 8 * MiB, 0, 0, 0, VA_KIND_RESERVED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, 8 * MiB, 0, 0, 0, 0, VA_KIND_RESERVED, &va), PTM_OK);
     assert_int_equal(va, 2 * MiB);
     assert_true(va_alloc_find(vs, va + 3 * MiB, &ext));
     assert_int_equal(ext.start, va);
@@ -272,13 +284,13 @@ static void test_node_pool_exhausted(void **state)
     for (unsigned i = 0; i < NODES; i++)
         assert_int_equal(va_alloc_fixed(vs, (2 * i + 1) * PAGE, PAGE, VA_KIND_MAPPED), PTM_OK);
     assert_int_equal(va_alloc_fixed(vs, 1000 * PAGE, PAGE, VA_KIND_MAPPED), PTM_ERR_NO_NODES);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_NO_NODES);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_ERR_NO_NODES);
     va_alloc_stats(vs, &st);
     assert_int_equal(st.ranges, NODES);
     assert_int_equal(st.used_bytes, NODES * PAGE);
     /* Freeing needs no node, and makes room. */
     assert_int_equal(va_alloc_free(vs, 5 * PAGE, PAGE), PTM_OK);
-    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, PAGE, 0, 0, 0, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, 2 * PAGE);
 }
 
@@ -290,9 +302,9 @@ static void test_top_of_48bit_space(void **state)
 
     (void)state;
     assert_int_equal(va_alloc_fixed(vs, TOP - GiB, GiB, VA_KIND_MAPPED), PTM_OK);
-    assert_int_equal(va_alloc_any(vs, GiB, 0, TOP - 2 * GiB, 0, VA_KIND_MAPPED, &va), PTM_OK);
+    assert_int_equal(va_alloc_any(vs, GiB, 0, 0, TOP - 2 * GiB, 0, VA_KIND_MAPPED, &va), PTM_OK);
     assert_int_equal(va, TOP - 2 * GiB);
-    assert_int_equal(va_alloc_any(vs, GiB, 0, TOP - 2 * GiB, 0, VA_KIND_MAPPED, &va),
+    assert_int_equal(va_alloc_any(vs, GiB, 0, 0, TOP - 2 * GiB, 0, VA_KIND_MAPPED, &va),
                      PTM_ERR_NO_VA);
 }
 
@@ -345,9 +357,12 @@ static void model_take(struct model *m, uint64_t first, uint64_t pages, enum va_
 }
 
 /* Lowest aligned fit the model sees; UINT64_MAX if none. */
-static uint64_t model_first_fit(const struct model *m, uint64_t pages, uint64_t align_pages)
+/* The lowest free run at phase_pages modulo align_pages; page 0 never. */
+static uint64_t model_first_fit(const struct model *m, uint64_t pages, uint64_t align_pages,
+                                uint64_t phase_pages)
 {
-    for (uint64_t p = align_pages; p + pages <= MODEL_PAGES; p += align_pages)
+    for (uint64_t p = phase_pages ? phase_pages : align_pages; p + pages <= MODEL_PAGES;
+         p += align_pages)
         if (model_free_run(m, p, pages))
             return p;
     return UINT64_MAX;
@@ -376,9 +391,10 @@ static void test_random_against_model(void **state)
             m.size[i] = m.size[m.n - 1];
             m.n--;
         } else if (op == 1) {
-            uint64_t align = 1ull << (rnd() % 4);
-            uint64_t want = model_first_fit(&m, pages, align), va;
-            enum ptm_status st = va_alloc_any(&vs, pages * PAGE, align * PAGE, 0, 0, kind, &va);
+            uint64_t align = 1ull << (rnd() % 4), phase = rnd() % align;
+            uint64_t want = model_first_fit(&m, pages, align, phase), va;
+            enum ptm_status st =
+                va_alloc_any(&vs, pages * PAGE, align * PAGE, phase * PAGE, 0, 0, kind, &va);
 
             if (want != UINT64_MAX && m.n == RAND_NODES) {
                 assert_int_equal(st, PTM_ERR_NO_NODES);

@@ -346,6 +346,67 @@ static void expect_vram(const struct gmmu_vram_rsp *before)
     assert_int_equal(now.address_spaces, before->address_spaces);
 }
 
+/* ------------------------------------------------------------ records */
+
+static uint32_t records_free(void)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        n += sim.vm->records[i].kind == VIDMM_REC_FREE;
+    return n;
+}
+
+/* What the records say (a free record says nothing), hashed. */
+static uint64_t records_print(void)
+{
+    uint64_t h = 1469598103934665603ull;
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        const struct vidmm_record *r = &sim.vm->records[i];
+
+        h = (h ^ r->kind) * 1099511628211ull;
+        if (r->kind == VIDMM_REC_FREE)
+            continue;
+        h = (h ^ r->va) * 1099511628211ull;
+        h = (h ^ r->size) * 1099511628211ull;
+        h = (h ^ r->alloc ^ (uint64_t)r->as << 16) * 1099511628211ull;
+    }
+    return h;
+}
+
+/* Takes records with 4 KB mappings of one host page, in address spaces of
+   its own, until `keep` are left free; hog_release gives one back. */
+struct hog {
+    uint32_t sys, as[VIDMM_MAX_RECORDS / (NODES_PER_AS - 8) + 2], n_as, in_last;
+    uint64_t va[NODES_PER_AS];
+};
+
+static uint32_t must_as(void);
+
+static void hog_fill(struct hog *h, uint32_t keep)
+{
+    if (!h->sys)
+        assert_int_equal(alloc_sys(0x80000000, PAGE, &h->sys), GMMU_STATUS_OK);
+    while (records_free() > keep) {
+        if (!h->n_as || h->in_last == NODES_PER_AS - 8) {
+            h->as[h->n_as++] = must_as();
+            h->in_last = 0;
+        }
+        assert_int_equal(map(h->as[h->n_as - 1], h->sys, 0, PAGE, 0, 0, &h->va[h->in_last]),
+                         GMMU_STATUS_OK);
+        h->in_last++;
+    }
+    assert_int_equal(records_free(), keep);
+}
+
+static void hog_release(struct hog *h)
+{
+    assert_true(h->in_last > 0);
+    h->in_last--;
+    assert_int_equal(unmap(h->as[h->n_as - 1], h->va[h->in_last], PAGE), GMMU_STATUS_OK);
+}
+
 static uint32_t must_alloc(uint64_t size, uint32_t flags)
 {
     uint32_t h = 0;
@@ -641,6 +702,42 @@ static void test_map_auto_alignment(void **state)
     assert_int_equal(va_sys % (64 * KiB), 0x5000);
     expect_mapped(as, va_sys, GMMU_SEGMENT_SYSTEM, 0x7654325000ull, 12);
     expect_mapped(as, va_sys + 0xB000 + 0x10, GMMU_SEGMENT_SYSTEM, 0x7654330010ull, 16);
+}
+
+/*
+ * Automatic placement takes the lowest free VA congruent to the PA modulo
+ * the largest usable page (values worked out by hand; page 0 is never
+ * handed out, so an empty space starts at 0x1000).
+ */
+static void test_map_auto_lowest_congruent(void **state)
+{
+    uint32_t as = must_as(), as2 = must_as(), al, big;
+    uint64_t base = contig_base(128 * KiB, &al), base_big = contig_base(4 * MiB, &big), va;
+
+    (void)state;
+    assert_int_equal(base % (64 * KiB), 0);
+    assert_int_equal(base_big % (2 * MiB), 0);
+    /* 64 KB pages, PA 0x4000 into one: 0x4000, not 0x14000. */
+    assert_int_equal(map(as, al, 16 * KiB, 64 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 0x4000);
+    expect_mapped(as, 0x4000, GMMU_SEGMENT_VRAM, base + 0x4000, 12);
+    expect_mapped(as, 0x13000, GMMU_SEGMENT_VRAM, base + 0x13000, 12);
+    /* Free VA is [0x1000, 0x4000) and [0x14000, ...): phase 0 lands on
+       0x20000; phase 0x8000 does not fit before 0x20000, so 0x38000. */
+    assert_int_equal(map(as, al, 0, 64 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 0x20000);
+    expect_mapped(as, 0x20000, GMMU_SEGMENT_VRAM, base, 16);
+    assert_int_equal(map(as, al, 32 * KiB, 64 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 0x38000);
+    /* 4 KB pages: the lowest free page. */
+    assert_int_equal(map(as, al, 8 * KiB, 8 * KiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 0x1000);
+    /* 2 MB pages, PA 64 KB into one: 0x10000, not 0x210000; the 64 KB
+       pages before the 2 MB boundary keep the PA's 64 KB alignment. */
+    assert_int_equal(map(as2, big, 64 * KiB, 2 * MiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(va, 0x10000);
+    expect_mapped(as2, 0x10000, GMMU_SEGMENT_VRAM, base_big + 64 * KiB, 16);
+    expect_mapped(as2, 0x200000, GMMU_SEGMENT_VRAM, base_big + 2 * MiB, 16);
 }
 
 static void test_map_errors(void **state)
@@ -1079,7 +1176,7 @@ static void test_update_no_vram(void **state)
    full, MAP_VA and batches that need a new one fail and change nothing. */
 static void test_records_exhausted(void **state)
 {
-    uint32_t as[VIDMM_MAX_RECORDS / (NODES_PER_AS - 8) + 2], sys, pool[VIDMM_BATCH_NEW_REFS + 1];
+    uint32_t as[VIDMM_MAX_RECORDS / (NODES_PER_AS - 8) + 2], sys, pool[40];
     uint32_t mapped = 0, n_as = 0;
     uint64_t r, fp;
 
@@ -1099,19 +1196,121 @@ static void test_records_exhausted(void **state)
     assert_int_equal(update(as[0], &op, 1), GMMU_STATUS_NO_MEMORY); /* a new tile reference */
     assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
 
-    /* With room again, one batch may still add only so many references. */
+    /* With room again, one batch may add as many references as there are
+       free records: no other limit. */
     assert_int_equal(free_alloc(sys), GMMU_STATUS_OK);
-    struct gmmu_update_op ops[VIDMM_BATCH_NEW_REFS + 1];
+    struct gmmu_update_op ops[40];
 
-    for (uint32_t i = 0; i <= VIDMM_BATCH_NEW_REFS; i++) {
+    for (uint32_t i = 0; i < 40; i++) {
         assert_int_equal(alloc_sys(0x90000000 + i * TILE, TILE, &pool[i]), GMMU_STATUS_OK);
         ops[i] = op_map(r + (i % 16) * TILE, TILE, pool[i], 0, 0);
     }
-    fp = fingerprint(as[0], r, r + 1 * MiB);
-    assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS + 1), GMMU_STATUS_NO_MEMORY);
-    assert_int_equal(fingerprint(as[0], r, r + 1 * MiB), fp);
-    assert_int_equal(update(as[0], ops, VIDMM_BATCH_NEW_REFS), GMMU_STATUS_OK);
-    expect_mapped(as[0], r + TILE, GMMU_SEGMENT_SYSTEM, 0x90000000 + TILE, 16);
+    assert_int_equal(update(as[0], ops, 40), GMMU_STATUS_OK);
+    assert_int_equal(records_free(), VIDMM_MAX_RECORDS - 40);
+    expect_mapped(as[0], r + TILE, GMMU_SEGMENT_SYSTEM, 0x90000000 + 33 * TILE, 16);
+}
+
+/*
+ * A MAP that grows an existing (reserved range, allocation) reference, then
+ * a COPY of the tile it mapped into another reserved range: the copy needs
+ * a reference of its own. With no record free the batch is refused whole
+ * (no hull grown either); with one, FREE finds the copied tile, so no PTE
+ * is left pointing at the freed pages.
+ */
+static void test_update_copy_of_grown_ref(void **state)
+{
+    uint32_t as = must_as(), x;
+    uint64_t base = contig_base(256 * KiB, &x), r1, r2, fp, recs;
+    struct hog h = { 0 };
+
+    (void)state;
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r1), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r2), GMMU_STATUS_OK);
+    struct gmmu_update_op first = op_map(r1, TILE, x, 0, 0);
+    struct gmmu_update_op ops[] = {
+        op_map(r1 + 10 * TILE, TILE, x, TILE, 0),
+        op_copy(r2, r1 + 10 * TILE, TILE),
+    };
+
+    assert_int_equal(update(as, &first, 1), GMMU_STATUS_OK);
+    hog_fill(&h, 0);
+    recs = records_print();
+    fp = fingerprint(as, r1, r1 + 1 * MiB) ^ fingerprint(as, r2, r2 + 1 * MiB);
+    assert_int_equal(update(as, ops, 2), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(records_print(), recs);
+    assert_int_equal(fingerprint(as, r1, r1 + 1 * MiB) ^ fingerprint(as, r2, r2 + 1 * MiB), fp);
+
+    hog_release(&h);
+    assert_int_equal(update(as, ops, 2), GMMU_STATUS_OK);
+    assert_int_equal(records_free(), 0);
+    expect_mapped(as, r2 + PAGE, GMMU_SEGMENT_VRAM, base + TILE + PAGE, 16);
+    assert_int_equal(free_alloc(x), GMMU_STATUS_OK);
+    expect_invalid(as, r1);
+    expect_invalid(as, r1 + 10 * TILE);
+    expect_invalid(as, r2);
+    expect_invalid(as, r2 + TILE - PAGE);
+}
+
+/*
+ * A COPY carries the references whose hulls, as the batch has grown them,
+ * meet the copied range, each counted once: the batch below makes exactly
+ * 7 new references and fits with exactly 7 records free. With 6 it is
+ * refused and the hull it grew is put back.
+ */
+static void test_update_counts_records_exactly(void **state)
+{
+    uint32_t as = must_as(), al[4];
+    uint64_t r1, r2, r3, recs, fp;
+    struct hog h = { 0 };
+
+    (void)state;
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r1), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r2), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 1 * MiB, &r3), GMMU_STATUS_OK);
+    for (uint32_t i = 0; i < 4; i++)
+        assert_int_equal(alloc_sys(0xA0000000 + i * MiB, TILE, &al[i]), GMMU_STATUS_OK);
+    /* (R1, al0) exists with the hull of tile 8. */
+    struct gmmu_update_op pre = op_map(r1 + 8 * TILE, TILE, al[0], 0, 0);
+    /* New: (R1, al1..3); (R2, al0) by op 5; (R3, al0) and (R3, al1) by op 6,
+       as (R1, al0) grew to tiles 0..8 in op 1; op 7 grows (R3, al0); op 8
+       grows (R2, al0) and adds (R2, al3). */
+    struct gmmu_update_op ops[] = {
+        op_map(r1, TILE, al[0], 0, 0),
+        op_map(r1 + TILE, TILE, al[1], 0, 0),
+        op_map(r1 + 2 * TILE, TILE, al[2], 0, 0),
+        op_map(r1 + 3 * TILE, TILE, al[3], 0, 0),
+        op_copy(r2, r1, TILE),
+        op_copy(r3, r1 + TILE, TILE),
+        op_copy(r3 + TILE, r2, TILE),
+        op_copy(r2 + 4 * TILE, r1 + 3 * TILE, TILE),
+    };
+
+    assert_int_equal(update(as, &pre, 1), GMMU_STATUS_OK);
+    hog_fill(&h, 6);
+    recs = records_print();
+    fp = fingerprint(as, r1, r3 + 1 * MiB);
+    assert_int_equal(update(as, ops, 8), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(records_print(), recs);
+    assert_int_equal(fingerprint(as, r1, r3 + 1 * MiB), fp);
+
+    hog_release(&h);
+    assert_int_equal(update(as, ops, 8), GMMU_STATUS_OK);
+    assert_int_equal(records_free(), 0);
+    expect_mapped(as, r2, GMMU_SEGMENT_SYSTEM, 0xA0000000, 16);
+    expect_mapped(as, r3, GMMU_SEGMENT_SYSTEM, 0xA0100000, 16);
+    expect_mapped(as, r3 + TILE, GMMU_SEGMENT_SYSTEM, 0xA0000000, 16);
+    expect_mapped(as, r2 + 4 * TILE, GMMU_SEGMENT_SYSTEM, 0xA0300000, 16);
+
+    /* FREE finds every tile the batch pointed at al0, and no other. */
+    assert_int_equal(free_alloc(al[0]), GMMU_STATUS_OK);
+    expect_invalid(as, r1);
+    expect_invalid(as, r1 + 8 * TILE);
+    expect_invalid(as, r2);
+    expect_invalid(as, r3 + TILE);
+    expect_mapped(as, r1 + TILE, GMMU_SEGMENT_SYSTEM, 0xA0100000, 16);
+    expect_mapped(as, r3, GMMU_SEGMENT_SYSTEM, 0xA0100000, 16);
+    expect_mapped(as, r2 + 4 * TILE, GMMU_SEGMENT_SYSTEM, 0xA0300000, 16);
+    assert_int_equal(records_free(), 3); /* (R1, al0), (R2, al0), (R3, al0) */
 }
 
 /* ------------------------------------------------------------ QUERY / GET_VRAM */
@@ -1273,6 +1472,7 @@ int main(void)
         T(test_alloc_extent_limit),
         T(test_map_fixed_contiguous),
         T(test_map_auto_alignment),
+        T(test_map_auto_lowest_congruent),
         T(test_map_errors),
         T(test_map_no_vram),
         T(test_unmap_va),
@@ -1284,6 +1484,8 @@ int main(void)
         T(test_update_rejects_whole_batch),
         T(test_update_no_vram),
         T(test_records_exhausted),
+        T(test_update_copy_of_grown_ref),
+        T(test_update_counts_records_exactly),
         T(test_query),
         T(test_accounting_back_to_start),
         T(test_malformed_payloads),

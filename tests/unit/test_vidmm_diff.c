@@ -21,8 +21,18 @@
  * are walked (tests/model/gmmu_ref) and compared with the model; failing
  * commands must leave those pages unchanged; VRAM accounting must equal
  * what allocations and tables hold; the simulated TLB, filled by random
- * accesses under the hardware ids, must hold no stale translation. At the
- * end everything is destroyed and VRAM is back to where it started.
+ * accesses under the hardware ids, must hold no stale translation; vidmm's
+ * records must be exactly the model's (one per mapping, one per reserved
+ * range and allocation with the hull its MAPs and COPYs wrote). At the end
+ * everything is destroyed and VRAM is back to where it started.
+ *
+ * Records run out in phases: a hog takes all but a few of them with 4 KB
+ * mappings in address spaces outside the model. Batches copy tiles that
+ * earlier operations of the same batch wrote, and an allocation is often
+ * freed right after a batch that mapped it. A batch must fail with
+ * NO_MEMORY exactly when the model needs more new records than are free
+ * (or VRAM is short), and after every FREE no tile or mapping anywhere
+ * may translate into the freed allocation's pages.
  *
  * VIDMM_DIFF_OPS and VIDMM_DIFF_SEED (environment) override the defaults.
  */
@@ -116,6 +126,123 @@ static struct m_alloc mal[M_ALLOCS];
 static uint32_t scratch_as, serial_next = 1;
 static uint64_t start_used;
 static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat_failed_alloc;
+static unsigned long stat_no_records, stat_frees_after_batch;
+
+/* ------------------------------------------------------------ record model */
+
+/* A tile reference: tiles of reserved range `range` of model address
+   space `as` may point into allocation `alloc`; [lo, hi) is their hull. */
+#define M_REFS 256
+
+struct m_ref {
+    bool live;
+    int as, range, alloc;
+    uint64_t lo, hi;
+};
+
+static struct m_ref mref[M_REFS], trial[M_REFS];
+
+/* The record hog: 4 KB mappings of one host page in address spaces of its
+   own, outside the model. */
+#define HOG_AS 8
+
+static struct {
+    bool squeeze;
+    uint32_t sys, as[HOG_AS], n_as, maps[HOG_AS], total;
+    uint64_t va[HOG_AS][NODES_PER_AS];
+} hog;
+
+/* Tiles [lo, hi) of (as, range) now may map alloc: 1 if that is a new
+   reference, 0 if an existing one grew. */
+static int ref_note(struct m_ref *refs, int a, int k, int i, uint64_t lo, uint64_t hi)
+{
+    int spare = -1;
+
+    for (int j = 0; j < M_REFS; j++) {
+        struct m_ref *r = &refs[j];
+
+        if (!r->live) {
+            spare = spare < 0 ? j : spare;
+            continue;
+        }
+        if (r->as == a && r->range == k && r->alloc == i) {
+            r->lo = r->lo < lo ? r->lo : lo;
+            r->hi = r->hi > hi ? r->hi : hi;
+            return 0;
+        }
+    }
+    assert_true(spare >= 0);
+    refs[spare] =
+        (struct m_ref){ .live = true, .as = a, .range = k, .alloc = i, .lo = lo, .hi = hi };
+    return 1;
+}
+
+/* Forgets the references matching (as, range, alloc); -1 matches any. */
+static void refs_drop(int a, int k, int i)
+{
+    for (int j = 0; j < M_REFS; j++) {
+        struct m_ref *r = &mref[j];
+
+        if (r->live && (a < 0 || r->as == a) && (k < 0 || r->range == k) &&
+            (i < 0 || r->alloc == i))
+            r->live = false;
+    }
+}
+
+static int live_refs(void)
+{
+    int n = 0;
+
+    for (int j = 0; j < M_REFS; j++)
+        n += mref[j].live;
+    return n;
+}
+
+static uint32_t records_used(void)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        n += sim.vm->records[i].kind != VIDMM_REC_FREE;
+    return n;
+}
+
+static uint32_t records_free(void)
+{
+    return VIDMM_MAX_RECORDS - records_used();
+}
+
+static uint32_t slot_of(uint32_t handle)
+{
+    return (handle & 0xFFFFu) - 1;
+}
+
+/* vidmm's records are the model's: as many, and each reference with its
+   hull. */
+static void check_records(void)
+{
+    uint32_t want = hog.total + (uint32_t)live_refs();
+
+    for (int a = 0; a < M_AS; a++)
+        for (int k = 0; mas[a].live && k < M_RANGES; k++)
+            want += mas[a].ranges[k].live && !mas[a].ranges[k].reserved;
+    assert_int_equal(records_used(), want);
+    for (int j = 0; j < M_REFS; j++) {
+        const struct m_ref *m = &mref[j];
+        bool found = false;
+
+        for (uint32_t i = 0; m->live && !found && i < VIDMM_MAX_RECORDS; i++) {
+            const struct vidmm_record *r = &sim.vm->records[i];
+
+            found = r->kind == VIDMM_REC_TILES && r->as == slot_of(mas[m->as].handle) &&
+                    r->alloc == slot_of(mal[m->alloc].handle) && r->va == m->lo &&
+                    r->size == m->hi - m->lo;
+        }
+        if (m->live && !found)
+            fail_msg("as %d range %d alloc %d: no record with hull [0x%llx, 0x%llx)", m->as,
+                     m->range, m->alloc, (unsigned long long)m->lo, (unsigned long long)m->hi);
+    }
+}
 
 /* ------------------------------------------------------------ wire */
 
@@ -264,6 +391,49 @@ static void check_sample(void)
     }
     assert_true(vidmm_sim_accounting_ok(&sim));
     assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
+    check_records();
+}
+
+/* After FREE of m: no page of any model range translates into its pages
+   (one page per tile of a reserved range, UPDATE_VA's unit; the ends of a
+   mapping), found by PA, not by the model. A host page that another live
+   system allocation also holds may stay mapped. */
+static bool sys_held(uint64_t pa)
+{
+    for (int i = 0; i < M_ALLOCS; i++)
+        if (mal[i].live && mal[i].system && pa - mal[i].sys_addr < mal[i].size)
+            return true;
+    return false;
+}
+
+static void check_no_stale(const struct m_alloc *m)
+{
+    for (int a = 0; a < M_AS; a++) {
+        for (int k = 0; mas[a].live && k < M_RANGES; k++) {
+            const struct m_range *r = &mas[a].ranges[k];
+            uint64_t step = r->reserved ? TILE : r->size - PAGE;
+
+            for (uint64_t off = 0; r->live && off < r->size; off += step ? step : PAGE) {
+                struct gmmu_ref_result w;
+                bool stale;
+
+                vidmm_sim_walk(&sim, root_of(mas[a].handle), r->va + off, GMMU_ACCESS_READ, &w);
+                if (w.fault != GMMU_FAULT_NONE || w.zero)
+                    continue;
+                if (m->system)
+                    stale = w.segment == GMMU_SEGMENT_SYSTEM && w.pa - m->sys_addr < m->size &&
+                            !sys_held(w.pa);
+                else
+                    stale = w.segment == GMMU_SEGMENT_VRAM && w.pa < sim.bytes &&
+                            (vidmm_sim_peek(&sim, w.pa - w.pa % PAGE) & ~0xFFFFFFull) ==
+                                tag_of(m->serial, 0);
+                if (stale)
+                    fail_msg("as %d va 0x%llx: pa 0x%llx is in freed allocation %u", a,
+                             (unsigned long long)(r->va + off), (unsigned long long)w.pa,
+                             m->serial);
+            }
+        }
+    }
 }
 
 /* ------------------------------------------------------------ model helpers */
@@ -420,9 +590,8 @@ static void do_alloc(void)
 }
 
 /* FREE: mappings of it vanish, tiles that pointed into it become invalid. */
-static void do_free(void)
+static void do_free_at(int i)
 {
-    int i = pick_live_alloc();
     struct gmmu_handle_req req;
 
     if (i < 0)
@@ -430,6 +599,8 @@ static void do_free(void)
     req = (struct gmmu_handle_req){ .handle = mal[i].handle };
     assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
     mal[i].live = false;
+    refs_drop(-1, -1, i);
+    check_no_stale(&mal[i]);
     for (int a = 0; a < M_AS; a++) {
         for (int k = 0; mas[a].live && k < M_RANGES; k++) {
             struct m_range *r = &mas[a].ranges[k];
@@ -452,6 +623,11 @@ static void do_free(void)
     }
     /* Its handle is stale now. */
     assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_BAD_HANDLE);
+}
+
+static void do_free(void)
+{
+    do_free_at(pick_live_alloc());
 }
 
 static void do_create_as(void)
@@ -485,6 +661,7 @@ static void do_destroy_as(void)
     for (int k = 0; k < M_RANGES; k++)
         range_drop(&mas[a].ranges[k]);
     mas[a].live = false;
+    refs_drop(a, -1, -1);
 }
 
 static uint64_t fixed_va(uint64_t align)
@@ -558,6 +735,8 @@ static void do_unmap(void)
         return;
     }
     assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
+    if (r->reserved)
+        refs_drop(a, (int)(r - mas[a].ranges), -1);
     range_drop(r);
     check_range(a, va, size);
 }
@@ -614,9 +793,30 @@ static struct m_page *page_of(int a, uint64_t va)
     return &r->pages[(va - r->va) / PAGE];
 }
 
-/* Builds a valid operation and what it does to the model (applied by
-   model_apply once the batch succeeds). False if none could be built. */
-static bool random_op(int a, struct gmmu_update_op *op)
+/* A tile-aligned piece of what an earlier MAP or COPY of the batch wrote
+   (so a COPY of it carries a reference the batch itself made or grew). */
+static bool written_piece(const struct gmmu_update_op *prev, uint32_t n, uint64_t *va,
+                          uint64_t *size)
+{
+    const struct gmmu_update_op *p;
+    uint64_t t;
+
+    if (!n)
+        return false;
+    p = &prev[below(n)];
+    if (p->op != GMMU_UPDATE_OP_MAP && p->op != GMMU_UPDATE_OP_COPY)
+        return false;
+    t = below(p->size / TILE);
+    *va = p->va + t * TILE;
+    *size = p->size - t * TILE;
+    return true;
+}
+
+/* Builds a valid operation after the n in prev and what it does to the
+   model (applied by model_apply once the batch succeeds). False if none
+   could be built. */
+static bool random_op(int a, const struct gmmu_update_op *prev, uint32_t n,
+                      struct gmmu_update_op *op)
 {
     uint64_t va, size, src, src_size;
     int i;
@@ -642,7 +842,8 @@ static bool random_op(int a, struct gmmu_update_op *op)
         op->flags = chance(50) ? GMMU_MAP_FLAG_ZERO : 0;
         return true;
     case 3:
-        if (!random_piece(a, &src, &src_size))
+        if (!(chance(60) && written_piece(prev, n, &src, &src_size)) &&
+            !random_piece(a, &src, &src_size))
             return false;
         op->op = GMMU_UPDATE_OP_COPY;
         op->size = size < src_size ? size : src_size;
@@ -653,6 +854,40 @@ static bool random_op(int a, struct gmmu_update_op *op)
         op->flags = (uint32_t)below(8);
         return true;
     }
+}
+
+/* The pattern that once left a freed allocation reachable: a MAP of one
+   tile (often growing a reference the range already has), then a COPY of
+   that tile into another reserved range. */
+static uint32_t chain_ops(int a, struct gmmu_update_op *ops)
+{
+    uint64_t va, size, dst, dst_size;
+    int i = pick_live_alloc(), j = (int)below(M_REFS);
+    struct m_range *r = random_piece(a, &va, &size), *d = NULL;
+
+    /* Mostly a tile of a range that already points into the allocation. */
+    for (int n = chance(70) ? 0 : M_REFS; n < M_REFS; n++, j = (j + 1) % M_REFS) {
+        if (mref[j].live && mref[j].as == a) {
+            i = mref[j].alloc;
+            r = &mas[a].ranges[mref[j].range];
+            va = r->va + below(r->size / TILE) * TILE;
+            break;
+        }
+    }
+    if (!r || i < 0 || mal[i].size < TILE)
+        return 0;
+    for (int tries = 0; tries < 4 && (!d || d == r); tries++)
+        d = random_piece(a, &dst, &dst_size);
+    if (d == r)
+        return 0;
+    ops[0] = (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_MAP,
+                                      .va = va,
+                                      .size = TILE,
+                                      .alloc_handle = mal[i].handle,
+                                      .arg = below((mal[i].size - TILE) / TILE + 1) * TILE };
+    ops[1] =
+        (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_COPY, .va = dst, .size = TILE, .arg = va };
+    return 2;
 }
 
 static int alloc_index(uint32_t handle)
@@ -701,6 +936,41 @@ static void model_apply(int a, const struct gmmu_update_op *op)
     }
 }
 
+/* What a batch does to the references, as the docs define it: MAP notes
+   its range in (range, allocation); COPY carries every reference of the
+   source range whose hull, as the batch has grown it so far, meets the
+   copied range. Returns how many new references it makes. */
+static int refs_run(struct m_ref *refs, int a, const struct gmmu_update_op *ops, uint32_t n)
+{
+    int made = 0;
+
+    for (uint32_t k = 0; k < n; k++) {
+        const struct gmmu_update_op *op = &ops[k];
+        int dst = (int)(range_at(&mas[a], op->va) - mas[a].ranges), src;
+
+        if (op->op == GMMU_UPDATE_OP_MAP)
+            made +=
+                ref_note(refs, a, dst, alloc_index(op->alloc_handle), op->va, op->va + op->size);
+        if (op->op != GMMU_UPDATE_OP_COPY)
+            continue;
+        src = (int)(range_at(&mas[a], op->arg) - mas[a].ranges);
+        for (int j = 0; j < M_REFS; j++) {
+            struct m_ref *r = &refs[j];
+
+            if (!r->live || r->as != a || r->range != src || r->hi <= op->arg ||
+                op->arg + op->size <= r->lo)
+                continue;
+            if (src == dst) {
+                r->lo = r->lo < op->va ? r->lo : op->va;
+                r->hi = r->hi > op->va + op->size ? r->hi : op->va + op->size;
+            } else {
+                made += ref_note(refs, a, dst, r->alloc, op->va, op->va + op->size);
+            }
+        }
+    }
+    return made;
+}
+
 /* A bad operation and the status it must earn. */
 static uint32_t spoil(struct gmmu_update_op *op)
 {
@@ -725,18 +995,26 @@ static uint32_t spoil(struct gmmu_update_op *op)
     }
 }
 
+/* The most headroom UPDATE_VA asks for one operation of at most 8 tiles:
+   two spans at each of its four table granules, 4 KB blocks for three of
+   them and 8 KB for the level-1 tables. */
+#define HEADROOM_PER_OP (2 * (3 * 4 * KiB + 8 * KiB))
+
 static void do_update(void)
 {
     static uint8_t buf[GMMU_MSG_MAX_BYTES];
     struct gmmu_update_op ops[8];
-    int a = pick_live_as();
-    uint32_t n = 0, want = GMMU_STATUS_OK, st, bad = 0;
+    int a = pick_live_as(), made;
+    uint32_t n = 0, want = GMMU_STATUS_OK, st, bad = 0, spare;
     struct gmmu_update_req req;
+    struct vram_stats vs;
 
     if (a < 0)
         return;
-    for (uint32_t k = 1 + (uint32_t)below(8); n < k;) {
-        if (!random_op(a, &ops[n]))
+    if (chance(30))
+        n = chain_ops(a, ops);
+    for (uint32_t k = n + 1 + (uint32_t)below(8 - n); n < k;) {
+        if (!random_op(a, ops, n, &ops[n]))
             break;
         n++;
     }
@@ -746,6 +1024,10 @@ static void do_update(void)
         bad = (uint32_t)below(n);
         want = spoil(&ops[bad]);
     }
+    memcpy(trial, mref, sizeof(trial));
+    made = want == GMMU_STATUS_OK ? refs_run(trial, a, ops, n) : 0;
+    vram_alloc_stats(sim.vm->vram, &vs);
+    spare = records_free();
     req = (struct gmmu_update_req){ .as_handle = mas[a].handle, .count = n };
     memcpy(buf, &req, sizeof(req));
     memcpy(buf + sizeof(req), ops, n * sizeof(ops[0]));
@@ -753,16 +1035,35 @@ static void do_update(void)
     if (want != GMMU_STATUS_OK) {
         assert_int_equal(st, want);
         stat_rejected++;
+    } else if ((uint32_t)made > spare) {
+        /* One record short is enough: nothing may be applied. */
+        assert_int_equal(st, GMMU_STATUS_NO_MEMORY);
+        stat_no_records++;
     } else if (st == GMMU_STATUS_NO_MEMORY) {
+        /* Only VRAM can refuse it: the tables of an operation (at most 8
+           tiles) fit in HEADROOM_PER_OP, so with that much in one block
+           the batch must have run. */
+        assert_true(vs.largest_free < n * HEADROOM_PER_OP);
         stat_nomem++;
     } else {
         assert_int_equal(st, GMMU_STATUS_OK);
         for (uint32_t k = 0; k < n; k++)
             model_apply(a, &ops[k]);
+        memcpy(mref, trial, sizeof(mref));
     }
     for (uint32_t k = 0; k < n; k++)
         if (k != bad || want == GMMU_STATUS_OK)
             check_range(a, ops[k].va, ops[k].size);
+    /* Free what the batch just pointed at (and copied around). */
+    if (st == GMMU_STATUS_OK && chance(40)) {
+        const struct gmmu_update_op *op = &ops[chance(50) ? 0 : below(n)];
+
+        if (op->op == GMMU_UPDATE_OP_MAP) {
+            check_records();
+            do_free_at(alloc_index(op->alloc_handle));
+            stat_frees_after_batch++;
+        }
+    }
 }
 
 static void do_query(void)
@@ -787,6 +1088,53 @@ static void do_query(void)
                          tag_of(mal[e.alloc].serial, e.page));
 }
 
+/* ------------------------------------------------------------ record hog */
+
+/* Maps until at most `keep` records are free (or VA nodes, address spaces
+   or VRAM for its tables run out first). */
+static void hog_fill(uint32_t keep)
+{
+    while (records_free() > keep) {
+        struct gmmu_map_req req = { .alloc_handle = hog.sys, .size = PAGE };
+        struct gmmu_va_rsp rsp;
+        uint32_t h = 0, st;
+
+        while (h < hog.n_as && hog.maps[h] == NODES_PER_AS)
+            h++;
+        if (h == hog.n_as) {
+            struct gmmu_as_rsp as;
+
+            if (hog.n_as == HOG_AS || call(GMMU_OP_CREATE_AS, NULL, 0, &as, sizeof(as)))
+                return;
+            hog.as[hog.n_as++] = as.handle;
+        }
+        req.as_handle = hog.as[h];
+        st = call(GMMU_OP_MAP_VA, &req, sizeof(req), &rsp, sizeof(rsp));
+        if (st != GMMU_STATUS_OK) {
+            assert_int_equal(st, GMMU_STATUS_NO_MEMORY);
+            return;
+        }
+        hog.va[h][hog.maps[h]++] = rsp.va;
+        hog.total++;
+    }
+}
+
+/* Gives back up to n of the hog's records, the last taken first. */
+static void hog_release(uint32_t n)
+{
+    while (n-- && hog.total) {
+        uint32_t h = hog.n_as - 1;
+        struct gmmu_range_req req = { .size = PAGE };
+
+        while (!hog.maps[h])
+            h--;
+        req.as_handle = hog.as[h];
+        req.va = hog.va[h][--hog.maps[h]];
+        assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
+        hog.total--;
+    }
+}
+
 /* ------------------------------------------------------------ the run */
 
 static uint64_t env_u64(const char *name, uint64_t fallback)
@@ -798,6 +1146,16 @@ static uint64_t env_u64(const char *name, uint64_t fallback)
 
 static void destroy_everything(void)
 {
+    struct gmmu_handle_req hr = { .handle = hog.sys };
+
+    hog_release(hog.total);
+    for (uint32_t h = 0; h < hog.n_as; h++) {
+        struct gmmu_handle_req req = { .handle = hog.as[h] };
+
+        assert_int_equal(call(GMMU_OP_DESTROY_AS, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
+    }
+    assert_int_equal(call(GMMU_OP_FREE, &hr, sizeof(hr), NULL, 0), GMMU_STATUS_OK);
+    memset(&hog, 0, sizeof(hog));
     for (int i = 0; i < M_ALLOCS; i++) {
         struct gmmu_handle_req req = { .handle = mal[i].handle };
 
@@ -815,6 +1173,8 @@ static void destroy_everything(void)
             range_drop(&mas[a].ranges[k]);
         mas[a].live = false;
     }
+    refs_drop(-1, -1, -1);
+    assert_int_equal(records_used(), 0);
 }
 
 static void test_random_commands(void **state)
@@ -829,7 +1189,24 @@ static void test_random_commands(void **state)
     start_used = vidmm_sim_used(&sim);
     assert_int_equal(call(GMMU_OP_CREATE_AS, NULL, 0, &as, sizeof(as)), GMMU_STATUS_OK);
     scratch_as = as.handle;
+    {
+        struct gmmu_alloc_req hr = { .size = PAGE,
+                                     .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                     .sys_addr = 0xF00000000ull };
+        struct gmmu_alloc_rsp rsp;
+
+        assert_int_equal(call(GMMU_OP_ALLOC, &hr, sizeof(hr), &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+        hog.sys = rsp.handle;
+    }
     for (uint64_t n = 0; n < ops; n++) {
+        /* Phases of record exhaustion (at most 3 records free), about a
+           fifth of the commands. */
+        if (chance(hog.squeeze ? 4 : 1))
+            hog.squeeze = !hog.squeeze;
+        if (hog.squeeze)
+            hog_fill((uint32_t)below(4));
+        else
+            hog_release(1 + (uint32_t)below(8));
         switch (below(20)) {
         case 0:
         case 1:
@@ -878,11 +1255,13 @@ static void test_random_commands(void **state)
     assert_int_equal(vidmm_sim_used(&sim), start_used);
     assert_int_equal(vidmm_sim_used(&sim), 0);
     printf("vidmm_diff: %llu commands; %lu pages checked (%lu mapped, %lu zero, %lu invalid); "
-           "%lu allocations and %lu maps or batches out of VRAM; %lu bad batches rejected; "
+           "%lu allocations and %lu maps or batches out of VRAM; %lu batches short of records; "
+           "%lu frees right after a batch; %lu bad batches rejected; "
            "%u id evictions; %u headroom reservations\n",
            (unsigned long long)ops, stat_checked, stat_kind[P_MAPPED], stat_kind[P_ZERO],
-           stat_kind[P_INVALID], stat_failed_alloc, stat_nomem, stat_rejected,
-           sim.vm->counters.asid_evictions, sim.vm->counters.batch_reservations);
+           stat_kind[P_INVALID], stat_failed_alloc, stat_nomem, stat_no_records,
+           stat_frees_after_batch, stat_rejected, sim.vm->counters.asid_evictions,
+           sim.vm->counters.batch_reservations);
     vidmm_sim_fini(&sim);
 }
 

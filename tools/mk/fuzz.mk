@@ -15,7 +15,7 @@ FUZZ_DIR    := $(BUILD)/fuzz
 FUZZ_TIME   ?= 600
 FUZZ_RUNS   ?= 20000
 FUZZ_LIMITS := -DVIDMM_MAX_AS=8 -DVIDMM_MAX_ALLOCS=16 -DVIDMM_MAX_EXTENTS=48 \
-               -DVIDMM_ALLOC_EXTENTS=8 -DVIDMM_MAX_RECORDS=24 -DVIDMM_BATCH_NEW_REFS=4
+               -DVIDMM_ALLOC_EXTENTS=8 -DVIDMM_MAX_RECORDS=24
 FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                -Iinclude -Ifirmware/lib -Itests/model -Itests/fuzz $(FUZZ_LIMITS)
