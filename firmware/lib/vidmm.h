@@ -77,8 +77,7 @@ struct vidmm_hw {
                       size_t n); /* optional */
     /* Optional, both or neither (a paging engine): ptm_hw's write_pattern
      * and complete. */
-    void (*write_pattern)(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step,
-                          size_t n);
+    void (*write_pattern)(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step, size_t n);
     bool (*complete)(void *ctx);
     /*
      * Drop every translation of asid overlapping [va_start, va_end) (end
