@@ -264,6 +264,26 @@ static void flush(struct op *op)
     w->pattern = false;
 }
 
+static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset);
+
+static uint64_t root_bytes(const struct ptm *pm)
+{
+    return pm->levels == 2 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES;
+}
+
+/* Keep root_valid exact: root words change rarely (a level-2 table linked
+ * or unlinked), so reading the old word there costs little. */
+static void note_root_word(struct op *op, uint64_t offset, uint64_t value)
+{
+    struct ptm *pm = op->pm;
+    bool was = pte_valid(get(pm, op, offset)), is = pte_valid(value);
+
+    if (is && !was)
+        pm->root_valid++;
+    else if (was && !is)
+        pm->root_valid--;
+}
+
 /* Queue one entry write. Writes reach VRAM in the order they are put;
  * consecutive ones go out as one run. */
 static void put(struct op *op, uint64_t offset, uint64_t value)
@@ -271,6 +291,8 @@ static void put(struct op *op, uint64_t offset, uint64_t value)
     struct writer *w = &op->w;
     bool next = w->n && offset == w->offset + w->n * GMMU_PTE_BYTES;
 
+    if (offset - op->pm->root < root_bytes(op->pm))
+        note_root_word(op, offset, value);
     op->changed = true;
     if (w->pattern) {
         if (next && value == w->first + w->n * w->step && w->n < PATTERN_MAX) {
@@ -1630,10 +1652,14 @@ void ptm_destroy(struct ptm *pm)
     struct op op = { .pm = pm };
 
     /* Unmapping everything needs no new table, so it cannot fail. One
-     * invalidation of the whole space covers it and the root. */
+     * invalidation of the whole space covers it and the root. An empty
+     * root is all zero already: nothing to walk, read or clear. */
     pm->batch_depth = 1;
-    run_command(pm, &src, 0, va_limit(pm));
-    fill_zero(&op, pm->root, block_bytes[kind]);
+    if (pm->root_valid) {
+        run_command(pm, &src, 0, va_limit(pm));
+        fill_zero(&op, pm->root, block_bytes[kind]);
+        pm->root_valid = 0;
+    }
     pm->batch_depth = 0;
     pm->inv_pending = true;
     pm->inv_start = 0;

@@ -149,6 +149,9 @@ struct ptm {
     struct vram_alloc *vram;
     uint32_t asid;
     uint8_t levels;
+    /* Valid words in the root table: destroying a space with none reads
+     * nothing. */
+    uint16_t root_valid;
     uint64_t root; /* VRAM offset of the root table */
     /* Reserved for the running command, and freed awaiting invalidation;
      * [0] 4 KB blocks, [1] 8 KB blocks. */

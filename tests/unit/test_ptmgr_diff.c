@@ -332,13 +332,13 @@ static struct space spaces[] = {
 };
 #define SPACES (sizeof(spaces) / sizeof(spaces[0]))
 
+#ifdef PTMGR_DIFF_ENGINE
 static struct space *space_of_asid(uint32_t asid)
 {
     assert_true(asid < SPACES);
     return &spaces[asid];
 }
 
-#ifdef PTMGR_DIFF_ENGINE
 #include "fake_paging.h"
 #include "paging_queue.h"
 #include "ptm_paging.h"
@@ -780,6 +780,19 @@ static void audit_space(unsigned as)
     assert_int_equal(a.leaf4k, u.leaf4k_tables);
     assert_int_equal(a.leaf64k, u.leaf64k_tables);
     assert_int_equal(a.slabs, u.slab_pages);
+    /* The root's count of valid words, which lets destroying an empty
+     * space read nothing, is exact. */
+    {
+        unsigned words = spaces[as].levels == 2 ? 1024 : 512, valid = 0;
+
+        for (unsigned i = 0; i < words; i++) {
+            uint64_t w;
+
+            assert_int_equal(walk_read(spaces[as].sim, ptm_root(&spaces[as].pm) + 8ull * i, &w), 0);
+            valid += (w & GMMU_PTE_VALID) != 0;
+        }
+        assert_int_equal(valid, spaces[as].pm.root_valid);
+    }
 }
 
 /* ------------------------------------------------------------ commands */
