@@ -4,23 +4,15 @@
 // the channel gates. No test logic lives here.
 #include "dut.h"
 
-#include <memory>
-
 #include "Vgpu_engine.h"
-#include "verilated.h"
-#include "fst_trace.h"
+#include "vl_axi.h"
+#include "vl_harness.h"
 
 #ifndef DUT_SLOTS
 #error "build with -DDUT_SLOTS=... (and the other DUT_* parameters)"
 #endif
 
-struct dut {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vgpu_engine> top;
-    FstTrace fst;
-    ddr_model *ddr = nullptr;
-    axi4_pins pins{};
-    uint64_t cycle = 0;
+struct dut : VlDdrClocked<Vgpu_engine> {
 };
 
 extern "C" {
@@ -37,25 +29,15 @@ struct dut_params dut_params(void)
 
 struct dut *dut_create(struct ddr_model *ddr, const char *trace_path)
 {
-    dut *d = new dut;
-    d->ddr = ddr;
-    d->ctx = std::make_unique<VerilatedContext>();
-    FstTrace::prepare(*d->ctx, trace_path);
-    d->top = std::make_unique<Vgpu_engine>(d->ctx.get());
-    if (!d->fst.open(*d->top, trace_path)) {
-        delete d;
-        return nullptr;
-    }
+    dut *d = vl_create<dut>(trace_path);
+    if (d)
+        d->ddr = ddr;
     return d;
 }
 
 void dut_destroy(struct dut *d)
 {
-    if (!d)
-        return;
-    d->fst.close();
-    d->top->final();
-    delete d;
+    vl_destroy(d);
 }
 
 uint64_t dut_cycle(const struct dut *d)
@@ -68,7 +50,6 @@ void dut_eval(struct dut *d, struct dut_io *io)
     Vgpu_engine &t = *d->top;
     axi4_pins &p = d->pins;
 
-    t.clk_i = 0;
     t.wb_cyc_i = io->wb.cyc;
     t.wb_stb_i = io->wb.stb;
     t.wb_we_i = io->wb.we;
@@ -100,8 +81,7 @@ void dut_eval(struct dut *d, struct dut_io *io)
     t.axi_rresp_i = p.rresp;
     t.axi_rlast_i = p.rlast;
 
-    t.eval();
-    d->fst.dump(2 * d->cycle);
+    d->eval_low();
 
     // The engine's view, then the model's.
     axi4_pins &e = io->axi;
@@ -111,24 +91,7 @@ void dut_eval(struct dut *d, struct dut_io *io)
     e.bvalid = t.axi_bvalid_i;
     e.arready = t.axi_arready_i;
     e.rvalid = t.axi_rvalid_i;
-    e.awvalid = t.axi_awvalid_o;
-    e.awid = t.axi_awid_o;
-    e.awaddr = t.axi_awaddr_o;
-    e.awlen = t.axi_awlen_o;
-    e.awsize = t.axi_awsize_o;
-    e.awburst = t.axi_awburst_o;
-    e.wvalid = t.axi_wvalid_o;
-    e.wdata = t.axi_wdata_o;
-    e.wstrb = t.axi_wstrb_o;
-    e.wlast = t.axi_wlast_o;
-    e.bready = t.axi_bready_o;
-    e.arvalid = t.axi_arvalid_o;
-    e.arid = t.axi_arid_o;
-    e.araddr = t.axi_araddr_o;
-    e.arlen = t.axi_arlen_o;
-    e.arsize = t.axi_arsize_o;
-    e.arburst = t.axi_arburst_o;
-    e.rready = t.axi_rready_o;
+    VL_AXI_REQUEST(VL_AXI_GET, e, t, axi_);
     io->aw_sb.seg = t.axi_awseg_o;
     io->aw_sb.cc = t.axi_awcc_o;
     io->aw_sb.addr_hi = t.axi_awaddr_hi_o;
@@ -168,23 +131,12 @@ void dut_eval(struct dut *d, struct dut_io *io)
 
 void dut_tick(struct dut *d)
 {
-    ddr_model_clock(d->ddr, &d->pins);
-    d->top->clk_i = 1;
-    d->top->eval();
-    d->fst.dump(2 * d->cycle + 1);
-    d->cycle++;
+    d->tick();
 }
 
 void dut_reset(struct dut *d)
 {
-    dut_io io{};
-    d->top->rst_ni = 0;
-    for (int i = 0; i < 4; i++) {
-        dut_eval(d, &io);
-        dut_tick(d);
-    }
-    d->top->rst_ni = 1;
-    ddr_model_reset(d->ddr);
+    vl_reset<dut_io>(d);
 }
 
 } // extern "C"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine_tests.h"
+#include "tb_args.h"
 
 static void usage(void)
 {
@@ -30,30 +31,18 @@ int main(int argc, char **argv)
     unsigned count = 300, aborts = 40, latency = 40, tput_kib = 512;
     double min_ratio = 0.9;
     const char *only = NULL, *trace = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc)
-            usage();
-        const char *v = argv[++i];
-        if (!strcmp(a, "--seed"))
-            seed = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--count"))
-            count = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--aborts"))
-            aborts = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--ddr-latency"))
-            latency = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--throughput-kib"))
-            tput_kib = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--min-ratio"))
-            min_ratio = strtod(v, NULL);
-        else if (!strcmp(a, "--only"))
-            only = v;
-        else if (!strcmp(a, "--trace"))
-            trace = v;
-        else
-            usage();
-    }
+    const struct tb_arg args[] = {
+        { "--seed", TB_ARG_U64, &seed },
+        { "--count", TB_ARG_UNSIGNED, &count },
+        { "--aborts", TB_ARG_UNSIGNED, &aborts },
+        { "--ddr-latency", TB_ARG_UNSIGNED, &latency },
+        { "--throughput-kib", TB_ARG_UNSIGNED, &tput_kib },
+        { "--min-ratio", TB_ARG_DOUBLE, &min_ratio },
+        { "--only", TB_ARG_STRING, &only },
+        { "--trace", TB_ARG_STRING, &trace },
+    };
+    if (!tb_parse_args(argc, argv, 1, args, sizeof args / sizeof args[0]))
+        usage();
     struct tb *tb = tb_create(seed, latency, trace);
     if (!tb) {
         fprintf(stderr,
@@ -64,13 +53,13 @@ int main(int argc, char **argv)
     printf("engine_tb: Slots=%u AsidW=%u TagW=%u PaBits=%u, DDR latency %u, seed %" PRIu64 "\n",
            p.slots, p.asid_bits, p.tag_bits, p.pa_bits, latency, seed);
     bool ok = true;
-    if (!only || !strcmp(only, "directed"))
+    if (tb_selected(only, "directed"))
         ok &= test_directed(tb);
-    if (!only || !strcmp(only, "random"))
+    if (tb_selected(only, "random"))
         ok &= test_random(tb, count);
-    if (!only || !strcmp(only, "abort"))
+    if (tb_selected(only, "abort"))
         ok &= test_abort(tb, aborts);
-    if (!only || !strcmp(only, "throughput"))
+    if (tb_selected(only, "throughput"))
         ok &= test_throughput(tb, (uint64_t)tput_kib << 10, min_ratio);
     ok &= tb->errors == 0;
     printf("engine_tb: %s (%" PRIu64 " cycles, %u failures)\n", ok ? "PASS" : "FAIL",

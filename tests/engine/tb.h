@@ -24,32 +24,7 @@
 
 #include "dut.h"
 #include "sparse_mem.h"
-
-/* ------------------------------------------------------------ random */
-struct rng {
-    uint64_t s;
-};
-static inline uint64_t rng_next(struct rng *r)
-{
-    uint64_t x = r->s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->s = x;
-    return x * UINT64_C(2685821657736338717);
-}
-static inline uint64_t rng_below(struct rng *r, uint64_t n)
-{
-    return n ? rng_next(r) % n : 0;
-}
-static inline bool rng_chance(struct rng *r, unsigned percent)
-{
-    return rng_below(r, 100) < percent;
-}
-static inline void rng_seed(struct rng *r, uint64_t seed)
-{
-    r->s = seed * 0x9E3779B97F4A7C15ull + 1;
-}
+#include "tb_rng.h"
 
 /* ------------------------------------------------------------ the stand-in MMU's table */
 #define TB_CHUNK     64u

@@ -5,13 +5,11 @@
 #include "dut.h"
 
 #include <cstdlib>
-#include <memory>
 #include <type_traits>
 
 #include "gmmu/mmu_regs.h"
 #include "Vmmu_top.h"
-#include "verilated.h"
-#include "fst_trace.h"
+#include "vl_harness.h"
 
 #ifndef DUT_PORTS
 #error "build with -DDUT_PORTS=... (and the other DUT_* parameters)"
@@ -68,13 +66,7 @@ template <std::size_t N> uint64_t get(const VlWide<N> &sig, unsigned lsb, unsign
 
 } // namespace
 
-struct dut {
-    std::unique_ptr<VerilatedContext> ctx;
-    std::unique_ptr<Vmmu_top> top;
-    FstTrace fst;
-    ddr_model *ddr = nullptr;
-    axi4_pins pins{};
-    uint64_t cycle = 0;
+struct dut : VlDdrClocked<Vmmu_top> {
 };
 
 // Parameters a configuration leaves at mmu_top's defaults come from the
@@ -110,15 +102,9 @@ struct dut_params dut_params(void)
 
 struct dut *dut_create(const struct dut_config *cfg)
 {
-    dut *d = new dut;
-    d->ctx = std::make_unique<VerilatedContext>();
-    const char *trace_path = cfg ? cfg->trace_path : nullptr;
-    FstTrace::prepare(*d->ctx, trace_path);
-    d->top = std::make_unique<Vmmu_top>(d->ctx.get());
-    if (!d->fst.open(*d->top, trace_path)) {
-        delete d;
+    dut *d = vl_create<dut>(cfg ? cfg->trace_path : nullptr);
+    if (!d)
         return nullptr;
-    }
     ddr_model_config mc{};
     if (cfg) {
         mc.read_latency = cfg->ddr_latency;
@@ -134,12 +120,9 @@ struct dut *dut_create(const struct dut_config *cfg)
 
 void dut_destroy(struct dut *d)
 {
-    if (!d)
-        return;
-    d->fst.close();
-    d->top->final();
-    ddr_model_destroy(d->ddr);
-    delete d;
+    if (d)
+        ddr_model_destroy(d->ddr);
+    vl_destroy(d);
 }
 
 struct ddr_model *dut_ddr(struct dut *d)
@@ -157,7 +140,6 @@ void dut_eval(struct dut *d, struct dut_io *io)
     Vmmu_top &t = *d->top;
     const unsigned tb = DUT_TAG_BITS, ab = DUT_ASID_BITS;
 
-    t.clk_i = 0;
     for (unsigned p = 0; p < DUT_PORTS; p++) {
         const dut_req &r = io->req[p];
         put(t.req_valid_i, p, 1, r.valid);
@@ -182,8 +164,7 @@ void dut_eval(struct dut *d, struct dut_io *io)
     t.axi_rresp_i = d->pins.rresp;
     t.axi_rlast_i = d->pins.rlast;
 
-    t.eval();
-    d->fst.dump(2 * d->cycle);
+    d->eval_low();
 
     d->pins.arvalid = t.axi_arvalid_o;
     d->pins.arid = t.axi_arid_o;
@@ -218,23 +199,12 @@ void dut_eval(struct dut *d, struct dut_io *io)
 
 void dut_tick(struct dut *d)
 {
-    ddr_model_clock(d->ddr, &d->pins);
-    d->top->clk_i = 1;
-    d->top->eval();
-    d->fst.dump(2 * d->cycle + 1);
-    d->cycle++;
+    d->tick();
 }
 
 void dut_reset(struct dut *d)
 {
-    dut_io io{};
-    d->top->rst_ni = 0;
-    for (int i = 0; i < 4; i++) {
-        dut_eval(d, &io);
-        dut_tick(d);
-    }
-    d->top->rst_ni = 1;
-    ddr_model_reset(d->ddr);
+    vl_reset<dut_io>(d);
 }
 
 } // extern "C"

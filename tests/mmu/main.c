@@ -13,6 +13,7 @@
 
 #include "gmmu/mmu_regs.h"
 #include "mmu_tests.h"
+#include "tb_args.h"
 
 static void usage(void)
 {
@@ -91,27 +92,16 @@ int main(int argc, char **argv)
     struct mmu_test_opts o = { .seed = 1, .count = 0 };
     if (argc < 2)
         usage();
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--no-changes")) {
-            o.no_changes = true;
-            continue;
-        }
-        if (i + 1 >= argc)
-            usage();
-        if (!strcmp(a, "--seed"))
-            o.seed = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--count"))
-            o.count = strtoull(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--ddr-latency"))
-            o.ddr_latency = (unsigned)strtoul(argv[++i], NULL, 0);
-        else if (!strcmp(a, "--trace"))
-            o.trace = argv[++i];
-        else if (!strcmp(a, "--only"))
-            o.only = argv[++i];
-        else
-            usage();
-    }
+    const struct tb_arg args[] = {
+        { "--no-changes", TB_ARG_FLAG, &o.no_changes },
+        { "--seed", TB_ARG_U64, &o.seed },
+        { "--count", TB_ARG_U64, &o.count },
+        { "--ddr-latency", TB_ARG_UNSIGNED, &o.ddr_latency },
+        { "--trace", TB_ARG_STRING, &o.trace },
+        { "--only", TB_ARG_STRING, &o.only },
+    };
+    if (!tb_parse_args(argc, argv, 2, args, sizeof args / sizeof args[0]))
+        usage();
     if (!strcmp(argv[1], "random")) {
         if (!o.count)
             o.count = 100000;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "paging_tests.h"
+#include "tb_args.h"
 
 static void usage(void)
 {
@@ -28,30 +29,18 @@ int main(int argc, char **argv)
     uint64_t seed = 1;
     unsigned streams = 40, ddr_lat = 40, sys_lat = 60, kib = 32, check = 1;
     const char *only = NULL, *trace = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc)
-            usage();
-        const char *v = argv[++i];
-        if (!strcmp(a, "--seed"))
-            seed = strtoull(v, NULL, 0);
-        else if (!strcmp(a, "--streams"))
-            streams = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--ddr-latency"))
-            ddr_lat = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--sys-latency"))
-            sys_lat = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--throughput-kib"))
-            kib = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--throughput-check"))
-            check = (unsigned)strtoul(v, NULL, 0);
-        else if (!strcmp(a, "--only"))
-            only = v;
-        else if (!strcmp(a, "--trace"))
-            trace = v;
-        else
-            usage();
-    }
+    const struct tb_arg args[] = {
+        { "--seed", TB_ARG_U64, &seed },
+        { "--streams", TB_ARG_UNSIGNED, &streams },
+        { "--ddr-latency", TB_ARG_UNSIGNED, &ddr_lat },
+        { "--sys-latency", TB_ARG_UNSIGNED, &sys_lat },
+        { "--throughput-kib", TB_ARG_UNSIGNED, &kib },
+        { "--throughput-check", TB_ARG_UNSIGNED, &check },
+        { "--only", TB_ARG_STRING, &only },
+        { "--trace", TB_ARG_STRING, &trace },
+    };
+    if (!tb_parse_args(argc, argv, 1, args, sizeof args / sizeof args[0]))
+        usage();
     struct tb *t = tb_create(seed, ddr_lat, sys_lat, trace);
     if (!t) {
         fprintf(stderr,
@@ -66,17 +55,17 @@ int main(int argc, char **argv)
         (unsigned long long)seed, ddr_lat, sys_lat);
     tb_randomize_memory(t);
     bool ok = true;
-    if (!only || !strcmp(only, "directed"))
+    if (tb_selected(only, "directed"))
         test_directed(t);
-    if (!only || !strcmp(only, "random"))
+    if (tb_selected(only, "random"))
         test_random(t, streams);
-    if (!only || !strcmp(only, "errors"))
+    if (tb_selected(only, "errors"))
         test_axi_errors(t);
-    if (!only || !strcmp(only, "malformed"))
+    if (tb_selected(only, "malformed"))
         test_malformed(t);
-    if (!only || !strcmp(only, "flush"))
+    if (tb_selected(only, "flush"))
         test_flush(t);
-    if (!only || !strcmp(only, "throughput"))
+    if (tb_selected(only, "throughput"))
         ok = test_throughput(t, kib, check != 0);
     printf("paging_tb: %llu cycles, %s\n", (unsigned long long)t->cycle, ok ? "PASS" : "FAIL");
     tb_destroy(t);

@@ -27,7 +27,7 @@ struct tb *tb_create(uint64_t seed, unsigned ddr_latency, unsigned sys_latency, 
     struct tb *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->rng.s = seed * 0x9E3779B97F4A7C15ull + 1;
+    rng_seed(&t->rng, seed);
     t->prm = dut_params();
     struct ddr_model_config dc = { TB_DDR_SIZE, ddr_latency, 0, 0 };
     struct ddr_model_config sc = { TB_SYS_SIZE, sys_latency, 0, 0 };

@@ -23,28 +23,7 @@
 #include "ddr_model.h"
 #include "dut.h"
 #include "ref.h"
-
-/* ------------------------------------------------------------ random */
-struct rng {
-    uint64_t s;
-};
-static inline uint64_t rng_next(struct rng *r)
-{
-    uint64_t x = r->s;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->s = x;
-    return x * UINT64_C(2685821657736338717);
-}
-static inline uint64_t rng_below(struct rng *r, uint64_t n)
-{
-    return n ? rng_next(r) % n : 0;
-}
-static inline bool rng_chance(struct rng *r, unsigned percent)
-{
-    return rng_below(r, 100) < percent;
-}
+#include "tb_rng.h"
 
 /* ------------------------------------------------------------ memory map of the test */
 #define TB_DDR_SIZE (UINT64_C(64) << 20)         /* the DDR model */

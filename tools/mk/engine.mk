@@ -11,11 +11,11 @@
 ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv $(RTL_ENGINE)
 ENGINE_DIR := $(BUILD)/engine
 
-ENGINE_TB_CSRCS := tests/engine/tb.c tests/engine/tests.c tests/engine/main.c \
+ENGINE_TB_CSRCS := tests/engine/tb.c tests/engine/tests.c tests/engine/main.c tests/common/tb_args.c \
                    sim/ddr_model.c sim/sparse_mem.c
-ENGINE_TB_HDRS  := $(wildcard tests/engine/*.h sim/*.h include/gmmu/*.h)
+ENGINE_TB_HDRS  := $(wildcard tests/engine/*.h tests/common/*.h sim/*.h include/gmmu/*.h)
 ENGINE_TB_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-                    -Iinclude -Isim -Itests/engine
+                    -Iinclude -Isim -Itests/engine -Itests/common
 ENGINE_TB_LIB   := $(ENGINE_DIR)/libenginetb.a
 
 # Configurations: engine_<cfg>_P are gpu_engine parameters; the testbench
@@ -48,8 +48,8 @@ $(ENGINE_TB_LIB): $(patsubst %.c,$(ENGINE_DIR)/c/%.o,$(ENGINE_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define engine_tb_rule
-$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	$$(call vl_build,$$@,gpu_engine,$(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp,-I$(ROOT)/tests/engine $(call engine_D,$(1)),$(ENGINE_TB_LIB),$(call engine_G,$(1)))
+$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(wildcard tests/common/vl_*.h) $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h $(VL_TRACE_CFG)
+	$$(call vl_build,$$@,gpu_engine,$(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp,-I$(ROOT)/tests/engine -I$(ROOT)/tests/common $(call engine_D,$(1)),$(ENGINE_TB_LIB),$(call engine_G,$(1)))
 endef
 $(foreach c,$(ENGINE_CONFIGS),$(eval $(call engine_tb_rule,$(c))))
 

@@ -16,11 +16,11 @@ MMU_DIR  := $(BUILD)/mmu
 
 # Testbench C (compiled once, configuration independent) and the C++ shell.
 MMU_TB_CSRCS := tests/mmu/tb.c tests/mmu/pt.c tests/mmu/random.c tests/mmu/directed.c \
-                tests/mmu/bench.c tests/mmu/main.c tests/model/gmmu_ref.c \
+                tests/mmu/bench.c tests/mmu/main.c tests/model/gmmu_ref.c tests/common/tb_args.c \
                 sim/ddr_model.c sim/sparse_mem.c
-MMU_TB_HDRS  := $(wildcard tests/mmu/*.h tests/model/*.h sim/*.h include/gmmu/*.h)
+MMU_TB_HDRS  := $(wildcard tests/mmu/*.h tests/common/*.h tests/model/*.h sim/*.h include/gmmu/*.h)
 MMU_TB_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-                 -Iinclude -Isim -Itests/model -Itests/mmu
+                 -Iinclude -Isim -Itests/model -Itests/mmu -Itests/common
 MMU_TB_LIB   := $(MMU_DIR)/libmmutb.a
 
 # Configurations: mmu_<cfg>_G are mmu_top parameters. The testbench reads
@@ -59,8 +59,8 @@ $(MMU_TB_LIB): $(patsubst %.c,$(MMU_DIR)/c/%.o,$(MMU_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define mmu_tb_rule
-$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	$$(call vl_build,$$@,mmu_top,$(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp,-I$(ROOT)/tests/mmu $(call mmu_D,$(1)),$(MMU_TB_LIB),$(call mmu_G,$(1)))
+$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(wildcard tests/common/vl_*.h) $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h $(VL_TRACE_CFG)
+	$$(call vl_build,$$@,mmu_top,$(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp,-I$(ROOT)/tests/mmu -I$(ROOT)/tests/common $(call mmu_D,$(1)),$(MMU_TB_LIB),$(call mmu_G,$(1)))
 endef
 $(foreach c,$(MMU_CONFIGS),$(eval $(call mmu_tb_rule,$(c))))
 

@@ -12,11 +12,11 @@
 PAGING_RTL := rtl/pkg/gmmu_paging_pkg.sv rtl/prim/prim_ram_1r1w.sv $(RTL_PAGING)
 PAGING_DIR := $(BUILD)/paging
 
-PAGING_TB_CSRCS := tests/paging/tb.c tests/paging/ref.c tests/paging/tests.c tests/paging/main.c \
+PAGING_TB_CSRCS := tests/paging/tb.c tests/paging/ref.c tests/paging/tests.c tests/paging/main.c tests/common/tb_args.c \
                    sim/ddr_model.c sim/sparse_mem.c
-PAGING_TB_HDRS  := $(wildcard tests/paging/*.h sim/*.h include/gmmu/*.h)
+PAGING_TB_HDRS  := $(wildcard tests/paging/*.h tests/common/*.h sim/*.h include/gmmu/*.h)
 PAGING_TB_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
-                    -Iinclude -Isim -Itests/paging
+                    -Iinclude -Isim -Itests/paging -Itests/common
 PAGING_TB_LIB   := $(PAGING_DIR)/libpagingtb.a
 
 # Configurations: paging_<cfg>_P are paging_engine parameters; the testbench
@@ -51,8 +51,8 @@ $(PAGING_TB_LIB): $(patsubst %.c,$(PAGING_DIR)/c/%.o,$(PAGING_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define paging_tb_rule
-$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h $(VL_TRACE_CFG)
-	$$(call vl_build,$$@,paging_engine,$(PAGING_RTL) $(ROOT)/tests/paging/dut.cpp,-I$(ROOT)/tests/paging $(call paging_D,$(1)),$(PAGING_TB_LIB),--assert $(call paging_G,$(1)))
+$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(wildcard tests/common/vl_*.h) $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h $(VL_TRACE_CFG)
+	$$(call vl_build,$$@,paging_engine,$(PAGING_RTL) $(ROOT)/tests/paging/dut.cpp,-I$(ROOT)/tests/paging -I$(ROOT)/tests/common $(call paging_D,$(1)),$(PAGING_TB_LIB),--assert $(call paging_G,$(1)))
 endef
 $(foreach c,$(PAGING_CONFIGS),$(eval $(call paging_tb_rule,$(c))))
 
