@@ -36,9 +36,10 @@ static uint32_t cmd_get_caps(void *ctx, const uint8_t *req, uint32_t req_len, ui
         return GMMU_STATUS_MALFORMED_LENGTH;
     struct gmmu_caps caps = {
         .flags = GMMU_CAPS_FLAGS,
-        /* The engine writes tables at VRAM offsets: physical addresses. */
-        .page_table_update_mode = vidmm_hw_engine() ? GMMU_PAGETABLE_UPDATE_GPU_PHYSICAL
-                                                    : GMMU_CAP_PAGE_TABLE_UPDATE_MODE,
+        /* The design's mode (GPU_PHYSICAL: the paging engine writes tables
+           at VRAM offsets) holds only when the engine is there. */
+        .page_table_update_mode =
+            vidmm_hw_engine() ? GMMU_CAP_PAGE_TABLE_UPDATE_MODE : GMMU_PAGETABLE_UPDATE_CPU_VIRTUAL,
         .virtual_address_bit_count = GMMU_CAP_VIRTUAL_ADDRESS_BIT_COUNT,
         .leaf_page_table_size_for_64k_pages = GMMU_CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES,
         .page_table_level_count = GMMU_CAP_PAGE_TABLE_LEVEL_COUNT,

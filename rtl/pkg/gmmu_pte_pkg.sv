@@ -67,7 +67,7 @@ package gmmu_pte_pkg;
   localparam int unsigned CAP_LARGE_PAGE_SUPPORTED = 1;
   localparam int unsigned CAP_DUAL_PTE_SUPPORTED = 1;
   localparam int unsigned CAP_ALLOW_NON_ALIGNED_LARGE_PAGE_ADDRESS = 0;
-  localparam int unsigned CAP_PAGE_TABLE_UPDATE_MODE = 0;
+  localparam int unsigned CAP_PAGE_TABLE_UPDATE_MODE = 2;
   localparam int unsigned CAP_VIRTUAL_ADDRESS_BIT_COUNT = 48;
   localparam int unsigned CAP_LEAF_PAGE_TABLE_SIZE_FOR64_KPAGES_IN_BYTES = 256;
   localparam int unsigned CAP_PAGE_TABLE_LEVEL_COUNT = 4;
