@@ -1405,6 +1405,23 @@ static void walk_root(struct op *op, uint64_t lo, uint64_t hi)
     walk_table(op, op->pm->levels - 1u, &root, lo, hi);
 }
 
+/* An op for clearing blocks outside a command. Field by field: an
+ * initialiser would clear the 256-byte write buffer (picolibc's memset,
+ * about 10 cycles a byte: most of creating or destroying an empty space). */
+static void op_bare(struct op *op, struct ptm *pm)
+{
+    op->pm = pm;
+    op->src = NULL;
+    op->counting = false;
+    op->changed = false;
+    op->need[BLOCK_4K] = op->need[BLOCK_8K] = 0;
+    op->inv_start = op->inv_end = 0;
+    op->w.offset = 0;
+    op->w.n = 0;
+    op->w.even = false;
+    op->w.pattern = false;
+}
+
 /* Count, reserve, apply, invalidate: the frame of every command. */
 static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t lo, uint64_t hi)
 {
@@ -1631,7 +1648,7 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
     kind = levels == 2 ? BLOCK_8K : BLOCK_4K;
     if (vram_alloc_block(pm->vram, block_bytes[kind], &pm->root) != VRAM_OK)
         return PTM_ERR_NO_VRAM;
-    op = (struct op){ .pm = pm };
+    op_bare(&op, pm);
     fill_zero(&op, pm->root, block_bytes[kind]);
     /* The root must be clear before anyone points the MMU at it. */
     if (hw_complete(pm) != PTM_OK) {
@@ -1647,15 +1664,17 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
 
 void ptm_destroy(struct ptm *pm)
 {
-    struct source src = { .kind = SRC_INVALID };
     enum block_kind kind = pm->levels == 2 ? BLOCK_8K : BLOCK_4K;
-    struct op op = { .pm = pm };
+    struct op op;
 
     /* Unmapping everything needs no new table, so it cannot fail. One
      * invalidation of the whole space covers it and the root. An empty
      * root is all zero already: nothing to walk, read or clear. */
     pm->batch_depth = 1;
     if (pm->root_valid) {
+        struct source src = { .kind = SRC_INVALID };
+
+        op_bare(&op, pm);
         run_command(pm, &src, 0, va_limit(pm));
         fill_zero(&op, pm->root, block_bytes[kind]);
         pm->root_valid = 0;
