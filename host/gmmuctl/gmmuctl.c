@@ -271,10 +271,25 @@ static int cmd_pt_stats(struct gmmu_dev *dev, const struct options *o)
         const char *name;
         uint32_t v;
     } rows[] = {
-        { "words_written", s.words_written },   { "valid_written", s.valid_written },
-        { "words_read", s.words_read },         { "bus_writes", s.bus_writes },
-        { "invalidations", s.invalidations },   { "inv_cycles", s.inv_cycles },
-        { "inv_max_cycles", s.inv_max_cycles }, { "inv_timeouts", s.inv_timeouts },
+        { "words_written", s.words_written },
+        { "valid_written", s.valid_written },
+        { "words_read", s.words_read },
+        { "bus_writes", s.bus_writes },
+        { "invalidations", s.invalidations },
+        { "inv_cycles", s.inv_cycles },
+        { "inv_max_cycles", s.inv_max_cycles },
+        { "inv_timeouts", s.inv_timeouts },
+        /* The paging engine (0 without it): its own counters, then the
+           firmware's side of its queue. */
+        { "engine", s.engine },
+        { "eng_packets", s.eng_packets },
+        { "eng_beats", s.eng_beats },
+        { "eng_busy_cycles", s.eng_busy_cycles },
+        { "queue_words", s.queue_words },
+        { "fences", s.fences },
+        { "syncs", s.syncs },
+        { "wait_cycles", s.wait_cycles },
+        { "eng_errors", s.eng_errors },
     };
     size_t n = sizeof rows / sizeof rows[0];
     if (o->json)
