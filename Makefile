@@ -74,6 +74,7 @@ help:
 	@echo '  make bitstream       the board bitstream'
 	@echo '  make flash           program the board'
 	@echo '  make synth-report    resources by part and by block, and timing'
+	@echo '  make synth-report-yosys   the same without place and route (OrangeCrab)'
 	@echo '  make synth-mmu       the MMU alone through Yosys 0.23 (ECP5 and Xilinx 7 resources)'
 	@echo '  make synth-paging    the paging engine alone through Yosys 0.23 (ECP5)'
 	@echo '  make synth-full      uart_soc through synth_ecp5 and synth_xilinx'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Prints a board build's resource use and Fmax per clock (make synth-report).
 
-    board_report.py --board orangecrab-85f --stat SYNTH_STAT.txt --pnr-log PNR.log
+    board_report.py --board orangecrab-85f --stat SYNTH_STAT.txt [--pnr-log PNR.log]
                     [--mmu-pnr-log MMU_PNR.log] [--hier-stat HIER_STAT.txt] [--markdown]
     board_report.py --board litefury --vivado-util UTIL.rpt --vivado-timing TIMING.rpt
 
@@ -10,9 +10,11 @@ ECP5: LUT4, flip-flops, EBR (DP16KD), DSP (MULT18X18D/ALU54B) from nextpnr's
 device utilisation (after packing; Yosys' counts beside them), and the Fmax
 nextpnr reports for each clock after routing. Vivado: LUTs, registers, block
 RAM tiles, DSP48 from report_utilization, and WNS per clock from
-report_timing_summary. --markdown prints the table rows docs/boards.md uses.
---hier-stat breaks the resources down by part (MMU, GPU engines, LiteDRAM,
-CPU, clock crossing, the rest) from a Yosys `stat` of the same design
+report_timing_summary. Without --pnr-log (make synth-report-yosys) only
+Yosys' counts are printed. --markdown prints the table rows docs/boards.md uses.
+--hier-stat breaks the resources down by part (MMU, paging engine, GPU
+engines, LiteDRAM, CPU, clock crossing, the rest), and the MMU and the
+paging engine by block, from a Yosys `stat` of the same design
 synthesised with its hierarchy kept (unflattened, so the parts add up to
 more than the flattened board; the shares are what to read).
 """
@@ -59,6 +61,8 @@ def part_of(module):
     path = module.split("$", 1)[1] if "$" in module else ""
     if ".u_mmu" in path:
         return "MMU"
+    if ".u_paging" in path:
+        return "paging engine"
     if ".g_engine" in path:
         return "GPU engines"
     if module.startswith(("litedram_core", "gmmu_dram_cpu")):
@@ -89,6 +93,29 @@ def mmu_block_of(module):
         return None
     below = path.split(".u_mmu", 1)[1]
     return next((name for key, name in MMU_BLOCKS if key in below), "mmu_top glue, arbiters")
+
+
+# The paging engine's blocks, by the instance path below paging_engine.
+PAGING_BLOCKS = (
+    (".u_queue", "queue RAM"),
+    (".u_regs", "registers, counters"),
+    (".u_fetch", "fetch, decode"),
+    (".u_exec", "packet start, flush, fence"),
+    (".u_wr", "write bursts"),
+    (".u_rd", "COPY reads"),
+    (".u_fifo", "COPY FIFO"),
+    (".u_track", "packet tracker"),
+    (".u_ctrl", "errors, restart"),
+)
+
+
+def paging_block_of(module):
+    """The paging-engine block a module belongs to, or None outside it."""
+    path = module.split("$", 1)[1] if "$" in module else ""
+    if ".u_paging" not in path:
+        return None
+    below = path.split(".u_paging", 1)[1]
+    return next((name for key, name in PAGING_BLOCKS if key in below), "paging_engine glue")
 
 
 def hier_parts(path, classify=part_of):
@@ -122,12 +149,16 @@ def print_parts(path):
     print_groups(hier_parts(path), 16)
     print("== the MMU by block (same netlist; shares of the MMU)")
     print_groups(hier_parts(path, mmu_block_of), 26)
+    paging = hier_parts(path, paging_block_of)
+    if paging:
+        print("== the paging engine by block (same netlist; shares of the engine)")
+        print_groups(paging, 26)
 
 
 def ecp5(a):
     ys = yosys_counts(a.stat)
-    util = nextpnr_util(a.pnr_log)
-    fmax = nextpnr_fmax(a.pnr_log)
+    util = nextpnr_util(a.pnr_log) if a.pnr_log else {}
+    fmax = nextpnr_fmax(a.pnr_log) if a.pnr_log else {}
     rows = [
         ("LUT4 (logic cells)", util.get("TRELLIS_COMB"), ys.get("LUT4")),
         ("Flip-flops", util.get("TRELLIS_FF"), ys.get("TRELLIS_FF")),
@@ -140,7 +171,8 @@ def ecp5(a):
     for name, u, y in rows:
         used = f"{u[0]:>6} / {u[1]:<6} ({100 * u[0] / u[1]:4.1f}%)" if u else "     -"
         print(f"  {name:<24} {used}   yosys {y if y is not None else '-'}")
-    print(f"== {a.board}: Fmax per clock (nextpnr, after routing)")
+    if a.pnr_log:
+        print(f"== {a.board}: Fmax per clock (nextpnr, after routing)")
     for clk, (f, target, ok) in fmax.items():
         print(f"  {clk:<40} {f:7.2f} MHz  (target {target:.0f} MHz: {'PASS' if ok else 'FAIL'})")
     if a.mmu_pnr_log:

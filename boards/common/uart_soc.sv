@@ -24,7 +24,12 @@ module uart_soc #(
   parameter int unsigned MmuSlots   = gmmu_mmu_pkg::MISS_SLOTS,
   parameter int unsigned MmuPfDepth = gmmu_mmu_pkg::PF_DEPTH,
   parameter bit          MmuFollow  = 1'b1,
-  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES
+  parameter int unsigned MmuL1Entries = gmmu_mmu_pkg::L1_ENTRIES,
+  // The paging engine's configuration (soc_top's Paging* parameters)
+  parameter int unsigned PagingQueueWords    = gmmu_paging_pkg::PAGING_QUEUE_WORDS_DEFAULT,
+  parameter int unsigned PagingCopyFifoBeats = 128,
+  parameter int unsigned PagingOutstanding   = 8,
+  parameter int unsigned PagingPktSlots      = 8
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -106,7 +111,9 @@ module uart_soc #(
 
   soc_top #(.RamWords(RamWords), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow),
-            .MmuL1Entries(MmuL1Entries)) u_soc (
+            .MmuL1Entries(MmuL1Entries), .PagingQueueWords(PagingQueueWords),
+            .PagingCopyFifoBeats(PagingCopyFifoBeats), .PagingOutstanding(PagingOutstanding),
+            .PagingPktSlots(PagingPktSlots)) u_soc (
     .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
     .console_valid_o, .console_data_o, .console_ready_i,
     .exit_valid_o, .exit_code_o,

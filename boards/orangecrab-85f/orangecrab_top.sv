@@ -39,6 +39,12 @@
 // following, and 8-entry L1 TLBs (docs/boards.md): with more the 85F is
 // too full for nextpnr to route. MMU_CONFIG reports these (the firmware reads the walker
 // count); nothing else changes. `make fmax-mmu` times mmu_top with these values.
+//
+// The paging engine is built smaller than soc_top's default too: a 32-beat
+// COPY FIFO (two 16-beat bursts), 4 bursts in flight per port and 4 packets
+// in flight (the queue stays 512 words: it is block RAM either way). The
+// firmware reads QUEUE_WORDS and CONFIG back; DDR at 48 MHz behind the clock
+// crossing needs no deeper pipeline.
 module orangecrab_top #(
   parameter string       RamInit   = "",
   parameter int unsigned SysHz     = 48_000_000,   // the DDR core's user clock
@@ -50,7 +56,10 @@ module orangecrab_top #(
   parameter int unsigned MmuSlots   = 4,
   parameter int unsigned MmuPfDepth = 0,
   parameter bit          MmuFollow  = 1'b0,
-  parameter int unsigned MmuL1Entries = 8
+  parameter int unsigned MmuL1Entries = 8,
+  parameter int unsigned PagingCopyFifoBeats = 32,
+  parameter int unsigned PagingOutstanding   = 4,
+  parameter int unsigned PagingPktSlots      = 4
 ) (
   input  logic        clk48_i,        // 48 MHz oscillator
   input  logic        usr_btn_ni,     // user button, low when pressed
@@ -214,7 +223,8 @@ module orangecrab_top #(
 
   uart_soc #(.ClkDiv(ClkDiv), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
              .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow),
-             .MmuL1Entries(MmuL1Entries)) u_soc (
+             .MmuL1Entries(MmuL1Entries), .PagingCopyFifoBeats(PagingCopyFifoBeats),
+             .PagingOutstanding(PagingOutstanding), .PagingPktSlots(PagingPktSlots)) u_soc (
     .clk_i (soc_clk), .rst_ni (soc_rst_sync_q[1]),
     .boot_arg_i ('0), .ddr_size_mb_i (16'(DdrSizeMb)),
     .console_valid_o (console_valid), .console_data_o (console_data),

@@ -17,8 +17,14 @@ Yosys `stat` of an unflattened netlist small enough to add up by hand.
     mmu_walker$...u_mmu.u_walker                  15    4    0   MMU: walker
     mmu_regs$...u_mmu.u_regs                      11    2    0   MMU: registers
     gpu_engine$...g_engine[0].u_engine            70    9    0   GPU engines
+    paging_engine$...u_paging                      5    2    0   paging: glue
+    paging_fetch$...u_paging.u_fetch              20    4    0   paging: fetch
+    prim_ram_1r1w$...u_paging.u_queue_lo           0    0    1   paging: queue RAM
+    prim_ram_1r1w$...u_paging.u_queue_hi           0    0    1   paging: queue RAM
+    paging_regs$...u_paging.u_regs                 9    3    0   paging: registers (not the MMU's)
 
 MMU: LUT4 7+40+40+30+2+60+25+15+11 = 230, FF 3+8+8+6+0+10+5+4+2 = 46, EBR 4.
+Paging engine: LUT4 5+20+0+0+9 = 34, FF 2+4+0+0+3 = 9, EBR 2.
 The "design hierarchy" block (totals) must not be counted.
 """
 import os
@@ -42,6 +48,11 @@ MODULES = [
     (f"mmu_walker${SOC}.u_mmu.u_walker", 15, 4, 0),
     (f"mmu_regs${SOC}.u_mmu.u_regs", 11, 2, 0),
     (f"gpu_engine${SOC}.g_engine[0].u_engine", 70, 9, 0),
+    (f"paging_engine${SOC}.u_paging", 5, 2, 0),
+    (f"paging_fetch${SOC}.u_paging.u_fetch", 20, 4, 0),
+    (f"prim_ram_1r1w${SOC}.u_paging.u_queue_lo", 0, 0, 1),
+    (f"prim_ram_1r1w${SOC}.u_paging.u_queue_hi", 0, 0, 1),
+    (f"paging_regs${SOC}.u_paging.u_regs", 9, 3, 0),
 ]
 
 
@@ -76,18 +87,23 @@ def main():
     try:
         parts = board_report.hier_parts(path)
         blocks = board_report.hier_parts(path, board_report.mmu_block_of)
+        pblocks = board_report.hier_parts(path, board_report.paging_block_of)
     finally:
         os.unlink(path)
     ok = expect(parts, {
         "MMU": (230, 46, 4), "CPU": (100, 20, 2), "LiteDRAM": (50, 5, 1),
-        "GPU engines": (70, 9, 0), "the rest": (10, 1, 0),
+        "GPU engines": (70, 9, 0), "paging engine": (34, 9, 2), "the rest": (10, 1, 0),
     }, "part")
     ok &= expect(blocks, {
         "mmu_top glue, arbiters": (7, 3, 0), "ports: misses, responses": (80, 16, 0),
         "L1 TLBs (one per port)": (32, 6, 0), "L2 TLB": (60, 10, 4), "walk cache": (25, 5, 0),
         "walker": (15, 4, 0), "registers, fault FIFO": (11, 2, 0),
     }, "MMU block")
-    print("board_report: parts and MMU blocks add up" if ok else "board_report: FAILED")
+    ok &= expect(pblocks, {
+        "paging_engine glue": (5, 2, 0), "fetch, decode": (20, 4, 0), "queue RAM": (0, 0, 2),
+        "registers, counters": (9, 3, 0),
+    }, "paging block")
+    print("board_report: parts, MMU and paging-engine blocks add up" if ok else "board_report: FAILED")
     return 0 if ok else 1
 
 

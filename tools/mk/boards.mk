@@ -7,6 +7,7 @@
 #   make t-uart-link / t-mailbox-uart / t-synth-check / ...   (part of make test)
 #   make bitstream BOARD=orangecrab-85f       synthesis, place and route, bitstream
 #   make synth-report BOARD=orangecrab-85f    resources and Fmax per clock
+#   make synth-report-yosys BOARD=orangecrab-85f   the same without place and route
 #   make paths-mmu / paths-board              estimated long paths, from the netlists
 #   make flash BOARD=orangecrab-85f           openFPGALoader (DFU bootloader)
 #   make bitstream BOARD=litefury             Vivado batch flow (needs Vivado)
@@ -106,7 +107,7 @@ FM_BUILD    := build/boards/fmax-mmu
 $(BOARD_STAMP): tools/requirements-boards.txt tools/board_deps.sh
 	@bash tools/board_deps.sh
 
-.PHONY: bitstream flash synth-report synth-check board-deps
+.PHONY: bitstream flash synth-report synth-report-yosys synth-check board-deps
 board-deps: $(BOARD_STAMP)
 
 ifeq ($(filter $(BOARD),$(BOARDS)),)
@@ -196,8 +197,10 @@ $(OC_BIT): $(OC_CFG)
 	@echo "bitstream: $@"
 
 # The same design with its hierarchy kept, for synth-report's resources by
-# part (MMU, engines, LiteDRAM, CPU, ...); about as long as the synthesis.
-$(OC_BUILD)/hier-stat.txt: $(OC_JSON)
+# part (MMU, paging engine, GPU engines, LiteDRAM, CPU, ...); about as long
+# as the synthesis, and independent of it (make -j2 runs both at once).
+$(OC_BUILD)/hier-stat.txt: $(OC_RTL) $(OC_DRAM) $(OC_PLL) $(OC_HEX) $(BOARD_STAMP) tools/mk/boards.mk
+	@mkdir -p $(@D)
 	@echo "synth-report: yosys synth_ecp5 -noflatten for the resources by part (log: $(OC_BUILD)/hier.log)"
 	@$(call progress_yosys,$(OC_BUILD)/hier.out,$(OC_BUILD)/hier.log) $(YOSYS_WASM) -q -l $(OC_BUILD)/hier.log -p "\
 	  $(call oc_read,--best-effort-hierarchy); \
@@ -210,6 +213,12 @@ bitstream: $(OC_BIT)
 synth-report: $(OC_CFG) $(FM_BUILD)/pnr.log $(OC_BUILD)/hier-stat.txt
 	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
 	  --pnr-log $(OC_BUILD)/pnr.log --mmu-pnr-log $(FM_BUILD)/pnr.log --hier-stat $(OC_BUILD)/hier-stat.txt
+# The Yosys part alone (no place and route): yosys cells of the board and
+# the resources by part, the paging engine and the MMU by block. make -j2
+# runs the two syntheses at once.
+synth-report-yosys: $(OC_JSON) $(OC_BUILD)/hier-stat.txt
+	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
+	  --hier-stat $(OC_BUILD)/hier-stat.txt
 # The OrangeCrab's DFU bootloader: hold the button while plugging it in.
 flash: $(OC_BIT)
 	@command -v openFPGALoader >/dev/null || { echo "flash: install openFPGALoader (apt-get install openfpgaloader)"; exit 1; }
