@@ -261,13 +261,8 @@ static void eng_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t en
 
 static bool eng_complete(void *ctx)
 {
-    uint32_t t0 = hal_cycles32();
-    bool ok;
-
     (void)ctx;
-    ok = ptm_paging_complete(&pager);
-    stats.wait_cycles += hal_cycles32() - t0;
-    return ok;
+    return ptm_paging_complete(&pager);
 }
 
 static const struct vidmm_hw engine_hooks = {
@@ -300,6 +295,7 @@ static bool engine_probe(void)
     if (!found)
         return false;
     ptm_paging_init(&pager, &queue, cpu_read64, drop_cache, NULL, VA_LIMIT);
+    pager.now = hal_cycles32;
     return true;
 }
 
@@ -396,6 +392,7 @@ static void engine_stats(struct gmmu_pt_stats *st)
     st->fences = pager.stats.fences;
     st->syncs = pager.stats.syncs;
     st->eng_errors = pager.stats.failures;
+    st->wait_cycles = pager.stats.wait_cycles;
 }
 
 static uint32_t cmd_pt_stats(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,

@@ -58,12 +58,20 @@ static void fail(struct ptm_paging *p)
     pq_restart(p->q);
 }
 
+static uint32_t clock_now(const struct ptm_paging *p)
+{
+    return p->now ? p->now() : 0;
+}
+
 /* Everything queued is in VRAM and the CPU holds no older copy of it. */
 static void sync(struct ptm_paging *p)
 {
+    uint32_t t0 = clock_now(p);
+
     p->stats.syncs++;
     if (pq_sync(p->q) != PQ_OK)
         fail(p);
+    p->stats.wait_cycles += clock_now(p) - t0;
     if (p->cache_drop)
         p->cache_drop(p->ctx);
     p->n_ranges = 0;
@@ -147,9 +155,12 @@ void ptm_paging_flush(void *ctx, uint32_t asid, uint64_t start, uint64_t end)
 void ptm_paging_wait(struct ptm_paging *p)
 {
     if (!p->failed && pq_busy(p->q)) {
+        uint32_t t0 = clock_now(p);
+
         p->stats.fences++;
         if (pq_fence_wait(p->q) != PQ_OK)
             fail(p);
+        p->stats.wait_cycles += clock_now(p) - t0;
     }
 }
 

@@ -32,6 +32,7 @@ struct ptm_paging_stats {
     uint32_t failures;      /* completions that found an engine error */
     uint32_t entries;       /* 64-bit words the packets write */
     uint32_t last_err_code; /* PAGING_ERR of the last failure */
+    uint32_t wait_cycles;   /* spent in syncs and fences (with a clock) */
 };
 
 struct ptm_paging {
@@ -40,6 +41,8 @@ struct ptm_paging {
      * copy of DDR. */
     uint64_t (*read64)(void *ctx, uint64_t vram_offset);
     void (*cache_drop)(void *ctx);
+    /* Optional: a free-running cycle count, to time the waits. */
+    uint32_t (*now)(void);
     void *ctx;
     uint64_t va_limit; /* an invalidation reaching it flushes the ASID */
     /* VRAM the engine may have written since the last sync. */
