@@ -57,6 +57,13 @@ void ptm_paging_init(struct ptm_paging *p, struct pq *q,
                      uint64_t (*read64)(void *ctx, uint64_t vram_offset),
                      void (*cache_drop)(void *ctx), void *ctx, uint64_t va_limit);
 
+/* Nothing queued since the last wait: any read may go straight to the
+ * platform's read64 (the hot path of a binding's read hook). */
+static inline bool ptm_paging_clean(const struct ptm_paging *p)
+{
+    return !p->n_ranges && !p->all;
+}
+
 /* The struct ptm_hw hooks; ctx is the struct ptm_paging. */
 uint64_t ptm_paging_read64(void *ctx, uint64_t vram_offset);
 void ptm_paging_write64(void *ctx, uint64_t vram_offset, uint64_t value);
