@@ -21,21 +21,16 @@
  * should hold, indexed by offset. GMMU_E2E_SEED picks another sequence.
  */
 #include <inttypes.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
 #include <gmmu/engine_regs.h>
 #include <gmmu/pte.h>
 
-#include "libgmmu.h"
+#include "soc_test_util.h"
 
 #define KIB   1024ull
 #define MIB   (1024ull * KIB)
@@ -91,18 +86,7 @@ static uint32_t fault_overflow(void)
 static struct gmmu_engine_rsp run(uint32_t op, uint32_t as, uint64_t dst, uint64_t src,
                                   uint32_t len, uint64_t pattern)
 {
-    struct gmmu_engine_req req = { .engine = (uint32_t)rnd_below(4),
-                                   .op = op,
-                                   .as_handle = as,
-                                   .length = len,
-                                   .dst_va = dst,
-                                   .src_va = src,
-                                   .pattern = pattern };
-    struct gmmu_engine_rsp rsp;
-    int rc = gmmu_engine_run(dev, &req, &rsp);
-    if (rc)
-        fail_msg("ENGINE_RUN: %s", gmmu_strerror(rc));
-    return rsp;
+    return soc_engine_run(dev, (uint32_t)rnd_below(4), op, as, dst, src, len, pattern);
 }
 
 static bool faulted(const struct gmmu_engine_rsp *r)
@@ -509,16 +493,13 @@ static void test_fetch_no_execute(void **state)
 static int setup(void **state)
 {
     static struct world w;
-    const char *device = getenv("GMMU_DEVICE");
     const char *seed = getenv("GMMU_E2E_SEED");
     rng_state = seed ? strtoull(seed, NULL, 0) : 0x9E3779B97F4A7C15ull;
     if (!rng_state)
         rng_state = 1;
     printf("e2e: seed %#" PRIx64 " (GMMU_E2E_SEED)\n", rng_state);
-    if (!device || gmmu_open(device, &dev) != 0)
+    if (soc_open(&dev) != 0)
         return -1;
-    /* Page-table commands on a simulated SoC can take seconds of wall time. */
-    gmmu_set_timeout(dev, 120000);
     if (gmmu_get_vram(dev, &w.vram0) != 0)
         return -1;
     w.overflow0 = fault_overflow();

@@ -5,17 +5,12 @@
  * checks the bytes through the BAR1 aperture. Expected memory contents and
  * checksums are computed here, independently of the device.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "libgmmu.h"
+#include "soc_test_util.h"
 
 #define KIB             1024ull
 #define MIB             (1024ull * KIB)
@@ -24,43 +19,15 @@
 
 static struct gmmu_dev *dev;
 
-struct buffer {
-    uint32_t alloc;
-    uint64_t base, va;
-};
-
-static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
+static struct soc_buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
 {
-    struct buffer b;
-    struct gmmu_alloc_req areq = { .size = size, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
-    struct gmmu_alloc_rsp arsp;
-    assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
-    b.alloc = arsp.handle;
-    b.base = arsp.base;
-    struct gmmu_map_req mreq = { .as_handle = as,
-                                 .alloc_handle = b.alloc,
-                                 .size = size,
-                                 .flags = map_flags,
-                                 .page_sizes = pages };
-    assert_int_equal(gmmu_map_va(dev, &mreq, &b.va), 0);
-    return b;
+    return soc_make_buffer(dev, as, size, GMMU_ALLOC_FLAG_CONTIGUOUS, map_flags, pages);
 }
 
 static struct gmmu_engine_rsp run(uint32_t engine, uint32_t op, uint32_t as, uint64_t dst,
                                   uint64_t src, uint32_t len, uint64_t pattern)
 {
-    struct gmmu_engine_req req = { .engine = engine,
-                                   .op = op,
-                                   .as_handle = as,
-                                   .length = len,
-                                   .dst_va = dst,
-                                   .src_va = src,
-                                   .pattern = pattern };
-    struct gmmu_engine_rsp rsp;
-    int rc = gmmu_engine_run(dev, &req, &rsp);
-    if (rc)
-        fail_msg("ENGINE_RUN: %s", gmmu_strerror(rc));
-    return rsp;
+    return soc_engine_run(dev, engine, op, as, dst, src, len, pattern);
 }
 
 static unsigned fault_reason(const struct gmmu_engine_rsp *r)
@@ -76,8 +43,8 @@ static void test_fill_copy_checksum_through_the_mmu(void **state)
     uint32_t as, asid;
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
     /* A with 4 KB pages, B with the largest pages it can get. */
-    struct buffer a = make_buffer(as, 256 * KIB, 0, 0x1);
-    struct buffer b = make_buffer(as, 2 * MIB, 0, 0);
+    struct soc_buffer a = make_buffer(as, 256 * KIB, 0, 0x1);
+    struct soc_buffer b = make_buffer(as, 2 * MIB, 0, 0);
     enum { LEN = 64 * 1024 };
     const uint64_t pattern = 0x0123456789ABCDEFull;
 
@@ -125,8 +92,8 @@ static void test_faults_isolation_and_use_after_unmap(void **state)
     uint32_t as1, as2, asid;
     assert_int_equal(gmmu_create_as(dev, &as1, &asid), 0);
     assert_int_equal(gmmu_create_as(dev, &as2, &asid), 0);
-    struct buffer a = make_buffer(as1, 64 * KIB, 0, 0);
-    struct buffer ro = make_buffer(as1, 64 * KIB, GMMU_MAP_FLAG_READ_ONLY, 0);
+    struct soc_buffer a = make_buffer(as1, 64 * KIB, 0, 0);
+    struct soc_buffer ro = make_buffer(as1, 64 * KIB, GMMU_MAP_FLAG_READ_ONLY, 0);
 
     /* Read-only: the write faults at the first chunk, nothing is written. */
     struct gmmu_engine_rsp r = run(3, 0, as1, ro.va, 0, 4 * KIB, 0x1111);
@@ -158,29 +125,11 @@ static void test_faults_isolation_and_use_after_unmap(void **state)
     assert_int_equal(gmmu_destroy_as(dev, as2), 0);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    const char *device = getenv("GMMU_DEVICE");
-    if (!device || gmmu_open(device, &dev) != 0)
-        return -1;
-    /* Page-table commands on a simulated 300 k-cycle/s SoC can take seconds. */
-    gmmu_set_timeout(dev, 120000);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gmmu_close(dev);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fill_copy_checksum_through_the_mmu),
         cmocka_unit_test(test_faults_isolation_and_use_after_unmap),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return soc_run_tests(tests, &dev);
 }

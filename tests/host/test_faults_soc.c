@@ -10,19 +10,14 @@
  * access (NO_EXECUTE faults are covered by the MMU testbench).
  */
 #include <pthread.h>
-#include <setjmp.h>
 #include <stdbool.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <cmocka.h>
-
-#include "libgmmu.h"
+#include "soc_test_util.h"
 
 #define KIB              1024ull
 #define CHUNK            64u
@@ -38,42 +33,17 @@
 
 static struct gmmu_dev *dev;
 
-struct buffer {
-    uint32_t alloc;
-    uint64_t va;
-};
-
-static struct buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
+static struct soc_buffer make_buffer(uint32_t as, uint64_t size, uint32_t map_flags, uint32_t pages)
 {
-    struct gmmu_alloc_req areq = { .size = size };
-    struct gmmu_alloc_rsp arsp;
-    assert_int_equal(gmmu_alloc(dev, &areq, &arsp), 0);
-    struct buffer b = { .alloc = arsp.handle };
-    struct gmmu_map_req mreq = { .as_handle = as,
-                                 .alloc_handle = b.alloc,
-                                 .size = size,
-                                 .flags = map_flags,
-                                 .page_sizes = pages };
-    assert_int_equal(gmmu_map_va(dev, &mreq, &b.va), 0);
-    return b;
+    return soc_make_buffer(dev, as, size, 0, map_flags, pages);
 }
 
 /* Runs one engine operation; *asid gets the hardware id it ran under. */
 static struct gmmu_engine_rsp run(uint32_t engine, uint32_t op, uint32_t as, uint64_t va,
                                   uint32_t len)
 {
-    struct gmmu_engine_req req = { .engine = engine,
-                                   .op = op,
-                                   .as_handle = as,
-                                   .length = len,
-                                   .dst_va = op == OP_FILL ? va : 0,
-                                   .src_va = op == OP_FILL ? 0 : va,
-                                   .pattern = 0x5A5A };
-    struct gmmu_engine_rsp rsp;
-    int rc = gmmu_engine_run(dev, &req, &rsp);
-    if (rc)
-        fail_msg("ENGINE_RUN: %s", gmmu_strerror(rc));
-    return rsp;
+    return soc_engine_run(dev, engine, op, as, op == OP_FILL ? va : 0, op == OP_FILL ? 0 : va, len,
+                          0x5A5A);
 }
 
 static bool run_faulted(const struct gmmu_engine_rsp *r)
@@ -141,8 +111,8 @@ static void test_each_fault_is_one_event(void **state)
     uint32_t as1, as2, asid1, asid2;
     assert_int_equal(gmmu_create_as(dev, &as1, &asid1), 0);
     assert_int_equal(gmmu_create_as(dev, &as2, &asid2), 0);
-    struct buffer rw = make_buffer(as1, 64 * KIB, 0, 0);
-    struct buffer ro = make_buffer(as1, 64 * KIB, GMMU_MAP_FLAG_READ_ONLY, 0);
+    struct soc_buffer rw = make_buffer(as1, 64 * KIB, 0, 0);
+    struct soc_buffer ro = make_buffer(as1, 64 * KIB, GMMU_MAP_FLAG_READ_ONLY, 0);
     struct gmmu_mmu_perf c0 = counters();
 
     struct gmmu_engine_rsp r = run(0, OP_FILL, as1, NULL_PAGE_VA(1), CHUNK);
@@ -187,7 +157,7 @@ static void test_counters_for_a_known_pattern(void **state)
     (void)state;
     uint32_t as, asid;
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
-    struct buffer b = make_buffer(as, 64 * KIB, 0, 0x1 /* 4 KB pages */);
+    struct soc_buffer b = make_buffer(as, 64 * KIB, 0, 0x1 /* 4 KB pages */);
     const uint32_t n = 4 * KIB / CHUNK;
 
     struct gmmu_mmu_perf c0 = counters();
@@ -386,8 +356,7 @@ static void test_callback_closes_its_handle(void **state)
     assert_true(wait_closed(&c));
     assert_int_equal(c.set_rc, GMMU_E_INVALID_ARG);
     dev = NULL;
-    assert_int_equal(gmmu_open(getenv("GMMU_DEVICE"), &dev), 0);
-    gmmu_set_timeout(dev, 120000);
+    assert_int_equal(soc_open(&dev), 0);
     assert_int_equal(gmmu_ping(dev, "still", 5), 0);
     assert_int_equal(gmmu_destroy_as(dev, as), 0);
 }
@@ -421,23 +390,6 @@ static void test_leave_faults_for_gmmuctl(void **state)
     run(2, OP_CHECKSUM, as, NULL_PAGE_VA(2), CHUNK);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    const char *device = getenv("GMMU_DEVICE");
-    if (!device || gmmu_open(device, &dev) != 0)
-        return -1;
-    gmmu_set_timeout(dev, 120000);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gmmu_close(dev);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,5 +401,5 @@ int main(void)
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_leave_faults_for_gmmuctl),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return soc_run_tests(tests, &dev);
 }

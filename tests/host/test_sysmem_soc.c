@@ -11,19 +11,14 @@
  * Accesses beyond the buffer, and to it after its host has left, must fault
  * cleanly while the device keeps serving.
  */
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <cmocka.h>
-
-#include "libgmmu.h"
+#include "soc_test_util.h"
 
 #define KIB             1024ull
 #define OP_FILL         0u
@@ -42,10 +37,7 @@ static const char *sim_log;
 static struct gmmu_dev *open_dev(void)
 {
     struct gmmu_dev *dev = NULL;
-    const char *spec = getenv("GMMU_DEVICE");
-    assert_non_null(spec);
-    assert_int_equal(gmmu_open(spec, &dev), 0);
-    gmmu_set_timeout(dev, 120000); /* page-table commands on a slow simulation */
+    assert_int_equal(soc_open(&dev), 0);
     return dev;
 }
 
@@ -90,23 +82,6 @@ static uint64_t map(struct gmmu_dev *dev, uint32_t as, uint32_t alloc, uint64_t 
     uint64_t va = 0;
     assert_int_equal(gmmu_map_va(dev, &req, &va), 0);
     return va;
-}
-
-static struct gmmu_engine_rsp run(struct gmmu_dev *dev, uint32_t engine, uint32_t op, uint32_t as,
-                                  uint64_t dst, uint64_t src, uint32_t len, uint64_t pattern)
-{
-    struct gmmu_engine_req req = { .engine = engine,
-                                   .op = op,
-                                   .as_handle = as,
-                                   .length = len,
-                                   .dst_va = dst,
-                                   .src_va = src,
-                                   .pattern = pattern };
-    struct gmmu_engine_rsp rsp;
-    int rc = gmmu_engine_run(dev, &req, &rsp);
-    if (rc)
-        fail_msg("ENGINE_RUN: %s", gmmu_strerror(rc));
-    return rsp;
 }
 
 static void assert_ok(const struct gmmu_engine_rsp *r, uint32_t len)
@@ -224,27 +199,27 @@ static void test_engines_on_host_memory(void **state)
     uint64_t vva = map(dev, as, vram, SRC, 0);
 
     /* Fill: host memory [64K, 96K) only. */
-    struct gmmu_engine_rsp r = run(dev, 0, OP_FILL, as, va + SRC, 0, FILLED, pattern);
+    struct gmmu_engine_rsp r = soc_engine_run(dev, 0, OP_FILL, as, va + SRC, 0, FILLED, pattern);
     assert_ok(&r, FILLED);
     assert_words(hw, word_at, SRC / 8, "fill left the source alone");
     assert_all(hw + SRC / 8, pattern, FILLED / 8, "fill in host memory");
     assert_all(hw + (SRC + FILLED) / 8, 0, (BUF - SRC - FILLED) / 8, "beyond the fill");
 
     /* Host memory -> VRAM, checked through the aperture. */
-    r = run(dev, 1, OP_COPY, as, vva, va, SRC, 0);
+    r = soc_engine_run(dev, 1, OP_COPY, as, vva, va, SRC, 0);
     assert_ok(&r, SRC);
     uint64_t *got = malloc(SRC);
     assert_int_equal(gmmu_vram_read(dev, vram_base, got, SRC), 0);
     assert_words(got, word_at, SRC / 8, "copy to VRAM");
 
     /* VRAM -> host memory [128K, 192K). */
-    r = run(dev, 2, OP_COPY, as, va + 2 * SRC, vva, SRC, 0);
+    r = soc_engine_run(dev, 2, OP_COPY, as, va + 2 * SRC, vva, SRC, 0);
     assert_ok(&r, SRC);
     assert_words(hw + 2 * SRC / 8, word_at, SRC / 8, "copy from VRAM");
 
     /* Checksums, coherent and not, of what the host wrote and the fill. */
     uint64_t s1, s2;
-    r = run(dev, 3, OP_CHECKSUM, as, 0, va, SRC, 0);
+    r = soc_engine_run(dev, 3, OP_CHECKSUM, as, 0, va, SRC, 0);
     assert_ok(&r, SRC);
     checksum(got, SRC / 8, &s1, &s2); /* got = word_at(i), checked above */
     assert_int_equal(r.result, s1);
@@ -253,7 +228,7 @@ static void test_engines_on_host_memory(void **state)
     for (size_t i = 0; i < FILLED / 8; i++)
         fill_words[i] = pattern;
     checksum(fill_words, FILLED / 8, &s1, &s2);
-    r = run(dev, 0, OP_CHECKSUM, as, 0, va_nc + SRC, FILLED, 0);
+    r = soc_engine_run(dev, 0, OP_CHECKSUM, as, 0, va_nc + SRC, FILLED, 0);
     assert_ok(&r, FILLED);
     assert_int_equal(r.result, s1);
     assert_int_equal(r.result2, s2);
@@ -291,13 +266,13 @@ static void test_beyond_the_buffer_faults(void **state)
     uint32_t sys = sys_alloc(dev, BUF + 64 * KIB, bus);
     uint64_t va = map(dev, as, sys, BUF + 64 * KIB, 0);
 
-    struct gmmu_engine_rsp r = run(dev, 1, OP_FILL, as, va + BUF, 0, 4 * KIB, 0x1234);
+    struct gmmu_engine_rsp r = soc_engine_run(dev, 1, OP_FILL, as, va + BUF, 0, 4 * KIB, 0x1234);
     assert_fault(&r, ACCESS_WRITE, va + BUF, 0);
     /* A checksum that runs off the end: the part inside is summed. */
     uint64_t *hw = host;
     for (size_t i = 0; i < BUF / 8; i++)
         hw[i] = word_at(i);
-    r = run(dev, 2, OP_CHECKSUM, as, 0, va + BUF - 8 * KIB, 16 * KIB, 0);
+    r = soc_engine_run(dev, 2, OP_CHECKSUM, as, 0, va + BUF - 8 * KIB, 16 * KIB, 0);
     assert_fault(&r, ACCESS_READ, va + BUF, 8 * KIB);
     uint64_t s1, s2;
     checksum(hw + (BUF - 8 * KIB) / 8, 8 * KIB / 8, &s1, &s2);
@@ -305,13 +280,13 @@ static void test_beyond_the_buffer_faults(void **state)
     assert_int_equal(r.result2, s2);
 
     /* Still serving: inside the buffer, and VRAM. */
-    r = run(dev, 3, OP_FILL, as, va, 0, 4 * KIB, pattern);
+    r = soc_engine_run(dev, 3, OP_FILL, as, va, 0, 4 * KIB, pattern);
     assert_ok(&r, 4 * KIB);
     assert_all(hw, pattern, 4 * KIB / 8, "fill after the faults");
     uint64_t vram_base;
     uint32_t vram = vram_alloc(dev, 64 * KIB, &vram_base);
     uint64_t vva = map(dev, as, vram, 64 * KIB, 0);
-    r = run(dev, 0, OP_COPY, as, vva, va, 4 * KIB, 0);
+    r = soc_engine_run(dev, 0, OP_COPY, as, vva, va, 4 * KIB, 0);
     assert_ok(&r, 4 * KIB);
     uint64_t got[4 * KIB / 8];
     assert_int_equal(gmmu_vram_read(dev, vram_base, got, sizeof got), 0);
@@ -343,14 +318,14 @@ static void test_memory_of_a_host_that_left(void **state)
     assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
     uint32_t sys = sys_alloc(dev, BUF, bus);
     uint64_t va = map(dev, as, sys, BUF, GMMU_MAP_FLAG_CACHE_COHERENT);
-    struct gmmu_engine_rsp r = run(dev, 0, OP_FILL, as, va, 0, 4 * KIB, pattern);
+    struct gmmu_engine_rsp r = soc_engine_run(dev, 0, OP_FILL, as, va, 0, 4 * KIB, pattern);
     assert_ok(&r, 4 * KIB);
     gmmu_close(dev); /* no free: the allocation and mapping stay */
 
     dev = open_dev();
-    r = run(dev, 1, OP_FILL, as, va, 0, 4 * KIB, 0x5555);
+    r = soc_engine_run(dev, 1, OP_FILL, as, va, 0, 4 * KIB, 0x5555);
     assert_fault(&r, ACCESS_WRITE, va, 0);
-    r = run(dev, 2, OP_CHECKSUM, as, 0, va, 4 * KIB, 0);
+    r = soc_engine_run(dev, 2, OP_CHECKSUM, as, 0, va, 4 * KIB, 0);
     assert_fault(&r, ACCESS_READ, va, 0);
     uint64_t bus2 = 0;
     void *host2 = NULL;

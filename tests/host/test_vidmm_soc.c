@@ -5,17 +5,12 @@
  * table, invalidations). Expected addresses and page sizes are worked out by
  * hand from the allocation's base, not taken from the firmware.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cmocka.h>
-
-#include "libgmmu.h"
+#include "soc_test_util.h"
 
 #define MIB (1024ull * 1024)
 
@@ -153,29 +148,11 @@ static void test_bad_handles_and_ranges(void **state)
     assert_int_equal(gmmu_destroy_as(dev, as), GMMU_STATUS_BAD_HANDLE);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    const char *device = getenv("GMMU_DEVICE");
-    if (!device || gmmu_open(device, &dev) != 0)
-        return -1;
-    /* Page-table commands on a simulated 300 k-cycle/s SoC can take seconds. */
-    gmmu_set_timeout(dev, 120000);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    gmmu_close(dev);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_query_unmap_each_page_size),
         cmocka_unit_test(test_bad_handles_and_ranges),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return soc_run_tests(tests, &dev);
 }

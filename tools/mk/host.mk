@@ -62,8 +62,12 @@ $(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(HOST_DIR)/obj/gmmuctl/gmmuctl_vi
 # around them by tests/host/with_sim_server.sh.
 HOST_TESTS := test_mailbox test_vidmm_soc test_engine_soc test_sysmem_soc test_faults_soc test_e2e_soc test_hostile
 HOST_TEST_BINS := $(addprefix $(HOST_DIR)/,$(HOST_TESTS))
+# The SoC suites share tests/host/soc_test_util.c (device, group, ENGINE_RUN).
+HOST_SOC_TEST_BINS := $(filter %_soc,$(HOST_TEST_BINS))
+$(HOST_SOC_TEST_BINS): HOST_TEST_UTIL := tests/host/soc_test_util.c
+$(HOST_SOC_TEST_BINS): tests/host/soc_test_util.c tests/host/soc_test_util.h
 $(HOST_TEST_BINS): $(HOST_DIR)/%: tests/host/%.c $(LIBGMMU) $(HOST_HDRS)
-	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -lcmocka -pthread
+	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(HOST_TEST_UTIL) $(LIBGMMU) -lcmocka -pthread
 
 # ---------------------------------------------------------------- install
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the libraries, the
