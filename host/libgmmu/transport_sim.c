@@ -18,10 +18,10 @@
 #define _GNU_SOURCE /* memfd_create, seals */
 #include "gmmu_transport.h"
 #include "gmmu/simlink.h"
+#include "transport_deadline.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -29,7 +29,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #define FRAME     GMMU_SIMLINK_FRAME_BYTES
@@ -55,32 +54,6 @@ struct sim_transport {
 static struct sim_transport *to_sim(struct gmmu_transport *t)
 {
     return (struct sim_transport *)t;
-}
-
-/* ------------------------------------------------------------ deadlines */
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* -1 = no deadline */
-static int64_t deadline_after(int timeout_ms)
-{
-    return timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
-}
-
-/* What to pass to poll(): -1 forever, else the milliseconds left (>= 0). */
-static int ms_left(int64_t deadline)
-{
-    if (deadline < 0)
-        return -1;
-    int64_t left = deadline - now_ms();
-    if (left < 0)
-        return 0;
-    return left > INT_MAX ? INT_MAX : (int)left;
 }
 
 /* ------------------------------------------------------------ frames */

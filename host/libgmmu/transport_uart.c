@@ -29,10 +29,10 @@
 
 #include "gmmu_transport.h"
 #include "gmmu/uartlink.h"
+#include "transport_deadline.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -66,19 +66,6 @@ static struct uart_transport *to_uart(struct gmmu_transport *t)
 
 /* ------------------------------------------------------------ deadlines */
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* -1 = no deadline */
-static int64_t deadline_after(int timeout_ms)
-{
-    return timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
-}
-
 static int64_t earlier(int64_t a, int64_t b)
 {
     if (a < 0)
@@ -86,16 +73,6 @@ static int64_t earlier(int64_t a, int64_t b)
     if (b < 0)
         return a;
     return a < b ? a : b;
-}
-
-static int ms_left(int64_t deadline)
-{
-    if (deadline < 0)
-        return -1;
-    int64_t left = deadline - now_ms();
-    if (left < 0)
-        return 0;
-    return left > INT_MAX ? INT_MAX : (int)left;
 }
 
 /* ------------------------------------------------------------ the line */
@@ -106,6 +83,21 @@ static void line_gone(struct uart_transport *u)
         close(u->fd);
     u->fd = -1;
     u->rx_len = 0;
+}
+
+/* errno of a read or write that moved nothing: waiting may still help. */
+static bool transient(int err)
+{
+    return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
+}
+
+/* A read or write failed otherwise: the line is dropped. EIO, ENXIO and
+ * ENODEV are a line that went away (adapter unplugged, pty closed). */
+static int line_failed(struct uart_transport *u, int err)
+{
+    int rc = err == EIO || err == ENXIO || err == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
+    line_gone(u);
+    return rc;
 }
 
 static int wait_fd(struct uart_transport *u, short events, int64_t deadline)
@@ -139,12 +131,8 @@ static int send_bytes(struct uart_transport *u, const uint8_t *buf, size_t len, 
             sent += (size_t)n;
             continue;
         }
-        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            int rc =
-                errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
-            line_gone(u);
-            return rc;
-        }
+        if (n < 0 && !transient(errno))
+            return line_failed(u, errno);
         /* A partial frame is harmless: the device drops it on its idle
          * timeout and the retry sends the whole frame again. */
         int rc = wait_fd(u, POLLOUT, deadline);
@@ -208,12 +196,8 @@ static int recv_frame(struct uart_transport *u, int64_t deadline, struct gmmu_ua
             continue;
         }
         /* 0 is "no data" on a tty with VMIN = 0; poll() tells a hang-up. */
-        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-            int rc =
-                errno == EIO || errno == ENXIO || errno == ENODEV ? GMMU_E_DISCONNECTED : GMMU_E_IO;
-            line_gone(u);
-            return rc;
-        }
+        if (n < 0 && !transient(errno))
+            return line_failed(u, errno);
         if (u->st.crc_errors != crc_before)
             return RECV_DAMAGED;
         int rc = wait_fd(u, POLLIN, deadline);
