@@ -63,6 +63,7 @@ help:
 	@echo '  make check-defs      generated files match include/defs/*.toml'
 	@echo '  make format          clang-format every hand-written C file (t-format checks it)'
 	@echo '  make soak-mmu        10^8 random MMU translations'
+	@echo '  make soak-hostile    the hostile-host test, HOSTILE_ROUNDS random rounds (HOSTILE_SEED)'
 	@echo '  make fuzz-vidmm      fuzz the VidMm handlers for FUZZ_TIME seconds'
 	@echo 'Benchmarks'
 	@echo '  make bench-mailbox   PING latency in device cycles'

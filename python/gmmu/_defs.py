@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10004  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR)
+PROTO_VERSION = 0x10005  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -25,6 +25,11 @@ class FwState(enum.IntEnum):
     BOOTING = 0x0  # Firmware has not finished initialising
     READY = 0x1  # The service loop is running
     FAILED = 0x2  # Firmware stopped; FW_STATE.CODE says why
+
+
+class HostWrite(enum.IntEnum):
+    NOT_HOST = 0x1  # HOST_WRITE_LAST.REASON: the offset is not a host-writable register or the command ring
+    RANGE = 0x2  # HOST_WRITE_LAST.REASON: a ring pointer moved back or beyond the room the firmware's side leaves; the register keeps its value
 
 
 class Op(enum.IntEnum):
