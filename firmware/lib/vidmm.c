@@ -34,6 +34,7 @@ _Static_assert(VIDMM_HW_ASIDS_MAX < VIDMM_NO_ASID, "hardware ids fit a byte");
 _Static_assert(VIDMM_MAX_ALLOCS < 0xFFFF, "allocation slots fit a handle");
 _Static_assert(VIDMM_MAX_EXTENTS < NIL, "extent indices fit 16 bits");
 _Static_assert(VIDMM_ALLOC_EXTENTS <= VIDMM_MAX_EXTENTS, "extents per allocation");
+_Static_assert(VIDMM_MAX_RECORDS <= UINT8_MAX, "a space's record count fits a byte");
 
 /* ------------------------------------------------------------ status */
 
@@ -324,6 +325,30 @@ static struct vidmm_record *record_take(struct vidmm *vm)
     return NULL;
 }
 
+/*
+ * Every record changes kind through these two, so as_records[] counts the
+ * live records of each address space exactly: DESTROY_AS of a space with
+ * none skips the scan of the whole table (a few thousand cycles).
+ */
+static void record_set(struct vidmm *vm, struct vidmm_record *r, uint64_t va, uint64_t size,
+                       uint32_t alloc, uint32_t as, uint8_t kind)
+{
+    if (r->kind == VIDMM_REC_FREE)
+        vm->as_records[as]++;
+    r->va = va;
+    r->size = size;
+    r->alloc = (uint16_t)alloc;
+    r->as = (uint8_t)as;
+    r->kind = kind;
+}
+
+static void record_free(struct vidmm *vm, struct vidmm_record *r)
+{
+    if (r->kind != VIDMM_REC_FREE)
+        vm->as_records[r->as]--;
+    r->kind = VIDMM_REC_FREE;
+}
+
 static struct vidmm_record *mapping_find(struct vidmm *vm, uint32_t as, uint64_t va)
 {
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
@@ -363,15 +388,15 @@ static void tiles_drop(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t e
         struct vidmm_record *r = &vm->records[i];
 
         if (r->kind == VIDMM_REC_TILES && r->as == as && in_range(r->va, start, end))
-            r->kind = VIDMM_REC_FREE;
+            record_free(vm, r);
     }
 }
 
 static void records_drop_as(struct vidmm *vm, uint32_t as)
 {
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && vm->as_records[as]; i++)
         if (vm->records[i].as == as)
-            vm->records[i].kind = VIDMM_REC_FREE;
+            record_free(vm, &vm->records[i]);
 }
 
 static void hull_extend(struct vidmm_record *r, uint64_t lo, uint64_t hi)
@@ -396,13 +421,7 @@ static bool tiles_note(struct vidmm *vm, uint32_t as, uint64_t start, uint64_t e
     r = record_take(vm);
     if (!r)
         return false;
-    *r = (struct vidmm_record){
-        .va = lo,
-        .size = hi - lo,
-        .alloc = (uint16_t)alloc,
-        .as = (uint8_t)as,
-        .kind = VIDMM_REC_TILES,
-    };
+    record_set(vm, r, lo, hi - lo, alloc, as, VIDMM_REC_TILES);
     return true;
 }
 
@@ -762,7 +781,7 @@ static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
 
     ptm_unmap(&as->pm, r->va, r->size);
     va_alloc_free(&as->vs, r->va, r->size);
-    r->kind = VIDMM_REC_FREE;
+    record_free(vm, r);
 }
 
 uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
@@ -785,7 +804,7 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
             continue;
         }
         tiles_purge(vm, r, a);
-        r->kind = VIDMM_REC_FREE;
+        record_free(vm, r);
     }
     if (!is_system(a))
         vm->alloc_vram_bytes -= a->size;
@@ -958,13 +977,7 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
         va_alloc_free(&as->vs, va, req->size);
         return vidmm_status_from_ptm(pst);
     }
-    *rec = (struct vidmm_record){
-        .va = va,
-        .size = req->size,
-        .alloc = (uint16_t)alloc_slot,
-        .as = (uint8_t)as_slot,
-        .kind = VIDMM_REC_MAPPING,
-    };
+    record_set(vm, rec, va, req->size, alloc_slot, as_slot, VIDMM_REC_MAPPING);
     as_touch(vm, as_slot);
     rsp->va = va;
     return GMMU_STATUS_OK;
@@ -996,7 +1009,7 @@ uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
     if (st != PTM_OK)
         return vidmm_status_from_ptm(st);
     if (rec)
-        rec->kind = VIDMM_REC_FREE;
+        record_free(vm, rec);
     else
         tiles_drop(vm, slot, req->va, req->va + req->size);
     va_alloc_free(&as->vs, req->va, req->size);
@@ -1215,7 +1228,10 @@ static void records_restore(struct vidmm *vm, uint32_t as, const struct hull_sav
 
         if (r->kind != VIDMM_REC_TILES || r->as != as)
             continue;
-        r->kind = saved[i].tiles ? VIDMM_REC_TILES : VIDMM_REC_FREE;
+        if (!saved[i].tiles) {
+            record_free(vm, r);
+            continue;
+        }
         r->va = (uint64_t)saved[i].first << TILE_SHIFT;
         r->size = (uint64_t)saved[i].tiles << TILE_SHIFT;
     }

@@ -173,6 +173,7 @@ struct vidmm {
     struct vidmm_extent extents[VIDMM_MAX_EXTENTS];
     struct vidmm_as as[VIDMM_MAX_AS];
     uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
+    uint8_t as_records[VIDMM_MAX_AS];       /* live records of each AS slot */
     struct vidmm_record records[VIDMM_MAX_RECORDS];
     /* Scratch of one command: the pieces handed to ptm_map_extents. */
     struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];

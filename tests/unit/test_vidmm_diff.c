@@ -227,6 +227,14 @@ static void check_records(void)
         for (int k = 0; mas[a].live && k < M_RANGES; k++)
             want += mas[a].ranges[k].live && !mas[a].ranges[k].reserved;
     assert_int_equal(records_used(), want);
+    /* The per-space counts DESTROY_AS relies on to skip the scan. */
+    for (uint32_t as = 0; as < VIDMM_MAX_AS; as++) {
+        uint32_t n = 0;
+
+        for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+            n += sim.vm->records[i].kind != VIDMM_REC_FREE && sim.vm->records[i].as == as;
+        assert_int_equal(sim.vm->as_records[as], n);
+    }
     for (int j = 0; j < M_REFS; j++) {
         const struct m_ref *m = &mref[j];
         bool found = false;
