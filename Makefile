@@ -122,3 +122,4 @@ include tools/mk/paging.mk
 include tools/mk/cdc.mk
 include tools/mk/bench.mk
 include tools/mk/package.mk
+include tools/mk/fusesoc.mk

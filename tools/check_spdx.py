@@ -6,7 +6,7 @@ their first lines; exits 1 if there is any.
     check_spdx.py            check (make t-spdx)
     check_spdx.py --fix      insert the line, in the file's comment syntax,
                              after a shebang or a first line that must stay
-                             first (`verilator_config)
+                             first (`verilator_config, CAPI=2:)
 
 The files are what git tracks, so build outputs never count (outside a git
 work tree: every file but those under build/, .venv/ and .git/).
@@ -35,11 +35,13 @@ BY_SUFFIX = [
     (".f", SLASH),      # Verilator/Yosys file lists take // comments
     (".py", HASH), (".sh", HASH), (".mk", HASH), (".toml", HASH), (".tcl", HASH),
     (".yml", HASH), (".yaml", HASH), (".xdc", HASH), (".lpf", HASH),
+    (".core", HASH),    # FuseSoC CAPI2 (YAML after its CAPI=2: line)
+    (".gtkw", "[*] {}"),  # GTKWave save files: [*] lines are comments
 ]
 BY_NAME = {"Makefile": HASH}
 
 # First lines that must stay first; the SPDX line goes after them.
-KEEP_FIRST = ("#!", "`verilator_config")
+KEEP_FIRST = ("#!", "`verilator_config", "CAPI=2:")
 
 
 def style_of(path, first_line):
