@@ -71,7 +71,7 @@ const struct mbox_command_set device_commands = MBOX_COMMAND_SET(device);
 bool commands_register(struct mbox_service *svc, struct vidmm *vm, struct mmu_events *events,
                        struct engine_cmd *engine)
 {
-    /* The service looks opcodes up in this order: PING's set goes first. */
+    /* Opcodes are found through the service's table, whatever the order. */
     return mbox_service_register(svc, &mbox_service_commands, svc) &&
            mbox_service_register(svc, &device_commands, svc) &&
            mbox_service_register(svc, &mmu_events_commands, events) &&

@@ -31,6 +31,7 @@ _Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a pow
 _Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
 _Static_assert((GMMU_EVT_SLOTS & (GMMU_EVT_SLOTS - 1)) == 0, "EVT_SLOTS is a power of two");
 _Static_assert(GMMU_EVT_SLOTS *GMMU_SLOT_BYTES >= GMMU_MSG_MAX_BYTES, "an event fits the ring");
+_Static_assert(MBOX_MAX_SETS < 7, "a set's number fits direct[]'s three bits");
 
 /* Copies `count` words of the message at free-running slot `slot`, from
    word `first` on. The ring may wrap, so the copy is at most two runs of
@@ -93,6 +94,11 @@ bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_s
         }
     }
     *slot = (struct mbox_binding){ set->commands, set->count, ctx };
+    for (uint32_t i = 0; i < set->count && i < 32u; i++) {
+        uint16_t opcode = set->commands[i].opcode;
+        if (opcode < MBOX_DIRECT_OPCODES)
+            svc->direct[opcode] = (uint8_t)((uint32_t)(slot - svc->sets + 1) << 5 | i);
+    }
     return true;
 }
 
@@ -116,6 +122,14 @@ MBOX_HOT bool mbox_service_pending(const struct mbox_service *svc)
 MBOX_HOT static const struct mbox_command *
 find_command(const struct mbox_service *svc, uint16_t opcode, const struct mbox_binding **set)
 {
+    uint32_t at = opcode < MBOX_DIRECT_OPCODES ? svc->direct[opcode] : 0;
+    /* Expected: the straight-line path, which PING's latency needs. */
+    if (__builtin_expect(at != 0, 1)) {
+        *set = &svc->sets[(at >> 5) - 1u];
+        return &(*set)->commands[at & 31u];
+    }
+    /* Large opcodes, unregistered ones and commands past the 32nd of a set
+       (the table's index has five bits) are searched for. */
     for (const struct mbox_binding *b = svc->sets; b->commands; b++)
         for (uint32_t i = 0; i < b->count; i++)
             if (b->commands[i].opcode == opcode) {

@@ -61,8 +61,14 @@ static uint32_t serve(VIDMM_CMD_ARGS, const struct fixed_cmd *cmd)
         st = GMMU_STATUS_MALFORMED_LENGTH;
     } else {
         if (req_len)
-            memcpy(&in, req, req_len);
+            mbox_copy(&in, req, req_len);
         st = cmd->call(vm, &in, &out);
+    }
+    /* mbox_reply, with the word copy. */
+    if (st == GMMU_STATUS_OK && cmd->rsp_bytes <= resp_cap) {
+        mbox_copy(resp, &out, cmd->rsp_bytes);
+        *resp_len = cmd->rsp_bytes;
+        return st;
     }
     return mbox_reply(st, &out, cmd->rsp_bytes, resp, resp_cap, resp_len);
 }
