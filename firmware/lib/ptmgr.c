@@ -103,6 +103,23 @@ struct source {
     uint64_t cur_start;  /* its offset from va0 */
 };
 
+/* Every field set: an initialiser would clear the struct with picolibc's
+   memset (about 10 cycles a byte at -Os), once per command. */
+static void source_init(struct source *s, enum source_kind kind, uint64_t attrs)
+{
+    s->kind = kind;
+    s->attrs = attrs;
+    s->override_attrs = false;
+    s->segment = 0;
+    s->pages = 0;
+    s->ext = NULL;
+    s->ext_count = 0;
+    s->va0 = 0;
+    s->copy_delta = 0;
+    s->cur = 0;
+    s->cur_start = 0;
+}
+
 /* Pending words of one run of consecutive entries. With a write_pattern
  * hook, a run whose words step evenly (the entries of one linear mapping,
  * a clear) keeps growing past the buffer as (first, step, n): one packet
@@ -237,7 +254,7 @@ static void hw_write_run(const struct ptm *pm, uint64_t offset, const uint64_t *
 
 static uint64_t hw_read(const struct ptm *pm, uint64_t offset)
 {
-    return pm->hw->read64(pm->hw_ctx, offset);
+    return pm->read64(pm->read_ctx, offset);
 }
 
 static void hw_write_pattern(const struct ptm *pm, uint64_t offset, uint64_t first, uint64_t step,
@@ -1422,7 +1439,42 @@ static void op_bare(struct op *op, struct ptm *pm)
     op->w.pattern = false;
 }
 
-/* Count, reserve, apply, invalidate: the frame of every command. */
+/*
+ * Whether the apply pass of [lo, hi) can take no block, so that counting
+ * would find nothing: the range lies in one 2 MB region whose path from
+ * the root is all tables down to a 4 KB-page table, and the region either
+ * has its 64 KB-page table or the range holds no whole 64 KB chunk. Blocks
+ * are taken only for a new or split upper table (every entry on the path
+ * is a table), a new 4 KB-page table (there is one) and a new 64 KB-page
+ * table slot (only for a chunk that becomes one 64 KB entry). It reads the
+ * words the apply pass reads first. False when in doubt: then the command
+ * counts.
+ */
+static bool needs_no_blocks(struct op *op, uint64_t lo, uint64_t hi)
+{
+    struct ptm *pm = op->pm;
+    uint64_t table = pm->root, w0, first_chunk;
+
+    if ((lo >> SHIFT_2M) != ((hi - 1) >> SHIFT_2M))
+        return false;
+    for (unsigned level = pm->levels - 1u; level > DUAL; level--) {
+        uint64_t e = get(pm, op, table + (uint64_t)gmmu_va_index(lo, level) * GMMU_PTE_BYTES);
+
+        if (!pte_table(e))
+            return false;
+        table = gmmu_pte_addr(e);
+    }
+    table += (uint64_t)gmmu_va_index(lo, DUAL) * DUAL_BYTES;
+    w0 = get(pm, op, table);
+    if (!pte_table(w0))
+        return false;
+    first_chunk = (lo + SIZE_64K - 1) & ~(SIZE_64K - 1);
+    return first_chunk + SIZE_64K > hi || pte_valid(get(pm, op, table + GMMU_PTE_BYTES));
+}
+
+/* Count, reserve, apply, invalidate: the frame of every command. The
+ * count is skipped where it would find nothing (needs_no_blocks): a map
+ * or unmap of a few pages into tables that are there. */
 static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t lo, uint64_t hi)
 {
     struct op op;
@@ -1441,10 +1493,12 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     op.w.pattern = false;
 
     src->va0 = lo;
-    walk_root(&op, lo, hi);
-    st = reserve_blocks(pm, op.need);
-    if (st != PTM_OK)
-        return st;
+    if (!needs_no_blocks(&op, lo, hi)) {
+        walk_root(&op, lo, hi);
+        st = reserve_blocks(pm, op.need);
+        if (st != PTM_OK)
+            return st;
+    }
 
     op.counting = false;
     src->cur = 0;
@@ -1499,19 +1553,17 @@ static enum ptm_status check_extents(const struct ptm_extent *ext, size_t count,
 enum ptm_status ptm_map_extents(struct ptm *pm, uint64_t va, const struct ptm_extent *extents,
                                 size_t count, unsigned segment, unsigned attrs, unsigned pages)
 {
-    struct source src = {
-        .kind = SRC_EXTENTS,
-        .attrs = attrs_to_pte(attrs),
-        .segment = segment,
-        .ext = extents,
-        .ext_count = count,
-    };
+    struct source src;
     uint64_t align, total;
     enum ptm_status st;
 
     if (!pm || !extents || !count || (attrs & ~PTM_ATTR_ALL) ||
         segment > (GMMU_PTE_SEGMENT >> GMMU_PTE_SEGMENT_LSB) || !pages || (pages & ~PTM_PAGE_ALL))
         return PTM_ERR_INVALID;
+    source_init(&src, SRC_EXTENTS, attrs_to_pte(attrs));
+    src.segment = segment;
+    src.ext = extents;
+    src.ext_count = count;
     src.pages = pages & supported_pages(pm);
     align = smallest_page(src.pages);
     if (!align)
@@ -1548,45 +1600,45 @@ static enum ptm_status check_range(const struct ptm *pm, uint64_t va, uint64_t s
 
 enum ptm_status ptm_map_zero(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs)
 {
-    struct source src = { .kind = SRC_ZERO, .attrs = attrs_to_pte(attrs) };
+    struct source src;
     enum ptm_status st = check_range(pm, va, size);
 
     if (st != PTM_OK)
         return st;
     if (attrs & ~PTM_ATTR_ALL)
         return PTM_ERR_INVALID;
+    source_init(&src, SRC_ZERO, attrs_to_pte(attrs));
     return run_command(pm, &src, va, va + size);
 }
 
 enum ptm_status ptm_unmap(struct ptm *pm, uint64_t va, uint64_t size)
 {
-    struct source src = { .kind = SRC_INVALID };
+    struct source src;
     enum ptm_status st = check_range(pm, va, size);
 
     if (st != PTM_OK)
         return st;
+    source_init(&src, SRC_INVALID, 0);
     return run_command(pm, &src, va, va + size);
 }
 
 enum ptm_status ptm_protect(struct ptm *pm, uint64_t va, uint64_t size, unsigned attrs)
 {
-    struct source src = {
-        .kind = SRC_COPY,
-        .attrs = attrs_to_pte(attrs),
-        .override_attrs = true,
-    };
+    struct source src;
     enum ptm_status st = check_range(pm, va, size);
 
     if (st != PTM_OK)
         return st;
     if (attrs & ~PTM_ATTR_ALL)
         return PTM_ERR_INVALID;
+    source_init(&src, SRC_COPY, attrs_to_pte(attrs));
+    src.override_attrs = true;
     return run_command(pm, &src, va, va + size);
 }
 
 enum ptm_status ptm_copy(struct ptm *pm, uint64_t src_va, uint64_t dst_va, uint64_t size)
 {
-    struct source src = { .kind = SRC_COPY, .copy_delta = src_va - dst_va };
+    struct source src;
     enum ptm_status st = check_range(pm, dst_va, size);
 
     if (st != PTM_OK)
@@ -1598,6 +1650,8 @@ enum ptm_status ptm_copy(struct ptm *pm, uint64_t src_va, uint64_t dst_va, uint6
         return PTM_OK;
     if (src_va < dst_va + size && dst_va < src_va + size)
         return PTM_ERR_OVERLAP;
+    source_init(&src, SRC_COPY, 0);
+    src.copy_delta = src_va - dst_va;
     return run_command(pm, &src, dst_va, dst_va + size);
 }
 
@@ -1641,6 +1695,8 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
     *pm = (struct ptm){
         .hw = cfg->hw,
         .hw_ctx = cfg->hw_ctx,
+        .read64 = cfg->read64 ? cfg->read64 : cfg->hw->read64,
+        .read_ctx = cfg->read64 ? cfg->read_ctx : cfg->hw_ctx,
         .vram = cfg->vram,
         .asid = cfg->asid,
         .levels = (uint8_t)levels,
@@ -1672,8 +1728,9 @@ void ptm_destroy(struct ptm *pm)
      * root is all zero already: nothing to walk, read or clear. */
     pm->batch_depth = 1;
     if (pm->root_valid) {
-        struct source src = { .kind = SRC_INVALID };
+        struct source src;
 
+        source_init(&src, SRC_INVALID, 0);
         op_bare(&op, pm);
         run_command(pm, &src, 0, va_limit(pm));
         fill_zero(&op, pm->root, block_bytes[kind]);

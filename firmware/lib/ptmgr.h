@@ -99,6 +99,12 @@ struct ptm_config {
     struct vram_alloc *vram; /* the segment the tables live in */
     uint32_t asid;           /* passed to invalidate() */
     unsigned levels;         /* 2..4; 0 means GMMU_LEVELS_DEFAULT */
+    /* Optional: table reads call this with read_ctx instead of
+     * hw->read64 with hw_ctx, so a binding that adapts its own hooks
+     * (vidmm's per-address-space trampolines) can hand the platform's read
+     * over directly: the walk's reads are most of a small command. */
+    uint64_t (*read64)(void *ctx, uint64_t vram_offset);
+    void *read_ctx;
 };
 
 /* One physically contiguous piece of a mapping's backing memory. */
@@ -146,19 +152,22 @@ struct ptm_block_list {
 struct ptm {
     const struct ptm_hw *hw;
     void *hw_ctx;
+    /* Table reads: hw->read64 with hw_ctx unless the config gave its own. */
+    uint64_t (*read64)(void *ctx, uint64_t vram_offset);
+    void *read_ctx;
     struct vram_alloc *vram;
     uint32_t asid;
     uint8_t levels;
+    uint8_t batch_depth; /* ptm_batch_begin nesting (at most 255) */
     /* Valid words in the root table: destroying a space with none reads
      * nothing. */
     uint16_t root_valid;
+    bool inv_pending;
     uint64_t root; /* VRAM offset of the root table */
     /* Reserved for the running command, and freed awaiting invalidation;
      * [0] 4 KB blocks, [1] 8 KB blocks. */
     struct ptm_block_list reserved[2];
     struct ptm_block_list deferred[2];
-    uint32_t batch_depth;
-    bool inv_pending;
     uint64_t inv_start, inv_end;
     uint32_t upper_tables, l1_tables, leaf4k_tables, leaf64k_tables;
     uint32_t slab_pages;

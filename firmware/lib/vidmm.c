@@ -819,7 +819,14 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
 
 uint32_t vidmm_create_as(struct vidmm *vm, struct gmmu_as_rsp *rsp)
 {
-    struct ptm_config pc = { .hw = vm->ptm_hw, .hw_ctx = vm, .vram = vm->vram };
+    /* Reads need no slot-to-id translation: straight to the platform. */
+    struct ptm_config pc = {
+        .hw = vm->ptm_hw,
+        .hw_ctx = vm,
+        .vram = vm->vram,
+        .read64 = vm->hw->read64,
+        .read_ctx = vm->hw_ctx,
+    };
     uint32_t slot = 0;
     struct vidmm_as *as;
     enum ptm_status st;
