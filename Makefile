@@ -90,7 +90,15 @@ help:
 deps:
 	@bash tools/deps.sh
 
+# The venv brought up to date when its pins change: a prerequisite of the
+# targets that run its tools (FuseSoC, the plots) without make deps first.
+VENV_STAMP := $(VENV)/.deps-stamp
+$(VENV_STAMP): tools/requirements.txt
+	@bash tools/deps.sh
+
 demo: deps
+	@echo "demo: building what is missing: the firmware, libgmmu and the SoC simulator (from a fresh"
+	@echo "      clone about 3 minutes on 2 cores, most of it verilating the SoC; then the demo, about a minute)"
 	@$(MAKE) --no-print-directory -s demo-run
 
 test: deps

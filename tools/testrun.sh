@@ -20,12 +20,29 @@ mkdir -p "$LOGDIR"
 start=$(date +%s)
 build_ok=true
 nfiles=0
+# The build is quiet for minutes the first time: say what it does and, every
+# PROGRESS_SECS (default 60), what it is verilating or last built.
+echo "BUILD the firmware, host tools, simulators and testbenches for $# tests: about 4 minutes"
+echo "      on 2 cores from a fresh clone, seconds when up to date (log: build/test/build.log)"
+every=${PROGRESS_SECS:-60}
+last=""
 for libc in picolibc newlib; do
   mapfile -t files < <(python3 "$ROOT/tools/test_prereqs.py" "$ROOT" "$@" | awk -v l="$libc" '$1 == l {print $2}')
   [ ${#files[@]} -gt 0 ] || continue
   nfiles=$((nfiles + ${#files[@]}))
-  make -C "$ROOT" --no-print-directory -k -j "$JOBS" LIBC="$libc" "${files[@]}" >>"$LOGDIR/build.log" 2>&1 ||
-    build_ok=false
+  make -C "$ROOT" --no-print-directory -k -j "$JOBS" LIBC="$libc" "${files[@]}" >>"$LOGDIR/build.log" 2>&1 &
+  mpid=$!
+  while kill -0 "$mpid" 2>/dev/null; do
+    for _ in $(seq "$every"); do kill -0 "$mpid" 2>/dev/null || break; sleep 1; done
+    kill -0 "$mpid" 2>/dev/null || break
+    line=$(grep -E '^(verilating|built) ' "$LOGDIR/build.log" | tail -n 1 | sed "s|$ROOT/||g" | cut -c1-90)
+    if [ -n "$line" ] && [ "$line" != "$last" ]; then
+      s=$(( $(date +%s) - start ))
+      printf '      [%2d:%02d] %s\n' $((s / 60)) $((s % 60)) "$line"
+      last=$line
+    fi
+  done
+  wait "$mpid" || build_ok=false
 done
 if $build_ok; then
   printf 'BUILD %-28s %4ss\n' "$nfiles files" "$(( $(date +%s) - start ))"

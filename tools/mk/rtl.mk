@@ -28,12 +28,27 @@ RTL_ALL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 # SOURCES are the RTL and the thin C++ shell; LIBS the harness's C archive;
 # the object directory and verilate.log go beside BINARY. Only the first
 # lines of a failure's log are shown.
+#
+# A build says what it verilates and about how long it takes before it
+# starts (VL_ABOUT_<top>: measured from scratch on the 2-core machine, the
+# other core idle; longer when it is busy), then every VL_PROGRESS_SECS
+# how many of its C++ objects are compiled (tools/with_progress.sh).
+VL_ABOUT_soc_top       := about 2 minutes
+VL_ABOUT_uart_soc      := about 2 minutes
+VL_ABOUT_mmu_top       := about a minute
+VL_ABOUT_gpu_engine    := about 20 seconds
+VL_ABOUT_paging_engine := about 20 seconds
+VL_PROGRESS_SECS ?= 30
 define vl_build
 	@mkdir -p $(dir $(1)) && rm -f $(1)
-	verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
+	@echo "verilating $(2) into $(1)$(if $(VL_ABOUT_$(2)), ($(VL_ABOUT_$(2)) on 2 cores)) ..."
+	@mkdir -p $(dir $(1))$(VL_OBJ)
+	PROGRESS_SECS=$(VL_PROGRESS_SECS) PROGRESS_COUNT="C++ objects compiled" PROGRESS_OUT=$(dir $(1))verilate.log \
+	  tools/with_progress.sh $(dir $(1))$(VL_OBJ) '\.o$$' -- \
+	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
 	  $(RTL_INCDIRS) --top-module $(2) $(6) --Mdir $(dir $(1))$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
-	  -LDFLAGS "$(5)" $(3) -o $(1) >$(dir $(1))verilate.log 2>&1 \
+	  -LDFLAGS "$(5)" $(3) -o $(1) \
 	  || { tail -40 $(dir $(1))verilate.log; exit 1; }
 	@echo "built $(1)"
 endef
