@@ -131,3 +131,4 @@ include tools/mk/cdc.mk
 include tools/mk/bench.mk
 include tools/mk/package.mk
 include tools/mk/fusesoc.mk
+include tools/mk/dv.mk

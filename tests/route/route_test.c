@@ -12,6 +12,12 @@
  *   - the write data lands in the routed slave's memory, nowhere else;
  *   - the user bit (CacheCoherent) reaches the slave with its burst;
  *   - everything finishes (no hang), whatever the mix.
+ *
+ * The AXI4 protocol checkers bound to axi4_demux (rtl/dv) watch the same
+ * traffic. --inject NAME breaks the master's side on purpose, so that a
+ * checker must stop the run (make t-axi-checker expects it to):
+ *   valid-drop  the first AR not taken at once is withdrawn the next cycle;
+ *   cross-4k    one read burst runs over the end of a 4 KB page.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -31,6 +37,9 @@
 
 static uint8_t mem[2][MEM_BYTES];
 static int failures;
+
+enum inject { INJECT_NONE, INJECT_VALID_DROP, INJECT_CROSS_4K };
+static enum inject inject;
 
 #define CHECK(cond, ...)                                \
     do {                                                \
@@ -123,7 +132,9 @@ struct master {
     unsigned next_ar, next_aw;        /* next read / write to issue, in bursts[] order */
     unsigned reads_left, writes_left; /* responses still due */
     unsigned coherent_reads[2], coherent_writes[2];
-    bool w_offered; /* WVALID last cycle without WREADY */
+    bool w_offered;  /* WVALID last cycle without WREADY */
+    bool ar_offered; /* ARVALID last cycle without ARREADY */
+    bool ar_dropped; /* --inject valid-drop done */
 };
 
 static unsigned next_of_kind(unsigned from, bool write)
@@ -133,10 +144,12 @@ static unsigned next_of_kind(unsigned from, bool write)
     return from;
 }
 
-static void set_inputs(const struct master *ms, struct route_master *m)
+static void set_inputs(struct master *ms, struct route_master *m)
 {
     memset(m, 0, sizeof(*m));
-    if (ms->next_ar < BURSTS) {
+    if (inject == INJECT_VALID_DROP && ms->ar_offered && !ms->ar_dropped) {
+        ms->ar_dropped = true; /* AXI forbids this: ARVALID falls before ARREADY */
+    } else if (ms->next_ar < BURSTS) {
         const struct burst *b = &bursts[ms->next_ar];
         m->arvalid = 1, m->arsel = b->sel, m->arid = b->id, m->arlen = b->len;
         m->aruser = b->user, m->araddr = base_of(b->sel < 2 ? b->sel : 0) + b->offset;
@@ -203,6 +216,7 @@ static void record(struct master *ms, const struct route_master *m)
         ms->next_aw = next_of_kind(ms->next_aw + 1, true);
     }
     ms->w_offered = m->wvalid && !m->wready;
+    ms->ar_offered = m->arvalid && !m->arready;
     if (m->wvalid && m->wready) {
         struct burst *b = &bursts[front(&w_owed)];
         if (b->beats_done++ == b->len)
@@ -231,10 +245,27 @@ static void check_memory(void)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--inject") == 0 && strcmp(argv[2], "valid-drop") == 0) {
+        inject = INJECT_VALID_DROP;
+    } else if (argc == 3 && strcmp(argv[1], "--inject") == 0 && strcmp(argv[2], "cross-4k") == 0) {
+        inject = INJECT_CROSS_4K;
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: route_tb [--inject valid-drop|cross-4k]\n");
+        return 2;
+    }
     srand(20261123);
     make_bursts();
+    if (inject == INJECT_CROSS_4K) {
+        /* The first read to slave 0: two beats from 8 bytes below a page end. */
+        for (unsigned i = 0; i < BURSTS; i++) {
+            if (!bursts[i].write && bursts[i].sel == 0) {
+                bursts[i].offset = 0x0FF8, bursts[i].len = 1;
+                break;
+            }
+        }
+    }
     struct sysmem_port *port[2] = {
         sysmem_port_create(3, 0xF, resolve, (void *)(uintptr_t)0),  /* fast */
         sysmem_port_create(60, 0xF, resolve, (void *)(uintptr_t)1), /* slow: reorders if allowed */

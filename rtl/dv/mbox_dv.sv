@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// Bound into every mbox (the bind at the end of this file): no X on what the mailbox
+// gives the host (BAR0 read data while acknowledged, the interrupt lines,
+// the aperture base BAR1 adds to every access) nor on the CPU's interrupt.
+// The mailbox rings are RAM, so an X read from a slot never written is the
+// leak these checks exist for under a four-state simulator. Its ports are
+// the mailbox's, all inputs, connected by name.
+`include "prim_assert.svh"
+
+module mbox_dv (
+  input logic        clk_i,
+  input logic        rst_ni,
+  input logic        host_ack_o,
+  input logic        host_err_o,
+  input logic [31:0] host_rdata_o,
+  input logic [31:0] aperture_base_o,
+  input logic        dev_irq_o,
+  input logic        host_irq_o,
+  input logic        msi_o
+);
+
+  logic active_q, off;
+  always_ff @(negedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) active_q <= 1'b0;
+    else         active_q <= 1'b1;
+  end
+  assign off = !active_q;
+
+  `ASSERT_KNOWN(host_ack_known, host_ack_o, clk_i, off)
+  `ASSERT_KNOWN_IF(host_rsp_known, {host_err_o, host_rdata_o}, host_ack_o, clk_i, off)
+  `ASSERT_KNOWN(irq_known, {dev_irq_o, host_irq_o, msi_o}, clk_i, off)
+  `ASSERT_KNOWN(aperture_base_known, aperture_base_o, clk_i, off)
+
+endmodule : mbox_dv
+
+// Every mbox carries one (the parameters are the bound instance's).
+bind mbox mbox_dv u_mbox_dv (.*);
