@@ -108,3 +108,23 @@ $(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h $(ROUTE_LIB)
 
 t-route: $(ROUTE_BIN)
 	$(ROUTE_BIN)
+
+# The saved GTKWave views sim/waves/*.gtkw (docs/getting-started.md): every
+# signal they name must exist in the SoC with its range. The names come
+# from Verilator's elaborated netlist (--xml-only, seconds), not from a
+# traced build; tools/check_gtkw.py says how the two agree. A view with a
+# wrong name and one with a wrong range must fail the check.
+GTKW_DIR := $(BUILD)/gtkw
+TESTS += gtkw
+.PHONY: t-gtkw
+t-gtkw:
+	@mkdir -p $(GTKW_DIR)
+	verilator --xml-only -Wno-fatal $(RTL_INCDIRS) --top-module soc_top $(RTL_ALL) $(VEXRISCV_V) \
+	  --xml-output $(GTKW_DIR)/soc.xml >$(GTKW_DIR)/xml.log 2>&1 || { tail -20 $(GTKW_DIR)/xml.log; exit 1; }
+	python3 tools/check_gtkw.py --xml $(GTKW_DIR)/soc.xml sim/waves/*.gtkw
+	@printf 'TOP.soc_top.ddr_awaddr_o[31:0]\nTOP.soc_top.u_mbox.no_such_signal_q\n' >$(GTKW_DIR)/bad-name.gtkw
+	@printf 'TOP.soc_top.ddr_awaddr_o[30:0]\n' >$(GTKW_DIR)/bad-range.gtkw
+	@for v in bad-name bad-range; do \
+	  if python3 tools/check_gtkw.py --xml $(GTKW_DIR)/soc.xml $(GTKW_DIR)/$$v.gtkw >$(GTKW_DIR)/$$v.log; then \
+	    echo "t-gtkw: $$v.gtkw passed the check"; exit 1; fi; done
+	@echo "t-gtkw: every view's signals exist; a wrong name and a wrong range are caught"
