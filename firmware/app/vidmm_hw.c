@@ -70,6 +70,19 @@ static uint64_t hw_read64(void *ctx, uint64_t off)
     return (uint64_t)p[1] << 32 | lo;
 }
 
+static void hw_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
+{
+    volatile uint32_t *p = ddr_word(off);
+
+    (void)ctx;
+    stats.words_read += (uint32_t)n;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t lo = p[2 * i];
+
+        words[i] = (uint64_t)p[2 * i + 1] << 32 | lo;
+    }
+}
+
 /*
  * The walker reads 64-bit words while the CPU writes 32-bit halves, so an
  * entry must never be seen torn. The low half holds VALID:
@@ -190,6 +203,7 @@ static void hw_set_as(void *ctx, uint32_t asid, uint64_t root, bool valid)
 
 static const struct vidmm_hw hooks = {
     .read64 = hw_read64,
+    .read_run = hw_read_run,
     .write64 = hw_write64,
     .write_run = hw_write_run,
     .invalidate = hw_invalidate,
@@ -222,6 +236,15 @@ static uint64_t eng_read64(void *ctx, uint64_t off)
     if (ptm_paging_clean(&pager))
         return hw_read64(ctx, off);
     return ptm_paging_read64(&pager, off);
+}
+
+/* One staleness check for the run, then the words straight from the
+   cache. */
+static void eng_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
+{
+    if (!ptm_paging_clean(&pager))
+        ptm_paging_read_range(&pager, off, off + 8 * (uint64_t)n);
+    hw_read_run(ctx, off, words, n);
 }
 
 static void eng_write64(void *ctx, uint64_t off, uint64_t value)
@@ -269,6 +292,7 @@ static bool eng_complete(void *ctx)
 
 static const struct vidmm_hw engine_hooks = {
     .read64 = eng_read64,
+    .read_run = eng_read_run,
     .write64 = eng_write64,
     .write_run = eng_write_run,
     .write_pattern = eng_write_pattern,

@@ -36,12 +36,13 @@ static void note(struct ptm_paging *p, uint64_t lo, uint64_t hi)
     p->n_ranges++;
 }
 
-static bool stale(const struct ptm_paging *p, uint64_t off)
+/* Does [lo, hi) meet a range the engine may have written? */
+static bool stale(const struct ptm_paging *p, uint64_t lo, uint64_t hi)
 {
     if (p->all)
         return true;
     for (uint32_t i = 0; i < p->n_ranges; i++)
-        if (off >= p->lo[i] && off < p->hi[i])
+        if (lo < p->hi[i] && p->lo[i] < hi)
             return true;
     return false;
 }
@@ -80,13 +81,27 @@ static void sync(struct ptm_paging *p)
 
 /* ------------------------------------------------------------ hooks */
 
+void ptm_paging_read_range(struct ptm_paging *p, uint64_t lo, uint64_t hi)
+{
+    if ((p->n_ranges || p->all) && stale(p, lo, hi))
+        sync(p);
+}
+
 uint64_t ptm_paging_read64(void *ctx, uint64_t off)
 {
     struct ptm_paging *p = ctx;
 
-    if ((p->n_ranges || p->all) && stale(p, off))
-        sync(p);
+    ptm_paging_read_range(p, off, off + 8);
     return p->read64(p->ctx, off);
+}
+
+void ptm_paging_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
+{
+    struct ptm_paging *p = ctx;
+
+    ptm_paging_read_range(p, off, off + 8 * (uint64_t)n);
+    for (size_t i = 0; i < n; i++)
+        words[i] = p->read64(p->ctx, off + 8 * i);
 }
 
 static void push(struct ptm_paging *p, const uint64_t *w, unsigned n, const uint64_t *body,
@@ -177,6 +192,7 @@ bool ptm_paging_complete(void *ctx)
 
 const struct ptm_hw ptm_paging_hw = {
     .read64 = ptm_paging_read64,
+    .read_run = ptm_paging_read_run,
     .write64 = ptm_paging_write64,
     .write_run = ptm_paging_write_run,
     .write_pattern = ptm_paging_write_pattern,

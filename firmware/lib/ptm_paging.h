@@ -64,8 +64,14 @@ static inline bool ptm_paging_clean(const struct ptm_paging *p)
     return !p->n_ranges && !p->all;
 }
 
+/* Before the CPU reads [lo, hi) of VRAM itself: waits for the engine and
+ * drops the cache if the record says the engine may have written there
+ * (a binding's read_run hook, which then reads the words directly). */
+void ptm_paging_read_range(struct ptm_paging *p, uint64_t lo, uint64_t hi);
+
 /* The struct ptm_hw hooks; ctx is the struct ptm_paging. */
 uint64_t ptm_paging_read64(void *ctx, uint64_t vram_offset);
+void ptm_paging_read_run(void *ctx, uint64_t vram_offset, uint64_t *words, size_t n);
 void ptm_paging_write64(void *ctx, uint64_t vram_offset, uint64_t value);
 void ptm_paging_write_run(void *ctx, uint64_t vram_offset, const uint64_t *words, size_t n);
 void ptm_paging_write_pattern(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step,

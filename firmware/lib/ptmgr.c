@@ -47,6 +47,7 @@
 #define WINDOW_SPAN (SIZE_2M * SLAB_SLOTS)
 #define DUAL_BYTES  (GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES)
 #define RUN_WORDS   32u
+#define SCAN_WORDS  16u /* words a scan reads at once */
 #define NO_BLOCK    UINT64_MAX
 
 enum block_kind { BLOCK_4K = 0, BLOCK_8K = 1 };
@@ -257,6 +258,16 @@ static uint64_t hw_read(const struct ptm *pm, uint64_t offset)
     return pm->read64(pm->read_ctx, offset);
 }
 
+static void hw_read_run(const struct ptm *pm, uint64_t offset, uint64_t *words, size_t n)
+{
+    if (pm->hw->read_run) {
+        pm->hw->read_run(pm->hw_ctx, offset, words, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        words[i] = hw_read(pm, offset + i * GMMU_PTE_BYTES);
+}
+
 static void hw_write_pattern(const struct ptm *pm, uint64_t offset, uint64_t first, uint64_t step,
                              size_t n)
 {
@@ -346,6 +357,20 @@ static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset)
         return op->w.pattern ? op->w.first + i * op->w.step : op->w.words[i];
     }
     return hw_read(pm, offset);
+}
+
+/* n consecutive entries, seeing the writes still queued. */
+static void get_run(const struct op *op, uint64_t offset, uint64_t *words, size_t n)
+{
+    const struct writer *w = &op->w;
+
+    if (w->n && offset < w->offset + w->n * GMMU_PTE_BYTES &&
+        w->offset < offset + n * GMMU_PTE_BYTES) {
+        for (size_t i = 0; i < n; i++)
+            words[i] = get(op->pm, op, offset + i * GMMU_PTE_BYTES);
+        return;
+    }
+    hw_read_run(op->pm, offset, words, n);
 }
 
 static void fill_zero(struct op *op, uint64_t offset, uint64_t bytes)
@@ -731,9 +756,16 @@ static bool source_has_valid(struct op *op, uint64_t a, uint64_t b)
  * entries in it and written none valid. */
 static bool words_have_valid(struct op *op, uint64_t offset, unsigned words)
 {
-    for (unsigned i = 0; i < words; i++)
-        if (pte_valid(get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES)))
-            return true;
+    uint64_t run[SCAN_WORDS];
+
+    for (unsigned i = 0; i < words; i += SCAN_WORDS) {
+        unsigned n = words - i < SCAN_WORDS ? words - i : SCAN_WORDS;
+
+        get_run(op, offset + (uint64_t)i * GMMU_PTE_BYTES, run, n);
+        for (unsigned j = 0; j < n; j++)
+            if (pte_valid(run[j]))
+                return true;
+    }
     return false;
 }
 
@@ -743,11 +775,12 @@ static void free_dual_table(struct op *op, uint64_t offset, uint64_t va)
 
     for (unsigned w = 0; w < ENTRIES / SLAB_SLOTS; w++) {
         uint64_t slab = NO_BLOCK;
+        uint64_t run[2 * SLAB_SLOTS];
 
+        /* The window's dual entries in one read. */
+        get_run(op, offset + (uint64_t)w * SLAB_SLOTS * DUAL_BYTES, run, 2 * SLAB_SLOTS);
         for (unsigned j = 0; j < SLAB_SLOTS; j++) {
-            uint64_t entry = offset + (uint64_t)(w * SLAB_SLOTS + j) * DUAL_BYTES;
-            uint64_t w0 = get(pm, op, entry);
-            uint64_t w1 = get(pm, op, entry + GMMU_PTE_BYTES);
+            uint64_t w0 = run[2 * j], w1 = run[2 * j + 1];
             uint64_t region = va + (uint64_t)(w * SLAB_SLOTS + j) * SIZE_2M;
 
             if (pte_table(w0)) {
@@ -781,11 +814,14 @@ static void free_subtree(struct op *op, unsigned level, uint64_t offset, uint64_
         free_dual_table(op, offset, va);
         return;
     }
-    for (unsigned i = 0; i < ENTRIES; i++) {
-        uint64_t e = get(op->pm, op, offset + (uint64_t)i * GMMU_PTE_BYTES);
+    for (unsigned i = 0; i < ENTRIES; i += SCAN_WORDS) {
+        uint64_t run[SCAN_WORDS];
 
-        if (pte_table(e))
-            free_subtree(op, level - 1, gmmu_pte_addr(e), va + level_span(level) * i);
+        get_run(op, offset + (uint64_t)i * GMMU_PTE_BYTES, run, SCAN_WORDS);
+        for (unsigned j = 0; j < SCAN_WORDS; j++)
+            if (pte_table(run[j]))
+                free_subtree(op, level - 1, gmmu_pte_addr(run[j]),
+                             va + level_span(level) * (i + j));
     }
     fill_zero(op, offset, GMMU_TABLE_BYTES);
     defer_block(op, BLOCK_4K, offset, va, va + level_span(level + 1));
@@ -1079,8 +1115,12 @@ static void read_chunk_4k(struct leaves *lv, unsigned c, uint64_t out[])
 {
     uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
 
+    if (!lv->t4_fresh) {
+        get_run(lv->op, at, out, CHUNK_PAGES);
+        return;
+    }
     for (unsigned p = 0; p < CHUNK_PAGES; p++)
-        out[p] = lv->t4_fresh ? 0 : get(lv->op->pm, lv->op, at + p * GMMU_PTE_BYTES);
+        out[p] = 0;
 }
 
 /* Write the chunk's 4 KB entries that change; unchanged ones cost a DDR

@@ -169,6 +169,18 @@ static uint64_t tramp_read64(void *ctx, uint64_t off)
     return vm->hw->read64(vm->hw_ctx, off);
 }
 
+static void tramp_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
+{
+    struct vidmm *vm = ctx;
+
+    if (vm->hw->read_run) {
+        vm->hw->read_run(vm->hw_ctx, off, words, n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        words[i] = vm->hw->read64(vm->hw_ctx, off + 8 * i);
+}
+
 static void tramp_write64(void *ctx, uint64_t off, uint64_t value)
 {
     struct vidmm *vm = ctx;
@@ -218,6 +230,7 @@ static void tramp_table_freed(void *ctx, uint64_t off, uint64_t bytes)
 
 static const struct ptm_hw tramp_runs = {
     .read64 = tramp_read64,
+    .read_run = tramp_read_run,
     .write64 = tramp_write64,
     .write_run = tramp_write_run,
     .invalidate = tramp_invalidate,
@@ -228,6 +241,7 @@ static const struct ptm_hw tramp_runs = {
    command waits for its completion. */
 static const struct ptm_hw tramp_engine = {
     .read64 = tramp_read64,
+    .read_run = tramp_read_run,
     .write64 = tramp_write64,
     .write_run = tramp_write_run,
     .write_pattern = tramp_write_pattern,
@@ -238,6 +252,7 @@ static const struct ptm_hw tramp_engine = {
 
 static const struct ptm_hw tramp_words = {
     .read64 = tramp_read64,
+    .read_run = tramp_read_run,
     .write64 = tramp_write64,
     .invalidate = tramp_invalidate,
     .table_freed = tramp_table_freed,

@@ -72,6 +72,8 @@
 struct vidmm_hw {
     /* Page-table words, with ptm_hw's rules (write64 seen whole). */
     uint64_t (*read64)(void *ctx, uint64_t vram_offset);
+    void (*read_run)(void *ctx, uint64_t vram_offset, uint64_t *words,
+                     size_t n); /* optional: ptm_hw's */
     void (*write64)(void *ctx, uint64_t vram_offset, uint64_t value);
     void (*write_run)(void *ctx, uint64_t vram_offset, const uint64_t *words,
                       size_t n); /* optional */

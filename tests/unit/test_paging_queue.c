@@ -389,6 +389,48 @@ static void test_ptmgr_on_engine(void **state)
     free(meta);
 }
 
+/* A table scan reads runs of words (read_run): a run over entries this
+ * command already queued must wait for them like a single read does. The
+ * unmap clears page 17 (flushed as its own packet when page 0 follows,
+ * not next to it) and page 0 of a leaf table, then scans it for a valid
+ * word: read before its packet ran, page 17 would still be valid and the
+ * empty table would stay. */
+static void test_ptmgr_engine_scan_waits(void **state)
+{
+    struct vram_alloc vram;
+    size_t meta_bytes = vram_alloc_metadata_bytes(DDR_BYTES);
+    void *meta = malloc(meta_bytes);
+    struct ptm_paging pp;
+    struct ptm pm;
+    struct ptm_config cfg = { .hw = &ptm_paging_hw, .hw_ctx = &pp, .vram = &vram, .asid = 1 };
+    struct ptm_usage u;
+    const uint64_t va = 0x40000000;
+
+    (void)state;
+    engine_reset(512);
+    vs = (struct vsim){ .mem = calloc(1, DDR_BYTES), .bytes = DDR_BYTES };
+    fake_paging.after = mirror;
+    fake_paging.ctx = &vs;
+    fake_paging.max_step = 1;
+    assert_non_null(meta);
+    assert_int_equal(vram_alloc_init(&vram, meta, meta_bytes, DDR_BYTES), VRAM_OK);
+    assert_int_equal(pq_init(&q), PQ_OK);
+    ptm_paging_init(&pp, &q, vs_read64, vs_drop, &vs, 1ull << 48);
+    assert_int_equal(ptm_init(&pm, &cfg), PTM_OK);
+
+    assert_int_equal(ptm_map(&pm, va, 0x200000, 0x1000, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(ptm_map(&pm, va + 17 * 0x1000, 0x300000, 0x1000, 1, 0, PTM_PAGE_4K), PTM_OK);
+    ptm_usage(&pm, &u);
+    assert_int_equal(u.leaf4k_tables, 1);
+    assert_int_equal(ptm_unmap(&pm, va, 18 * 0x1000), PTM_OK);
+    ptm_usage(&pm, &u);
+    assert_int_equal(u.leaf4k_tables, 0);
+    assert_int_equal(translate(ptm_root(&pm), va + 17 * 0x1000).fault, GMMU_FAULT_INVALID);
+    ptm_destroy(&pm);
+    free(vs.mem);
+    free(meta);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -400,6 +442,7 @@ int main(void)
         cmocka_unit_test_teardown(test_malformed, teardown),
         cmocka_unit_test_teardown(test_init_takes_ring, teardown),
         cmocka_unit_test_teardown(test_ptmgr_on_engine, teardown),
+        cmocka_unit_test_teardown(test_ptmgr_engine_scan_waits, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
