@@ -213,12 +213,14 @@ bitstream: $(OC_BIT)
 synth-report: $(OC_CFG) $(FM_BUILD)/pnr.log $(OC_BUILD)/hier-stat.txt
 	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
 	  --pnr-log $(OC_BUILD)/pnr.log --mmu-pnr-log $(FM_BUILD)/pnr.log --hier-stat $(OC_BUILD)/hier-stat.txt
+	@$(PY) tools/plots.py mmu-blocks $(OC_BUILD)/hier-stat.txt -o $(OC_BUILD)/mmu-blocks.png
 # The Yosys part alone (no place and route): yosys cells of the board and
 # the resources by part, the paging engine and the MMU by block. make -j2
 # runs the two syntheses at once.
 synth-report-yosys: $(OC_JSON) $(OC_BUILD)/hier-stat.txt
 	@python3 tools/board_report.py --board orangecrab-85f --stat $(OC_BUILD)/synth-stat.txt \
 	  --hier-stat $(OC_BUILD)/hier-stat.txt
+	@$(PY) tools/plots.py mmu-blocks $(OC_BUILD)/hier-stat.txt -o $(OC_BUILD)/mmu-blocks.png
 # The OrangeCrab's DFU bootloader: hold the button while plugging it in.
 flash: $(OC_BIT)
 	@command -v openFPGALoader >/dev/null || { echo "flash: install openFPGALoader (apt-get install openfpgaloader)"; exit 1; }

@@ -21,7 +21,7 @@ $(FUSESOC_DIR)/fusesoc.conf:
 
 .PHONY: t-fusesoc
 TESTS += fusesoc
-t-fusesoc: $(FUSESOC_DIR)/fusesoc.conf
+t-fusesoc: $(FUSESOC_DIR)/fusesoc.conf $(VENV_STAMP)
 	$(PY) tools/fusesoc_check.py
 	$(PY) tools/fusesoc_check.py --self-test
 	$(FUSESOC) core-info gmmu:soc:soc_top >$(FUSESOC_DIR)/soc_top.info

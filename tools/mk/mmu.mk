@@ -7,7 +7,8 @@
 #   make t-mmu-random / t-mmu-directed / ...   the tests (part of make test)
 #   make soak-mmu     10^8 random translations (SOAK_COUNT, SOAK_SEED)
 #   make synth-mmu    yosys synth_ecp5 and synth_xilinx: LUT/FF/BRAM
-#   make bench-mmu    latency/throughput benchmark (docs/performance.md)
+#   make bench-mmu    latency/throughput benchmark (docs/performance.md), and its
+#                     plot build/mmu/bench/bench-mmu.png (tools/plots.py)
 
 # The packages the MMU imports (Yosys 0.23 in synth-mmu reads only these).
 MMU_PKGS := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_mmu_pkg.sv
@@ -128,8 +129,10 @@ synth-mmu:
 	@python3 tests/mmu/synth_report.py $(MMU_SYNTH_DIR)/ecp5.stat $(MMU_SYNTH_DIR)/xilinx.stat
 
 # ------------------------------------------------------------ benchmark
-bench-mmu: $(call mmu_tb_bin,default) $(call mmu_tb_bin,blocking)
+bench-mmu: $(call mmu_tb_bin,default) $(call mmu_tb_bin,blocking) $(VENV_STAMP)
 	@mkdir -p $(MMU_DIR)/bench
 	$(call mmu_tb_bin,default) bench >$(MMU_DIR)/bench/default.txt
 	$(call mmu_tb_bin,blocking) bench >$(MMU_DIR)/bench/blocking.txt
 	@python3 tests/mmu/bench_report.py $(MMU_DIR)/bench/default.txt $(MMU_DIR)/bench/blocking.txt
+	@$(PY) tools/plots.py bench-mmu $(MMU_DIR)/bench/default.txt $(MMU_DIR)/bench/blocking.txt \
+	  -o $(MMU_DIR)/bench/bench-mmu.png
