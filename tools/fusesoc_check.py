@@ -5,8 +5,8 @@
 The lists rtl/<folder>/<folder>.f are the source every make fragment and
 board flow reads; each folder's core (rtl/<folder>/*.core, the one whose
 filesets name Verilog or SystemVerilog files) must list exactly the same
-files in the same order. Files of other types (a Verilator waiver) may be
-added. Every .f must have its core, and no core may name a file that does
+files in the same order. Files of other types (a Verilator waiver) and include files may
+be added. Every .f must have its core, and no core may name a file that does
 not exist.
 
     fusesoc_check.py [--root DIR]    check; exit 1 with one line per difference
@@ -40,9 +40,10 @@ def core_files(path):
     for fs in (data.get("filesets") or {}).values():
         for entry in fs.get("files") or []:
             name = next(iter(entry)) if isinstance(entry, dict) else entry
+            attrs = entry[name] if isinstance(entry, dict) else {}
             rel = (path.parent / name)
             every.append(rel)
-            if name.endswith(HDL_SUFFIXES):
+            if name.endswith(HDL_SUFFIXES) and not (attrs or {}).get("is_include_file"):
                 hdl.append(rel)
     return data.get("name"), hdl, every
 
