@@ -173,16 +173,19 @@ module gpu_engine
   logic [31:0]      cycles_q, ntr_q, nrd_q, nwr_q;
   chunk_t           alloc_q, retired_q, ar_n_q, aw_n_q;
 
+  // The register block's bus port: the flat Wishbone ports in wb_pkg's
+  // field order (cyc, stb, we, adr, dat, sel, cti: single accesses, whole words).
+  wb_pkg::wb_rsp_t regs_wb;
+  assign wb_ack_o = regs_wb.ack;
+  assign wb_dat_o = regs_wb.dat;
+  logic unused_regs_err;
+  assign unused_regs_err = regs_wb.err;  // registers never fail
+
   gpu_engine_regs #(.AsidW(AsidW), .Slots(Slots)) u_regs (
     .clk_i,
     .rst_ni,
-    .cyc_i          (wb_cyc_i),
-    .stb_i          (wb_stb_i),
-    .we_i           (wb_we_i),
-    .adr_i          (wb_adr_i),
-    .dat_i          (wb_dat_i),
-    .ack_o          (wb_ack_o),
-    .dat_o          (wb_dat_o),
+    .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, 4'hF, 3'b000}),
+    .wb_o           (regs_wb),
     .op_o           (cfg_op),
     .asid_o         (cfg_asid),
     .dst_va_o       (cfg_dst_va),

@@ -22,13 +22,8 @@ module gpu_engine_regs
   input  logic             rst_ni,
 
   // Wishbone classic slave, 32-bit, word address
-  input  logic             cyc_i,
-  input  logic             stb_i,
-  input  logic             we_i,
-  input  logic [29:0]      adr_i,
-  input  logic [31:0]      dat_i,
-  output logic             ack_o,
-  output logic [31:0]      dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   // Configuration
   output logic [1:0]       op_o,
@@ -60,6 +55,7 @@ module gpu_engine_regs
 );
 
   logic        ack_q, done_q, start_q, abort_q;
+  logic [31:0] rdata_q;
   logic [1:0]  op_q;
   logic [AsidW-1:0] asid_q;
   logic [63:6] dst_va_q, src_va_q;
@@ -68,15 +64,15 @@ module gpu_engine_regs
   logic [15:0] reg_off;
   logic        access, wr, cfg_wr;
 
-  assign reg_off = {4'b0, adr_i[9:0], 2'b00};  // offset within the 4 KiB block
-  assign access  = cyc_i && stb_i && !ack_q;
-  assign wr      = access && we_i;
+  assign reg_off = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
+  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
+  assign wr      = access && wb_i.we;
   assign cfg_wr  = wr && !busy_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ack_q     <= 1'b0;
-      dat_o     <= '0;
+      rdata_q     <= '0;
       done_q    <= 1'b0;
       start_q   <= 1'b0;
       abort_q   <= 1'b0;
@@ -88,68 +84,70 @@ module gpu_engine_regs
       pattern_q <= '0;
     end else begin
       ack_q   <= access;
-      start_q <= cfg_wr && reg_off == ENGINE_CTRL && dat_i[ENGINE_CTRL_START_LSB];
-      abort_q <= wr && busy_i && reg_off == ENGINE_CTRL && dat_i[ENGINE_CTRL_ABORT_LSB];
+      start_q <= cfg_wr && reg_off == ENGINE_CTRL && wb_i.dat[ENGINE_CTRL_START_LSB];
+      abort_q <= wr && busy_i && reg_off == ENGINE_CTRL && wb_i.dat[ENGINE_CTRL_ABORT_LSB];
       if (cfg_wr) begin
         unique case (reg_off)
-          ENGINE_CTRL:       op_q               <= dat_i[ENGINE_CTRL_OP_LSB +: 2];
-          ENGINE_ASID:       asid_q             <= dat_i[AsidW-1:0];
-          ENGINE_LENGTH:     length_q           <= dat_i[31:6];
-          ENGINE_DST_VA_LO:  dst_va_q[31:6]     <= dat_i[31:6];
-          ENGINE_DST_VA_HI:  dst_va_q[63:32]    <= dat_i;
-          ENGINE_SRC_VA_LO:  src_va_q[31:6]     <= dat_i[31:6];
-          ENGINE_SRC_VA_HI:  src_va_q[63:32]    <= dat_i;
-          ENGINE_PATTERN_LO: pattern_q[31:0]    <= dat_i;
-          ENGINE_PATTERN_HI: pattern_q[63:32]   <= dat_i;
+          ENGINE_CTRL:       op_q               <= wb_i.dat[ENGINE_CTRL_OP_LSB +: 2];
+          ENGINE_ASID:       asid_q             <= wb_i.dat[AsidW-1:0];
+          ENGINE_LENGTH:     length_q           <= wb_i.dat[31:6];
+          ENGINE_DST_VA_LO:  dst_va_q[31:6]     <= wb_i.dat[31:6];
+          ENGINE_DST_VA_HI:  dst_va_q[63:32]    <= wb_i.dat;
+          ENGINE_SRC_VA_LO:  src_va_q[31:6]     <= wb_i.dat[31:6];
+          ENGINE_SRC_VA_HI:  src_va_q[63:32]    <= wb_i.dat;
+          ENGINE_PATTERN_LO: pattern_q[31:0]    <= wb_i.dat;
+          ENGINE_PATTERN_HI: pattern_q[63:32]   <= wb_i.dat;
           default: ;
         endcase
       end
       // DONE: set at the end of a run; cleared by START or a write of 1.
       if (end_i) begin
         done_q <= 1'b1;
-      end else if (start_q || (wr && reg_off == ENGINE_STATUS && dat_i[ENGINE_STATUS_DONE_LSB])) begin
+      end else if (start_q || (wr && reg_off == ENGINE_STATUS && wb_i.dat[ENGINE_STATUS_DONE_LSB])) begin
         done_q <= 1'b0;
       end
-      if (access && !we_i) begin
+      if (access && !wb_i.we) begin
         unique case (reg_off)
-          ENGINE_ID:           dat_o <= ENGINE_ID_VALUE;
-          ENGINE_CONFIG:       dat_o <= {16'b0, 8'(AsidW), 8'(Slots)};
-          ENGINE_CTRL:         dat_o <= 32'(op_q) << ENGINE_CTRL_OP_LSB;
+          ENGINE_ID:           rdata_q <= ENGINE_ID_VALUE;
+          ENGINE_CONFIG:       rdata_q <= {16'b0, 8'(AsidW), 8'(Slots)};
+          ENGINE_CTRL:         rdata_q <= 32'(op_q) << ENGINE_CTRL_OP_LSB;
           ENGINE_STATUS: begin
-            dat_o <= '0;
-            dat_o[ENGINE_STATUS_BUSY_LSB]      <= busy_i;
-            dat_o[ENGINE_STATUS_DONE_LSB]      <= done_q;
-            dat_o[ENGINE_STATUS_FAULT_LSB]     <= fault_i;
-            dat_o[ENGINE_STATUS_ABORTED_LSB]   <= aborted_i;
-            dat_o[ENGINE_STATUS_REASON_LSB +: 3] <= reason_i;
-            dat_o[ENGINE_STATUS_ACCESS_LSB +: 2] <= access_i;
+            rdata_q <= '0;
+            rdata_q[ENGINE_STATUS_BUSY_LSB]      <= busy_i;
+            rdata_q[ENGINE_STATUS_DONE_LSB]      <= done_q;
+            rdata_q[ENGINE_STATUS_FAULT_LSB]     <= fault_i;
+            rdata_q[ENGINE_STATUS_ABORTED_LSB]   <= aborted_i;
+            rdata_q[ENGINE_STATUS_REASON_LSB +: 3] <= reason_i;
+            rdata_q[ENGINE_STATUS_ACCESS_LSB +: 2] <= access_i;
           end
-          ENGINE_ASID:         dat_o <= 32'(asid_q);
-          ENGINE_LENGTH:       dat_o <= {length_q, 6'b0};
-          ENGINE_DST_VA_LO:    dat_o <= {dst_va_q[31:6], 6'b0};
-          ENGINE_DST_VA_HI:    dat_o <= dst_va_q[63:32];
-          ENGINE_SRC_VA_LO:    dat_o <= {src_va_q[31:6], 6'b0};
-          ENGINE_SRC_VA_HI:    dat_o <= src_va_q[63:32];
-          ENGINE_PATTERN_LO:   dat_o <= pattern_q[31:0];
-          ENGINE_PATTERN_HI:   dat_o <= pattern_q[63:32];
-          ENGINE_FAULT_VA_LO:  dat_o <= fault_va_i[31:0];
-          ENGINE_FAULT_VA_HI:  dat_o <= fault_va_i[63:32];
-          ENGINE_RESULT_LO:    dat_o <= result_i[31:0];
-          ENGINE_RESULT_HI:    dat_o <= result_i[63:32];
-          ENGINE_RESULT2_LO:   dat_o <= result2_i[31:0];
-          ENGINE_RESULT2_HI:   dat_o <= result2_i[63:32];
-          ENGINE_BYTES_DONE:   dat_o <= bytes_done_i;
-          ENGINE_CYCLES:       dat_o <= cycles_i;
-          ENGINE_TRANSLATIONS: dat_o <= translations_i;
-          ENGINE_READ_BURSTS:  dat_o <= rd_bursts_i;
-          ENGINE_WRITE_BURSTS: dat_o <= wr_bursts_i;
-          default:             dat_o <= '0;
+          ENGINE_ASID:         rdata_q <= 32'(asid_q);
+          ENGINE_LENGTH:       rdata_q <= {length_q, 6'b0};
+          ENGINE_DST_VA_LO:    rdata_q <= {dst_va_q[31:6], 6'b0};
+          ENGINE_DST_VA_HI:    rdata_q <= dst_va_q[63:32];
+          ENGINE_SRC_VA_LO:    rdata_q <= {src_va_q[31:6], 6'b0};
+          ENGINE_SRC_VA_HI:    rdata_q <= src_va_q[63:32];
+          ENGINE_PATTERN_LO:   rdata_q <= pattern_q[31:0];
+          ENGINE_PATTERN_HI:   rdata_q <= pattern_q[63:32];
+          ENGINE_FAULT_VA_LO:  rdata_q <= fault_va_i[31:0];
+          ENGINE_FAULT_VA_HI:  rdata_q <= fault_va_i[63:32];
+          ENGINE_RESULT_LO:    rdata_q <= result_i[31:0];
+          ENGINE_RESULT_HI:    rdata_q <= result_i[63:32];
+          ENGINE_RESULT2_LO:   rdata_q <= result2_i[31:0];
+          ENGINE_RESULT2_HI:   rdata_q <= result2_i[63:32];
+          ENGINE_BYTES_DONE:   rdata_q <= bytes_done_i;
+          ENGINE_CYCLES:       rdata_q <= cycles_i;
+          ENGINE_TRANSLATIONS: rdata_q <= translations_i;
+          ENGINE_READ_BURSTS:  rdata_q <= rd_bursts_i;
+          ENGINE_WRITE_BURSTS: rdata_q <= wr_bursts_i;
+          default:             rdata_q <= '0;
         endcase
       end
     end
   end
 
-  assign ack_o     = ack_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
   assign done_o    = done_q;
   assign start_o   = start_q;
   assign abort_o   = abort_q;
@@ -160,8 +158,9 @@ module gpu_engine_regs
   assign length_o  = {length_q, 6'b0};
   assign pattern_o = pattern_q;
 
-  // Registers decode the low address bits only; the decoder checked the rest.
-  logic unused_adr;
-  assign unused_adr = ^{adr_i[29:10], dat_i[5:0]};
+  // Registers decode the low address bits only (the decoder checked the
+  // rest) and take whole words.
+  logic unused_req;
+  assign unused_req = ^{wb_i.adr[29:10], wb_i.dat[5:0], wb_i.sel, wb_i.cti};
 
 endmodule : gpu_engine_regs

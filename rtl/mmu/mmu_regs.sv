@@ -47,14 +47,8 @@ module mmu_regs #(
   input  logic                    rst_ni,
 
   // Wishbone slave
-  input  logic                    cyc_i,
-  input  logic                    stb_i,
-  input  logic                    we_i,
-  input  logic [29:0]             adr_i,
-  input  logic [31:0]             dat_i,
-  input  logic [3:0]              sel_i,
-  output logic                    ack_o,
-  output logic [31:0]             dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   // Address-space table read port
   input  logic [AsidW-1:0]        as_asid_i,
@@ -134,11 +128,12 @@ module mmu_regs #(
   logic [15:0] reg_off;
   logic        access, wr, rd;
   logic        ack_q;
+  logic [31:0] rdata_q;
 
-  assign reg_off = {adr_i[13:0], 2'b00};
-  assign access  = cyc_i && stb_i && !ack_q;
-  assign wr      = access && we_i;
-  assign rd      = access && !we_i;
+  assign reg_off = {wb_i.adr[13:0], 2'b00};
+  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
+  assign wr      = access && wb_i.we;
+  assign rd      = access && !wb_i.we;
 
   // ---------------------------------------------------------------- AS table
   logic [NAsids-1:0] as_valid_q;
@@ -151,8 +146,8 @@ module mmu_regs #(
   assign as_idx = AsidW'(reg_off[11:3]);
 
   always_ff @(posedge clk_i) begin
-    if (wr && as_sel && !reg_off[2]) as_lo_mem[as_idx] <= dat_i[AsRootL +: AsRootW];
-    if (wr && as_sel && reg_off[2])  as_hi_mem[as_idx] <= dat_i[AsRootHiL +: AsRootHiW];
+    if (wr && as_sel && !reg_off[2]) as_lo_mem[as_idx] <= wb_i.dat[AsRootL +: AsRootW];
+    if (wr && as_sel && reg_off[2])  as_hi_mem[as_idx] <= wb_i.dat[AsRootHiL +: AsRootHiW];
   end
 
   assign as_valid_o = as_valid_q[as_asid_i];
@@ -186,7 +181,7 @@ module mmu_regs #(
   assign busy        = busy_core || ext_fire;
   assign ext_busy_o  = busy_core;
   assign inv_write   = wr && (reg_off == gmmu_mmu_pkg::MMU_INV_CMD);
-  assign inv_wr_type = dat_i[InvTypeL +: InvTypeW];
+  assign inv_wr_type = wb_i.dat[InvTypeL +: InvTypeW];
   assign start_pn    = {start_hi_q, start_lo_q[InvVaL +: InvVaW]};
   assign end_pn      = {end_hi_q, end_lo_q[InvVaL +: InvVaW]};
 
@@ -228,7 +223,7 @@ module mmu_regs #(
   logic [31:0] sc_q [NSc];
   logic        perf_clr;
 
-  assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && dat_i[PerfClrL];
+  assign perf_clr = wr && (reg_off == gmmu_mmu_pkg::MMU_PERF_CTRL) && wb_i.dat[PerfClrL];
 
   // Each counter counts with its event as the register's enable and a
   // constant increment: an event that arrives late in the cycle (a port's
@@ -333,7 +328,7 @@ module mmu_regs #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ack_q       <= 1'b0;
-      dat_o       <= '0;
+      rdata_q       <= '0;
       as_valid_q  <= '0;
       pulse_q     <= 1'b0;
       busy_q      <= 1'b0;
@@ -378,57 +373,59 @@ module mmu_regs #(
 
       if (wr) begin
         unique case (reg_off)
-          gmmu_mmu_pkg::MMU_INV_ASID:     inv_asid_q <= dat_i[AsidW-1:0];
-          gmmu_mmu_pkg::MMU_INV_START_LO: start_lo_q <= fld(InvVaL, InvVaW, dat_i >> InvVaL);
-          gmmu_mmu_pkg::MMU_INV_START_HI: start_hi_q <= dat_i;
-          gmmu_mmu_pkg::MMU_INV_END_LO:   end_lo_q   <= fld(InvVaL, InvVaW, dat_i >> InvVaL);
-          gmmu_mmu_pkg::MMU_INV_END_HI:   end_hi_q   <= dat_i;
+          gmmu_mmu_pkg::MMU_INV_ASID:     inv_asid_q <= wb_i.dat[AsidW-1:0];
+          gmmu_mmu_pkg::MMU_INV_START_LO: start_lo_q <= fld(InvVaL, InvVaW, wb_i.dat >> InvVaL);
+          gmmu_mmu_pkg::MMU_INV_START_HI: start_hi_q <= wb_i.dat;
+          gmmu_mmu_pkg::MMU_INV_END_LO:   end_lo_q   <= fld(InvVaL, InvVaW, wb_i.dat >> InvVaL);
+          gmmu_mmu_pkg::MMU_INV_END_HI:   end_hi_q   <= wb_i.dat;
           default: ;
         endcase
-        if (as_sel && !reg_off[2]) as_valid_q[as_idx] <= dat_i[AsValidL];
+        if (as_sel && !reg_off[2]) as_valid_q[as_idx] <= wb_i.dat[AsValidL];
       end
 
       if (rd) begin
-        dat_o <= '0;
+        rdata_q <= '0;
         if (as_sel) begin
-          dat_o <= reg_off[2] ? fld(AsRootHiL, AsRootHiW, 32'(as_hi_mem[as_idx]))
+          rdata_q <= reg_off[2] ? fld(AsRootHiL, AsRootHiW, 32'(as_hi_mem[as_idx]))
                               : fld(AsRootL, AsRootW, 32'(as_lo_mem[as_idx]))
                                 | fld(AsValidL, AsValidW, 32'(as_valid_q[as_idx]));
         end else if (reg_off[15:9] == 7'h04) begin        // 0x800 .. 0x9FF
           for (int p = 0; p < NPorts; p++) begin
             for (int c = 0; c < NPc; c++) begin
-              if (32'(reg_off[8:0]) == p * gmmu_mmu_pkg::PERF_PORT_STRIDE + 4 * c) dat_o <= pc_q[p*NPc + c];
+              if (32'(reg_off[8:0]) == p * gmmu_mmu_pkg::PERF_PORT_STRIDE + 4 * c) rdata_q <= pc_q[p*NPc + c];
             end
           end
         end else if (reg_off[15:8] == 8'h0A) begin        // 0xA00 .. 0xAFF
           for (int c = 0; c < NSc; c++) begin
-            if (32'(reg_off[7:0]) == 4 * c) dat_o <= sc_q[c];
+            if (32'(reg_off[7:0]) == 4 * c) rdata_q <= sc_q[c];
           end
         end else begin
           unique case (reg_off)
-            gmmu_mmu_pkg::MMU_ID:           dat_o <= gmmu_mmu_pkg::MMU_ID_VALUE;
-            gmmu_mmu_pkg::MMU_CONFIG:       dat_o <= config_rd;
-            gmmu_mmu_pkg::MMU_CONFIG2:      dat_o <= config2_rd;
-            gmmu_mmu_pkg::MMU_INV_STATUS:   dat_o <= inv_status_rd;
-            gmmu_mmu_pkg::MMU_INV_ASID:     dat_o <= 32'(inv_asid_q);
-            gmmu_mmu_pkg::MMU_INV_START_LO: dat_o <= start_lo_q;
-            gmmu_mmu_pkg::MMU_INV_START_HI: dat_o <= start_hi_q;
-            gmmu_mmu_pkg::MMU_INV_END_LO:   dat_o <= end_lo_q;
-            gmmu_mmu_pkg::MMU_INV_END_HI:   dat_o <= end_hi_q;
-            gmmu_mmu_pkg::MMU_FAULT_STATUS: dat_o <= fault_status_rd;
-            gmmu_mmu_pkg::MMU_FAULT_VA_LO:  dat_o <= h_va[31:0];
-            gmmu_mmu_pkg::MMU_FAULT_VA_HI:  dat_o <= h_va[63:32];
-            gmmu_mmu_pkg::MMU_FAULT_INFO:   dat_o <= fault_info_rd;
-            gmmu_mmu_pkg::MMU_FAULT_TAG:    dat_o <= 32'(h_tag);
-            gmmu_mmu_pkg::MMU_FAULT_OVERFLOW: dat_o <= flt_overflow;
-            default:                        dat_o <= '0;
+            gmmu_mmu_pkg::MMU_ID:           rdata_q <= gmmu_mmu_pkg::MMU_ID_VALUE;
+            gmmu_mmu_pkg::MMU_CONFIG:       rdata_q <= config_rd;
+            gmmu_mmu_pkg::MMU_CONFIG2:      rdata_q <= config2_rd;
+            gmmu_mmu_pkg::MMU_INV_STATUS:   rdata_q <= inv_status_rd;
+            gmmu_mmu_pkg::MMU_INV_ASID:     rdata_q <= 32'(inv_asid_q);
+            gmmu_mmu_pkg::MMU_INV_START_LO: rdata_q <= start_lo_q;
+            gmmu_mmu_pkg::MMU_INV_START_HI: rdata_q <= start_hi_q;
+            gmmu_mmu_pkg::MMU_INV_END_LO:   rdata_q <= end_lo_q;
+            gmmu_mmu_pkg::MMU_INV_END_HI:   rdata_q <= end_hi_q;
+            gmmu_mmu_pkg::MMU_FAULT_STATUS: rdata_q <= fault_status_rd;
+            gmmu_mmu_pkg::MMU_FAULT_VA_LO:  rdata_q <= h_va[31:0];
+            gmmu_mmu_pkg::MMU_FAULT_VA_HI:  rdata_q <= h_va[63:32];
+            gmmu_mmu_pkg::MMU_FAULT_INFO:   rdata_q <= fault_info_rd;
+            gmmu_mmu_pkg::MMU_FAULT_TAG:    rdata_q <= 32'(h_tag);
+            gmmu_mmu_pkg::MMU_FAULT_OVERFLOW: rdata_q <= flt_overflow;
+            default:                        rdata_q <= '0;
           endcase
         end
       end
     end
   end
 
-  assign ack_o       = ack_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
   assign irq_o       = (flt_count != '0);
   // One pulse for both sources; when both pulse together the register
   // command is INV_ALL (see ext_fire above) and its payload wins.
@@ -450,9 +447,9 @@ module mmu_regs #(
   ext_busy: assert property (@(posedge clk_i) disable iff (!rst_ni) ext_fire |=> ext_busy_o);
 `endif
 
-  // Whole-word registers: byte selects are ignored; the decoder checked the
-  // upper address bits.
+  // Whole-word registers: byte selects and burst types are ignored; the
+  // decoder checked the upper address bits.
   logic unused_bus;
-  assign unused_bus = ^{sel_i, adr_i[29:14]};
+  assign unused_bus = ^{wb_i.sel, wb_i.cti, wb_i.adr[29:14]};
 
 endmodule : mmu_regs

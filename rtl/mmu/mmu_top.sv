@@ -595,6 +595,14 @@ module mmu_top #(
   end
 
   // ---------------------------------------------------------------- registers
+  // The register block's bus port: the flat Wishbone ports in wb_pkg's
+  // field order (cyc, stb, we, adr, dat, sel, cti: single accesses).
+  wb_pkg::wb_rsp_t regs_wb;
+  assign wb_ack_o = regs_wb.ack;
+  assign wb_dat_o = regs_wb.dat;
+  logic unused_regs_err;
+  assign unused_regs_err = regs_wb.err;  // registers never fail
+
   mmu_regs #(
     .NPorts     (NPorts),
     .AsidW      (AsidW),
@@ -611,14 +619,8 @@ module mmu_top #(
   ) u_regs (
     .clk_i,
     .rst_ni,
-    .cyc_i          (wb_cyc_i),
-    .stb_i          (wb_stb_i),
-    .we_i           (wb_we_i),
-    .adr_i          (wb_adr_i),
-    .dat_i          (wb_dat_i),
-    .sel_i          (wb_sel_i),
-    .ack_o          (wb_ack_o),
-    .dat_o          (wb_dat_o),
+    .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, wb_sel_i, 3'b000}),
+    .wb_o           (regs_wb),
     .as_asid_i      (as_lookup_asid),
     .as_valid_o     (as_entry_valid),
     .as_root_o      (as_entry_root),

@@ -205,19 +205,22 @@ module paging_engine #(
   logic [2:0]  beats;
 
   // ------------------------------------------------------------ registers and queue
+  // The register block's bus port: the flat Wishbone ports in wb_pkg's
+  // field order (cyc, stb, we, adr, dat, sel, cti: single accesses, whole words).
+  wb_pkg::wb_rsp_t regs_wb;
+  assign wb_ack_o = regs_wb.ack;
+  assign wb_dat_o = regs_wb.dat;
+  logic unused_regs_err;
+  assign unused_regs_err = regs_wb.err;  // registers never fail
+
   paging_regs #(
     .QueueWords    (QueueWords),
     .MaxBurst      (MaxBurst),
     .CopyFifoBeats (CopyFifoBeats)
   ) u_regs (
     .clk_i, .rst_ni,
-    .cyc_i          (wb_cyc_i),
-    .stb_i          (wb_stb_i),
-    .we_i           (wb_we_i),
-    .adr_i          (wb_adr_i),
-    .dat_i          (wb_dat_i),
-    .ack_o          (wb_ack_o),
-    .dat_o          (wb_dat_o),
+    .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, 4'hF, 3'b000}),
+    .wb_o           (regs_wb),
     .q_we_lo_o      (q_we_lo),
     .q_we_hi_o      (q_we_hi),
     .q_waddr_o      (q_waddr),

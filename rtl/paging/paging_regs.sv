@@ -11,7 +11,7 @@
 // It holds CTRL.ENABLE, HEAD, IRQ_STATUS/IRQ_ENABLE, the FENCE value and
 // the performance counters, and shows the status the datapath reports.
 //
-// Timing: every access is answered one cycle after the request (ack_o, like
+// Timing: every access is answered one cycle after the request (wb_o.ack, like
 // the other register blocks); a queue write reaches the RAM at the edge
 // ending the request cycle. restart_o is a one-cycle pulse the cycle after
 // the write of CTRL.RESTART. irq_o is combinational from registers only.
@@ -25,13 +25,8 @@ module paging_regs #(
   input  logic           rst_ni,
 
   // Wishbone classic slave, 32-bit, word address
-  input  logic           cyc_i,
-  input  logic           stb_i,
-  input  logic           we_i,
-  input  logic [29:0]    adr_i,
-  input  logic [31:0]    dat_i,
-  output logic           ack_o,
-  output logic [31:0]    dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   // Queue RAM write port (two 32-bit halves of each 64-bit word)
   output logic           q_we_lo_o,
@@ -68,6 +63,7 @@ module paging_regs #(
       (32'(CopyFifoBeats) << gmmu_paging_pkg::PAGING_CONFIG_COPY_FIFO_BEATS_LSB);
 
   logic        ack_q, enable_q, restart_q;
+  logic [31:0] rdata_q;
   logic [31:0] head_q;
   logic [63:0] fence_q;
   logic [1:0]  irq_status_q, irq_enable_q;
@@ -77,23 +73,23 @@ module paging_regs #(
   logic [15:0] reg_off;
   logic [1:0]  irq_set;
 
-  assign access   = cyc_i && stb_i && !ack_q;
-  assign wr       = access && we_i;
-  assign in_queue = adr_i[10];
-  assign reg_off  = {4'b0, adr_i[9:0], 2'b00};
+  assign access   = wb_i.cyc && wb_i.stb && !ack_q;
+  assign wr       = access && wb_i.we;
+  assign in_queue = wb_i.adr[10];
+  assign reg_off  = {4'b0, wb_i.adr[9:0], 2'b00};
 
   // Queue writes go straight to the RAM.
-  assign q_we_lo_o = wr && in_queue && !adr_i[0];
-  assign q_we_hi_o = wr && in_queue && adr_i[0];
-  assign q_waddr_o = adr_i[QAW:1];
-  assign q_wdata_o = dat_i;
+  assign q_we_lo_o = wr && in_queue && !wb_i.adr[0];
+  assign q_we_hi_o = wr && in_queue && wb_i.adr[0];
+  assign q_waddr_o = wb_i.adr[QAW:1];
+  assign q_wdata_o = wb_i.dat;
 
   assign irq_set = {err_raise_i, fence_i && fence_irq_i};
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ack_q          <= 1'b0;
-      dat_o          <= '0;
+      rdata_q          <= '0;
       enable_q       <= 1'b0;
       restart_q      <= 1'b0;
       head_q         <= '0;
@@ -117,41 +113,41 @@ module paging_regs #(
       if (wr && !in_queue) begin
         case (reg_off)
           gmmu_paging_pkg::PAGING_CTRL: begin
-            enable_q  <= dat_i[gmmu_paging_pkg::PAGING_CTRL_ENABLE_LSB];
-            restart_q <= dat_i[gmmu_paging_pkg::PAGING_CTRL_RESTART_LSB];
+            enable_q  <= wb_i.dat[gmmu_paging_pkg::PAGING_CTRL_ENABLE_LSB];
+            restart_q <= wb_i.dat[gmmu_paging_pkg::PAGING_CTRL_RESTART_LSB];
           end
-          gmmu_paging_pkg::PAGING_HEAD:             head_q         <= dat_i;
-          gmmu_paging_pkg::PAGING_IRQ_STATUS:       irq_status_q   <= (irq_status_q & ~dat_i[1:0]) | irq_set;
-          gmmu_paging_pkg::PAGING_IRQ_ENABLE:       irq_enable_q   <= dat_i[1:0];
-          gmmu_paging_pkg::PAGING_PERF_PACKETS:     perf_packets_q <= dat_i;
-          gmmu_paging_pkg::PAGING_PERF_BEATS:       perf_beats_q   <= dat_i;
-          gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: perf_busy_q    <= dat_i;
+          gmmu_paging_pkg::PAGING_HEAD:             head_q         <= wb_i.dat;
+          gmmu_paging_pkg::PAGING_IRQ_STATUS:       irq_status_q   <= (irq_status_q & ~wb_i.dat[1:0]) | irq_set;
+          gmmu_paging_pkg::PAGING_IRQ_ENABLE:       irq_enable_q   <= wb_i.dat[1:0];
+          gmmu_paging_pkg::PAGING_PERF_PACKETS:     perf_packets_q <= wb_i.dat;
+          gmmu_paging_pkg::PAGING_PERF_BEATS:       perf_beats_q   <= wb_i.dat;
+          gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: perf_busy_q    <= wb_i.dat;
           default: ;
         endcase
       end
 
-      if (access && !we_i) begin
-        dat_o <= '0;
+      if (access && !wb_i.we) begin
+        rdata_q <= '0;
         if (!in_queue) begin
           case (reg_off)
-            gmmu_paging_pkg::PAGING_ID:               dat_o <= 32'(gmmu_paging_pkg::PAGING_ID_VALUE);
-            gmmu_paging_pkg::PAGING_CONFIG:           dat_o <= ConfigValue;
-            gmmu_paging_pkg::PAGING_CTRL:             dat_o <= 32'(enable_q);
-            gmmu_paging_pkg::PAGING_STATUS:           dat_o <= {25'b0, err_code_i, 1'b0, restarting_i, err_i, busy_i};
-            gmmu_paging_pkg::PAGING_QUEUE_WORDS:      dat_o <= 32'(QueueWords);
-            gmmu_paging_pkg::PAGING_HEAD:             dat_o <= head_q;
-            gmmu_paging_pkg::PAGING_TAIL:             dat_o <= tail_i;
-            gmmu_paging_pkg::PAGING_PACKETS_DONE:     dat_o <= packets_done_i;
-            gmmu_paging_pkg::PAGING_ERR_PACKET:       dat_o <= err_packet_i;
-            gmmu_paging_pkg::PAGING_ERR_ADDR_LO:      dat_o <= err_addr_i[31:0];
-            gmmu_paging_pkg::PAGING_ERR_ADDR_HI:      dat_o <= err_addr_i[63:32];
-            gmmu_paging_pkg::PAGING_FENCE_LO:         dat_o <= fence_q[31:0];
-            gmmu_paging_pkg::PAGING_FENCE_HI:         dat_o <= fence_q[63:32];
-            gmmu_paging_pkg::PAGING_IRQ_STATUS:       dat_o <= 32'(irq_status_q);
-            gmmu_paging_pkg::PAGING_IRQ_ENABLE:       dat_o <= 32'(irq_enable_q);
-            gmmu_paging_pkg::PAGING_PERF_PACKETS:     dat_o <= perf_packets_q;
-            gmmu_paging_pkg::PAGING_PERF_BEATS:       dat_o <= perf_beats_q;
-            gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: dat_o <= perf_busy_q;
+            gmmu_paging_pkg::PAGING_ID:               rdata_q <= 32'(gmmu_paging_pkg::PAGING_ID_VALUE);
+            gmmu_paging_pkg::PAGING_CONFIG:           rdata_q <= ConfigValue;
+            gmmu_paging_pkg::PAGING_CTRL:             rdata_q <= 32'(enable_q);
+            gmmu_paging_pkg::PAGING_STATUS:           rdata_q <= {25'b0, err_code_i, 1'b0, restarting_i, err_i, busy_i};
+            gmmu_paging_pkg::PAGING_QUEUE_WORDS:      rdata_q <= 32'(QueueWords);
+            gmmu_paging_pkg::PAGING_HEAD:             rdata_q <= head_q;
+            gmmu_paging_pkg::PAGING_TAIL:             rdata_q <= tail_i;
+            gmmu_paging_pkg::PAGING_PACKETS_DONE:     rdata_q <= packets_done_i;
+            gmmu_paging_pkg::PAGING_ERR_PACKET:       rdata_q <= err_packet_i;
+            gmmu_paging_pkg::PAGING_ERR_ADDR_LO:      rdata_q <= err_addr_i[31:0];
+            gmmu_paging_pkg::PAGING_ERR_ADDR_HI:      rdata_q <= err_addr_i[63:32];
+            gmmu_paging_pkg::PAGING_FENCE_LO:         rdata_q <= fence_q[31:0];
+            gmmu_paging_pkg::PAGING_FENCE_HI:         rdata_q <= fence_q[63:32];
+            gmmu_paging_pkg::PAGING_IRQ_STATUS:       rdata_q <= 32'(irq_status_q);
+            gmmu_paging_pkg::PAGING_IRQ_ENABLE:       rdata_q <= 32'(irq_enable_q);
+            gmmu_paging_pkg::PAGING_PERF_PACKETS:     rdata_q <= perf_packets_q;
+            gmmu_paging_pkg::PAGING_PERF_BEATS:       rdata_q <= perf_beats_q;
+            gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: rdata_q <= perf_busy_q;
             default: ;
           endcase
         end
@@ -159,19 +155,22 @@ module paging_regs #(
     end
   end
 
-  assign ack_o     = ack_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
   assign enable_o  = enable_q;
   assign restart_o = restart_q;
   assign head_o    = head_q;
   assign irq_o     = |(irq_status_q & irq_enable_q);
 
-  // Only the window's 13 address bits are decoded; the queue index drops
-  // the bits above QueueWords (the queue aliases within its 4 KiB).
-  logic unused_adr;
-  assign unused_adr = ^adr_i[29:11];
+  // Only the window's 13 address bits are decoded, whole words only; the
+  // queue index drops the bits above QueueWords (the queue aliases within
+  // its 4 KiB).
+  logic unused_req;
+  assign unused_req = ^{wb_i.adr[29:11], wb_i.sel, wb_i.cti};
   if (QAW < 9) begin : gen_queue_alias
     logic unused_alias;
-    assign unused_alias = ^adr_i[9:QAW+1];
+    assign unused_alias = ^wb_i.adr[9:QAW+1];
   end
 
 endmodule : paging_regs

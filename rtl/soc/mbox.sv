@@ -42,13 +42,8 @@ module mbox
   output logic [31:0] host_rdata_o,
 
   // CPU Wishbone slave
-  input  logic        cyc_i,
-  input  logic        stb_i,
-  input  logic        we_i,
-  input  logic [29:0] adr_i,
-  input  logic [31:0] dat_i,
-  output logic        ack_o,
-  output logic [31:0] dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   input  logic [31:0] cycle_i,     // the timer's cycle counter, for DOORBELL_CYCLE and CYCLE
 
@@ -86,13 +81,14 @@ module mbox
 
   logic        host_access, cpu_access, host_ack_q, cpu_ack_q;
   logic [15:0] cpu_addr;
+  logic [31:0] cpu_rdata;
   logic        host_wr, cpu_wr;
 
   assign host_access = host_req_i && !host_ack_q;
-  assign cpu_access  = cyc_i && stb_i && !cpu_ack_q;
-  assign cpu_addr    = {adr_i[13:0], 2'b00};   // the 64 KiB block
+  assign cpu_access  = wb_i.cyc && wb_i.stb && !cpu_ack_q;
+  assign cpu_addr    = {wb_i.adr[13:0], 2'b00};   // the 64 KiB block
   assign host_wr     = host_access && host_we_i;
-  assign cpu_wr      = cpu_access && we_i;
+  assign cpu_wr      = cpu_access && wb_i.we;
 
   function automatic logic in_range(input logic [15:0] a, input logic [15:0] lo,
                                     input logic [15:0] hi);
@@ -170,7 +166,7 @@ module mbox
   always_comb begin
     host_status_d = host_status_q;
     if (host_wr_ok && host_addr_i == MBOX_HOST_IRQ_STATUS) host_status_d &= ~host_wdata_i;
-    if (cpu_wr_ok && cpu_addr == MBOX_HOST_IRQ_SET)        host_status_d |= dat_i;
+    if (cpu_wr_ok && cpu_addr == MBOX_HOST_IRQ_SET)        host_status_d |= wb_i.dat;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -208,23 +204,23 @@ module mbox
 
       if (cpu_wr_ok) begin
         unique case (cpu_addr)
-          MBOX_IDENT_FW_VERSION: fw_version_q  <= dat_i;
-          MBOX_IDENT_FW_BUILD:   fw_build_q    <= dat_i;
-          MBOX_FW_STATE:         fw_state_q    <= dat_i;
-          MBOX_FW_HEARTBEAT:     heartbeat_q   <= dat_i;
-          MBOX_NEXT_SEQ:         next_seq_q    <= dat_i;
-          MBOX_CPL_FENCE:        cpl_fence_q   <= dat_i;
-          MBOX_EVT_DROPPED:      evt_dropped_q <= dat_i;
-          MBOX_DEV_IRQ_MASK:     dev_mask_q    <= dat_i;
-          MBOX_CMD_TAIL:         cmd_tail_q    <= dat_i;
-          MBOX_CPL_HEAD:         cpl_head_q    <= dat_i;
-          MBOX_EVT_HEAD:         evt_head_q    <= dat_i;
+          MBOX_IDENT_FW_VERSION: fw_version_q  <= wb_i.dat;
+          MBOX_IDENT_FW_BUILD:   fw_build_q    <= wb_i.dat;
+          MBOX_FW_STATE:         fw_state_q    <= wb_i.dat;
+          MBOX_FW_HEARTBEAT:     heartbeat_q   <= wb_i.dat;
+          MBOX_NEXT_SEQ:         next_seq_q    <= wb_i.dat;
+          MBOX_CPL_FENCE:        cpl_fence_q   <= wb_i.dat;
+          MBOX_EVT_DROPPED:      evt_dropped_q <= wb_i.dat;
+          MBOX_DEV_IRQ_MASK:     dev_mask_q    <= wb_i.dat;
+          MBOX_CMD_TAIL:         cmd_tail_q    <= wb_i.dat;
+          MBOX_CPL_HEAD:         cpl_head_q    <= wb_i.dat;
+          MBOX_EVT_HEAD:         evt_head_q    <= wb_i.dat;
           default: ;
         endcase
       end
 
       // DEV_IRQ_STATUS: the doorbell sets, the firmware's write-1 clears.
-      if (cpu_wr_ok && cpu_addr == MBOX_DEV_IRQ_STATUS) dev_status_q <= dev_status_q & ~dat_i;
+      if (cpu_wr_ok && cpu_addr == MBOX_DEV_IRQ_STATUS) dev_status_q <= dev_status_q & ~wb_i.dat;
       if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
         dev_status_q[MBOX_DEV_IRQ_STATUS_DOORBELL_LSB] <= 1'b1;
         doorbell_cycle_q <= cycle_i;
@@ -272,7 +268,7 @@ module mbox
     .clk_i,
     .a_we_i    (cpu_wr_ok && in_range(cpu_addr, CplBase, CplEnd)),
     .a_addr_i  (cpu_cpl_off[$clog2(CplWords)+1:2]),
-    .a_wdata_i (dat_i),
+    .a_wdata_i (wb_i.dat),
     .a_rdata_o (cpl_a_rdata),
     .b_addr_i  (host_cpl_off[$clog2(CplWords)+1:2]),
     .b_rdata_o (cpl_b_rdata)
@@ -282,7 +278,7 @@ module mbox
     .clk_i,
     .a_we_i    (cpu_wr_ok && in_range(cpu_addr, EvtBase, EvtEnd)),
     .a_addr_i  (cpu_evt_off[$clog2(EvtWords)+1:2]),
-    .a_wdata_i (dat_i),
+    .a_wdata_i (wb_i.dat),
     .a_rdata_o (evt_a_rdata),
     .b_addr_i  (host_evt_off[$clog2(EvtWords)+1:2]),
     .b_rdata_o (evt_b_rdata)
@@ -332,23 +328,25 @@ module mbox
       default: host_rdata_o = host_reg_q;
     endcase
     unique case (cpu_src_q)
-      SrcCmd:  dat_o = cmd_b_rdata;
-      SrcCpl:  dat_o = cpl_a_rdata;
-      SrcEvt:  dat_o = evt_a_rdata;
-      default: dat_o = cpu_reg_q;
+      SrcCmd:  cpu_rdata = cmd_b_rdata;
+      SrcCpl:  cpu_rdata = cpl_a_rdata;
+      SrcEvt:  cpu_rdata = evt_a_rdata;
+      default: cpu_rdata = cpu_reg_q;
     endcase
   end
 
   assign host_ack_o = host_ack_q;
   assign host_err_o = 1'b0;
-  assign ack_o      = cpu_ack_q;
+  assign wb_o.ack    = cpu_ack_q;
+  assign wb_o.err    = 1'b0;
+  assign wb_o.dat    = cpu_rdata;
 
-  // Only whole-word register access is defined; the upper CPU address bits
-  // were decoded already.
+  // Only whole-word register access is defined (no byte selects, no
+  // bursts); the upper CPU address bits were decoded already.
   // Ring offsets beyond a ring's size select another ring or a register, and
   // byte bits below a word are not used.
   logic unused;
-  assign unused = ^{adr_i[29:14], host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off,
+  assign unused = ^{wb_i.adr[29:14], wb_i.sel, wb_i.cti, host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off,
                     host_cpl_off, host_evt_off};
 
 endmodule : mbox

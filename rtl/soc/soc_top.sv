@@ -171,18 +171,9 @@ module soc_top
 );
 
   // ------------------------------------------------------------------ CPU
-  logic        ibus_cyc, ibus_stb, ibus_ack, ibus_we, ibus_err;
-  logic [29:0] ibus_adr;
-  logic [31:0] ibus_dat_r, ibus_dat_w;
-  logic [3:0]  ibus_sel;
-  logic [2:0]  ibus_cti;
-  logic [1:0]  ibus_bte;
-  logic        dbus_cyc, dbus_stb, dbus_ack, dbus_we, dbus_err;
-  logic [29:0] dbus_adr;
-  logic [31:0] dbus_dat_r, dbus_dat_w;
-  logic [3:0]  dbus_sel;
-  logic [2:0]  dbus_cti;
-  logic [1:0]  dbus_bte;
+  wb_pkg::wb_req_t ibus_req, dbus_req;
+  wb_pkg::wb_rsp_t ibus_rsp, dbus_rsp;
+  logic [1:0]  ibus_bte, dbus_bte;
   logic        timer_irq;
   logic [63:0] cycle;
   logic [31:0] ext_irq;
@@ -202,27 +193,27 @@ module soc_top
     .timerInterrupt         (timer_irq),
     .softwareInterrupt      (1'b0),
     .externalInterruptArray (ext_irq),
-    .iBusWishbone_CYC       (ibus_cyc),
-    .iBusWishbone_STB       (ibus_stb),
-    .iBusWishbone_ACK       (ibus_ack),
-    .iBusWishbone_WE        (ibus_we),
-    .iBusWishbone_ADR       (ibus_adr),
-    .iBusWishbone_DAT_MISO  (ibus_dat_r),
-    .iBusWishbone_DAT_MOSI  (ibus_dat_w),
-    .iBusWishbone_SEL       (ibus_sel),
-    .iBusWishbone_ERR       (ibus_err),
-    .iBusWishbone_CTI       (ibus_cti),
+    .iBusWishbone_CYC       (ibus_req.cyc),
+    .iBusWishbone_STB       (ibus_req.stb),
+    .iBusWishbone_ACK       (ibus_rsp.ack),
+    .iBusWishbone_WE        (ibus_req.we),
+    .iBusWishbone_ADR       (ibus_req.adr),
+    .iBusWishbone_DAT_MISO  (ibus_rsp.dat),
+    .iBusWishbone_DAT_MOSI  (ibus_req.dat),
+    .iBusWishbone_SEL       (ibus_req.sel),
+    .iBusWishbone_ERR       (ibus_rsp.err),
+    .iBusWishbone_CTI       (ibus_req.cti),
     .iBusWishbone_BTE       (ibus_bte),
-    .dBusWishbone_CYC       (dbus_cyc),
-    .dBusWishbone_STB       (dbus_stb),
-    .dBusWishbone_ACK       (dbus_ack),
-    .dBusWishbone_WE        (dbus_we),
-    .dBusWishbone_ADR       (dbus_adr),
-    .dBusWishbone_DAT_MISO  (dbus_dat_r),
-    .dBusWishbone_DAT_MOSI  (dbus_dat_w),
-    .dBusWishbone_SEL       (dbus_sel),
-    .dBusWishbone_ERR       (dbus_err),
-    .dBusWishbone_CTI       (dbus_cti),
+    .dBusWishbone_CYC       (dbus_req.cyc),
+    .dBusWishbone_STB       (dbus_req.stb),
+    .dBusWishbone_ACK       (dbus_rsp.ack),
+    .dBusWishbone_WE        (dbus_req.we),
+    .dBusWishbone_ADR       (dbus_req.adr),
+    .dBusWishbone_DAT_MISO  (dbus_rsp.dat),
+    .dBusWishbone_DAT_MOSI  (dbus_req.dat),
+    .dBusWishbone_SEL       (dbus_req.sel),
+    .dBusWishbone_ERR       (dbus_rsp.err),
+    .dBusWishbone_CTI       (dbus_req.cti),
     .dBusWishbone_BTE       (dbus_bte),
     .clk                    (clk_i),
     .reset                  (!rst_ni)
@@ -233,32 +224,23 @@ module soc_top
   assign unused_bte = ^{ibus_bte, dbus_bte};
 
   // ------------------------------------------------------- interconnect
-  logic        bus_cyc, bus_stb, bus_we, bus_ack, bus_err;
-  logic [29:0] bus_adr;
-  logic [31:0] bus_dat_w, bus_dat_r, slave_dat_r;
-  logic [3:0]  bus_sel;
-  logic [2:0]  bus_cti;
-  logic        slave_ack, slave_err;
+  wb_pkg::wb_req_t bus;        // the arbiter's winner
+  wb_pkg::wb_rsp_t bus_rsp;    // what the arbiter returns to it
+  wb_pkg::wb_rsp_t slave_rsp;  // the decoder's answer
 
   // VexRiscv's Wishbone adapters ignore ERR (the generated Verilog ties the
   // response error to 0), so an ERR alone would leave the CPU waiting forever.
   // An error therefore completes the access (reads return all ones, like a
   // PCIe master abort) and is reported through SYSCTL.BUSERR_* and IRQ_BUS_ERROR.
-  assign bus_ack   = slave_ack | slave_err;
-  assign bus_err   = 1'b0;
-  assign bus_dat_r = slave_err ? '1 : slave_dat_r;
+  assign bus_rsp.ack = slave_rsp.ack | slave_rsp.err;
+  assign bus_rsp.err = 1'b0;
+  assign bus_rsp.dat = slave_rsp.err ? '1 : slave_rsp.dat;
 
   wb_arbiter u_arbiter (
     .clk_i, .rst_ni,
-    .m0_cyc_i (dbus_cyc), .m0_stb_i (dbus_stb), .m0_we_i (dbus_we), .m0_adr_i (dbus_adr),
-    .m0_dat_i (dbus_dat_w), .m0_sel_i (dbus_sel), .m0_cti_i (dbus_cti),
-    .m0_ack_o (dbus_ack), .m0_err_o (dbus_err), .m0_dat_o (dbus_dat_r),
-    .m1_cyc_i (ibus_cyc), .m1_stb_i (ibus_stb), .m1_we_i (ibus_we), .m1_adr_i (ibus_adr),
-    .m1_dat_i (ibus_dat_w), .m1_sel_i (ibus_sel), .m1_cti_i (ibus_cti),
-    .m1_ack_o (ibus_ack), .m1_err_o (ibus_err), .m1_dat_o (ibus_dat_r),
-    .s_cyc_o (bus_cyc), .s_stb_o (bus_stb), .s_we_o (bus_we), .s_adr_o (bus_adr),
-    .s_dat_o (bus_dat_w), .s_sel_o (bus_sel), .s_cti_o (bus_cti),
-    .s_ack_i (bus_ack), .s_err_i (bus_err), .s_dat_i (bus_dat_r)
+    .m0_i (dbus_req), .m0_o (dbus_rsp),
+    .m1_i (ibus_req), .m1_o (ibus_rsp),
+    .s_o  (bus),      .s_i  (bus_rsp)
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
@@ -274,56 +256,48 @@ module soc_top
     ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1),
     ~(RAM_SIZE - 1)};
 
-  logic [NSlaves-1:0]    slv_stb, slv_ack, slv_err;
-  logic [32*NSlaves-1:0] slv_dat;
+  wb_pkg::wb_req_t [NSlaves-1:0] slv_req;
+  wb_pkg::wb_rsp_t [NSlaves-1:0] slv_rsp;
 
   wb_decoder #(.NSlaves(NSlaves), .SlaveBase(SlaveBase), .SlaveMask(SlaveMask)) u_decoder (
     .clk_i, .rst_ni,
-    .m_cyc_i (bus_cyc), .m_stb_i (bus_stb), .m_adr_i (bus_adr),
-    .m_ack_o (slave_ack), .m_err_o (slave_err), .m_dat_o (slave_dat_r),
-    .s_stb_o (slv_stb), .s_ack_i (slv_ack), .s_err_i (slv_err), .s_dat_i (slv_dat)
+    .m_i (bus), .m_o (slave_rsp),
+    .s_o (slv_req), .s_i (slv_rsp)
   );
 
   wb_ram #(.Words(RamWords), .InitFile(RamInit)) u_ram (
     .clk_i, .rst_ni,
-    .cyc_i (bus_cyc), .stb_i (slv_stb[SRam]), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .sel_i (bus_sel), .cti_i (bus_cti),
-    .ack_o (slv_ack[SRam]), .err_o (slv_err[SRam]), .dat_o (slv_dat[32*SRam +: 32])
+    .wb_i (slv_req[SRam]), .wb_o (slv_rsp[SRam])
   );
 
   wb_sysctl u_sysctl (
     .clk_i, .rst_ni,
-    .cyc_i (bus_cyc), .stb_i (slv_stb[SSysctl]), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .ack_o (slv_ack[SSysctl]), .dat_o (slv_dat[32*SSysctl +: 32]),
+    .wb_i (slv_req[SSysctl]), .wb_o (slv_rsp[SSysctl]),
     .boot_arg_i, .ddr_size_mb_i, .exit_valid_o, .exit_code_o,
-    .bus_err_i (slave_err), .bus_err_we_i (bus_we), .bus_err_addr_i ({bus_adr, 2'b00}),
-    .buserr_irq_o (buserr_irq), .ibus_busy_i (ibus_cyc), .dbus_busy_i (dbus_cyc)
+    .bus_err_i (slave_rsp.err), .bus_err_we_i (bus.we), .bus_err_addr_i ({bus.adr, 2'b00}),
+    .buserr_irq_o (buserr_irq), .ibus_busy_i (ibus_req.cyc), .dbus_busy_i (dbus_req.cyc)
   );
-  assign slv_err[SSysctl] = 1'b0;
 
   wb_console u_console (
     .clk_i, .rst_ni,
-    .cyc_i (bus_cyc), .stb_i (slv_stb[SConsole]), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .ack_o (slv_ack[SConsole]), .dat_o (slv_dat[32*SConsole +: 32]),
+    .wb_i (slv_req[SConsole]), .wb_o (slv_rsp[SConsole]),
     .tx_valid_o (console_valid_o), .tx_data_o (console_data_o), .tx_ready_i (console_ready_i)
   );
-  assign slv_err[SConsole] = 1'b0;
 
   wb_timer u_timer (
     .clk_i, .rst_ni,
-    .cyc_i (bus_cyc), .stb_i (slv_stb[STimer]), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .ack_o (slv_ack[STimer]), .dat_o (slv_dat[32*STimer +: 32]),
+    .wb_i (slv_req[STimer]), .wb_o (slv_rsp[STimer]),
     .irq_o (timer_irq), .cycle_o (cycle)
   );
-  assign slv_err[STimer] = 1'b0;
 
   // Both DDR aliases share one bridge; the decoder tells them apart only for
   // routing, the bridge sees the 1 GiB offset.
-  logic ddr_stb;
-  assign ddr_stb = slv_stb[SDdrCached] | slv_stb[SDdr];
-
-  logic        ddr_ack, ddr_err;
-  logic [31:0] ddr_dat;
+  wb_pkg::wb_req_t ddr_req;
+  wb_pkg::wb_rsp_t ddr_rsp;
+  always_comb begin
+    ddr_req     = bus;
+    ddr_req.stb = slv_req[SDdrCached].stb | slv_req[SDdr].stb;
+  end
 
   // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture, 2 MMU
   // walker (reads only), 3.. the GPU engines, then the paging engine.
@@ -345,9 +319,7 @@ module soc_top
 
   wb_to_axi4 u_ddr_bridge (
     .clk_i, .rst_ni,
-    .cyc_i (bus_cyc), .stb_i (ddr_stb), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .sel_i (bus_sel), .cti_i (bus_cti),
-    .ack_o (ddr_ack), .err_o (ddr_err), .dat_o (ddr_dat),
+    .wb_i (ddr_req), .wb_o (ddr_rsp),
     .awvalid_o (dm_awvalid[MCpu]), .awready_i (dm_awready[MCpu]),
     .awid_o (dm_awid[MCpu*DdrIdW +: DdrIdW]), .awaddr_o (dm_awaddr[MCpu*32 +: 32]),
     .awlen_o (dm_awlen[MCpu*8 +: 8]), .awsize_o (dm_awsize[MCpu*3 +: 3]),
@@ -365,12 +337,8 @@ module soc_top
     .rlast_i (dm_rlast[MCpu])
   );
 
-  assign slv_ack[SDdrCached] = ddr_ack;
-  assign slv_err[SDdrCached] = ddr_err;
-  assign slv_dat[32*SDdrCached +: 32] = ddr_dat;
-  assign slv_ack[SDdr] = ddr_ack;
-  assign slv_err[SDdr] = ddr_err;
-  assign slv_dat[32*SDdr +: 32] = ddr_dat;
+  assign slv_rsp[SDdrCached] = ddr_rsp;
+  assign slv_rsp[SDdr]       = ddr_rsp;
 
   // ------------------------------------------------------------ mailbox
   logic        bar0_req, bar0_we, bar0_ack, bar0_err;
@@ -399,12 +367,10 @@ module soc_top
     .host_req_i (bar0_req), .host_we_i (bar0_we), .host_addr_i (bar0_addr),
     .host_wdata_i (bar0_wdata), .host_ack_o (bar0_ack), .host_err_o (bar0_err),
     .host_rdata_o (bar0_rdata),
-    .cyc_i (bus_cyc), .stb_i (slv_stb[SMbox]), .we_i (bus_we), .adr_i (bus_adr),
-    .dat_i (bus_dat_w), .ack_o (slv_ack[SMbox]), .dat_o (slv_dat[32*SMbox +: 32]),
+    .wb_i (slv_req[SMbox]), .wb_o (slv_rsp[SMbox]),
     .cycle_i (cycle[31:0]), .aperture_base_o (aperture_base),
     .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
   );
-  assign slv_err[SMbox] = 1'b0;
 
   // BAR1: the VRAM aperture, a window into DDR at MBOX.APERTURE_BASE.
   logic        bar1_req, bar1_we, bar1_ack, bar1_err;
@@ -478,9 +444,9 @@ module soc_top
   mmu_top #(.NWalkers(MmuWalkers), .Mshrs(MmuMshrs), .MissSlots(MmuSlots), .PfDepth(MmuPfDepth),
             .WalkFollow(MmuFollow), .L1Entries(MmuL1Entries)) u_mmu (
     .clk_i, .rst_ni,
-    .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SMmu]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
-    .wb_dat_i (bus_dat_w), .wb_sel_i (bus_sel), .wb_ack_o (slv_ack[SMmu]),
-    .wb_dat_o (slv_dat[32*SMmu +: 32]),
+    .wb_cyc_i (bus.cyc), .wb_stb_i (slv_req[SMmu].stb), .wb_we_i (bus.we), .wb_adr_i (bus.adr),
+    .wb_dat_i (bus.dat), .wb_sel_i (bus.sel), .wb_ack_o (slv_rsp[SMmu].ack),
+    .wb_dat_o (slv_rsp[SMmu].dat),
     .req_valid_i (tr_req_valid), .req_ready_o (tr_req_ready), .req_asid_i (tr_req_asid),
     .req_va_i (tr_req_va), .req_access_i (tr_req_access), .req_tag_i (tr_req_tag),
     .rsp_valid_o (tr_rsp_valid), .rsp_ready_i (tr_rsp_ready), .rsp_tag_o (tr_rsp_tag),
@@ -500,7 +466,7 @@ module soc_top
     .inv_req_busy_o (pg_inv_busy),
     .irq_o (mmu_irq)
   );
-  assign slv_err[SMmu] = 1'b0;
+  assign slv_rsp[SMmu].err = 1'b0;
 
   // The walker only reads.
   assign dm_awvalid[MMmu]                  = 1'b0;
@@ -538,7 +504,7 @@ module soc_top
   logic [NSysMasters*3-1:0]      sm_awsize, sm_arsize;
   logic [NSysMasters*2-1:0]      sm_awburst, sm_arburst, sm_bresp, sm_rresp;
 
-  assign eng_sel = bus_adr[10 +: $clog2(NEngines)];
+  assign eng_sel = bus.adr[10 +: $clog2(NEngines)];
 
   function automatic logic [RouteW-1:0] route_of(input logic [4:0] seg);
     if (32'(seg) == gmmu_pte_pkg::SEGMENT_VRAM)   return RouteW'(RVram);
@@ -561,12 +527,12 @@ module soc_top
     logic [1:0]        awburst, arburst, bresp, rresp;
     logic [63:0]       wdata, rdata;
 
-    assign eng_stb[e] = slv_stb[SEngine] && (eng_sel == e);
+    assign eng_stb[e] = slv_req[SEngine].stb && (eng_sel == e);
 
     gpu_engine #(.AsidW(AsidW), .TagW(TagW), .PaBits(PaW)) u_engine (
       .clk_i, .rst_ni,
-      .wb_cyc_i (bus_cyc), .wb_stb_i (eng_stb[e]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
-      .wb_dat_i (bus_dat_w), .wb_ack_o (eng_ack[e]), .wb_dat_o (eng_dat[e*32 +: 32]),
+      .wb_cyc_i (bus.cyc), .wb_stb_i (eng_stb[e]), .wb_we_i (bus.we), .wb_adr_i (bus.adr),
+      .wb_dat_i (bus.dat), .wb_ack_o (eng_ack[e]), .wb_dat_o (eng_dat[e*32 +: 32]),
       .tr_req_valid_o (tr_req_valid[e]), .tr_req_ready_i (tr_req_ready[e]),
       .tr_req_asid_o (tr_req_asid[e*AsidW +: AsidW]), .tr_req_va_o (tr_req_va[e*64 +: 64]),
       .tr_req_access_o (tr_req_access[e*2 +: 2]), .tr_req_tag_o (tr_req_tag[e*TagW +: TagW]),
@@ -711,9 +677,9 @@ module soc_top
   end
 
   assign engine_irq = |eng_done;
-  assign slv_ack[SEngine] = |eng_ack;
-  assign slv_err[SEngine] = 1'b0;
-  assign slv_dat[32*SEngine +: 32] = eng_dat[eng_sel*32 +: 32];
+  assign slv_rsp[SEngine].ack = |eng_ack;
+  assign slv_rsp[SEngine].err = 1'b0;
+  assign slv_rsp[SEngine].dat = eng_dat[eng_sel*32 +: 32];
 
   // -------------------------------------------------------- paging engine
   // Registers and queue on the CPU bus (PAGING region: the engine decodes
@@ -738,8 +704,8 @@ module soc_top
     .SysIdW        (DdrIdW)
   ) u_paging (
     .clk_i, .rst_ni,
-    .wb_cyc_i (bus_cyc), .wb_stb_i (slv_stb[SPaging]), .wb_we_i (bus_we), .wb_adr_i (bus_adr),
-    .wb_dat_i (bus_dat_w), .wb_ack_o (slv_ack[SPaging]), .wb_dat_o (slv_dat[32*SPaging +: 32]),
+    .wb_cyc_i (bus.cyc), .wb_stb_i (slv_req[SPaging].stb), .wb_we_i (bus.we), .wb_adr_i (bus.adr),
+    .wb_dat_i (bus.dat), .wb_ack_o (slv_rsp[SPaging].ack), .wb_dat_o (slv_rsp[SPaging].dat),
     .ddr_size_i ({28'd0, ddr_size_mb_i, 20'd0}),
     .m_ddr_awvalid_o (dm_awvalid[MPaging]), .m_ddr_awready_i (dm_awready[MPaging]),
     .m_ddr_awid_o (dm_awid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_awaddr_o (dm_awaddr[MPaging*32 +: 32]),
@@ -778,7 +744,7 @@ module soc_top
     .inv_busy_i (pg_inv_busy),
     .irq_o (paging_irq)
   );
-  assign slv_err[SPaging]  = 1'b0;
+  assign slv_rsp[SPaging].err = 1'b0;
   assign sm_awcc[SPagingSys] = 1'b1;
   assign sm_arcc[SPagingSys] = 1'b1;
 

@@ -10,13 +10,8 @@ module wb_console
 (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        cyc_i,
-  input  logic        stb_i,
-  input  logic        we_i,
-  input  logic [29:0] adr_i,
-  input  logic [31:0] dat_i,
-  output logic        ack_o,
-  output logic [31:0] dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   output logic        tx_valid_o,
   output logic [7:0]  tx_data_o,
@@ -24,34 +19,36 @@ module wb_console
 );
 
   logic        ack_q;
+  logic [31:0] rdata_q;
   logic [15:0] reg_off;
   logic        tx_write;
   logic        accept;
 
-  assign reg_off  = {4'b0, adr_i[9:0], 2'b00};  // offset within the 4 KiB block
-  assign tx_write = cyc_i && stb_i && we_i && !ack_q && (reg_off == CONSOLE_TX);
+  assign reg_off  = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
+  assign tx_write = wb_i.cyc && wb_i.stb && wb_i.we && !ack_q && (reg_off == CONSOLE_TX);
   // Writes to TX complete when the byte is taken; everything else at once.
-  assign accept   = cyc_i && stb_i && !ack_q && (!tx_write || tx_ready_i);
+  assign accept   = wb_i.cyc && wb_i.stb && !ack_q && (!tx_write || tx_ready_i);
 
   assign tx_valid_o = tx_write;
-  assign tx_data_o  = dat_i[7:0];
+  assign tx_data_o  = wb_i.dat[7:0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ack_q <= 1'b0;
-      dat_o <= '0;
+      ack_q   <= 1'b0;
+      rdata_q <= '0;
     end else begin
       ack_q <= accept;
-      if (accept && !we_i) dat_o <= (reg_off == CONSOLE_STATUS) ? {31'b0, tx_ready_i} : '0;
+      if (accept && !wb_i.we) rdata_q <= (reg_off == CONSOLE_STATUS) ? {31'b0, tx_ready_i} : '0;
     end
   end
 
-  assign ack_o = ack_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
 
-  // Registers decode the low address bits only; the decoder checked the rest.
-  logic unused_adr;
-  assign unused_adr = ^adr_i[29:10];
-  logic unused_dat;
-  assign unused_dat = ^dat_i[31:8];  // TX takes one byte
+  // Registers decode the low address bits only (the decoder checked the
+  // rest); TX takes one byte.
+  logic unused_req;
+  assign unused_req = ^{wb_i.adr[29:10], wb_i.dat[31:8], wb_i.sel, wb_i.cti};
 
 endmodule : wb_console

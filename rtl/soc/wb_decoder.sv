@@ -11,20 +11,15 @@ module wb_decoder #(
   parameter logic [32*NSlaves-1:0] SlaveBase = '0,
   parameter logic [32*NSlaves-1:0] SlaveMask = '0
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
 
-  input  logic                m_cyc_i,
-  input  logic                m_stb_i,
-  input  logic [29:0]         m_adr_i,
-  output logic                m_ack_o,
-  output logic                m_err_o,
-  output logic [31:0]         m_dat_o,
+  input  wb_pkg::wb_req_t               m_i,
+  output wb_pkg::wb_rsp_t               m_o,
 
-  output logic [NSlaves-1:0]  s_stb_o,   // per-slave strobe; other signals are shared
-  input  logic [NSlaves-1:0]  s_ack_i,
-  input  logic [NSlaves-1:0]  s_err_i,
-  input  logic [32*NSlaves-1:0] s_dat_i
+  // The master's request to every slave, with stb only to the selected one
+  output wb_pkg::wb_req_t [NSlaves-1:0] s_o,
+  input  wb_pkg::wb_rsp_t [NSlaves-1:0] s_i
 );
 
   logic [31:0]         byte_addr;
@@ -33,7 +28,7 @@ module wb_decoder #(
   logic [$clog2(NSlaves > 1 ? NSlaves : 2)-1:0] hit_idx;
   logic                miss_err_q;
 
-  assign byte_addr = {m_adr_i, 2'b00};
+  assign byte_addr = {m_i.adr, 2'b00};
 
   always_comb begin
     hit     = '0;
@@ -48,7 +43,12 @@ module wb_decoder #(
     end
   end
 
-  assign s_stb_o = (m_cyc_i && m_stb_i) ? hit : '0;
+  always_comb begin
+    for (int unsigned i = 0; i < NSlaves; i++) begin
+      s_o[i]     = m_i;
+      s_o[i].stb = m_i.cyc && m_i.stb && hit[i];
+    end
+  end
 
   // One-cycle error pulse for an unmapped access; cleared in the pulse cycle
   // so a master holding STB sees exactly one ERR per access.
@@ -56,12 +56,12 @@ module wb_decoder #(
     if (!rst_ni) begin
       miss_err_q <= 1'b0;
     end else begin
-      miss_err_q <= m_cyc_i && m_stb_i && !any_hit && !miss_err_q;
+      miss_err_q <= m_i.cyc && m_i.stb && !any_hit && !miss_err_q;
     end
   end
 
-  assign m_ack_o = any_hit && s_ack_i[hit_idx];
-  assign m_err_o = miss_err_q || (any_hit && s_err_i[hit_idx]);
-  assign m_dat_o = s_dat_i[32*hit_idx +: 32];
+  assign m_o.ack = any_hit && s_i[hit_idx].ack;
+  assign m_o.err = miss_err_q || (any_hit && s_i[hit_idx].err);
+  assign m_o.dat = s_i[hit_idx].dat;
 
 endmodule : wb_decoder

@@ -13,16 +13,8 @@ module wb_ram #(
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        cyc_i,
-  input  logic        stb_i,
-  input  logic        we_i,
-  input  logic [29:0] adr_i,
-  input  logic [31:0] dat_i,
-  input  logic [3:0]  sel_i,
-  input  logic [2:0]  cti_i,
-  output logic        ack_o,
-  output logic        err_o,
-  output logic [31:0] dat_o
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o
 );
 
   localparam int unsigned AW = $clog2(Words);
@@ -30,12 +22,13 @@ module wb_ram #(
 
   logic [31:0]   mem [Words];
   logic          ack_q, ack_d;
+  logic [31:0]   rdata_q;
   logic [AW-1:0] rd_idx;
   logic          burst_next;   // the master promised the next sequential word
 
   // The decoder matched the upper address bits already.
   logic unused_adr;
-  assign unused_adr = ^adr_i[29:AW];
+  assign unused_adr = ^wb_i.adr[29:AW];
 
 `ifdef VERILATOR
   // The harness has parsed the firmware ELF; InitFile is for synthesis.
@@ -52,16 +45,16 @@ module wb_ram #(
   end
 `endif
 
-  assign burst_next = ack_q && !we_i && (cti_i == CtiIncr);
-  assign rd_idx     = burst_next ? adr_i[AW-1:0] + 1'b1 : adr_i[AW-1:0];
+  assign burst_next = ack_q && !wb_i.we && (wb_i.cti == CtiIncr);
+  assign rd_idx     = burst_next ? wb_i.adr[AW-1:0] + 1'b1 : wb_i.adr[AW-1:0];
   // Ack a new request after one cycle; keep acking back to back in a burst.
-  assign ack_d      = cyc_i && stb_i && (!ack_q || burst_next);
+  assign ack_d      = wb_i.cyc && wb_i.stb && (!ack_q || burst_next);
 
   always_ff @(posedge clk_i) begin
-    dat_o <= mem[rd_idx];
-    if (cyc_i && stb_i && we_i && !ack_q) begin
+    rdata_q <= mem[rd_idx];
+    if (wb_i.cyc && wb_i.stb && wb_i.we && !ack_q) begin
       for (int unsigned b = 0; b < 4; b++) begin
-        if (sel_i[b]) mem[adr_i[AW-1:0]][8*b +: 8] <= dat_i[8*b +: 8];
+        if (wb_i.sel[b]) mem[wb_i.adr[AW-1:0]][8*b +: 8] <= wb_i.dat[8*b +: 8];
       end
     end
   end
@@ -71,7 +64,8 @@ module wb_ram #(
     else         ack_q <= ack_d;
   end
 
-  assign ack_o = ack_q;
-  assign err_o = 1'b0;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
 
 endmodule : wb_ram

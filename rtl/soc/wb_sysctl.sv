@@ -11,13 +11,8 @@ module wb_sysctl
 (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        cyc_i,
-  input  logic        stb_i,
-  input  logic        we_i,
-  input  logic [29:0] adr_i,
-  input  logic [31:0] dat_i,
-  output logic        ack_o,
-  output logic [31:0] dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   input  logic [31:0] boot_arg_i,
   input  logic [15:0] ddr_size_mb_i,
@@ -32,6 +27,7 @@ module wb_sysctl
 );
 
   logic        ack_q;
+  logic [31:0] rdata_q;
   logic [31:0] scratch_q;
   logic        err_pending_q, err_write_q;
   logic [31:0] err_addr_q;
@@ -41,10 +37,10 @@ module wb_sysctl
   logic [15:0] reg_off;
   logic        access;
 
-  assign reg_off = {4'b0, adr_i[9:0], 2'b00};  // offset within the 4 KiB block
-  assign access  = cyc_i && stb_i && !ack_q;
-  assign err_clear = access && we_i && (reg_off == SYSCTL_BUSERR_STATUS) &&
-                     dat_i[SYSCTL_BUSERR_STATUS_PENDING_LSB];
+  assign reg_off = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
+  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
+  assign err_clear = access && wb_i.we && (reg_off == SYSCTL_BUSERR_STATUS) &&
+                     wb_i.dat[SYSCTL_BUSERR_STATUS_PENDING_LSB];
 
   // The first error's address is kept until firmware clears it; a new error
   // in the clearing cycle wins, so none goes unreported.
@@ -83,37 +79,40 @@ module wb_sysctl
       scratch_q    <= '0;
       exit_valid_o <= 1'b0;
       exit_code_o  <= '0;
-      dat_o        <= '0;
+      rdata_q      <= '0;
     end else begin
       ack_q        <= access;
-      exit_valid_o <= access && we_i && (reg_off == SYSCTL_EXIT);
-      if (access && we_i && (reg_off == SYSCTL_EXIT))    exit_code_o <= dat_i;
-      if (access && we_i && (reg_off == SYSCTL_SCRATCH)) scratch_q   <= dat_i;
-      if (access && !we_i) begin
+      exit_valid_o <= access && wb_i.we && (reg_off == SYSCTL_EXIT);
+      if (access && wb_i.we && (reg_off == SYSCTL_EXIT))    exit_code_o <= wb_i.dat;
+      if (access && wb_i.we && (reg_off == SYSCTL_SCRATCH)) scratch_q   <= wb_i.dat;
+      if (access && !wb_i.we) begin
         unique case (reg_off)
-          SYSCTL_ID:          dat_o <= SYSCTL_MAGIC;
-          SYSCTL_BOOT_ARG:    dat_o <= boot_arg_i;
-          SYSCTL_DDR_SIZE_MB: dat_o <= {16'b0, ddr_size_mb_i};
-          SYSCTL_SCRATCH:     dat_o <= scratch_q;
-          SYSCTL_BUSERR_ADDR: dat_o <= err_addr_q;
-          SYSCTL_PERF_IBUS_BUSY: dat_o <= ibus_busy_q;
-          SYSCTL_PERF_DBUS_BUSY: dat_o <= dbus_busy_q;
+          SYSCTL_ID:          rdata_q <= SYSCTL_MAGIC;
+          SYSCTL_BOOT_ARG:    rdata_q <= boot_arg_i;
+          SYSCTL_DDR_SIZE_MB: rdata_q <= {16'b0, ddr_size_mb_i};
+          SYSCTL_SCRATCH:     rdata_q <= scratch_q;
+          SYSCTL_BUSERR_ADDR: rdata_q <= err_addr_q;
+          SYSCTL_PERF_IBUS_BUSY: rdata_q <= ibus_busy_q;
+          SYSCTL_PERF_DBUS_BUSY: rdata_q <= dbus_busy_q;
           SYSCTL_BUSERR_STATUS: begin
-            dat_o <= '0;
-            dat_o[SYSCTL_BUSERR_STATUS_PENDING_LSB] <= err_pending_q;
-            dat_o[SYSCTL_BUSERR_STATUS_WRITE_LSB]   <= err_write_q;
-            dat_o[SYSCTL_BUSERR_STATUS_COUNT_LSB +: 16] <= err_count_q;
+            rdata_q <= '0;
+            rdata_q[SYSCTL_BUSERR_STATUS_PENDING_LSB] <= err_pending_q;
+            rdata_q[SYSCTL_BUSERR_STATUS_WRITE_LSB]   <= err_write_q;
+            rdata_q[SYSCTL_BUSERR_STATUS_COUNT_LSB +: 16] <= err_count_q;
           end
-          default:            dat_o <= '0;
+          default:            rdata_q <= '0;
         endcase
       end
     end
   end
 
-  assign ack_o = ack_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = 1'b0;
+  assign wb_o.dat = rdata_q;
 
-  // Registers decode the low address bits only; the decoder checked the rest.
-  logic unused_adr;
-  assign unused_adr = ^adr_i[29:10];
+  // Registers decode the low address bits only (the decoder checked the
+  // rest) and take whole words.
+  logic unused_req;
+  assign unused_req = ^{wb_i.adr[29:10], wb_i.sel, wb_i.cti};
 
 endmodule : wb_sysctl

@@ -20,16 +20,8 @@ module wb_to_axi4
   input  logic        rst_ni,
 
   // Wishbone slave
-  input  logic        cyc_i,
-  input  logic        stb_i,
-  input  logic        we_i,
-  input  logic [29:0] adr_i,
-  input  logic [31:0] dat_i,
-  input  logic [3:0]  sel_i,
-  input  logic [2:0]  cti_i,
-  output logic        ack_o,
-  output logic        err_o,
-  output logic [31:0] dat_o,
+  input  wb_pkg::wb_req_t wb_i,
+  output wb_pkg::wb_rsp_t wb_o,
 
   // AXI4 master
   output logic        awvalid_o,
@@ -86,9 +78,9 @@ module wb_to_axi4
   logic        serve;                // answer the pending Wishbone read now
   logic        request;
 
-  assign request   = cyc_i && stb_i && !ack_q && !err_q;
-  assign beat_addr = {{(32 - AddrWidth){1'b0}}, adr_i[AddrWidth-3:1], 3'b000};
-  assign serve     = (state_q == StRead) && request && !we_i && rbuf_valid_q &&
+  assign request   = wb_i.cyc && wb_i.stb && !ack_q && !err_q;
+  assign beat_addr = {{(32 - AddrWidth){1'b0}}, wb_i.adr[AddrWidth-3:1], 3'b000};
+  assign serve     = (state_q == StRead) && request && !wb_i.we && rbuf_valid_q &&
                      (beat_addr == rbuf_addr_q);
 
   // A burst read runs to the end of the cache line holding the first word.
@@ -101,17 +93,17 @@ module wb_to_axi4
     state_d = state_q;
     unique case (state_q)
       StIdle: begin
-        if (request) state_d = we_i ? StWrite : StReadAddr;
+        if (request) state_d = wb_i.we ? StWrite : StReadAddr;
       end
       StReadAddr: if (arready_i) state_d = StRead;
       StRead: begin
         // Finished when the master ends its burst, or left for another
         // address; drain whatever the memory still owes.
-        if (serve && cti_i != CtiIncr) begin
+        if (serve && wb_i.cti != CtiIncr) begin
           state_d = (rbuf_last_q) ? StIdle : StDrain;
-        end else if (serve && adr_i[0] && rbuf_last_q) begin
+        end else if (serve && wb_i.adr[0] && rbuf_last_q) begin
           state_d = StIdle;
-        end else if (!cyc_i || (request && (we_i || (rbuf_valid_q && beat_addr != rbuf_addr_q)))) begin
+        end else if (!wb_i.cyc || (request && (wb_i.we || (rbuf_valid_q && beat_addr != rbuf_addr_q)))) begin
           state_d = (rbuf_valid_q && rbuf_last_q) ? StIdle : StDrain;
         end
       end
@@ -144,7 +136,7 @@ module wb_to_axi4
 
       if (state_q == StIdle && request) begin
         next_beat_addr_q <= beat_addr;
-        arlen_q          <= burst_len(adr_i[BeatBits:1], cti_i);
+        arlen_q          <= burst_len(wb_i.adr[BeatBits:1], wb_i.cti);
         aw_done_q        <= 1'b0;
         w_done_q         <= 1'b0;
         rbuf_valid_q     <= 1'b0;
@@ -162,9 +154,9 @@ module wb_to_axi4
       if (serve) begin
         ack_q <= !rbuf_err_q;
         err_q <= rbuf_err_q;
-        dat_q <= adr_i[0] ? rbuf_q[63:32] : rbuf_q[31:0];
+        dat_q <= wb_i.adr[0] ? rbuf_q[63:32] : rbuf_q[31:0];
         // The upper word, or a lone word, uses the beat up.
-        if (adr_i[0] || cti_i != CtiIncr) rbuf_valid_q <= 1'b0;
+        if (wb_i.adr[0] || wb_i.cti != CtiIncr) rbuf_valid_q <= 1'b0;
       end
       if (state_d == StDrain || state_d == StIdle) rbuf_valid_q <= 1'b0;
 
@@ -179,9 +171,9 @@ module wb_to_axi4
     end
   end
 
-  assign ack_o = ack_q;
-  assign err_o = err_q;
-  assign dat_o = dat_q;
+  assign wb_o.ack = ack_q;
+  assign wb_o.err = err_q;
+  assign wb_o.dat = dat_q;
 
   assign arvalid_o = (state_q == StReadAddr);
   assign arid_o    = AxiId;
@@ -198,14 +190,14 @@ module wb_to_axi4
   assign awsize_o  = 3'd3;
   assign awburst_o = BurstIncr;
   assign wvalid_o  = (state_q == StWrite) && !w_done_q;
-  assign wdata_o   = {dat_i, dat_i};
-  assign wstrb_o   = adr_i[0] ? {sel_i, 4'b0000} : {4'b0000, sel_i};
+  assign wdata_o   = {wb_i.dat, wb_i.dat};
+  assign wstrb_o   = wb_i.adr[0] ? {wb_i.sel, 4'b0000} : {4'b0000, wb_i.sel};
   assign wlast_o   = 1'b1;
   assign bready_o  = (state_q == StWriteResp);
 
   // Single-ID master: the response ids carry no information here. The top
   // address bits only chose the cached or uncached alias.
   logic unused_ids;
-  assign unused_ids = ^{bid_i, rid_i, adr_i[29:AddrWidth-2]};
+  assign unused_ids = ^{bid_i, rid_i, wb_i.adr[29:AddrWidth-2]};
 
 endmodule : wb_to_axi4
