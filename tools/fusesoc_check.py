@@ -5,8 +5,9 @@
 The lists rtl/<folder>/<folder>.f are the source every make fragment and
 board flow reads; each folder's core (rtl/<folder>/*.core, the one whose
 filesets name Verilog or SystemVerilog files) must list exactly the same
-files in the same order. Files of other types (a Verilator waiver) and include files may
-be added. Every .f must have its core, and no core may name a file that does
+files in the same order. Files of other types (a Verilator waiver),
+include files and files of other folders (a lint target's checkers) may be
+added. Every .f must have its core, and no core may name a file that does
 not exist.
 
     fusesoc_check.py [--root DIR]    check; exit 1 with one line per difference
@@ -59,9 +60,12 @@ def check(root):
             name, hdl, every = core_files(core)
             for f in every:
                 if not f.is_file():
-                    errors.append(f"{core.relative_to(root)}: {f.relative_to(root)} does not exist")
+                    errors.append(f"{core.relative_to(root)}: {f} does not exist")
+            # Files of other folders (a lint target's checkers) belong to
+            # their own folder's list; here they need only exist.
+            hdl = [p for p in hdl if p.resolve().parent == folder.resolve()]
             if hdl:
-                cores.append((core, name, [str(p.relative_to(root)) for p in hdl]))
+                cores.append((core, name, [str(p.resolve().relative_to(root)) for p in hdl]))
         if not cores:
             errors.append(f"{flist.relative_to(root)}: no core in {folder.relative_to(root)}/ lists its files")
             continue
