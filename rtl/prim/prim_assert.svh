@@ -7,6 +7,7 @@
 //   `ASSERT_NEVER(name, prop [, clk, disable])    prop never holds
 //   `ASSERT_KNOWN(name, sig [, clk, disable])     no X or Z on sig
 //   `ASSERT_KNOWN_IF(name, sig, en [, clk, disable])  no X or Z on sig while en
+//   `ASSERT_I(name, expr)                        immediate: expr holds here (in a process)
 //
 // The defaults are clk_i and !rst_ni. Every flop of this design resets
 // asynchronously, and Verilator's lint counts a `disable iff (!rst_ni)` as a
@@ -30,6 +31,7 @@
 `define ASSERT_NEVER(__name, __prop, __clk = clk_i, __dis = !rst_ni)
 `define ASSERT_KNOWN(__name, __sig, __clk = clk_i, __dis = !rst_ni)
 `define ASSERT_KNOWN_IF(__name, __sig, __en, __clk = clk_i, __dis = !rst_ni)
+`define ASSERT_I(__name, __prop)
 
 `else
 
@@ -45,6 +47,9 @@
 
 `define ASSERT_KNOWN_IF(__name, __sig, __en, __clk = clk_i, __dis = !rst_ni) \
   `ASSERT(__name, (__en) |-> !$isunknown(__sig), __clk, __dis)
+
+`define ASSERT_I(__name, __prop) \
+  __name: assert (__prop) else $error("[ASSERT FAILED] %s", `"__name`");
 
 `endif
 
