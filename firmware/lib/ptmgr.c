@@ -1479,6 +1479,13 @@ static void op_bare(struct op *op, struct ptm *pm)
     op->w.pattern = false;
 }
 
+/* How a command runs (plan_command). */
+enum plan {
+    PLAN_COUNT, /* count, reserve, apply: the general frame */
+    PLAN_APPLY, /* apply only: no block can be taken */
+    PLAN_LEAF,  /* leaf_edit: a few 4 KB entries of one leaf table */
+};
+
 /*
  * Whether the apply pass of [lo, hi) can take no block, so that counting
  * would find nothing: the range lies in one 2 MB region whose path from
@@ -1487,38 +1494,94 @@ static void op_bare(struct op *op, struct ptm *pm)
  * are taken only for a new or split upper table (every entry on the path
  * is a table), a new 4 KB-page table (there is one) and a new 64 KB-page
  * table slot (only for a chunk that becomes one 64 KB entry). It reads the
- * words the apply pass reads first. False when in doubt: then the command
- * counts.
+ * words the apply pass reads first. PLAN_COUNT when in doubt.
+ *
+ * PLAN_LEAF, within that, when the region has no 64 KB-page table either:
+ * then every chunk the range touches is in 4 KB form and stays so, and
+ * the command is its entries in the leaf table at *t4 (leaf_edit).
  */
-static bool needs_no_blocks(struct op *op, uint64_t lo, uint64_t hi)
+static enum plan plan_command(struct op *op, uint64_t lo, uint64_t hi, uint64_t *t4)
 {
     struct ptm *pm = op->pm;
-    uint64_t table = pm->root, w0, first_chunk;
+    uint64_t table = pm->root, w0, w1, first_chunk;
+    bool partial;
 
     if ((lo >> SHIFT_2M) != ((hi - 1) >> SHIFT_2M))
-        return false;
+        return PLAN_COUNT;
     for (unsigned level = pm->levels - 1u; level > DUAL; level--) {
         uint64_t e = get(pm, op, table + (uint64_t)gmmu_va_index(lo, level) * GMMU_PTE_BYTES);
 
         if (!pte_table(e))
-            return false;
+            return PLAN_COUNT;
         table = gmmu_pte_addr(e);
     }
     table += (uint64_t)gmmu_va_index(lo, DUAL) * DUAL_BYTES;
     w0 = get(pm, op, table);
     if (!pte_table(w0))
-        return false;
+        return PLAN_COUNT;
+    /* Word 1 shares word 0's cache line. */
+    w1 = get(pm, op, table + GMMU_PTE_BYTES);
     first_chunk = (lo + SIZE_64K - 1) & ~(SIZE_64K - 1);
-    return first_chunk + SIZE_64K > hi || pte_valid(get(pm, op, table + GMMU_PTE_BYTES));
+    partial = first_chunk + SIZE_64K > hi;
+    if (partial && !pte_valid(w1)) {
+        *t4 = gmmu_pte_addr(w0);
+        return PLAN_LEAF;
+    }
+    return partial || pte_valid(w1) ? PLAN_APPLY : PLAN_COUNT;
+}
+
+/*
+ * The walk's result for PLAN_LEAF, in a few hundred bytes of code instead
+ * of the general walk (whose code, several times the 4 KiB instruction
+ * cache, was most of a one-page command): the 16 or 32 entries of the one
+ * or two chunks the range touches are read, the command's pages replaced
+ * from the source, and the changed ones written in ascending order, as
+ * the walk's first leaf pass does. The table stays in use when any entry
+ * of those chunks is valid after (the walk's own test); otherwise, or for
+ * a source it does not handle, nothing is written and false sends the
+ * command to the general walk, which may free the table.
+ */
+static bool leaf_edit(struct op *op, uint64_t lo, uint64_t hi, uint64_t t4)
+{
+    uint64_t base = lo & ~(SIZE_64K - 1);
+    unsigned n = (unsigned)(((hi - 1) >> GMMU_PAGE_SHIFT_64K) - (lo >> GMMU_PAGE_SHIFT_64K) + 1) *
+                 CHUNK_PAGES;
+    uint64_t at = t4 + (uint64_t)gmmu_va_index(base, LEAF) * GMMU_PTE_BYTES;
+    uint64_t old[2 * CHUNK_PAGES], want[2 * CHUNK_PAGES];
+    bool valid = false;
+
+    if (op->src->kind != SRC_EXTENTS && op->src->kind != SRC_INVALID)
+        return false;
+    get_run(op, at, old, n);
+    for (unsigned i = 0; i < n; i++)
+        want[i] = old[i];
+    for (uint64_t pos = lo; pos < hi;) {
+        struct run r = source_run(op, pos, hi - pos, 0);
+
+        for (uint64_t off = 0; off < r.len; off += SIZE_4K)
+            want[(pos + off - base) / SIZE_4K] = make_entry(&r, off, LEAF);
+        pos += r.len;
+    }
+    for (unsigned i = 0; i < n; i++)
+        valid |= pte_valid(want[i]);
+    if (!valid)
+        return false;
+    for (unsigned i = 0; i < n; i++)
+        if (want[i] != old[i])
+            put(op, at + (uint64_t)i * GMMU_PTE_BYTES, want[i]);
+    return true;
 }
 
 /* Count, reserve, apply, invalidate: the frame of every command. The
- * count is skipped where it would find nothing (needs_no_blocks): a map
- * or unmap of a few pages into tables that are there. */
+ * count is skipped where it would find nothing, and the walk where the
+ * command is a few entries of one leaf table (plan_command): a map or
+ * unmap of a few pages into tables that are there. */
 static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t lo, uint64_t hi)
 {
     struct op op;
     enum ptm_status st;
+    enum plan plan;
+    uint64_t t4 = NO_BLOCK;
 
     /* Not an initialiser: that would clear the 256-byte write buffer. */
     op.pm = pm;
@@ -1533,7 +1596,8 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     op.w.pattern = false;
 
     src->va0 = lo;
-    if (!needs_no_blocks(&op, lo, hi)) {
+    plan = plan_command(&op, lo, hi, &t4);
+    if (plan == PLAN_COUNT) {
         walk_root(&op, lo, hi);
         st = reserve_blocks(pm, op.need);
         if (st != PTM_OK)
@@ -1543,7 +1607,11 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     op.counting = false;
     src->cur = 0;
     src->cur_start = 0;
-    walk_root(&op, lo, hi);
+    if (plan != PLAN_LEAF || !leaf_edit(&op, lo, hi, t4)) {
+        src->cur = 0;
+        src->cur_start = 0;
+        walk_root(&op, lo, hi);
+    }
     flush(&op);
 
     pm->count_excess += pm->reserved[BLOCK_4K].count + pm->reserved[BLOCK_8K].count;
