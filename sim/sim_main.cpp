@@ -3,7 +3,6 @@
 // to the C models (DDR, ELF loader) and runs the clock. All behaviour lives
 // in the RTL or in the C modules; this file only moves bits between them.
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cerrno>
@@ -22,35 +21,21 @@
 #include "bar_master.h"
 #include "ddr_model.h"
 #include "ddr_pins.h"
-#include "elf_image.h"
 #include "gmmu/mailbox.h"
 #include "gmmu/soc.h"
 #include "pcie_link.h"
+#include "soc_harness.h"
 #include "sysmem_port.h"
 
 namespace
 {
 
-struct Options {
-    std::string elf;
-    std::string trace;               // FST path, empty = no trace
-    std::string socket;              // PCIe link socket, empty = no host link
-    std::string profile;             // PC histogram output, empty = none
-    uint64_t max_cycles = 200000000; // 0 = no limit
-    unsigned bar_read_latency = 400; // cycles: a PCIe read round trip
-    unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
-    unsigned ddr_size_mb = 256;
+struct Options : soc_harness::Options {
+    std::string socket;                                    // PCIe link socket, empty = no host link
+    std::string profile;                                   // PC histogram output, empty = none
+    unsigned bar_read_latency = 400;                       // cycles: a PCIe read round trip
     unsigned sysmem_latency = SYSMEM_PORT_DEFAULT_LATENCY; // cycles: host memory read
-    uint32_t boot_arg = 0;
 };
-
-std::vector<uint8_t> g_ram_image(GMMU_RAM_SIZE);
-volatile std::sig_atomic_t g_stop = 0;
-
-void on_signal(int)
-{
-    g_stop = 1;
-}
 
 void usage()
 {
@@ -68,24 +53,9 @@ void usage()
 Options parse(int argc, char **argv)
 {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto next = [&]() -> const char * {
-            if (i + 1 >= argc)
-                usage();
-            return argv[++i];
-        };
-        if (a == "--max-cycles")
-            o.max_cycles = std::strtoull(next(), nullptr, 0);
-        else if (a == "--ddr-latency")
-            o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--ddr-size-mb")
-            o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--boot-arg")
-            o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
-        else if (a == "--trace")
-            o.trace = next();
-        else if (a == "--socket")
+    o.max_cycles = 200000000;
+    auto own = [&](const std::string &a, auto next) {
+        if (a == "--socket")
             o.socket = next();
         else if (a == "--profile")
             o.profile = next();
@@ -93,18 +63,15 @@ Options parse(int argc, char **argv)
             o.sysmem_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (a == "--bar-read-latency")
             o.bar_read_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (!a.empty() && a[0] == '+')
-            continue; // Verilator's own +args
-        else if (a[0] == '-' || !o.elf.empty())
-            usage();
         else
-            o.elf = a;
-    }
+            return false;
+        return true;
+    };
+    soc_harness::parse(argc, argv, o, own, usage);
     const char *env = std::getenv("TRACE");
     if (o.trace.empty() && env && std::strcmp(env, "1") == 0)
         o.trace = "build/sim/trace.fst";
-    if (o.elf.empty() || o.ddr_latency == 0 || o.sysmem_latency == 0 || o.ddr_size_mb == 0 ||
-        o.ddr_size_mb > 1024)
+    if (!soc_harness::options_ok(o) || o.sysmem_latency == 0)
         usage();
     return o;
 }
@@ -250,24 +217,11 @@ void write_profile(const std::string &path, const std::map<uint32_t, uint64_t> &
 
 } // namespace
 
-// Called by wb_ram's initial block: the RAM's start-up contents.
-extern "C" unsigned int gmmu_sim_ram_init_word(unsigned int index)
-{
-    uint32_t w = 0;
-    if ((size_t)index * 4 + 4 <= g_ram_image.size())
-        std::memcpy(&w, &g_ram_image[index * 4], 4);
-    return w;
-}
-
 int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
-    char err[256];
-    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE, err,
-                       sizeof err) != 0) {
-        std::fprintf(stderr, "sim: %s\n", err);
+    if (!soc_harness::load_firmware(opt.elf))
         return 2;
-    }
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
@@ -292,8 +246,7 @@ int main(int argc, char **argv)
                     opt.socket.c_str(), opt.bar_read_latency);
         std::fflush(stdout);
     }
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    soc_harness::catch_signals();
 
     ddr_model_config cfg{};
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
@@ -309,16 +262,13 @@ int main(int argc, char **argv)
     uint32_t last_pc = 0;
     const Vsoc_top_VexRiscv &cpu = top->rootp->vlSymsp->TOP__soc_top__u_cpu;
 
-    top->boot_arg_i = opt.boot_arg;
-    top->ddr_size_mb_i = opt.ddr_size_mb;
-    top->console_ready_i = 1;
-    top->rst_ni = 0;
-    top->clk_i = 0;
+    soc_harness::reset_inputs(*top, opt);
 
     auto wall_start = std::chrono::steady_clock::now();
     uint64_t cycle = 0;
     int exit_code = -1;
-    for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !g_stop; cycle++) {
+    for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !soc_harness::g_stop;
+         cycle++) {
         if (cycle == 8)
             top->rst_ni = 1;
         top->clk_i = 0;
@@ -335,13 +285,7 @@ int main(int argc, char **argv)
         fst.dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
         sample_sysmem_outputs(*top, spins);
-        if (top->console_valid_o) {
-            std::fputc(top->console_data_o, stdout);
-            if (top->console_data_o == '\n')
-                std::fflush(stdout);
-        }
-        if (top->exit_valid_o)
-            exit_code = (int)top->exit_code_o;
+        soc_harness::console_and_exit(*top, exit_code);
         if (!opt.profile.empty()) {
             // A bubble in the last stage is charged to the instruction before it.
             if (cpu.lastStageIsValid)
@@ -362,12 +306,10 @@ int main(int argc, char **argv)
         fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
-    double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    double secs = soc_harness::seconds_since(wall_start);
 
     ddr_model_stats st = ddr_model_get_stats(ddr);
-    std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s)\n", (unsigned long long)cycle, secs,
-                secs > 0 ? cycle / secs : 0.0);
+    soc_harness::print_speed(cycle, secs);
     std::printf(
         "sim: ddr read bursts %llu beats %llu, write bursts %llu beats %llu, protocol errors %llu\n",
         (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
@@ -389,15 +331,5 @@ int main(int argc, char **argv)
     top->final();
     ddr_model_destroy(ddr);
     sysmem_port_destroy(sysmem);
-    if (g_stop) {
-        std::printf("sim: stopped by signal\n");
-        return 0;
-    }
-    if (exit_code < 0) {
-        std::printf("sim: FAIL: cycle limit %llu reached without an exit code\n",
-                    (unsigned long long)opt.max_cycles);
-        return 3;
-    }
-    std::printf("sim: firmware exit code %d (0x%x)\n", exit_code, exit_code);
-    return exit_code == 0 ? 0 : 1;
+    return soc_harness::finish(exit_code, opt.max_cycles, 0);
 }

@@ -5,7 +5,6 @@
 // the serial pins to a pseudo-terminal (sim/uart_line.c), which a host opens
 // as "uart:/dev/pts/N" (or through the --uart-link symlink).
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cerrno>
@@ -20,8 +19,8 @@
 
 #include "ddr_model.h"
 #include "ddr_pins.h"
-#include "elf_image.h"
 #include "gmmu/soc.h"
+#include "soc_harness.h"
 #include "uart_line.h"
 
 #ifndef UART_CLK_DIV
@@ -31,25 +30,11 @@
 namespace
 {
 
-struct Options {
-    std::string elf;
-    std::string trace;
-    std::string link;        // symlink to the pty slave, empty = none
-    uint64_t max_cycles = 0; // 0 = until exit or a signal
-    unsigned ddr_latency = DDR_MODEL_DEFAULT_READ_LATENCY;
-    unsigned ddr_size_mb = 256;
-    uint32_t boot_arg = 0;
+struct Options : soc_harness::Options {
+    std::string link; // symlink to the pty slave, empty = none
     double error_rate = 0.0;
     uint64_t seed = 1;
 };
-
-std::vector<uint8_t> g_ram_image(GMMU_RAM_SIZE);
-volatile std::sig_atomic_t g_stop = 0;
-
-void on_signal(int)
-{
-    g_stop = 1;
-}
 
 void usage()
 {
@@ -66,62 +51,30 @@ void usage()
 Options parse(int argc, char **argv)
 {
     Options o;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto next = [&]() -> const char * {
-            if (i + 1 >= argc)
-                usage();
-            return argv[++i];
-        };
-        if (a == "--max-cycles")
-            o.max_cycles = std::strtoull(next(), nullptr, 0);
-        else if (a == "--ddr-latency")
-            o.ddr_latency = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--ddr-size-mb")
-            o.ddr_size_mb = (unsigned)std::strtoul(next(), nullptr, 0);
-        else if (a == "--boot-arg")
-            o.boot_arg = (uint32_t)std::strtoul(next(), nullptr, 0);
-        else if (a == "--trace")
-            o.trace = next();
-        else if (a == "--uart-link")
+    auto own = [&](const std::string &a, auto next) {
+        if (a == "--uart-link")
             o.link = next();
         else if (a == "--uart-error-rate")
             o.error_rate = std::strtod(next(), nullptr);
         else if (a == "--uart-seed")
             o.seed = std::strtoull(next(), nullptr, 0);
-        else if (!a.empty() && a[0] == '+')
-            continue;
-        else if (a[0] == '-' || !o.elf.empty())
-            usage();
         else
-            o.elf = a;
-    }
-    if (o.elf.empty() || o.ddr_latency == 0 || o.ddr_size_mb == 0 || o.ddr_size_mb > 1024 ||
-        !(o.error_rate >= 0.0 && o.error_rate <= 1.0))
+            return false;
+        return true;
+    };
+    soc_harness::parse(argc, argv, o, own, usage);
+    if (!soc_harness::options_ok(o) || !(o.error_rate >= 0.0 && o.error_rate <= 1.0))
         usage();
     return o;
 }
 
 } // namespace
 
-// Called by wb_ram's initial block: the RAM's start-up contents.
-extern "C" unsigned int gmmu_sim_ram_init_word(unsigned int index)
-{
-    uint32_t w = 0;
-    if ((size_t)index * 4 + 4 <= g_ram_image.size())
-        std::memcpy(&w, &g_ram_image[index * 4], 4);
-    return w;
-}
-
 int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
-    char err[256];
-    if (elf_image_load(opt.elf.c_str(), g_ram_image.data(), g_ram_image.size(), GMMU_RAM_BASE, err,
-                       sizeof err) != 0) {
-        std::fprintf(stderr, "sim: %s\n", err);
+    if (!soc_harness::load_firmware(opt.elf))
         return 2;
-    }
 
     uart_line_config lcfg{};
     lcfg.clk_div = UART_CLK_DIV;
@@ -146,8 +99,7 @@ int main(int argc, char **argv)
     FstTrace fst;
     if (!fst.open(*top, trace_path))
         return 2;
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
+    soc_harness::catch_signals();
 
     ddr_model_config cfg{};
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
@@ -155,18 +107,15 @@ int main(int argc, char **argv)
     ddr_model *ddr = ddr_model_create(&cfg);
     axi4_pins pins{};
 
-    top->boot_arg_i = opt.boot_arg;
-    top->ddr_size_mb_i = opt.ddr_size_mb;
-    top->console_ready_i = 1;
+    soc_harness::reset_inputs(*top, opt);
     top->uart_rx_i = 1;
-    top->rst_ni = 0;
-    top->clk_i = 0;
 
     uint64_t link_reqs = 0, link_naks = 0, link_drops = 0;
     auto wall_start = std::chrono::steady_clock::now();
     uint64_t cycle = 0;
     int exit_code = -1;
-    for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !g_stop; cycle++) {
+    for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !soc_harness::g_stop;
+         cycle++) {
         if (cycle == 8)
             top->rst_ni = 1;
         top->clk_i = 0;
@@ -176,13 +125,7 @@ int main(int argc, char **argv)
         top->eval();
         fst.dump(2 * cycle);
         sample_ddr_outputs(*top, pins);
-        if (top->console_valid_o) {
-            std::fputc(top->console_data_o, stdout);
-            if (top->console_data_o == '\n')
-                std::fflush(stdout);
-        }
-        if (top->exit_valid_o)
-            exit_code = (int)top->exit_code_o;
+        soc_harness::console_and_exit(*top, exit_code);
         link_reqs += top->link_req_o;
         link_naks += top->link_nak_o;
         link_drops += top->link_drop_o;
@@ -193,13 +136,11 @@ int main(int argc, char **argv)
         fst.dump(2 * cycle + 1);
     }
     std::fflush(stdout);
-    double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    double secs = soc_harness::seconds_since(wall_start);
 
     uart_line_stats ls{};
     uart_line_get_stats(line, &ls);
-    std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s)\n", (unsigned long long)cycle, secs,
-                secs > 0 ? cycle / secs : 0.0);
+    soc_harness::print_speed(cycle, secs);
     std::printf("sim: uart bytes host->device %llu, device->host %llu; injected: %llu flipped, "
                 "%llu bad stop bits, %llu dropped\n",
                 (unsigned long long)ls.host_to_dev_bytes, (unsigned long long)ls.dev_to_host_bytes,
@@ -214,15 +155,5 @@ int main(int argc, char **argv)
     top->final();
     ddr_model_destroy(ddr);
     uart_line_close(line);
-    if (g_stop) {
-        std::printf("sim: stopped by signal\n");
-        return ls.dev_framing_errors ? 1 : 0;
-    }
-    if (exit_code < 0) {
-        std::printf("sim: FAIL: cycle limit %llu reached without an exit code\n",
-                    (unsigned long long)opt.max_cycles);
-        return 3;
-    }
-    std::printf("sim: firmware exit code %d (0x%x)\n", exit_code, exit_code);
-    return exit_code == 0 ? 0 : 1;
+    return soc_harness::finish(exit_code, opt.max_cycles, ls.dev_framing_errors ? 1 : 0);
 }
