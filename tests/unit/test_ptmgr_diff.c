@@ -56,24 +56,7 @@
 /* ------------------------------------------------------------ random */
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static uint64_t below(uint64_t n)
-{
-    return n ? rnd() % n : 0;
-}
-
-static bool chance(unsigned percent)
-{
-    return below(100) < percent;
-}
+#include "test_rng.h"
 
 /* ------------------------------------------------------------ simulated VRAM */
 

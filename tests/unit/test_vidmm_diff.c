@@ -69,24 +69,7 @@
 /* ------------------------------------------------------------ random */
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static uint64_t below(uint64_t n)
-{
-    return n ? rnd() % n : 0;
-}
-
-static bool chance(unsigned percent)
-{
-    return below(100) < percent;
-}
+#include "test_rng.h"
 
 /* ------------------------------------------------------------ model */
 

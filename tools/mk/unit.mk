@@ -18,7 +18,7 @@ include $(wildcard tests/unit/*.mk)
 UNIT_BINS := $(addprefix $(BUILD)/unit/,$(UNIT_TESTS))
 
 define unit_rule
-$(BUILD)/unit/$(1): $$($(1)_SRCS) $$(wildcard include/gmmu/*.h firmware/lib/*.h tests/model/*.h)
+$(BUILD)/unit/$(1): $$($(1)_SRCS) $$(wildcard include/gmmu/*.h firmware/lib/*.h tests/model/*.h tests/unit/*.h)
 	@mkdir -p $$(@D)
 	$$(HOST_CC) $$(HOST_CFLAGS) $$($(1)_CFLAGS) -o $$@ $$($(1)_SRCS) $$(HOST_LDFLAGS) -lcmocka
 endef
