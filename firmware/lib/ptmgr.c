@@ -421,11 +421,20 @@ static void free_block(struct ptm *pm, enum block_kind kind, uint64_t offset, bo
     vram_alloc_free_block(pm->vram, offset, NULL);
 }
 
-static void free_list(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind,
-                      bool were_tables)
+static void free_list_all(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind,
+                          bool were_tables)
 {
     while (list->count)
         free_block(pm, kind, list_pop(pm, list), were_tables);
+}
+
+/* Four of these end every command, the lists almost always empty: the
+   test is inline so an empty list costs no call. */
+static inline void free_list(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind,
+                             bool were_tables)
+{
+    if (list->count)
+        free_list_all(pm, list, kind, were_tables);
 }
 
 /* Reserve what the counting pass found, 8 KB blocks first so the 4 KB ones
@@ -1546,29 +1555,41 @@ static bool leaf_edit(struct op *op, uint64_t lo, uint64_t hi, uint64_t t4)
     uint64_t base = lo & ~(SIZE_64K - 1);
     unsigned n = (unsigned)(((hi - 1) >> GMMU_PAGE_SHIFT_64K) - (lo >> GMMU_PAGE_SHIFT_64K) + 1) *
                  CHUNK_PAGES;
+    unsigned i0 = (unsigned)((lo - base) / SIZE_4K), i1 = (unsigned)((hi - base) / SIZE_4K);
     uint64_t at = t4 + (uint64_t)gmmu_va_index(base, LEAF) * GMMU_PTE_BYTES;
-    uint64_t old[2 * CHUNK_PAGES], want[2 * CHUNK_PAGES];
-    bool valid = false;
+    uint64_t old[2 * CHUNK_PAGES];
 
-    if (op->src->kind != SRC_EXTENTS && op->src->kind != SRC_INVALID)
+    if (op->src->kind == SRC_INVALID) {
+        bool valid = false;
+
+        /* Valid after: some entry of the chunks outside the range. */
+        get_run(op, at, old, n);
+        for (unsigned i = 0; i < n; i++)
+            valid |= (i < i0 || i >= i1) && pte_valid(old[i]);
+        if (!valid)
+            return false;
+        for (unsigned i = i0; i < i1; i++)
+            if (old[i])
+                put(op, at + (uint64_t)i * GMMU_PTE_BYTES, 0);
+        return true;
+    }
+    if (op->src->kind != SRC_EXTENTS)
         return false;
-    get_run(op, at, old, n);
-    for (unsigned i = 0; i < n; i++)
-        want[i] = old[i];
+    /* A mapping's entries are valid: the table stays in use. Only the
+       range's entries are read, to leave the unchanged ones alone. */
+    get_run(op, at + (uint64_t)i0 * GMMU_PTE_BYTES, old, i1 - i0);
     for (uint64_t pos = lo; pos < hi;) {
         struct run r = source_run(op, pos, hi - pos, 0);
 
-        for (uint64_t off = 0; off < r.len; off += SIZE_4K)
-            want[(pos + off - base) / SIZE_4K] = make_entry(&r, off, LEAF);
+        for (uint64_t off = 0; off < r.len; off += SIZE_4K) {
+            unsigned i = (unsigned)((pos + off - base) / SIZE_4K);
+            uint64_t e = make_entry(&r, off, LEAF);
+
+            if (e != old[i - i0])
+                put(op, at + (uint64_t)i * GMMU_PTE_BYTES, e);
+        }
         pos += r.len;
     }
-    for (unsigned i = 0; i < n; i++)
-        valid |= pte_valid(want[i]);
-    if (!valid)
-        return false;
-    for (unsigned i = 0; i < n; i++)
-        if (want[i] != old[i])
-            put(op, at + (uint64_t)i * GMMU_PTE_BYTES, want[i]);
     return true;
 }
 
