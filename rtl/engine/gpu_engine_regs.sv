@@ -54,25 +54,26 @@ module gpu_engine_regs
   output logic             done_o
 );
 
-  logic        ack_q, done_q, start_q, abort_q;
-  logic [31:0] rdata_q;
+  logic        done_q, start_q, abort_q;
   logic [1:0]  op_q;
   logic [AsidW-1:0] asid_q;
   logic [63:6] dst_va_q, src_va_q;
   logic [31:6] length_q;
   logic [63:0] pattern_q;
   logic [15:0] reg_off;
-  logic        access, wr, cfg_wr;
+  logic        wr, cfg_wr;
+  logic [31:0] rdata;
+
+  prim_wb_reg u_port (
+    .clk_i, .rst_ni, .wb_i, .wb_o,
+    .ready_i (1'b1), .wr_o (wr), .rdata_i (rdata)
+  );
 
   assign reg_off = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
-  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
-  assign wr      = access && wb_i.we;
   assign cfg_wr  = wr && !busy_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ack_q     <= 1'b0;
-      rdata_q     <= '0;
       done_q    <= 1'b0;
       start_q   <= 1'b0;
       abort_q   <= 1'b0;
@@ -83,7 +84,6 @@ module gpu_engine_regs
       length_q  <= '0;
       pattern_q <= '0;
     end else begin
-      ack_q   <= access;
       start_q <= cfg_wr && reg_off == ENGINE_CTRL && wb_i.dat[ENGINE_CTRL_START_LSB];
       abort_q <= wr && busy_i && reg_off == ENGINE_CTRL && wb_i.dat[ENGINE_CTRL_ABORT_LSB];
       if (cfg_wr) begin
@@ -106,48 +106,46 @@ module gpu_engine_regs
       end else if (start_q || (wr && reg_off == ENGINE_STATUS && wb_i.dat[ENGINE_STATUS_DONE_LSB])) begin
         done_q <= 1'b0;
       end
-      if (access && !wb_i.we) begin
-        unique case (reg_off)
-          ENGINE_ID:           rdata_q <= ENGINE_ID_VALUE;
-          ENGINE_CONFIG:       rdata_q <= {16'b0, 8'(AsidW), 8'(Slots)};
-          ENGINE_CTRL:         rdata_q <= 32'(op_q) << ENGINE_CTRL_OP_LSB;
-          ENGINE_STATUS: begin
-            rdata_q <= '0;
-            rdata_q[ENGINE_STATUS_BUSY_LSB]      <= busy_i;
-            rdata_q[ENGINE_STATUS_DONE_LSB]      <= done_q;
-            rdata_q[ENGINE_STATUS_FAULT_LSB]     <= fault_i;
-            rdata_q[ENGINE_STATUS_ABORTED_LSB]   <= aborted_i;
-            rdata_q[ENGINE_STATUS_REASON_LSB +: 3] <= reason_i;
-            rdata_q[ENGINE_STATUS_ACCESS_LSB +: 2] <= access_i;
-          end
-          ENGINE_ASID:         rdata_q <= 32'(asid_q);
-          ENGINE_LENGTH:       rdata_q <= {length_q, 6'b0};
-          ENGINE_DST_VA_LO:    rdata_q <= {dst_va_q[31:6], 6'b0};
-          ENGINE_DST_VA_HI:    rdata_q <= dst_va_q[63:32];
-          ENGINE_SRC_VA_LO:    rdata_q <= {src_va_q[31:6], 6'b0};
-          ENGINE_SRC_VA_HI:    rdata_q <= src_va_q[63:32];
-          ENGINE_PATTERN_LO:   rdata_q <= pattern_q[31:0];
-          ENGINE_PATTERN_HI:   rdata_q <= pattern_q[63:32];
-          ENGINE_FAULT_VA_LO:  rdata_q <= fault_va_i[31:0];
-          ENGINE_FAULT_VA_HI:  rdata_q <= fault_va_i[63:32];
-          ENGINE_RESULT_LO:    rdata_q <= result_i[31:0];
-          ENGINE_RESULT_HI:    rdata_q <= result_i[63:32];
-          ENGINE_RESULT2_LO:   rdata_q <= result2_i[31:0];
-          ENGINE_RESULT2_HI:   rdata_q <= result2_i[63:32];
-          ENGINE_BYTES_DONE:   rdata_q <= bytes_done_i;
-          ENGINE_CYCLES:       rdata_q <= cycles_i;
-          ENGINE_TRANSLATIONS: rdata_q <= translations_i;
-          ENGINE_READ_BURSTS:  rdata_q <= rd_bursts_i;
-          ENGINE_WRITE_BURSTS: rdata_q <= wr_bursts_i;
-          default:             rdata_q <= '0;
-        endcase
-      end
     end
   end
 
-  assign wb_o.ack = ack_q;
-  assign wb_o.err = 1'b0;
-  assign wb_o.dat = rdata_q;
+  always_comb begin
+    unique case (reg_off)
+      ENGINE_ID:           rdata = ENGINE_ID_VALUE;
+      ENGINE_CONFIG:       rdata = {16'b0, 8'(AsidW), 8'(Slots)};
+      ENGINE_CTRL:         rdata = 32'(op_q) << ENGINE_CTRL_OP_LSB;
+      ENGINE_STATUS: begin
+        rdata = '0;
+        rdata[ENGINE_STATUS_BUSY_LSB]        = busy_i;
+        rdata[ENGINE_STATUS_DONE_LSB]        = done_q;
+        rdata[ENGINE_STATUS_FAULT_LSB]       = fault_i;
+        rdata[ENGINE_STATUS_ABORTED_LSB]     = aborted_i;
+        rdata[ENGINE_STATUS_REASON_LSB +: 3] = reason_i;
+        rdata[ENGINE_STATUS_ACCESS_LSB +: 2] = access_i;
+      end
+      ENGINE_ASID:         rdata = 32'(asid_q);
+      ENGINE_LENGTH:       rdata = {length_q, 6'b0};
+      ENGINE_DST_VA_LO:    rdata = {dst_va_q[31:6], 6'b0};
+      ENGINE_DST_VA_HI:    rdata = dst_va_q[63:32];
+      ENGINE_SRC_VA_LO:    rdata = {src_va_q[31:6], 6'b0};
+      ENGINE_SRC_VA_HI:    rdata = src_va_q[63:32];
+      ENGINE_PATTERN_LO:   rdata = pattern_q[31:0];
+      ENGINE_PATTERN_HI:   rdata = pattern_q[63:32];
+      ENGINE_FAULT_VA_LO:  rdata = fault_va_i[31:0];
+      ENGINE_FAULT_VA_HI:  rdata = fault_va_i[63:32];
+      ENGINE_RESULT_LO:    rdata = result_i[31:0];
+      ENGINE_RESULT_HI:    rdata = result_i[63:32];
+      ENGINE_RESULT2_LO:   rdata = result2_i[31:0];
+      ENGINE_RESULT2_HI:   rdata = result2_i[63:32];
+      ENGINE_BYTES_DONE:   rdata = bytes_done_i;
+      ENGINE_CYCLES:       rdata = cycles_i;
+      ENGINE_TRANSLATIONS: rdata = translations_i;
+      ENGINE_READ_BURSTS:  rdata = rd_bursts_i;
+      ENGINE_WRITE_BURSTS: rdata = wr_bursts_i;
+      default:             rdata = '0;
+    endcase
+  end
+
   assign done_o    = done_q;
   assign start_o   = start_q;
   assign abort_o   = abort_q;
@@ -157,10 +155,5 @@ module gpu_engine_regs
   assign src_va_o  = {src_va_q, 6'b0};
   assign length_o  = {length_q, 6'b0};
   assign pattern_o = pattern_q;
-
-  // Registers decode the low address bits only (the decoder checked the
-  // rest) and take whole words.
-  logic unused_req;
-  assign unused_req = ^{wb_i.adr[29:10], wb_i.dat[5:0], wb_i.sel, wb_i.cti};
 
 endmodule : gpu_engine_regs

@@ -62,19 +62,22 @@ module paging_regs #(
       (32'(MaxBurst) << gmmu_paging_pkg::PAGING_CONFIG_MAX_BURST_LSB) |
       (32'(CopyFifoBeats) << gmmu_paging_pkg::PAGING_CONFIG_COPY_FIFO_BEATS_LSB);
 
-  logic        ack_q, enable_q, restart_q;
-  logic [31:0] rdata_q;
+  logic        enable_q, restart_q;
   logic [31:0] head_q;
   logic [63:0] fence_q;
   logic [1:0]  irq_status_q, irq_enable_q;
   logic [31:0] perf_packets_q, perf_beats_q, perf_busy_q;
 
-  logic        access, wr, in_queue;
+  logic        wr, in_queue;
   logic [15:0] reg_off;
   logic [1:0]  irq_set;
+  logic [31:0] rdata;
 
-  assign access   = wb_i.cyc && wb_i.stb && !ack_q;
-  assign wr       = access && wb_i.we;
+  prim_wb_reg u_port (
+    .clk_i, .rst_ni, .wb_i, .wb_o,
+    .ready_i (1'b1), .wr_o (wr), .rdata_i (rdata)
+  );
+
   assign in_queue = wb_i.adr[10];
   assign reg_off  = {4'b0, wb_i.adr[9:0], 2'b00};
 
@@ -88,8 +91,6 @@ module paging_regs #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ack_q          <= 1'b0;
-      rdata_q          <= '0;
       enable_q       <= 1'b0;
       restart_q      <= 1'b0;
       head_q         <= '0;
@@ -100,7 +101,6 @@ module paging_regs #(
       perf_beats_q   <= '0;
       perf_busy_q    <= '0;
     end else begin
-      ack_q     <= access;
       restart_q <= 1'b0;
       if (fence_i) fence_q <= fence_value_i;
       perf_packets_q <= perf_packets_q + 32'(retire_i);
@@ -125,52 +125,40 @@ module paging_regs #(
           default: ;
         endcase
       end
-
-      if (access && !wb_i.we) begin
-        rdata_q <= '0;
-        if (!in_queue) begin
-          case (reg_off)
-            gmmu_paging_pkg::PAGING_ID:               rdata_q <= 32'(gmmu_paging_pkg::PAGING_ID_VALUE);
-            gmmu_paging_pkg::PAGING_CONFIG:           rdata_q <= ConfigValue;
-            gmmu_paging_pkg::PAGING_CTRL:             rdata_q <= 32'(enable_q);
-            gmmu_paging_pkg::PAGING_STATUS:           rdata_q <= {25'b0, err_code_i, 1'b0, restarting_i, err_i, busy_i};
-            gmmu_paging_pkg::PAGING_QUEUE_WORDS:      rdata_q <= 32'(QueueWords);
-            gmmu_paging_pkg::PAGING_HEAD:             rdata_q <= head_q;
-            gmmu_paging_pkg::PAGING_TAIL:             rdata_q <= tail_i;
-            gmmu_paging_pkg::PAGING_PACKETS_DONE:     rdata_q <= packets_done_i;
-            gmmu_paging_pkg::PAGING_ERR_PACKET:       rdata_q <= err_packet_i;
-            gmmu_paging_pkg::PAGING_ERR_ADDR_LO:      rdata_q <= err_addr_i[31:0];
-            gmmu_paging_pkg::PAGING_ERR_ADDR_HI:      rdata_q <= err_addr_i[63:32];
-            gmmu_paging_pkg::PAGING_FENCE_LO:         rdata_q <= fence_q[31:0];
-            gmmu_paging_pkg::PAGING_FENCE_HI:         rdata_q <= fence_q[63:32];
-            gmmu_paging_pkg::PAGING_IRQ_STATUS:       rdata_q <= 32'(irq_status_q);
-            gmmu_paging_pkg::PAGING_IRQ_ENABLE:       rdata_q <= 32'(irq_enable_q);
-            gmmu_paging_pkg::PAGING_PERF_PACKETS:     rdata_q <= perf_packets_q;
-            gmmu_paging_pkg::PAGING_PERF_BEATS:       rdata_q <= perf_beats_q;
-            gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: rdata_q <= perf_busy_q;
-            default: ;
-          endcase
-        end
-      end
     end
   end
 
-  assign wb_o.ack = ack_q;
-  assign wb_o.err = 1'b0;
-  assign wb_o.dat = rdata_q;
+  // The queue window reads 0.
+  always_comb begin
+    rdata = '0;
+    if (!in_queue) begin
+      case (reg_off)
+        gmmu_paging_pkg::PAGING_ID:               rdata = 32'(gmmu_paging_pkg::PAGING_ID_VALUE);
+        gmmu_paging_pkg::PAGING_CONFIG:           rdata = ConfigValue;
+        gmmu_paging_pkg::PAGING_CTRL:             rdata = 32'(enable_q);
+        gmmu_paging_pkg::PAGING_STATUS:           rdata = {25'b0, err_code_i, 1'b0, restarting_i, err_i, busy_i};
+        gmmu_paging_pkg::PAGING_QUEUE_WORDS:      rdata = 32'(QueueWords);
+        gmmu_paging_pkg::PAGING_HEAD:             rdata = head_q;
+        gmmu_paging_pkg::PAGING_TAIL:             rdata = tail_i;
+        gmmu_paging_pkg::PAGING_PACKETS_DONE:     rdata = packets_done_i;
+        gmmu_paging_pkg::PAGING_ERR_PACKET:       rdata = err_packet_i;
+        gmmu_paging_pkg::PAGING_ERR_ADDR_LO:      rdata = err_addr_i[31:0];
+        gmmu_paging_pkg::PAGING_ERR_ADDR_HI:      rdata = err_addr_i[63:32];
+        gmmu_paging_pkg::PAGING_FENCE_LO:         rdata = fence_q[31:0];
+        gmmu_paging_pkg::PAGING_FENCE_HI:         rdata = fence_q[63:32];
+        gmmu_paging_pkg::PAGING_IRQ_STATUS:       rdata = 32'(irq_status_q);
+        gmmu_paging_pkg::PAGING_IRQ_ENABLE:       rdata = 32'(irq_enable_q);
+        gmmu_paging_pkg::PAGING_PERF_PACKETS:     rdata = perf_packets_q;
+        gmmu_paging_pkg::PAGING_PERF_BEATS:       rdata = perf_beats_q;
+        gmmu_paging_pkg::PAGING_PERF_BUSY_CYCLES: rdata = perf_busy_q;
+        default: ;
+      endcase
+    end
+  end
+
   assign enable_o  = enable_q;
   assign restart_o = restart_q;
   assign head_o    = head_q;
   assign irq_o     = |(irq_status_q & irq_enable_q);
-
-  // Only the window's 13 address bits are decoded, whole words only; the
-  // queue index drops the bits above QueueWords (the queue aliases within
-  // its 4 KiB).
-  logic unused_req;
-  assign unused_req = ^{wb_i.adr[29:11], wb_i.sel, wb_i.cti};
-  if (QAW < 9) begin : gen_queue_alias
-    logic unused_alias;
-    assign unused_alias = ^wb_i.adr[9:QAW+1];
-  end
 
 endmodule : paging_regs

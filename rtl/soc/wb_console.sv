@@ -18,37 +18,26 @@ module wb_console
   input  logic        tx_ready_i
 );
 
-  logic        ack_q;
-  logic [31:0] rdata_q;
   logic [15:0] reg_off;
-  logic        tx_write;
-  logic        accept;
+  logic        tx_write, wr;
+  logic [31:0] rdata;
+
+  // Writes to TX complete when the byte is taken; everything else at once.
+  prim_wb_reg u_port (
+    .clk_i, .rst_ni, .wb_i, .wb_o,
+    .ready_i (!tx_write || tx_ready_i), .wr_o (wr), .rdata_i (rdata)
+  );
 
   assign reg_off  = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
-  assign tx_write = wb_i.cyc && wb_i.stb && wb_i.we && !ack_q && (reg_off == CONSOLE_TX);
-  // Writes to TX complete when the byte is taken; everything else at once.
-  assign accept   = wb_i.cyc && wb_i.stb && !ack_q && (!tx_write || tx_ready_i);
+  assign tx_write = wb_i.cyc && wb_i.stb && wb_i.we && !wb_o.ack && (reg_off == CONSOLE_TX);
+  assign rdata    = (reg_off == CONSOLE_STATUS) ? {31'b0, tx_ready_i} : '0;
 
   assign tx_valid_o = tx_write;
   assign tx_data_o  = wb_i.dat[7:0];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ack_q   <= 1'b0;
-      rdata_q <= '0;
-    end else begin
-      ack_q <= accept;
-      if (accept && !wb_i.we) rdata_q <= (reg_off == CONSOLE_STATUS) ? {31'b0, tx_ready_i} : '0;
-    end
-  end
-
-  assign wb_o.ack = ack_q;
-  assign wb_o.err = 1'b0;
-  assign wb_o.dat = rdata_q;
-
   // Registers decode the low address bits only (the decoder checked the
-  // rest); TX takes one byte.
-  logic unused_req;
-  assign unused_req = ^{wb_i.adr[29:10], wb_i.dat[31:8], wb_i.sel, wb_i.cti};
+  // rest); TX takes one byte, as offered (its write needs nothing else).
+  logic unused;
+  assign unused = ^{wb_i.adr[29:10], wb_i.dat[31:8], wr};
 
 endmodule : wb_console

@@ -26,8 +26,6 @@ module wb_sysctl
   output logic [31:0] exit_code_o
 );
 
-  logic        ack_q;
-  logic [31:0] rdata_q;
   logic [31:0] scratch_q;
   logic        err_pending_q, err_write_q;
   logic [31:0] err_addr_q;
@@ -35,11 +33,16 @@ module wb_sysctl
   logic        err_clear;
   logic [31:0] ibus_busy_q, dbus_busy_q;
   logic [15:0] reg_off;
-  logic        access;
+  logic        wr;
+  logic [31:0] rdata;
+
+  prim_wb_reg u_port (
+    .clk_i, .rst_ni, .wb_i, .wb_o,
+    .ready_i (1'b1), .wr_o (wr), .rdata_i (rdata)
+  );
 
   assign reg_off = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
-  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
-  assign err_clear = access && wb_i.we && (reg_off == SYSCTL_BUSERR_STATUS) &&
+  assign err_clear = wr && (reg_off == SYSCTL_BUSERR_STATUS) &&
                      wb_i.dat[SYSCTL_BUSERR_STATUS_PENDING_LSB];
 
   // The first error's address is kept until firmware clears it; a new error
@@ -75,44 +78,35 @@ module wb_sysctl
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ack_q        <= 1'b0;
       scratch_q    <= '0;
       exit_valid_o <= 1'b0;
       exit_code_o  <= '0;
-      rdata_q      <= '0;
     end else begin
-      ack_q        <= access;
-      exit_valid_o <= access && wb_i.we && (reg_off == SYSCTL_EXIT);
-      if (access && wb_i.we && (reg_off == SYSCTL_EXIT))    exit_code_o <= wb_i.dat;
-      if (access && wb_i.we && (reg_off == SYSCTL_SCRATCH)) scratch_q   <= wb_i.dat;
-      if (access && !wb_i.we) begin
-        unique case (reg_off)
-          SYSCTL_ID:          rdata_q <= SYSCTL_MAGIC;
-          SYSCTL_BOOT_ARG:    rdata_q <= boot_arg_i;
-          SYSCTL_DDR_SIZE_MB: rdata_q <= {16'b0, ddr_size_mb_i};
-          SYSCTL_SCRATCH:     rdata_q <= scratch_q;
-          SYSCTL_BUSERR_ADDR: rdata_q <= err_addr_q;
-          SYSCTL_PERF_IBUS_BUSY: rdata_q <= ibus_busy_q;
-          SYSCTL_PERF_DBUS_BUSY: rdata_q <= dbus_busy_q;
-          SYSCTL_BUSERR_STATUS: begin
-            rdata_q <= '0;
-            rdata_q[SYSCTL_BUSERR_STATUS_PENDING_LSB] <= err_pending_q;
-            rdata_q[SYSCTL_BUSERR_STATUS_WRITE_LSB]   <= err_write_q;
-            rdata_q[SYSCTL_BUSERR_STATUS_COUNT_LSB +: 16] <= err_count_q;
-          end
-          default:            rdata_q <= '0;
-        endcase
-      end
+      exit_valid_o <= wr && (reg_off == SYSCTL_EXIT);
+      if (wr && (reg_off == SYSCTL_EXIT))    exit_code_o <= wb_i.dat;
+      if (wr && (reg_off == SYSCTL_SCRATCH)) scratch_q   <= wb_i.dat;
     end
   end
 
-  assign wb_o.ack = ack_q;
-  assign wb_o.err = 1'b0;
-  assign wb_o.dat = rdata_q;
+  always_comb begin
+    unique case (reg_off)
+      SYSCTL_ID:             rdata = SYSCTL_MAGIC;
+      SYSCTL_BOOT_ARG:       rdata = boot_arg_i;
+      SYSCTL_DDR_SIZE_MB:    rdata = {16'b0, ddr_size_mb_i};
+      SYSCTL_SCRATCH:        rdata = scratch_q;
+      SYSCTL_BUSERR_ADDR:    rdata = err_addr_q;
+      SYSCTL_PERF_IBUS_BUSY: rdata = ibus_busy_q;
+      SYSCTL_PERF_DBUS_BUSY: rdata = dbus_busy_q;
+      SYSCTL_BUSERR_STATUS: begin
+        rdata = '0;
+        rdata[SYSCTL_BUSERR_STATUS_PENDING_LSB]     = err_pending_q;
+        rdata[SYSCTL_BUSERR_STATUS_WRITE_LSB]       = err_write_q;
+        rdata[SYSCTL_BUSERR_STATUS_COUNT_LSB +: 16] = err_count_q;
+      end
+      default:               rdata = '0;
+    endcase
+  end
 
-  // Registers decode the low address bits only (the decoder checked the
-  // rest) and take whole words.
-  logic unused_req;
-  assign unused_req = ^{wb_i.adr[29:10], wb_i.sel, wb_i.cti};
+  // Registers decode the low address bits only; the decoder checked the rest.
 
 endmodule : wb_sysctl

@@ -17,49 +17,44 @@ module wb_timer
   output logic [63:0] cycle_o
 );
 
-  logic        ack_q;
-  logic [31:0] rdata_q;
   logic [63:0] cycle_q;
   logic [63:0] cmp_q;
   logic [15:0] reg_off;
-  logic        access;
+  logic        wr;
+  logic [31:0] rdata;
+
+  prim_wb_reg u_port (
+    .clk_i, .rst_ni, .wb_i, .wb_o,
+    .ready_i (1'b1), .wr_o (wr), .rdata_i (rdata)
+  );
 
   assign reg_off = {4'b0, wb_i.adr[9:0], 2'b00};  // offset within the 4 KiB block
-  assign access  = wb_i.cyc && wb_i.stb && !ack_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ack_q   <= 1'b0;
       cycle_q <= '0;
       cmp_q   <= '1;
-      rdata_q <= '0;
       irq_o   <= 1'b0;
     end else begin
-      ack_q   <= access;
       cycle_q <= cycle_q + 64'd1;
       irq_o   <= (cycle_q >= cmp_q);
-      if (access && wb_i.we && reg_off == TIMER_CMP_LO) cmp_q[31:0]  <= wb_i.dat;
-      if (access && wb_i.we && reg_off == TIMER_CMP_HI) cmp_q[63:32] <= wb_i.dat;
-      if (access && !wb_i.we) begin
-        unique case (reg_off)
-          TIMER_CYCLE_LO: rdata_q <= cycle_q[31:0];
-          TIMER_CYCLE_HI: rdata_q <= cycle_q[63:32];
-          TIMER_CMP_LO:   rdata_q <= cmp_q[31:0];
-          TIMER_CMP_HI:   rdata_q <= cmp_q[63:32];
-          default:        rdata_q <= '0;
-        endcase
-      end
+      if (wr && reg_off == TIMER_CMP_LO) cmp_q[31:0]  <= wb_i.dat;
+      if (wr && reg_off == TIMER_CMP_HI) cmp_q[63:32] <= wb_i.dat;
     end
   end
 
-  assign wb_o.ack = ack_q;
-  assign wb_o.err = 1'b0;
-  assign wb_o.dat = rdata_q;
-  assign cycle_o  = cycle_q;
+  always_comb begin
+    unique case (reg_off)
+      TIMER_CYCLE_LO: rdata = cycle_q[31:0];
+      TIMER_CYCLE_HI: rdata = cycle_q[63:32];
+      TIMER_CMP_LO:   rdata = cmp_q[31:0];
+      TIMER_CMP_HI:   rdata = cmp_q[63:32];
+      default:        rdata = '0;
+    endcase
+  end
 
-  // Registers decode the low address bits only (the decoder checked the
-  // rest) and take whole words.
-  logic unused_req;
-  assign unused_req = ^{wb_i.adr[29:10], wb_i.sel, wb_i.cti};
+  assign cycle_o = cycle_q;
+
+  // Registers decode the low address bits only; the decoder checked the rest.
 
 endmodule : wb_timer

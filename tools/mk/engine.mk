@@ -8,7 +8,7 @@
 #                        abort and throughput runs in two configurations
 #   make bench-engine    the throughput measurement alone (ENGINE_DDR_LATENCY)
 
-ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv rtl/prim/wb_pkg.sv $(RTL_ENGINE)
+ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv $(RTL_ENGINE)
 ENGINE_DIR := $(BUILD)/engine
 
 ENGINE_TB_CSRCS := tests/engine/tb.c tests/engine/tests.c tests/engine/main.c tests/common/tb_args.c \

@@ -9,7 +9,7 @@
 #   make bench-paging    FILL, WRITE_PTES and COPY beats per cycle (PAGING_DDR_LATENCY)
 #   make synth-paging    Debian yosys 0.23: synth_ecp5, LUT/FF/BRAM
 
-PAGING_RTL := rtl/pkg/gmmu_paging_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_ram_1r1w.sv $(RTL_PAGING)
+PAGING_RTL := rtl/pkg/gmmu_paging_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv rtl/prim/prim_ram_1r1w.sv $(RTL_PAGING)
 PAGING_DIR := $(BUILD)/paging
 
 PAGING_TB_CSRCS := tests/paging/tb.c tests/paging/ref.c tests/paging/tests.c tests/paging/main.c tests/common/tb_args.c \
