@@ -139,8 +139,9 @@ struct mbox_binding {
 
 struct mbox_service {
     uint32_t cmd_tail, cpl_head, cpl_tail, next_seq, cpl_fence;
-    bool cpl_pending; /* cpl_hdr/cpl hold a completion not yet published */
-    bool cpl_waiting; /* ... and the ring was full when last tried */
+    uint32_t resp_len; /* the running handler's response length */
+    bool cpl_pending;  /* cpl_hdr/cpl hold a completion not yet published */
+    bool cpl_waiting;  /* ... and the ring was full when last tried */
     /* By opcode: (set + 1) << 5 | the command's index in its set; 0 when
        the opcode is not in the table. One load finds the handler, where a
        search of the sets cost about 300 cycles for a VidMm command. Beside
