@@ -7,8 +7,11 @@
 // granted one burst at a time: a master's AW wins, then its W beats pass
 // until WLAST, and only then may the next AW go; so W data is never
 // interleaved. Both choices are prim_rr_arb's; the pointer moves on the
-// address handshake. Address and data paths are combinational (no added
-// latency); arbitration state is registered.
+// address handshake. An AR or AW offered to the slave and not taken stays
+// offered, unchanged, until taken (AXI): while it waits the arbiter sees
+// only its master's request, so a master asking meanwhile cannot take the
+// grant. Address and data paths are combinational (no added latency);
+// arbitration state is registered.
 //
 // AddrW and UserW size the address and a user sideband (AxUSER) that travel
 // with AR and AW: the DDR instance uses 32 and ties the user bit off; the
@@ -94,13 +97,34 @@ module axi4_arbiter #(
   // ---------------------------------------------------------------- reads
   // With no AR waiting the choice stays on the last winner (IdleLast): an
   // index in range for the selects below.
-  logic [MW-1:0] ar_sel;
-  logic          ar_any;
+  logic [MW-1:0]       ar_sel;
+  logic                ar_any;
+  logic [NMasters-1:0] ar_req;
+  logic                ar_wait_q;     // the AR offered last cycle was not taken
+  logic [MW-1:0]       ar_wait_sel_q;
+
+  always_comb begin
+    ar_req = m_arvalid_i;
+    if (ar_wait_q) begin
+      ar_req = '0;
+      ar_req[ar_wait_sel_q] = m_arvalid_i[ar_wait_sel_q];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_wait_q     <= 1'b0;
+      ar_wait_sel_q <= '0;
+    end else begin
+      ar_wait_q     <= s_arvalid_o && !s_arready_i;
+      ar_wait_sel_q <= ar_sel;
+    end
+  end
 
   prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_ar_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (m_arvalid_i),
+    .req_i       (ar_req),
     .take_i      (s_arready_i),
     .gnt_valid_o (ar_any),
     .gnt_idx_o   (ar_sel)
@@ -135,14 +159,35 @@ module axi4_arbiter #(
   // --------------------------------------------------------------- writes
   // The AW choice is made every cycle but taken only on a free W channel;
   // the burst's owner is then kept here until its WLAST.
-  logic          w_busy_q;       // an AW went; its W beats are passing
-  logic [MW-1:0] w_owner_q, aw_sel;
-  logic          aw_any;
+  logic                w_busy_q;       // an AW went; its W beats are passing
+  logic [MW-1:0]       w_owner_q, aw_sel;
+  logic                aw_any;
+  logic [NMasters-1:0] aw_req;
+  logic                aw_wait_q;      // the AW offered last cycle was not taken
+  logic [MW-1:0]       aw_wait_sel_q;
+
+  always_comb begin
+    aw_req = m_awvalid_i;
+    if (aw_wait_q) begin
+      aw_req = '0;
+      aw_req[aw_wait_sel_q] = m_awvalid_i[aw_wait_sel_q];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_wait_q     <= 1'b0;
+      aw_wait_sel_q <= '0;
+    end else begin
+      aw_wait_q     <= s_awvalid_o && !s_awready_i;
+      aw_wait_sel_q <= aw_sel;
+    end
+  end
 
   prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_aw_arb (
     .clk_i,
     .rst_ni,
-    .req_i       (m_awvalid_i),
+    .req_i       (aw_req),
     .take_i      (!w_busy_q && s_awready_i),
     .gnt_valid_o (aw_any),
     .gnt_idx_o   (aw_sel)

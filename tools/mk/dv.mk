@@ -45,7 +45,7 @@ $(eval $(call dv_use,$(ROUTE_BIN),$(ROUTE_RTL)))
 # The checker's own bench (tests/dv/axi_checker_tb.sv): legal traffic, then
 # one violation per case, each of which must stop the run on its assertion;
 # then the segment router's bench (t-route) with a violation injected by its
-# master, caught by the checker bound to axi4_demux.
+# master, caught by the checker bound to axi4_demux; then axi4_arbiter's.
 AXI_CHECKER_DIR := $(BUILD)/dv
 AXI_CHECKER_BIN := $(AXI_CHECKER_DIR)/Vaxi_checker_tb
 $(AXI_CHECKER_BIN): tests/dv/axi_checker_tb.sv rtl/dv/axi4_protocol_checker.sv rtl/prim/prim_assert.svh
@@ -54,15 +54,26 @@ $(AXI_CHECKER_BIN): tests/dv/axi_checker_tb.sv rtl/dv/axi4_protocol_checker.sv r
 	  --Mdir $(AXI_CHECKER_DIR) tests/dv/axi_checker_tb.sv rtl/dv/axi4_protocol_checker.sv \
 	  >$(AXI_CHECKER_DIR)/verilate.log 2>&1 || { tail -40 $(AXI_CHECKER_DIR)/verilate.log; exit 1; }
 
+# axi4_arbiter with its checker bound, a slave not ready and a second master
+# asking meanwhile: the waiting AR and AW must stay offered unchanged.
+AXI_ARB_BIN := $(AXI_CHECKER_DIR)/arbiter/Vaxi4_arbiter_tb
+AXI_ARB_SRCS := tests/dv/axi4_arbiter_tb.sv rtl/prim/prim_lowest_set.sv rtl/prim/prim_rr_arb.sv \
+  rtl/soc/axi4_arbiter.sv rtl/dv/axi4_protocol_checker.sv rtl/dv/axi4_arbiter_dv.sv
+$(AXI_ARB_BIN): $(AXI_ARB_SRCS) rtl/prim/prim_assert.svh
+	@mkdir -p $(@D)
+	verilator --binary --timing --assert -j $(JOBS) -Wall -Irtl/prim --top-module axi4_arbiter_tb \
+	  --Mdir $(@D) $(AXI_ARB_SRCS) >$(@D)/verilate.log 2>&1 || { tail -40 $(@D)/verilate.log; exit 1; }
+
 AXI_CHECKER_CASES := none:none valid_drop:ar_valid_held payload_change:aw_stable cross_4k:ar_cross_4k \
   wrap_len:aw_wrap_len extra_r:r_unexpected no_rlast:r_last same_id_order:r_last \
   b_early:b_unexpected wlast_early:w_count
 
 TESTS += axi-checker
 .PHONY: t-axi-checker
-t-axi-checker: $(AXI_CHECKER_BIN) $(ROUTE_BIN)
+t-axi-checker: $(AXI_CHECKER_BIN) $(ROUTE_BIN) $(AXI_ARB_BIN)
 	@set -e; for c in $(AXI_CHECKER_CASES); do \
 	  tests/dv/expect_assert.sh $${c#*:} -- $(AXI_CHECKER_BIN) +case=$${c%%:*}; done
 	tests/dv/expect_assert.sh none -- $(ROUTE_BIN)
 	tests/dv/expect_assert.sh ar_valid_held -- $(ROUTE_BIN) --inject valid-drop
 	tests/dv/expect_assert.sh ar_cross_4k -- $(ROUTE_BIN) --inject cross-4k
+	tests/dv/expect_assert.sh none -- $(AXI_ARB_BIN)
