@@ -48,7 +48,7 @@ help:
 	@echo '  make host            libgmmu (static and shared), gmmuctl'
 	@echo '  make defs            regenerate headers, packages and doc tables from include/defs/*.toml'
 	@echo 'Simulation'
-	@echo '  make sim             verilate the SoC (build/sim/Vsoc_top)'
+	@echo '  make sim             verilate the SoC (build/sim/Vsoc_top), with the AXI protocol checkers (VL_ASSERT=0: without)'
 	@echo '  make sim-run         run one image: FW=gmmu SIM_ARGS=... (TRACE=1 for an FST waveform)'
 	@echo '  make sim-server      the SoC serving hosts on build/sim/gmmu.sock (then gmmuctl -d sim:...)'
 	@echo '  make uart-sim        the UART board SoC simulator'
