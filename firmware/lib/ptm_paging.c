@@ -109,8 +109,13 @@ static void push(struct ptm_paging *p, const uint64_t *w, unsigned n, const uint
 {
     if (p->failed)
         return; /* the command fails anyway; complete reports it */
-    if (pq_push(p->q, w, n, body, nbody) != PQ_OK)
+    if (pq_push(p->q, w, n, body, nbody) != PQ_OK) {
         fail(p);
+        return;
+    }
+    /* Published at once: the engine runs it while the CPU goes on with
+       the command (one register write). */
+    pq_publish(p->q);
 }
 
 void ptm_paging_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
