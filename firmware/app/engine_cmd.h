@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-/* ENGINE_RUN: run a GPU engine in an address space for the host. */
+/* ENGINE_RUN, ENGINE_START, ENGINE_STATUS: GPU engines for the host. */
 #ifndef GMMU_ENGINE_CMD_H
 #define GMMU_ENGINE_CMD_H
 
@@ -14,7 +14,10 @@ struct engine_cmd {
     struct mmu_events *events;
 };
 
-/* ENGINE_RUN. ctx: the struct engine_cmd. */
+/* ENGINE_RUN, ENGINE_START, ENGINE_STATUS. ctx: the struct engine_cmd. */
 extern const struct mbox_command_set engine_commands;
+
+/* An engine is running under hardware id asid (vidmm_hw's asid_busy). */
+bool engine_cmd_asid_busy(uint32_t asid);
 
 #endif

@@ -16,6 +16,7 @@
 #include <gmmu/mmu_regs.h>
 #include <gmmu/paging.h>
 
+#include "engine_cmd.h"
 #include "hal.h"
 #include "paging_io_impl.h"
 #include "paging_queue.h"
@@ -201,6 +202,13 @@ static void hw_set_as(void *ctx, uint32_t asid, uint64_t root, bool valid)
               ((uint32_t)root & GMMU_MMU_AS_ROOT_LO_ROOT) | GMMU_MMU_AS_ROOT_LO_VALID);
 }
 
+/* GPU engines started by ENGINE_START keep their address space's id. */
+static bool hw_asid_busy(void *ctx, uint32_t asid)
+{
+    (void)ctx;
+    return engine_cmd_asid_busy(asid);
+}
+
 static const struct vidmm_hw hooks = {
     .read64 = hw_read64,
     .read_run = hw_read_run,
@@ -208,6 +216,7 @@ static const struct vidmm_hw hooks = {
     .write_run = hw_write_run,
     .invalidate = hw_invalidate,
     .set_as = hw_set_as,
+    .asid_busy = hw_asid_busy,
 };
 
 /* ------------------------------------------------------------ paging engine */
@@ -299,6 +308,7 @@ static const struct vidmm_hw engine_hooks = {
     .complete = eng_complete,
     .invalidate = eng_invalidate,
     .set_as = hw_set_as,
+    .asid_busy = hw_asid_busy,
 };
 
 /*

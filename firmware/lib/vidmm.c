@@ -275,7 +275,13 @@ static void asid_program(struct vidmm *vm, uint32_t id, uint32_t slot)
         vm->hw->set_as(vm->hw_ctx, id, ptm_root(&vm->as[slot].pm), true);
 }
 
-/* A free id, else the one whose address space was used least recently. */
+static bool asid_busy(const struct vidmm *vm, uint32_t id)
+{
+    return vm->hw->asid_busy && vm->hw->asid_busy(vm->hw_ctx, id);
+}
+
+/* A free id, else the one whose address space was used least recently,
+   among those no engine runs under (there are more ids than engines). */
 static uint32_t asid_pick(const struct vidmm *vm)
 {
     uint32_t best = 0, best_age = 0;
@@ -286,6 +292,8 @@ static uint32_t asid_pick(const struct vidmm *vm)
 
         if (owner == VIDMM_NO_OWNER)
             return id;
+        if (asid_busy(vm, id))
+            continue;
         age = vm->clock - vm->as[owner].last_use; /* wraps safely */
         if (age >= best_age) {
             best = id;
@@ -881,6 +889,8 @@ uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req)
     as = as_lookup(vm, req->handle, &slot);
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->hw_asid != VIDMM_NO_ASID && asid_busy(vm, as->hw_asid))
+        return GMMU_STATUS_BUSY;
     records_drop_as(vm, slot);
     /* Off the hardware first: then nothing can walk the tables that
        ptm_destroy hands back. */

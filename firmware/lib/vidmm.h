@@ -90,6 +90,15 @@ struct vidmm_hw {
     void (*set_as)(void *ctx, uint32_t asid, uint64_t root, bool valid);
     /* Optional (tests): a page-table block went back to vram_alloc. */
     void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
+    /*
+     * Optional: a device engine is running under hardware id asid now
+     * (ENGINE_START). Such an id is never taken from its address space,
+     * and that address space cannot be destroyed (BUSY) until the engine
+     * stops: its translations would otherwise go through another space's
+     * tables. The binding answers from the hardware, so nothing is left
+     * pinned when a host goes away.
+     */
+    bool (*asid_busy)(void *ctx, uint32_t asid);
 };
 
 struct vidmm_config {

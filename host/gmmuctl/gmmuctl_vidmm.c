@@ -245,25 +245,72 @@ static void print_engine_rsp(const struct options *o, const struct gmmu_engine_r
     printf(", checksum 0x%016" PRIx64 " 0x%016" PRIx64 "\n", r->result, r->result2);
 }
 
-static int cmd_run(struct gmmu_dev *dev, const struct options *o)
+/* ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]:
+   run and start take the same request. */
+static bool engine_req_args(const struct options *o, struct gmmu_engine_req *req)
 {
     uint64_t engine, as, len;
+    if (o->nargs < 3 || !number_arg(o->args[0], &engine) || !engine_op(o->args[1], &req->op) ||
+        !number_arg(o->args[2], &as) || !option_number(o, 3, "len", &len) || len > UINT32_MAX ||
+        engine > UINT32_MAX)
+        return false;
+    req->engine = (uint32_t)engine;
+    req->as_handle = (uint32_t)as;
+    req->length = (uint32_t)len;
+    (void)option_number(o, 3, "dst", &req->dst_va);
+    (void)option_number(o, 3, "src", &req->src_va);
+    (void)option_number(o, 3, "pattern", &req->pattern);
+    return true;
+}
+
+static int cmd_run(struct gmmu_dev *dev, const struct options *o)
+{
     struct gmmu_engine_req req = { 0 };
-    if (o->nargs < 3 || !number_arg(o->args[0], &engine) || !engine_op(o->args[1], &req.op) ||
-        !number_arg(o->args[2], &as) || !option_number(o, 3, "len", &len) || len > UINT32_MAX)
+    if (!engine_req_args(o, &req))
         return usage();
-    req.engine = (uint32_t)engine;
-    req.as_handle = (uint32_t)as;
-    req.length = (uint32_t)len;
-    (void)option_number(o, 3, "dst", &req.dst_va);
-    (void)option_number(o, 3, "src", &req.src_va);
-    (void)option_number(o, 3, "pattern", &req.pattern);
     struct gmmu_engine_rsp rsp;
     int rc = gmmu_engine_run(dev, &req, &rsp);
     if (rc)
         return fail(o, "run", rc);
     print_engine_rsp(o, &rsp);
     return (rsp.engine_status & GMMU_ENGINE_STATUS_FAULT) ? 1 : 0;
+}
+
+static int cmd_start(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_engine_req req = { 0 };
+    uint32_t asid = 0;
+    if (!engine_req_args(o, &req))
+        return usage();
+    int rc = gmmu_engine_start(dev, &req, &asid);
+    if (rc)
+        return fail(o, "start", rc);
+    if (o->json)
+        printf("{\"asid\": %" PRIu32 "}\n", asid);
+    else
+        printf("engine %" PRIu32 " started, ASID %" PRIu32 "\n", req.engine, asid);
+    return 0;
+}
+
+static int cmd_engine_status(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t engine;
+    uint32_t flags = 0;
+    if (!positional(o, 1, &engine) || engine > UINT32_MAX)
+        return usage();
+    for (int i = 1; i < o->nargs; i++) {
+        if (strcmp(o->args[i], "abort") != 0)
+            return usage();
+        flags |= GMMU_ENGINE_STATUS_FLAG_ABORT;
+    }
+    struct gmmu_engine_rsp rsp;
+    int rc = gmmu_engine_status(dev, (uint32_t)engine, flags, &rsp);
+    if (rc)
+        return fail(o, "engine-status", rc);
+    if (!o->json)
+        printf("%s: ", (rsp.engine_status & GMMU_ENGINE_STATUS_BUSY) ? "running" : "stopped");
+    print_engine_rsp(o, &rsp);
+    return 0;
 }
 
 #define MAX_DUMP (64 * 1024)
@@ -326,6 +373,15 @@ const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
     { "run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]", "ENGINE_RUN",
       "run a GPU engine in an address space and wait for it",
       "A translation fault is printed (FAULT and its reason) and exits 1.\n", SEC_ENGINE, cmd_run },
+    { "start", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]",
+      "ENGINE_START", "start a GPU engine and return while it runs",
+      "The engine runs beside later commands; engine-status tells when it has stopped.\n"
+      "Its address space cannot be destroyed meanwhile (BUSY).\n",
+      SEC_ENGINE, cmd_start },
+    { "engine-status", "ENGINE [abort]", "ENGINE_STATUS",
+      "a GPU engine's state now, without waiting",
+      "abort stops its run first (a run an earlier host left running, say).\n", SEC_ENGINE,
+      cmd_engine_status },
     { "read", "VRAM_OFFSET LEN", NULL, "read LEN bytes of VRAM (a multiple of 4, at most 64 KiB)",
       NULL, SEC_ENGINE, cmd_read },
     { "write", "VRAM_OFFSET WORD32...", NULL, "write 32-bit words to VRAM", NULL, SEC_ENGINE,

@@ -141,7 +141,23 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out)
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
                     struct gmmu_engine_rsp *out)
 {
-    size_t got = 0;
-    int rc = gmmu_call(dev, GMMU_OP_ENGINE_RUN, req, sizeof *req, out, sizeof *out, &got);
-    return rc == 0 && got != sizeof *out ? GMMU_E_PROTOCOL : rc;
+    return call_exact(dev, GMMU_OP_ENGINE_RUN, req, sizeof *req, out, sizeof *out);
+}
+
+int gmmu_engine_start(struct gmmu_dev *dev, const struct gmmu_engine_req *req, uint32_t *out_asid)
+{
+    struct gmmu_engine_rsp rsp;
+    int rc = call_exact(dev, GMMU_OP_ENGINE_START, req, sizeof *req, &rsp, sizeof rsp);
+
+    if (rc == 0 && out_asid)
+        *out_asid = rsp.asid;
+    return rc;
+}
+
+int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
+                       struct gmmu_engine_rsp *out)
+{
+    struct gmmu_engine_status_req req = { .engine = engine, .flags = flags };
+
+    return call_exact(dev, GMMU_OP_ENGINE_STATUS, &req, sizeof req, out, sizeof *out);
 }

@@ -55,6 +55,15 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
    out->engine_status (FAULT, REASON, ACCESS) with the command status OK. */
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
                     struct gmmu_engine_rsp *out);
+/* Starts a GPU engine and returns at once; *out_asid (may be NULL) is the
+   hardware id it runs under. The engine runs on beside later commands:
+   its address space cannot be destroyed until it stops (BUSY). */
+int gmmu_engine_start(struct gmmu_dev *dev, const struct gmmu_engine_req *req, uint32_t *out_asid);
+/* A GPU engine's state now: out->engine_status has BUSY while it runs,
+   DONE (and FAULT ...) once it has stopped. flags: 0, or
+   GMMU_ENGINE_STATUS_FLAG_ABORT to stop the run first (ABORTED is set). */
+int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
+                       struct gmmu_engine_rsp *out);
 
 #ifdef __cplusplus
 }

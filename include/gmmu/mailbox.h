@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010005) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -85,6 +85,8 @@ enum gmmu_op {
     GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
     GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
+    GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
+    GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
 };
 
 static inline const char *gmmu_op_name(unsigned value)
@@ -107,6 +109,8 @@ static inline const char *gmmu_op_name(unsigned value)
     case 24: return "QUERY_VA";
     case 25: return "GET_VRAM";
     case 32: return "ENGINE_RUN";
+    case 33: return "ENGINE_START";
+    case 34: return "ENGINE_STATUS";
     default: return 0;
     }
 }
@@ -131,6 +135,8 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
     case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
+    case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
+    case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
     default: return 0;
     }
 }
@@ -157,6 +163,26 @@ static inline const char *gmmu_alloc_flag_desc(unsigned value)
     case 1: return "Back the allocation with 64 KB pages where it can";
     case 2: return "One physically contiguous block (AccessedPhysically), within lowest/highest/boundary";
     case 4: return "System-memory segment (Segment 0): the pages are host memory at sys_addr";
+    default: return 0;
+    }
+}
+
+enum gmmu_engine_status_flag {
+    GMMU_ENGINE_STATUS_FLAG_ABORT = 1, /* Stop the engine's run first (CTRL.ABORT: chunks already issued finish, then DONE and ABORTED), and answer once it has stopped */
+};
+
+static inline const char *gmmu_engine_status_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "ABORT";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_engine_status_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Stop the engine's run first (CTRL.ABORT: chunks already issued finish, then DONE and ABORTED), and answer once it has stopped";
     default: return 0;
     }
 }
@@ -550,7 +576,7 @@ struct gmmu_vram_rsp {
 #define GMMU_VRAM_RSP_BYTES 48u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 48, "vram_rsp layout");
 
-/* ENGINE_RUN payload */
+/* ENGINE_RUN and ENGINE_START payload */
 struct gmmu_engine_req {
     uint32_t engine; /* +0: Engine index (< ENGINES) */
     uint32_t op; /* +4: 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP) */
@@ -562,6 +588,14 @@ struct gmmu_engine_req {
 };
 #define GMMU_ENGINE_REQ_BYTES 40u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_req) == 40, "engine_req layout");
+
+/* ENGINE_STATUS payload */
+struct gmmu_engine_status_req {
+    uint32_t engine; /* +0: Engine index (< ENGINES) */
+    uint32_t flags; /* +4: ENGINE_STATUS_FLAG bits; 0 only reads */
+};
+#define GMMU_ENGINE_STATUS_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_status_req) == 8, "engine_status_req layout");
 
 /* ENGINE_RUN completion payload (the command status is OK when the run was started and ended; a fault is reported here) */
 struct gmmu_engine_rsp {

@@ -153,6 +153,8 @@ def _load():
         "gmmu_query_va": (_int, [_dev_p, _u32, _u64, _c.POINTER(QueryRsp)]),
         "gmmu_get_vram": (_int, [_dev_p, _c.POINTER(VramRsp)]),
         "gmmu_engine_run": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(EngineRsp)]),
+        "gmmu_engine_start": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(_c.c_uint32)]),
+        "gmmu_engine_status": (_int, [_dev_p, _c.c_uint32, _c.c_uint32, _c.POINTER(EngineRsp)]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -389,6 +391,27 @@ class Device:
         st = rsp.engine_status
         return EngineResult(rsp, bool(_field(st, "FAULT")), Fault(_field(st, "REASON")),
                             Access(_field(st, "ACCESS")))
+
+    def start(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0):
+        """Starts a GPU engine (EngineOp) and returns the hardware id it runs
+        under; it runs on beside later calls (status() tells when it stops)."""
+        req = EngineReq(engine=engine, op=int(op), as_handle=as_handle, length=length,
+                        dst_va=dst_va, src_va=src_va, pattern=pattern)
+        asid = _c.c_uint32()
+        _check(_lib.gmmu_engine_start(self._handle(), _c.byref(req), _c.byref(asid)),
+               "ENGINE_START")
+        return asid.value
+
+    def status(self, engine, abort=False):
+        """A GPU engine's state now: (busy, EngineResult); abort stops its
+        run first."""
+        rsp = EngineRsp()
+        _check(_lib.gmmu_engine_status(self._handle(), engine, int(bool(abort)), _c.byref(rsp)),
+               "ENGINE_STATUS")
+        st = rsp.engine_status
+        return (bool(_field(st, "BUSY")),
+                EngineResult(rsp, bool(_field(st, "FAULT")), Fault(_field(st, "REASON")),
+                             Access(_field(st, "ACCESS"))))
 
     def vram_read(self, offset, length):
         """length bytes of VRAM through the BAR1 aperture (multiples of 4)."""

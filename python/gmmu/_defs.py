@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10005  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones)
+PROTO_VERSION = 0x10006  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -50,12 +50,18 @@ class Op(enum.IntEnum):
     QUERY_VA = 0x18  # Translate a VA as the tables say (query_req -> query_rsp)
     GET_VRAM = 0x19  # VRAM segment accounting (no payload -> vram_rsp)
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
+    ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
+    ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
 
 
 class AllocFlag(enum.IntFlag):
     PREFER_64K = 0x1  # Back the allocation with 64 KB pages where it can
     CONTIGUOUS = 0x2  # One physically contiguous block (AccessedPhysically), within lowest/highest/boundary
     SYSTEM = 0x4  # System-memory segment (Segment 0): the pages are host memory at sys_addr
+
+
+class EngineStatusFlag(enum.IntFlag):
+    ABORT = 0x1  # Stop the engine's run first (CTRL.ABORT: chunks already issued finish, then DONE and ABORTED), and answer once it has stopped
 
 
 class MapFlag(enum.IntFlag):
@@ -320,7 +326,7 @@ class VramRsp(_Struct):
 
 
 class EngineReq(_Struct):
-    'ENGINE_RUN payload'
+    'ENGINE_RUN and ENGINE_START payload'
     _fields_ = [
         ("engine", ctypes.c_uint32),  # Engine index (< ENGINES)
         ("op", ctypes.c_uint32),  # 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP)
@@ -329,6 +335,14 @@ class EngineReq(_Struct):
         ("dst_va", ctypes.c_uint64),  # Fill and copy destination, 64-byte aligned
         ("src_va", ctypes.c_uint64),  # Copy, checksum and fetch source, 64-byte aligned
         ("pattern", ctypes.c_uint64),  # Fill pattern
+    ]
+
+
+class EngineStatusReq(_Struct):
+    'ENGINE_STATUS payload'
+    _fields_ = [
+        ("engine", ctypes.c_uint32),  # Engine index (< ENGINES)
+        ("flags", ctypes.c_uint32),  # ENGINE_STATUS_FLAG bits; 0 only reads
     ]
 
 
@@ -457,6 +471,7 @@ QUERY_REQ_BYTES = ctypes.sizeof(QueryReq)
 QUERY_RSP_BYTES = ctypes.sizeof(QueryRsp)
 VRAM_RSP_BYTES = ctypes.sizeof(VramRsp)
 ENGINE_REQ_BYTES = ctypes.sizeof(EngineReq)
+ENGINE_STATUS_REQ_BYTES = ctypes.sizeof(EngineStatusReq)
 ENGINE_RSP_BYTES = ctypes.sizeof(EngineRsp)
 STATS_BYTES = ctypes.sizeof(Stats)
 FAULT_EVT_BYTES = ctypes.sizeof(FaultEvt)

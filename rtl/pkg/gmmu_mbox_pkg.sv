@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65541;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones)
+  localparam int unsigned PROTO_VERSION = 65542;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -44,13 +44,18 @@ package gmmu_mbox_pkg;
     OP_UPDATE_VA = 6'd23,
     OP_QUERY_VA = 6'd24,
     OP_GET_VRAM = 6'd25,
-    OP_ENGINE_RUN = 6'd32
+    OP_ENGINE_RUN = 6'd32,
+    OP_ENGINE_START = 6'd33,
+    OP_ENGINE_STATUS = 6'd34
   } op_e;
   typedef enum logic [2:0] {
     ALLOC_FLAG_PREFER_64K = 3'd1,
     ALLOC_FLAG_CONTIGUOUS = 3'd2,
     ALLOC_FLAG_SYSTEM = 3'd4
   } alloc_flag_e;
+  typedef enum logic [0:0] {
+    ENGINE_STATUS_FLAG_ABORT = 1'd1
+  } engine_status_flag_e;
   typedef enum logic [4:0] {
     MAP_FLAG_READ_ONLY = 5'd1,
     MAP_FLAG_NO_EXECUTE = 5'd2,
@@ -163,6 +168,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned QUERY_RSP_BYTES = 24;
   localparam int unsigned VRAM_RSP_BYTES = 48;
   localparam int unsigned ENGINE_REQ_BYTES = 40;
+  localparam int unsigned ENGINE_STATUS_REQ_BYTES = 8;
   localparam int unsigned ENGINE_RSP_BYTES = 40;
   localparam int unsigned STATS_BYTES = 48;
   localparam int unsigned FAULT_EVT_BYTES = 48;

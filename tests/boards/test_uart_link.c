@@ -522,7 +522,7 @@ static void test_commands_under_noise(void **state)
     }
     struct gmmu_info info;
     assert_int_equal(gmmu_get_info(dev, &info), 0);
-    assert_int_equal(info.proto_version, 0x00010005); /* 1.5 */
+    assert_int_equal(info.proto_version, 0x00010006); /* 1.6 */
     gmmu_close(dev);
 }
 

@@ -137,6 +137,27 @@ def test_engines_and_the_aperture(dev, space, allocs):
     assert e.value.name == "E_INVALID_ARG"
 
 
+def test_engine_start_and_status(dev, space, allocs):
+    a = allocs(64 * K)
+    va = dev.map(space, a.handle, 64 * K)
+    asid = dev.start(0, gmmu.EngineOp.FILL, space, 64 * K, dst_va=va, pattern=0x55)
+    for _ in range(100):
+        busy, r = dev.status(0)
+        if not busy:
+            break
+    assert not busy and not r.faulted and r.bytes_done == 64 * K
+    assert r.asid == asid
+    pa = dev.query(space, va).pa
+    assert dev.vram_read(pa + 64 * K - 8, 8) == struct.pack("<Q", 0x55)
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.status(99)
+    assert e.value.name == "INVALID_ARGUMENT"
+    busy, r = dev.status(0, abort=True)   # nothing running: a read
+    assert not busy and r.bytes_done == 64 * K
+    busy, r = dev.status(0, abort=True)   # nothing running: a read
+    assert not busy and r.bytes_done == 64 * K
+
+
 def test_fault_events(dev, space, allocs):
     drain(dev)
     a = allocs(64 * K)

@@ -960,6 +960,46 @@ static void test_asid_recycling(void **state)
         assert_false(sim.as_table[i].valid);
 }
 
+/* The id an engine runs under (the binding's asid_busy hook) is never
+   lent to another space, and its space is not destroyed (BUSY) until the
+   engine stops. */
+static uint32_t busy_id = UINT32_MAX;
+
+static bool sim_asid_busy(void *ctx, uint32_t asid)
+{
+    (void)ctx;
+    return asid == busy_id;
+}
+
+static void test_busy_asid_is_kept(void **state)
+{
+    uint32_t as[HW_ASIDS + 1], id;
+
+    (void)state;
+    sim.hw.asid_busy = sim_asid_busy;
+    for (uint32_t i = 0; i < HW_ASIDS; i++) {
+        assert_int_equal(create_as(&as[i], &id), GMMU_STATUS_OK);
+        assert_int_equal(id, i);
+    }
+    busy_id = 0; /* as[0], the least recently used */
+    assert_int_equal(create_as(&as[HW_ASIDS], &id), GMMU_STATUS_OK);
+    assert_int_equal(id, 1); /* the next least recently used */
+    assert_int_equal(asid_of(as[0]), 0);
+    assert_int_equal(asid_of(as[1]), VIDMM_NO_ASID);
+    assert_true(sim.as_table[0].valid);
+    assert_int_equal(sim.as_table[0].root, root_of(as[0]));
+
+    assert_int_equal(destroy_as(as[0]), GMMU_STATUS_BUSY);
+    assert_int_equal(asid_of(as[0]), 0);
+    assert_true(sim.as_table[0].valid);
+    assert_int_equal(vram().address_spaces, HW_ASIDS + 1);
+
+    busy_id = UINT32_MAX; /* the engine stopped */
+    for (uint32_t i = 0; i < HW_ASIDS + 1; i++)
+        assert_int_equal(destroy_as(as[i]), GMMU_STATUS_OK);
+    assert_int_equal(vidmm_sim_used(&sim), 0);
+}
+
 /* At least 64 address spaces live at once; beyond the hardware's 64 ids
    they share them. */
 static void test_many_address_spaces(void **state)
@@ -1478,6 +1518,7 @@ int main(void)
         T(test_unmap_va),
         T(test_free_unmaps_everywhere),
         T(test_asid_recycling),
+        T(test_busy_asid_is_kept),
         cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, teardown),
         T(test_reserve),
         T(test_update_ops),

@@ -129,6 +129,13 @@ t-faults-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_faults_soc $(GMMUC
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/faults-soc-sim.log -- \
 	  sh -c '$(HOST_DIR)/test_faults_soc && tests/host/gmmuctl_faults.sh $(GMMUCTL)'
 
+# No stale translation: a GPU engine runs (ENGINE_START) through a mapping
+# while the host unmaps it and maps the VA elsewhere.
+TESTS += stale-soc
+t-stale-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_stale_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/stale-soc-sim.log -- \
+	  $(HOST_DIR)/test_stale_soc
+
 # The segment router alone, random traffic (rules in tools/mk/rtl.mk).
 TESTS += route
 
