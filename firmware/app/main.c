@@ -46,6 +46,7 @@ static void heartbeat_tick(void *ctx)
     (void)ctx;
     static uint32_t heartbeat;
     mbox_io_write32(GMMU_MBOX_FW_HEARTBEAT, ++heartbeat);
+    mbox_service_tick(&service);
 }
 
 static void set_state(uint32_t state, uint32_t code)

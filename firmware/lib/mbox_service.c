@@ -182,9 +182,17 @@ MBOX_HOT static inline uint32_t execute(struct mbox_service *svc, const struct g
     if (!cmd)
         return GMMU_STATUS_UNSUPPORTED_OPCODE;
     uint32_t cap = sizeof svc->cpl;
+    svc->running = true;
     uint32_t status =
         cmd->run(set->ctx, (const uint8_t *)svc->msg, hdr->length - GMMU_MSG_HDR_BYTES,
                  (uint8_t *)svc->cpl, cap, resp_len);
+    svc->running = false;
+    /* After running is cleared a tick shows nothing, so this is the last
+       write of RUNNING for the command, and it comes before its completion. */
+    if (svc->running_shown) {
+        svc->running_shown = false;
+        wr(svc, GMMU_MBOX_FW_STATE, rd(svc, GMMU_MBOX_FW_STATE) & ~GMMU_MBOX_FW_STATE_RUNNING);
+    }
     if (*resp_len > cap)
         *resp_len = 0, status = GMMU_STATUS_INTERNAL;
     return status;
@@ -289,6 +297,16 @@ MBOX_HOT unsigned mbox_service_poll(struct mbox_service *svc)
         wr(svc, GMMU_MBOX_HOST_IRQ_SET, GMMU_MBOX_HOST_IRQ_STATUS_CPL);
     }
     return served;
+}
+
+void mbox_service_tick(struct mbox_service *svc)
+{
+    if (!svc->running || svc->running_shown)
+        return;
+    svc->running_shown = true;
+    /* next_seq moved past the running command when it was taken. */
+    wr(svc, GMMU_MBOX_NEXT_SEQ, svc->next_seq);
+    wr(svc, GMMU_MBOX_FW_STATE, rd(svc, GMMU_MBOX_FW_STATE) | GMMU_MBOX_FW_STATE_RUNNING);
 }
 
 /* ------------------------------------------------------------- commands */

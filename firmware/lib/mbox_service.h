@@ -142,6 +142,9 @@ struct mbox_service {
     uint32_t resp_len; /* the running handler's response length */
     bool cpl_pending;  /* cpl_hdr/cpl hold a completion not yet published */
     bool cpl_waiting;  /* ... and the ring was full when last tried */
+    /* A handler is running (command next_seq - 1), and mbox_service_tick
+       has shown it in FW_STATE.RUNNING. Shared with the timer interrupt. */
+    volatile bool running, running_shown;
     /* By opcode: (set + 1) << 5 | the command's index in its set; 0 when
        the opcode is not in the table. One load finds the handler, where a
        search of the sets cost about 300 cycles for a VidMm command. Beside
@@ -175,6 +178,12 @@ bool mbox_service_register(struct mbox_service *svc, const struct mbox_command_s
 /* Serves every command the host has published, as far as completion-ring
    space allows. Returns the number of commands completed. */
 unsigned mbox_service_poll(struct mbox_service *svc);
+
+/* From a periodic timer interrupt (the heartbeat's): a command running at a
+   tick is shown in FW_STATE.RUNNING (with NEXT_SEQ naming it) until its
+   completion, so a host waiting on a long command knows it is running. A
+   few stores, only while a command runs. */
+void mbox_service_tick(struct mbox_service *svc);
 
 /* True when the host has published commands not yet served. */
 bool mbox_service_pending(const struct mbox_service *svc);

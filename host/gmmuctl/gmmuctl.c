@@ -127,8 +127,12 @@ int fail(const struct options *o, const char *what, int rc)
 
 static const char *state_name(uint32_t state)
 {
-    const char *s = gmmu_fw_state_name(state & 0xFFu);
-    return s ? s : "UNKNOWN";
+    const char *s = gmmu_fw_state_name(state & GMMU_MBOX_FW_STATE_STATE);
+    if (!s)
+        return "UNKNOWN";
+    if (state & GMMU_MBOX_FW_STATE_RUNNING)
+        return strcmp(s, "READY") == 0 ? "READY (running a long command)" : s;
+    return s;
 }
 
 static int cmd_info(struct gmmu_dev *dev, const struct options *o)

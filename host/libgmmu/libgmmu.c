@@ -202,6 +202,46 @@ int gmmu_wait(struct gmmu_dev *dev, uint32_t seq, struct gmmu_completion *out, i
     }
 }
 
+int gmmu_command_state(struct gmmu_dev *dev, uint32_t seq, enum gmmu_cmd_state *out)
+{
+    uint32_t fence, state, next;
+    pthread_mutex_lock(&dev->lock);
+    int rc = rd(dev, GMMU_MBOX_CPL_FENCE, &fence);
+    if (rc == 0)
+        rc = rd(dev, GMMU_MBOX_FW_STATE, &state);
+    if (rc == 0)
+        rc = rd(dev, GMMU_MBOX_NEXT_SEQ, &next);
+    pthread_mutex_unlock(&dev->lock);
+    if (rc)
+        return rc;
+    /* Sequence numbers wrap: compare by difference. */
+    if ((int32_t)(seq - fence) <= 0)
+        *out = GMMU_CMD_DONE;
+    else if ((state & GMMU_MBOX_FW_STATE_RUNNING) && next - 1u == seq)
+        *out = GMMU_CMD_RUNNING;
+    else
+        *out = GMMU_CMD_PENDING;
+    return 0;
+}
+
+/* After a wait timed out: is the device still at work on something, so
+   the wait should go on? The heartbeat must have moved since *heartbeat
+   (updated), and the firmware must show a long command running (this one,
+   or one before it). */
+static bool still_working(struct gmmu_dev *dev, uint32_t *heartbeat)
+{
+    uint32_t beat, state;
+    pthread_mutex_lock(&dev->lock);
+    int rc = rd(dev, GMMU_MBOX_FW_HEARTBEAT, &beat);
+    if (rc == 0)
+        rc = rd(dev, GMMU_MBOX_FW_STATE, &state);
+    pthread_mutex_unlock(&dev->lock);
+    if (rc || beat == *heartbeat)
+        return false;
+    *heartbeat = beat;
+    return state & GMMU_MBOX_FW_STATE_RUNNING;
+}
+
 int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out)
 {
     pthread_mutex_lock(&dev->lock);
@@ -328,7 +368,16 @@ int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req
     struct gmmu_completion *cpl = malloc(sizeof *cpl);
     if (!cpl)
         return GMMU_E_NO_MEMORY;
-    rc = gmmu_wait(dev, seq, cpl, -1);
+    uint32_t heartbeat = 0;
+    pthread_mutex_lock(&dev->lock);
+    rc = rd(dev, GMMU_MBOX_FW_HEARTBEAT, &heartbeat);
+    pthread_mutex_unlock(&dev->lock);
+    if (rc == 0)
+        rc = gmmu_wait(dev, seq, cpl, -1);
+    for (int more = 1; rc == GMMU_E_TIMEOUT && more < GMMU_LONG_COMMAND_TIMEOUTS &&
+                       still_working(dev, &heartbeat);
+         more++)
+        rc = gmmu_wait(dev, seq, cpl, -1);
     if (rc == 0 && cpl->opcode != opcode)
         rc = GMMU_E_PROTOCOL;
     if (rc == 0) {

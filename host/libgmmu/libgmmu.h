@@ -28,6 +28,10 @@
 #include "gmmu_transport.h"
 #include "gmmu_version.h"
 
+/* gmmu_call waits at most this many timeouts for a command the device
+   shows running (10 minutes at the default 5 s). */
+#define GMMU_LONG_COMMAND_TIMEOUTS 120
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,11 +77,23 @@ uint32_t gmmu_peek_seq(struct gmmu_dev *dev);
 /* Tell the library a raw message consumed a sequence number. */
 void gmmu_skip_seq(struct gmmu_dev *dev);
 int gmmu_wait(struct gmmu_dev *dev, uint32_t seq, struct gmmu_completion *out, int timeout_ms);
+
+/* Where command seq stands on the device, from its registers. */
+enum gmmu_cmd_state {
+    GMMU_CMD_PENDING, /* not taken yet, or running for less than a heartbeat tick */
+    GMMU_CMD_RUNNING, /* running for a heartbeat tick or more (FW_STATE.RUNNING) */
+    GMMU_CMD_DONE     /* completed (CPL_FENCE has reached it) */
+};
+int gmmu_command_state(struct gmmu_dev *dev, uint32_t seq, enum gmmu_cmd_state *out);
 /* Next completion in ring order, whatever its sequence: 1 if one was
    returned, 0 if none is there, or a host error. */
 int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out);
 
-/* Synchronous: submit and wait. resp may be NULL when resp_cap is 0. */
+/* Synchronous: submit and wait. resp may be NULL when resp_cap is 0. The
+   handle's timeout runs from the device's last sign of work: while the
+   firmware shows a command running (FW_STATE.RUNNING) and its heartbeat
+   moves, the wait goes on, up to GMMU_LONG_COMMAND_TIMEOUTS timeouts in
+   all; a device that stops shows nothing and times out as before. */
 int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len, void *resp,
               size_t resp_cap, size_t *resp_len);
 int gmmu_ping(struct gmmu_dev *dev, const void *data, size_t len);

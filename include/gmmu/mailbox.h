@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -369,6 +369,8 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_FW_STATE GMMU_U(0x0020) /* fw: Firmware state */
 #define GMMU_MBOX_FW_STATE_STATE GMMU_U(0x000000FF) /* FW_STATE_* (0 booting, 1 ready, 2 failed) */
 #define GMMU_MBOX_FW_STATE_STATE_LSB 0u
+#define GMMU_MBOX_FW_STATE_RUNNING GMMU_U(0x00000100) /* The firmware is running command NEXT_SEQ - 1 and has been since a heartbeat tick (set by the heartbeat's timer interrupt, so only a command longer than a tick shows it; cleared before its completion is published). A host waiting on a long command learns from it, and from FW_HEARTBEAT moving, that the command is still running */
+#define GMMU_MBOX_FW_STATE_RUNNING_LSB 8u
 #define GMMU_MBOX_FW_STATE_CODE GMMU_U(0xFFFF0000) /* Failure code when STATE is failed */
 #define GMMU_MBOX_FW_STATE_CODE_LSB 16u
 #define GMMU_MBOX_FW_HEARTBEAT GMMU_U(0x0024) /* fw: Incremented by the firmware's timer interrupt every 2^15 cycles from READY on, whatever the firmware is doing (at least once every 2^16 cycles); it stops only if the CPU stops */

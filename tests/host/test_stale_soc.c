@@ -40,11 +40,11 @@
 #define PAGES_64K 0x2u
 #define PAGES_2M  0x4u
 
-#define RUNNER 0u /* the engine under test */
+#define RUNNER           0u /* the engine under test */
 /* Chunks in flight past the one that faulted may still be written. */
 #define IN_FLIGHT_MARGIN (4 * KIB)
 /* ENGINE_STATUS polls before a run that should have stopped is called stuck. */
-#define STOP_POLLS 64
+#define STOP_POLLS       64
 
 static struct gmmu_dev *dev;
 
@@ -163,8 +163,10 @@ static void unmap_under_engine(uint32_t op, uint32_t pages, uint64_t len, uint64
     assert_true(r.bytes_done <= fault_off);
     printf("  %s, %s pages: stopped at %" PRIu64 " of %" PRIu64 " KiB\n",
            op == GMMU_ENGINE_OP_COPY ? "copy" : "fill",
-           pages == PAGES_2M ? "2 MB" : pages == PAGES_64K ? "64 KB" : "4 KB", fault_off / KIB,
-           len / KIB);
+           pages == PAGES_2M    ? "2 MB"
+           : pages == PAGES_64K ? "64 KB"
+                                : "4 KB",
+           fault_off / KIB, len / KIB);
 
     if (op == GMMU_ENGINE_OP_FILL) {
         /* What it did before: written. Beyond the fault: not, at every
@@ -294,9 +296,11 @@ static void test_running_engine_keeps_its_id(void **state)
     uint32_t a = new_alloc(16 * MIB, &base);
     uint64_t va = map_at(as, a, 16 * MIB, 0, PAGES_2M);
     uint32_t asid = 0;
-    struct gmmu_engine_req req = {
-        .engine = RUNNER, .op = GMMU_ENGINE_OP_FILL, .as_handle = as, .length = 16 * MIB, .dst_va = va
-    };
+    struct gmmu_engine_req req = { .engine = RUNNER,
+                                   .op = GMMU_ENGINE_OP_FILL,
+                                   .as_handle = as,
+                                   .length = 16 * MIB,
+                                   .dst_va = va };
     assert_int_equal(gmmu_engine_start(dev, &req, &asid), 0);
 
     for (int i = 0; i < OTHERS; i++) {

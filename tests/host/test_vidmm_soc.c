@@ -148,11 +148,100 @@ static void test_bad_handles_and_ranges(void **state)
     assert_int_equal(gmmu_destroy_as(dev, as), GMMU_STATUS_BAD_HANDLE);
 }
 
+/* A command much longer than a heartbeat tick (issue 33, failure 11):
+ * while it runs the device shows it (FW_STATE.RUNNING with NEXT_SEQ naming
+ * it; the command queued behind it is pending), the heartbeat moves, and
+ * gmmu_call outlasts its timeout while the device shows the work going on.
+ * The map is of system memory at 4 GiB (nothing reads the pages): 2048
+ * entries, a few hundred thousand cycles (several ticks). */
+#define LONG_MAP_BYTES (8u << 20)
+#define SYS_ADDR       (UINT64_C(4) << 30)
+#define STATE_POLLS    100000
+
+static uint32_t long_map_setup(uint32_t *as)
+{
+    uint32_t asid;
+    assert_int_equal(gmmu_create_as(dev, as, &asid), 0);
+    struct gmmu_alloc_req a = { .size = LONG_MAP_BYTES,
+                                .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                .sys_addr = SYS_ADDR };
+    struct gmmu_alloc_rsp r;
+    assert_int_equal(gmmu_alloc(dev, &a, &r), 0);
+    return r.handle;
+}
+
+static uint32_t fw_state(void)
+{
+    struct gmmu_ident id;
+    assert_int_equal(gmmu_read_ident(dev, &id), 0);
+    return id.fw_state;
+}
+
+static void test_long_command_shows_it_is_running(void **state)
+{
+    (void)state;
+    uint32_t as, alloc = long_map_setup(&as);
+    struct gmmu_map_req req = { .as_handle = as,
+                                .alloc_handle = alloc,
+                                .size = LONG_MAP_BYTES,
+                                .va = UINT64_C(1) << 30,
+                                .flags = GMMU_MAP_FLAG_FIXED_VA,
+                                .page_sizes = 0x1 };
+    uint32_t map_seq, ping_seq;
+    assert_int_equal(gmmu_submit(dev, GMMU_OP_MAP_VA, &req, sizeof req, &map_seq), 0);
+    assert_int_equal(gmmu_submit(dev, GMMU_OP_PING, NULL, 0, &ping_seq), 0);
+
+    enum gmmu_cmd_state st = GMMU_CMD_PENDING;
+    uint32_t beat0 = 0, beats_seen = 0;
+    for (int i = 0; i < STATE_POLLS && st != GMMU_CMD_DONE && beats_seen < 2; i++) {
+        assert_int_equal(gmmu_command_state(dev, map_seq, &st), 0);
+        if (st != GMMU_CMD_RUNNING)
+            continue;
+        enum gmmu_cmd_state behind;
+        assert_int_equal(gmmu_command_state(dev, ping_seq, &behind), 0);
+        assert_int_equal(behind, GMMU_CMD_PENDING);
+        struct gmmu_ident id;
+        assert_int_equal(gmmu_read_ident(dev, &id), 0);
+        if (!beats_seen || id.heartbeat != beat0)
+            beats_seen++;
+        beat0 = id.heartbeat;
+    }
+    if (beats_seen < 2)
+        fail_msg("MAP_VA of %u MiB never seen running with the heartbeat moving (state %d)",
+                 LONG_MAP_BYTES >> 20, (int)st);
+
+    struct gmmu_completion cpl;
+    assert_int_equal(gmmu_wait(dev, map_seq, &cpl, 600000), 0);
+    assert_int_equal(cpl.status, GMMU_STATUS_OK);
+    assert_int_equal(gmmu_wait(dev, ping_seq, &cpl, 600000), 0);
+    assert_int_equal(gmmu_command_state(dev, map_seq, &st), 0);
+    assert_int_equal(st, GMMU_CMD_DONE);
+    assert_false(fw_state() & GMMU_MBOX_FW_STATE_RUNNING);
+    assert_int_equal(fw_state() & GMMU_MBOX_FW_STATE_STATE, GMMU_FW_STATE_READY);
+
+    /* The same through gmmu_call with a 1 s timeout: the map runs for
+       seconds of wall clock here, and the call waits for it. */
+    gmmu_set_timeout(dev, 1000);
+    req.va = UINT64_C(2) << 30;
+    uint64_t va = 0;
+    int rc = gmmu_map_va(dev, &req, &va);
+    gmmu_set_timeout(dev, 120000);
+    assert_int_equal(rc, 0);
+    assert_int_equal(va, req.va);
+    struct gmmu_query_rsp q;
+    assert_int_equal(gmmu_query_va(dev, as, va + LONG_MAP_BYTES - 4096, &q), 0);
+    assert_int_equal(q.pa, SYS_ADDR + LONG_MAP_BYTES - 4096);
+
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    assert_int_equal(gmmu_free(dev, alloc), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_query_unmap_each_page_size),
         cmocka_unit_test(test_bad_handles_and_ranges),
+        cmocka_unit_test(test_long_command_shows_it_is_running),
     };
     return soc_run_tests(tests, &dev);
 }
