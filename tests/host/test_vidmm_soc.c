@@ -150,8 +150,9 @@ static void test_bad_handles_and_ranges(void **state)
 
 /* A command much longer than a heartbeat tick (issue 33, failure 11):
  * while it runs the device shows it (FW_STATE.RUNNING with NEXT_SEQ naming
- * it; the command queued behind it is pending), the heartbeat moves, and
- * gmmu_call outlasts its timeout while the device shows the work going on.
+ * it; the command queued behind it is pending) and the heartbeat moves.
+ * (gmmu_call's waiting on such a command is tested in test_libgmmu_flow,
+ * where the time a command takes does not depend on the machine.)
  * The map is of system memory at 4 GiB (nothing reads the pages): 2048
  * entries, a few hundred thousand cycles (several ticks). */
 #define LONG_MAP_BYTES (8u << 20)
@@ -219,17 +220,8 @@ static void test_long_command_shows_it_is_running(void **state)
     assert_false(fw_state() & GMMU_MBOX_FW_STATE_RUNNING);
     assert_int_equal(fw_state() & GMMU_MBOX_FW_STATE_STATE, GMMU_FW_STATE_READY);
 
-    /* The same through gmmu_call with a 1 s timeout: the map runs for
-       seconds of wall clock here, and the call waits for it. */
-    gmmu_set_timeout(dev, 1000);
-    req.va = UINT64_C(2) << 30;
-    uint64_t va = 0;
-    int rc = gmmu_map_va(dev, &req, &va);
-    gmmu_set_timeout(dev, 120000);
-    assert_int_equal(rc, 0);
-    assert_int_equal(va, req.va);
     struct gmmu_query_rsp q;
-    assert_int_equal(gmmu_query_va(dev, as, va + LONG_MAP_BYTES - 4096, &q), 0);
+    assert_int_equal(gmmu_query_va(dev, as, req.va + LONG_MAP_BYTES - 4096, &q), 0);
     assert_int_equal(q.pa, SYS_ADDR + LONG_MAP_BYTES - 4096);
 
     assert_int_equal(gmmu_destroy_as(dev, as), 0);

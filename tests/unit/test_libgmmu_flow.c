@@ -30,6 +30,11 @@ static struct {
     struct mbox_service svc;
     bool stalled;
     long delay_us;
+    /* A firmware inside a long command, as the registers show it: each host
+       access is a heartbeat tick (FW_HEARTBEAT + 1, FW_STATE.RUNNING when
+       show_running), and after busy_accesses of them the command ends. */
+    bool ticking, show_running;
+    uint32_t busy_accesses;
 } fw;
 
 /* ------------------------------------------------------------ transport */
@@ -47,12 +52,25 @@ static int fw_open(const char *rest, struct gmmu_transport **out)
     return GMMU_OK;
 }
 
+static void firmware_tick(void)
+{
+    fake_bar0[GMMU_MBOX_FW_HEARTBEAT / 4]++;
+    if (fw.show_running)
+        fake_bar0[GMMU_MBOX_FW_STATE / 4] |= GMMU_MBOX_FW_STATE_RUNNING;
+    if (fw.busy_accesses && --fw.busy_accesses == 0) {
+        fake_bar0[GMMU_MBOX_FW_STATE / 4] &= ~GMMU_MBOX_FW_STATE_RUNNING;
+        fw.ticking = fw.stalled = false;
+    }
+}
+
 static void link_latency_then_firmware(void)
 {
     if (fw.delay_us) {
         struct timespec ts = { 0, fw.delay_us * 1000 };
         nanosleep(&ts, NULL);
     }
+    if (fw.ticking)
+        firmware_tick();
     if (!fw.stalled)
         mbox_service_poll(&fw.svc);
 }
@@ -184,6 +202,64 @@ static void test_stalled_firmware_times_out_cleanly(void **state)
     gmmu_close(dev);
 }
 
+/* A command longer than the timeout, shown running with the heartbeat
+ * moving: gmmu_call waits on (a few timeouts here) and gets its answer. */
+static void test_long_command_outlasts_the_timeout(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = open_dev(50);
+    fw.stalled = fw.ticking = fw.show_running = true;
+    fw.busy_accesses = 200; /* about 1 ms apart: four timeouts */
+    uint32_t payload[2] = { 7, ~7u }, echo[2] = { 0, 0 };
+    size_t got = 0;
+    assert_int_equal(gmmu_call(dev, GMMU_OP_PING, payload, sizeof payload, echo, sizeof echo, &got),
+                     GMMU_STATUS_OK);
+    assert_int_equal(got, sizeof echo);
+    assert_int_equal(echo[0], 7);
+    assert_int_equal(fw.busy_accesses, 0);
+    gmmu_close(dev);
+}
+
+/* Either sign alone is not enough: a heartbeat without RUNNING (a firmware
+ * that lost the command) and RUNNING without a heartbeat (a CPU that
+ * stopped) both time out after one timeout. */
+static void test_half_a_sign_of_work_times_out(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = open_dev(50);
+    uint32_t payload[2] = { 1, 2 };
+    fw.stalled = fw.ticking = true;
+    fw.show_running = false;
+    assert_int_equal(gmmu_call(dev, GMMU_OP_PING, payload, sizeof payload, NULL, 0, NULL),
+                     GMMU_E_TIMEOUT);
+    fw.ticking = false;
+    fake_bar0[GMMU_MBOX_FW_STATE / 4] |= GMMU_MBOX_FW_STATE_RUNNING;
+    assert_int_equal(gmmu_call(dev, GMMU_OP_PING, payload, sizeof payload, NULL, 0, NULL),
+                     GMMU_E_TIMEOUT);
+    gmmu_close(dev);
+}
+
+/* gmmu_command_state reads CPL_FENCE, FW_STATE.RUNNING and NEXT_SEQ. */
+static void test_command_state(void **state)
+{
+    (void)state;
+    struct gmmu_dev *dev = open_dev(1000);
+    fw.stalled = true;
+    enum gmmu_cmd_state st;
+    fake_bar0[GMMU_MBOX_CPL_FENCE / 4] = 0xFFFFFFFEu; /* wraps below */
+    fake_bar0[GMMU_MBOX_NEXT_SEQ / 4] = 0;
+    assert_int_equal(gmmu_command_state(dev, 0xFFFFFFFEu, &st), 0);
+    assert_int_equal(st, GMMU_CMD_DONE);
+    assert_int_equal(gmmu_command_state(dev, 0xFFFFFFFFu, &st), 0);
+    assert_int_equal(st, GMMU_CMD_PENDING);
+    fake_bar0[GMMU_MBOX_FW_STATE / 4] |= GMMU_MBOX_FW_STATE_RUNNING;
+    assert_int_equal(gmmu_command_state(dev, 0xFFFFFFFFu, &st), 0);
+    assert_int_equal(st, GMMU_CMD_RUNNING);
+    assert_int_equal(gmmu_command_state(dev, 0, &st), 0);
+    assert_int_equal(st, GMMU_CMD_PENDING);
+    gmmu_close(dev);
+}
+
 int main(void)
 {
     if (gmmu_transport_register(&fw_ops) != GMMU_OK)
@@ -191,6 +267,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_slow_link_flood_does_not_time_out, boot_firmware),
         cmocka_unit_test_setup(test_stalled_firmware_times_out_cleanly, boot_firmware),
+        cmocka_unit_test_setup(test_long_command_outlasts_the_timeout, boot_firmware),
+        cmocka_unit_test_setup(test_half_a_sign_of_work_times_out, boot_firmware),
+        cmocka_unit_test_setup(test_command_state, boot_firmware),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
