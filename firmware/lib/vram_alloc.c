@@ -746,6 +746,56 @@ static bool contig_search_order(struct vram_alloc *va, const struct contig_windo
     }
 }
 
+/* Order of the block (free or allocated) that holds page: the first node
+   up from the leaf whose parent is split. */
+static unsigned int containing_order(struct vram_alloc *va, uint32_t page)
+{
+    unsigned int k = 0;
+
+    while (!parent_split(va, k, page >> k)) {
+        va->steps++;
+        k++;
+    }
+    return k;
+}
+
+/*
+ * A run of free pages across several free blocks (buddies of different
+ * parents never merge, so a run can span blocks no single one of which
+ * holds the request). Walks the blocks that tile the window in address
+ * order, free or allocated, one step per block; returns the lowest start
+ * that fits, as the single-block search would.
+ */
+static bool contig_search_runs(struct vram_alloc *va, const struct contig_window *w,
+                               uint32_t *start)
+{
+    uint32_t end = w->last + w->size; /* no fitting range reaches past it */
+    uint32_t run = 0;                 /* start of the free run being grown */
+    bool in_run = false;
+
+    for (uint32_t page = w->first; page < end;) {
+        unsigned int k = containing_order(va, page);
+        uint32_t next = ((page >> k) + 1) << k;
+
+        if (!node_free(va, k, page >> k)) {
+            in_run = false;
+            page = next;
+            continue;
+        }
+        if (!in_run) {
+            run = page;
+            in_run = true;
+        }
+        uint32_t at = contig_fit(w, run);
+        if (at <= w->last && at + w->size <= next) {
+            *start = at;
+            return true;
+        }
+        page = next;
+    }
+    return false;
+}
+
 int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req, uint64_t *offset)
 {
     struct contig_window w;
@@ -781,7 +831,14 @@ int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req, uint
         *offset = pages_to_bytes(start);
         return VRAM_OK;
     }
-    return VRAM_ERR_NO_MEMORY;
+    if (!contig_search_runs(va, &w, &start))
+        return VRAM_ERR_NO_MEMORY;
+    /* Every page of the run is free, so taking it exactly cannot fail. */
+    err = vram_alloc_reserve(va, pages_to_bytes(start), pages_to_bytes(w.size));
+    if (err)
+        return err;
+    *offset = pages_to_bytes(start);
+    return VRAM_OK;
 }
 
 int vram_alloc_free_block(struct vram_alloc *va, uint64_t offset, uint64_t *size)
