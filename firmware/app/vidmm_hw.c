@@ -202,6 +202,22 @@ static void hw_set_as(void *ctx, uint32_t asid, uint64_t root, bool valid)
               ((uint32_t)root & GMMU_MMU_AS_ROOT_LO_ROOT) | GMMU_MMU_AS_ROOT_LO_VALID);
 }
 
+/* Host memory is reached only by the paging engine's system-memory port:
+   a write the host's side refuses (or an error slave, on a board without
+   the path) fails the probe. */
+static bool eng_sys_reachable(void *ctx, uint64_t sys_addr)
+{
+    (void)ctx;
+    return pq_probe_write(&queue, sys_addr, GMMU_PAGING_HDR_DST_SYS) == PQ_OK;
+}
+
+static bool cpu_sys_reachable(void *ctx, uint64_t sys_addr)
+{
+    (void)ctx;
+    (void)sys_addr;
+    return false; /* the CPU has no path to host memory */
+}
+
 /* GPU engines started by ENGINE_START keep their address space's id. */
 static bool hw_asid_busy(void *ctx, uint32_t asid)
 {
@@ -217,6 +233,7 @@ static const struct vidmm_hw hooks = {
     .invalidate = hw_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
+    .sys_reachable = cpu_sys_reachable,
 };
 
 /* ------------------------------------------------------------ paging engine */
@@ -309,6 +326,7 @@ static const struct vidmm_hw engine_hooks = {
     .invalidate = eng_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
+    .sys_reachable = eng_sys_reachable,
 };
 
 /*

@@ -244,6 +244,20 @@ enum pq_status pq_sync(struct pq *q)
     return pq_wait(q, q->queued);
 }
 
+enum pq_status pq_probe_write(struct pq *q, uint64_t addr, uint32_t flags)
+{
+    uint64_t w[PQ_PACKET_WORDS_MAX];
+    unsigned n = pq_enc_fence(w, addr, q->fence,
+                              GMMU_PAGING_HDR_FENCE_WRITE | (flags & GMMU_PAGING_HDR_DST_SYS));
+    enum pq_status st = pq_push(q, w, n, NULL, 0);
+
+    if (st == PQ_OK)
+        st = pq_sync(q);
+    if (st != PQ_OK)
+        pq_restart(q);
+    return st;
+}
+
 enum pq_status pq_fence_wait(struct pq *q)
 {
     uint64_t w[PQ_PACKET_WORDS_MAX];

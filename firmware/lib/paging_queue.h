@@ -111,6 +111,12 @@ enum pq_status pq_sync(struct pq *q);
  * completion of everything pushed before it. */
 enum pq_status pq_fence_wait(struct pq *q);
 
+/* Whether the engine can write the 8 bytes at addr (flags: 0 for a VRAM
+ * offset, GMMU_PAGING_HDR_DST_SYS for host memory): a FENCE that writes
+ * the current fence value there, waited for. On an error the engine is
+ * restarted and PQ_ERR_ENGINE returned; call with nothing else queued. */
+enum pq_status pq_probe_write(struct pq *q, uint64_t addr, uint32_t flags);
+
 /* After PQ_ERR_ENGINE (or a timeout): CTRL.RESTART, wait for the drain,
  * take HEAD/TAIL/PACKETS_DONE as the engine has them. Packets not
  * completed are dropped. */

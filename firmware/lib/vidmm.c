@@ -677,6 +677,7 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     for (uint32_t i = 0; i < VIDMM_MAX_AS; i++)
         vm->as[i].hw_asid = VIDMM_NO_ASID;
     memset(vm->asid_owner, VIDMM_NO_OWNER, sizeof(vm->asid_owner));
+    backing_pool_init(&vm->backing, PA_LIMIT);
     return GMMU_STATUS_OK;
 }
 
@@ -719,6 +720,10 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
 
     if (st != GMMU_STATUS_OK)
         return st;
+    /* The backing pool is the device's: the host cannot also map it. */
+    if ((req->flags & GMMU_ALLOC_FLAG_SYSTEM) &&
+        backing_pool_overlaps(&vm->backing, req->sys_addr, req->size))
+        return GMMU_STATUS_OVERLAP;
     if (slot < 0)
         return GMMU_STATUS_NO_MEMORY;
     /* 64 KB pages need 64 KB of backing at the tail too (a host buffer
@@ -1399,6 +1404,44 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
     return GMMU_STATUS_OK;
 }
 
+/* ------------------------------------------------------------ ADD_BACKING */
+
+/* A SYSTEM allocation's pages are the host's own: none may be backing. */
+static bool overlaps_system_alloc(const struct vidmm *vm, uint64_t addr, uint64_t size)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+        if (a->live && is_system(a) && addr < a->sys_addr + a->size && a->sys_addr < addr + size)
+            return true;
+    }
+    return false;
+}
+
+uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req)
+{
+    static const uint32_t status[] = {
+        [BACKING_OK] = GMMU_STATUS_OK,
+        [BACKING_ERR_INVALID] = GMMU_STATUS_INVALID_ARGUMENT,
+        [BACKING_ERR_UNALIGNED] = GMMU_STATUS_UNALIGNED,
+        [BACKING_ERR_RANGE] = GMMU_STATUS_OUT_OF_RANGE,
+        [BACKING_ERR_OVERLAP] = GMMU_STATUS_OVERLAP,
+        [BACKING_ERR_FULL] = GMMU_STATUS_NO_MEMORY,
+    };
+    enum backing_pool_err err = backing_pool_check(&vm->backing, req->sys_addr, req->size);
+
+    if (err != BACKING_OK)
+        return status[err];
+    if (overlaps_system_alloc(vm, req->sys_addr, req->size))
+        return GMMU_STATUS_OVERLAP;
+    /* Outside what the host can serve (or no path at all): the device's
+       write at either end fails. */
+    if (vm->hw->sys_reachable &&
+        (!vm->hw->sys_reachable(vm->hw_ctx, req->sys_addr) ||
+         !vm->hw->sys_reachable(vm->hw_ctx, req->sys_addr + req->size - 8)))
+        return GMMU_STATUS_OUT_OF_RANGE;
+    return status[backing_pool_add(&vm->backing, req->sys_addr, req->size)];
+}
+
 /* ------------------------------------------------------------ QUERY / GET_VRAM */
 
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
@@ -1452,6 +1495,9 @@ void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
         .largest_free = st.largest_free,
         .allocations = vm->live_allocs,
         .address_spaces = vm->live_as,
+        .backing_ranges = vm->backing.count,
+        .backing_bytes = vm->backing.bytes,
+        .backing_free = vm->backing.bytes - vm->backing.used,
     };
     vidmm_table_usage(vm, &rsp->tables, &rsp->table_bytes);
 }

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backing_pool.h"
 #include "gmmu/mailbox.h"
 #include "gmmu/mmu_regs.h"
 #include "ptmgr.h"
@@ -99,6 +100,13 @@ struct vidmm_hw {
      * pinned when a host goes away.
      */
     bool (*asid_busy)(void *ctx, uint32_t asid);
+    /*
+     * Optional: whether the device can write host (Segment 0) memory at
+     * sys_addr, checked by writing its 8 bytes (ADD_BACKING, at each end
+     * of a range). NULL: no check (host tests). A SoC without a
+     * system-memory path answers false, so it never gets a backing pool.
+     */
+    bool (*sys_reachable)(void *ctx, uint64_t sys_addr);
 };
 
 struct vidmm_config {
@@ -176,8 +184,9 @@ struct vidmm {
     uint32_t hw_asids;
     uint32_t clock; /* LRU clock */
     uint32_t live_allocs, live_as;
-    uint64_t alloc_vram_bytes; /* VRAM held by allocations */
-    uint16_t free_extent;      /* free list through extents[].next */
+    struct backing_pool backing; /* ADD_BACKING's host ranges */
+    uint64_t alloc_vram_bytes;   /* VRAM held by allocations */
+    uint16_t free_extent;        /* free list through extents[].next */
     uint32_t free_extents;
     struct vidmm_counters counters;
     struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
@@ -220,6 +229,8 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
                         struct gmmu_query_rsp *rsp);
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);
+/* ADD_BACKING: a host range for the backing pool. All or nothing. */
+uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req);
 
 /* Gives the address space a hardware id (recycling one if need be) so an
  * engine can run in it now, and marks it most recently used. */

@@ -117,6 +117,12 @@ static uint32_t query_va(struct vidmm *vm, const void *in, void *out)
     return vidmm_query_va(vm, in, out);
 }
 
+static uint32_t add_backing(struct vidmm *vm, const void *in, void *out)
+{
+    (void)out;
+    return vidmm_add_backing(vm, in);
+}
+
 static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
 {
     (void)in;
@@ -142,6 +148,7 @@ FIXED_CMD(unmap_va, sizeof(struct gmmu_range_req), 0)
 FIXED_CMD(reserve_va, sizeof(struct gmmu_reserve_req), sizeof(struct gmmu_va_rsp))
 FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp))
 FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
+FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
 
 /* The header, then exactly `count` operations: anything else is malformed. */
 static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
@@ -163,10 +170,16 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 }
 
 static const struct mbox_command commands[] = {
-    { GMMU_OP_ALLOC, cmd_alloc },           { GMMU_OP_FREE, cmd_free_alloc },
-    { GMMU_OP_CREATE_AS, cmd_create_as },   { GMMU_OP_DESTROY_AS, cmd_destroy_as },
-    { GMMU_OP_MAP_VA, cmd_map_va },         { GMMU_OP_UNMAP_VA, cmd_unmap_va },
-    { GMMU_OP_RESERVE_VA, cmd_reserve_va }, { GMMU_OP_UPDATE_VA, cmd_update_va },
-    { GMMU_OP_QUERY_VA, cmd_query_va },     { GMMU_OP_GET_VRAM, cmd_get_vram },
+    { GMMU_OP_ALLOC, cmd_alloc },
+    { GMMU_OP_FREE, cmd_free_alloc },
+    { GMMU_OP_CREATE_AS, cmd_create_as },
+    { GMMU_OP_DESTROY_AS, cmd_destroy_as },
+    { GMMU_OP_MAP_VA, cmd_map_va },
+    { GMMU_OP_UNMAP_VA, cmd_unmap_va },
+    { GMMU_OP_RESERVE_VA, cmd_reserve_va },
+    { GMMU_OP_UPDATE_VA, cmd_update_va },
+    { GMMU_OP_QUERY_VA, cmd_query_va },
+    { GMMU_OP_GET_VRAM, cmd_get_vram },
+    { GMMU_OP_ADD_BACKING, cmd_add_backing },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

@@ -333,17 +333,31 @@ static int cmd_vram(struct gmmu_dev *dev, const struct options *o)
     if (o->json)
         printf(
             "{\"segment_bytes\": %llu, \"free_bytes\": %llu, \"largest_free\": %llu, "
-            "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u}\n",
+            "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u, "
+            "\"backing_ranges\": %u, \"backing_bytes\": %llu, \"backing_free\": %llu}\n",
             (unsigned long long)v.segment_bytes, (unsigned long long)v.free_bytes,
             (unsigned long long)v.largest_free, (unsigned long long)v.table_bytes, v.tables,
-            v.allocations, v.address_spaces);
+            v.allocations, v.address_spaces, v.backing_ranges, (unsigned long long)v.backing_bytes,
+            (unsigned long long)v.backing_free);
     else
         printf("VRAM %llu KiB, free %llu KiB (largest block %llu KiB), tables %u (%llu KiB), "
-               "allocations %u, address spaces %u\n",
+               "allocations %u, address spaces %u; backing pool %llu KiB in %u ranges, "
+               "%llu KiB free\n",
                (unsigned long long)v.segment_bytes >> 10, (unsigned long long)v.free_bytes >> 10,
                (unsigned long long)v.largest_free >> 10, v.tables,
-               (unsigned long long)v.table_bytes >> 10, v.allocations, v.address_spaces);
+               (unsigned long long)v.table_bytes >> 10, v.allocations, v.address_spaces,
+               (unsigned long long)v.backing_bytes >> 10, v.backing_ranges,
+               (unsigned long long)v.backing_free >> 10);
     return 0;
+}
+
+static int cmd_backing_add(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t addr, size;
+    if (o->nargs != 2 || !number_arg(o->args[0], &addr) || !number_arg(o->args[1], &size))
+        return usage();
+    int rc = gmmu_add_backing(dev, addr, size);
+    return rc ? fail(o, "backing-add", rc) : 0;
 }
 
 /* SIZE accepts K/M/G suffixes; ",contig" and ",64k" set the flags. */
@@ -513,8 +527,13 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
       NULL, SEC_DEVICE, cmd_ping },
     { "ident", "", NULL, "the identity and state registers of BAR0 (no command is sent)", NULL,
       SEC_DEVICE, cmd_ident },
-    { "vram", "", "GET_VRAM", "VRAM segment accounting: size, free, largest free block, tables",
-      NULL, SEC_MEMORY, cmd_vram },
+    { "vram", "", "GET_VRAM",
+      "VRAM segment accounting: size, free, largest free block, tables, backing pool", NULL,
+      SEC_MEMORY, cmd_vram },
+    { "backing-add", "SYS_ADDR SIZE", "ADD_BACKING",
+      "give the device host memory (64 KB aligned) for its backing pool",
+      "The device writes 8 bytes at each end of the range to check it reaches it.\n", SEC_MEMORY,
+      cmd_backing_add },
     { "alloc", "SIZE[,contig][,64k]", "ALLOC", "allocate SIZE bytes of VRAM; prints its handle",
       "contig asks for one physically contiguous block, 64k for 64 KB pages where it can.\n",
       SEC_MEMORY, cmd_alloc },

@@ -138,6 +138,13 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out)
     return rc;
 }
 
+int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size)
+{
+    struct gmmu_backing_req req = { .sys_addr = sys_addr, .size = size };
+
+    return call_exact(dev, GMMU_OP_ADD_BACKING, &req, sizeof req, NULL, 0);
+}
+
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
                     struct gmmu_engine_rsp *out)
 {

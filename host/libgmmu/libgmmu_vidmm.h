@@ -51,6 +51,10 @@ int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_u
 int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va,
                   struct gmmu_query_rsp *out);
 int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
+/* Gives the device [sys_addr, sys_addr + size) of host memory (64 KB
+   aligned; from gmmu_sysmem_alloc, say) for its backing pool. The device
+   writes 8 bytes at each end to check it can reach them. */
+int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size);
 /* Runs a GPU engine and waits for it; a translation fault is reported in
    out->engine_status (FAULT, REASON, ACCESS) with the command status OK. */
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -84,6 +84,7 @@ enum gmmu_op {
     GMMU_OP_UPDATE_VA = 23, /* A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op) */
     GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
     GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
+    GMMU_OP_ADD_BACKING = 26, /* Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it */
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
@@ -108,6 +109,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 23: return "UPDATE_VA";
     case 24: return "QUERY_VA";
     case 25: return "GET_VRAM";
+    case 26: return "ADD_BACKING";
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
@@ -134,6 +136,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 23: return "A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op)";
     case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
     case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
+    case 26: return "Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it";
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
@@ -573,10 +576,20 @@ struct gmmu_vram_rsp {
     uint32_t tables; /* +32: Page tables in use */
     uint32_t allocations; /* +36: Live allocations */
     uint32_t address_spaces; /* +40: Live address spaces */
-    uint32_t reserved; /* +44: 0 */
+    uint32_t backing_ranges; /* +44: Host ranges given with ADD_BACKING (0: no backing pool, so no over-commit; a board without a system-memory path never has one) */
+    uint64_t backing_bytes; /* +48: Bytes of the backing pool */
+    uint64_t backing_free; /* +56: Bytes of the backing pool holding no allocation */
 };
-#define GMMU_VRAM_RSP_BYTES 48u
-GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 48, "vram_rsp layout");
+#define GMMU_VRAM_RSP_BYTES 64u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 64, "vram_rsp layout");
+
+/* ADD_BACKING payload */
+struct gmmu_backing_req {
+    uint64_t sys_addr; /* +0: Host (Segment 0) address of the range, 64 KB aligned */
+    uint64_t size; /* +8: Bytes, a non-zero multiple of 64 KB */
+};
+#define GMMU_BACKING_REQ_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_req) == 16, "backing_req layout");
 
 /* ENGINE_RUN and ENGINE_START payload */
 struct gmmu_engine_req {

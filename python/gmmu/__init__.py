@@ -153,6 +153,7 @@ def _load():
         "gmmu_query_va": (_int, [_dev_p, _u32, _u64, _c.POINTER(QueryRsp)]),
         "gmmu_get_vram": (_int, [_dev_p, _c.POINTER(VramRsp)]),
         "gmmu_engine_run": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(EngineRsp)]),
+        "gmmu_add_backing": (_int, [_dev_p, _c.c_uint64, _c.c_uint64]),
         "gmmu_engine_start": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(_c.c_uint32)]),
         "gmmu_engine_status": (_int, [_dev_p, _c.c_uint32, _c.c_uint32, _c.POINTER(EngineRsp)]),
     }
@@ -391,6 +392,10 @@ class Device:
         st = rsp.engine_status
         return EngineResult(rsp, bool(_field(st, "FAULT")), Fault(_field(st, "REASON")),
                             Access(_field(st, "ACCESS")))
+
+    def add_backing(self, sys_addr, size):
+        """Gives the device host memory for its backing pool (ADD_BACKING)."""
+        _check(_lib.gmmu_add_backing(self._handle(), sys_addr, size), "ADD_BACKING")
 
     def start(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0):
         """Starts a GPU engine (EngineOp) and returns the hardware id it runs

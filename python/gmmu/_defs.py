@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10006  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick)
+PROTO_VERSION = 0x10006  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -49,6 +49,7 @@ class Op(enum.IntEnum):
     UPDATE_VA = 0x17  # A batch of update_op on reserved ranges, run as one unit (update_req + count x update_op)
     QUERY_VA = 0x18  # Translate a VA as the tables say (query_req -> query_rsp)
     GET_VRAM = 0x19  # VRAM segment accounting (no payload -> vram_rsp)
+    ADD_BACKING = 0x1a  # Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
@@ -321,7 +322,17 @@ class VramRsp(_Struct):
         ("tables", ctypes.c_uint32),  # Page tables in use
         ("allocations", ctypes.c_uint32),  # Live allocations
         ("address_spaces", ctypes.c_uint32),  # Live address spaces
-        ("reserved", ctypes.c_uint32),  # 0
+        ("backing_ranges", ctypes.c_uint32),  # Host ranges given with ADD_BACKING (0: no backing pool, so no over-commit; a board without a system-memory path never has one)
+        ("backing_bytes", ctypes.c_uint64),  # Bytes of the backing pool
+        ("backing_free", ctypes.c_uint64),  # Bytes of the backing pool holding no allocation
+    ]
+
+
+class BackingReq(_Struct):
+    'ADD_BACKING payload'
+    _fields_ = [
+        ("sys_addr", ctypes.c_uint64),  # Host (Segment 0) address of the range, 64 KB aligned
+        ("size", ctypes.c_uint64),  # Bytes, a non-zero multiple of 64 KB
     ]
 
 
@@ -470,6 +481,7 @@ UPDATE_OP_BYTES = ctypes.sizeof(UpdateOp)
 QUERY_REQ_BYTES = ctypes.sizeof(QueryReq)
 QUERY_RSP_BYTES = ctypes.sizeof(QueryRsp)
 VRAM_RSP_BYTES = ctypes.sizeof(VramRsp)
+BACKING_REQ_BYTES = ctypes.sizeof(BackingReq)
 ENGINE_REQ_BYTES = ctypes.sizeof(EngineReq)
 ENGINE_STATUS_REQ_BYTES = ctypes.sizeof(EngineStatusReq)
 ENGINE_RSP_BYTES = ctypes.sizeof(EngineRsp)

@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65542;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick)
+  localparam int unsigned PROTO_VERSION = 65542;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -44,6 +44,7 @@ package gmmu_mbox_pkg;
     OP_UPDATE_VA = 6'd23,
     OP_QUERY_VA = 6'd24,
     OP_GET_VRAM = 6'd25,
+    OP_ADD_BACKING = 6'd26,
     OP_ENGINE_RUN = 6'd32,
     OP_ENGINE_START = 6'd33,
     OP_ENGINE_STATUS = 6'd34
@@ -168,7 +169,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned UPDATE_OP_BYTES = 40;
   localparam int unsigned QUERY_REQ_BYTES = 16;
   localparam int unsigned QUERY_RSP_BYTES = 24;
-  localparam int unsigned VRAM_RSP_BYTES = 48;
+  localparam int unsigned VRAM_RSP_BYTES = 64;
+  localparam int unsigned BACKING_REQ_BYTES = 16;
   localparam int unsigned ENGINE_REQ_BYTES = 40;
   localparam int unsigned ENGINE_STATUS_REQ_BYTES = 8;
   localparam int unsigned ENGINE_RSP_BYTES = 40;

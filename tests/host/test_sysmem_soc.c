@@ -338,6 +338,60 @@ static void test_memory_of_a_host_that_left(void **state)
     gmmu_close(dev);
 }
 
+/* ADD_BACKING on registered host memory: the device checks it can write
+ * both ends (the two 8-byte words change, nothing between), GET_VRAM
+ * counts the range; a range the host never registered is refused and the
+ * paging engine serves on; the pool and a SYSTEM allocation never share
+ * pages. Last in the suite: the pool lasts as long as the device. */
+static void test_backing_pool_on_host_memory(void **state)
+{
+    (void)state;
+    enum { POOL = 128 * 1024, SPAN = POOL + 64 * 1024 };
+    struct gmmu_dev *dev = open_dev();
+    uint64_t bus = 0;
+    void *host = NULL;
+    assert_int_equal(gmmu_sysmem_alloc(dev, SPAN, &bus, &host), 0);
+    uint64_t at = (bus + 0xFFFF) & ~(uint64_t)0xFFFF; /* 64 KB aligned */
+    uint8_t *pool = (uint8_t *)host + (at - bus);
+    memset(pool, 0xAB, POOL);
+    struct gmmu_vram_rsp v0, v;
+    assert_int_equal(gmmu_get_vram(dev, &v0), 0);
+
+    assert_int_equal(gmmu_add_backing(dev, UINT64_C(1) << 40, 64 * KIB), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.backing_ranges, v0.backing_ranges);
+
+    assert_int_equal(gmmu_add_backing(dev, at, POOL), 0);
+    static const uint8_t untouched[8] = { 0xAB, 0xAB, 0xAB, 0xAB, 0xAB, 0xAB, 0xAB, 0xAB };
+    assert_true(memcmp(pool, untouched, 8) != 0);
+    assert_true(memcmp(pool + POOL - 8, untouched, 8) != 0);
+    assert_memory_equal(pool + 8, untouched, 8);
+    assert_memory_equal(pool + POOL / 2, untouched, 8);
+    assert_memory_equal(pool + POOL - 16, untouched, 8);
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.backing_ranges, v0.backing_ranges + 1);
+    assert_int_equal(v.backing_bytes, v0.backing_bytes + POOL);
+    assert_int_equal(v.backing_free, v0.backing_free + POOL);
+
+    assert_int_equal(gmmu_add_backing(dev, at, 64 * KIB), GMMU_STATUS_OVERLAP);
+    struct gmmu_alloc_req req = { .size = 4 * KIB,
+                                  .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                  .sys_addr = at };
+    struct gmmu_alloc_rsp rsp;
+    assert_int_equal(gmmu_alloc(dev, &req, &rsp), GMMU_STATUS_OVERLAP);
+
+    /* The paging engine, restarted after the refused probe, still maps. */
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    struct soc_buffer b = soc_make_buffer(dev, as, 64 * KIB, 0, 0, 0);
+    struct gmmu_query_rsp q;
+    assert_int_equal(gmmu_query_va(dev, as, b.va, &q), 0);
+    assert_int_equal(q.pa, b.base);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    assert_int_equal(gmmu_free(dev, b.alloc), 0);
+    gmmu_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -349,6 +403,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_engines_on_host_memory),
         cmocka_unit_test(test_beyond_the_buffer_faults),
         cmocka_unit_test(test_memory_of_a_host_that_left),
+        cmocka_unit_test(test_backing_pool_on_host_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

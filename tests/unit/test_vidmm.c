@@ -1000,6 +1000,71 @@ static void test_busy_asid_is_kept(void **state)
     assert_int_equal(vidmm_sim_used(&sim), 0);
 }
 
+/* ------------------------------------------------------------ ADD_BACKING */
+
+static uint32_t add_backing(uint64_t sys_addr, uint64_t size)
+{
+    struct gmmu_backing_req req = { .sys_addr = sys_addr, .size = size };
+
+    return call(GMMU_OP_ADD_BACKING, &req, sizeof(req), NULL, 0);
+}
+
+/* The platform reaches host memory below 1 TiB only. */
+static uint64_t probes;
+
+static bool sim_sys_reachable(void *ctx, uint64_t sys_addr)
+{
+    (void)ctx;
+    probes++;
+    return sys_addr < (UINT64_C(1) << 40);
+}
+
+/* Each refusal is specific and changes nothing; the pool's figures are in
+ * GET_VRAM; the pool and SYSTEM allocations never share host memory. */
+static void test_backing_pool(void **state)
+{
+    const uint64_t G = UINT64_C(1) << 30, K64 = 64 * KiB;
+    uint32_t sys;
+
+    (void)state;
+    sim.hw.sys_reachable = sim_sys_reachable;
+    assert_int_equal(vram().backing_ranges, 0);
+    assert_int_equal(vram().backing_bytes, 0);
+
+    assert_int_equal(add_backing(4 * G, 0), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(add_backing(4 * G + 4 * KiB, K64), GMMU_STATUS_UNALIGNED);
+    assert_int_equal(add_backing(4 * G, K64 + 4 * KiB), GMMU_STATUS_UNALIGNED);
+    /* Beyond what a PTE addresses, or wrapping: out of range. */
+    assert_int_equal(add_backing(UINT64_MAX - K64 + 1, K64), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(add_backing(UINT64_C(1) << 52, K64), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(probes, 0); /* refused before the device tried it */
+    /* Beyond what the platform reaches: its probe fails. */
+    assert_int_equal(add_backing((UINT64_C(1) << 40) - K64, 2 * K64), GMMU_STATUS_OUT_OF_RANGE);
+    assert_int_equal(vram().backing_ranges, 0);
+
+    assert_int_equal(add_backing(4 * G, 16 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(probes, 4); /* both ends of the last try and of this one */
+    assert_int_equal(add_backing(4 * G + 16 * MiB - K64, K64), GMMU_STATUS_OVERLAP);
+    assert_int_equal(add_backing(4 * G - K64, 2 * K64), GMMU_STATUS_OVERLAP);
+    assert_int_equal(add_backing(4 * G + 16 * MiB, K64), GMMU_STATUS_OK); /* adjacent */
+
+    /* A SYSTEM allocation is the host's own memory: not in the pool, and the
+       pool is not the host's to map. */
+    assert_int_equal(alloc_sys(8 * G, 64 * KiB, &sys), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(8 * G, K64), GMMU_STATUS_OVERLAP);
+    assert_int_equal(alloc_sys(4 * G + 4 * KiB, 4 * KiB, &sys), GMMU_STATUS_OVERLAP);
+    assert_int_equal(vram().allocations, 1);
+
+    for (uint32_t i = 2; i < BACKING_MAX_RANGES; i++)
+        assert_int_equal(add_backing(16 * G + i * G, K64), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(64 * G, K64), GMMU_STATUS_NO_MEMORY);
+
+    struct gmmu_vram_rsp v = vram();
+    assert_int_equal(v.backing_ranges, BACKING_MAX_RANGES);
+    assert_int_equal(v.backing_bytes, 16 * MiB + (BACKING_MAX_RANGES - 1) * K64);
+    assert_int_equal(v.backing_free, v.backing_bytes);
+}
+
 /* At least 64 address spaces live at once; beyond the hardware's 64 ids
    they share them. */
 static void test_many_address_spaces(void **state)
@@ -1445,12 +1510,13 @@ static void test_malformed_payloads(void **state)
         { GMMU_OP_RESERVE_VA, GMMU_RESERVE_REQ_BYTES },
         { GMMU_OP_QUERY_VA, GMMU_QUERY_REQ_BYTES },
         { GMMU_OP_GET_VRAM, 0 },
+        { GMMU_OP_ADD_BACKING, GMMU_BACKING_REQ_BYTES },
     };
     uint8_t zeros[GMMU_MSG_MAX_BYTES] = { 0 };
     uint32_t as = must_as();
 
     (void)state;
-    assert_int_equal(vidmm_commands.count, 10);
+    assert_int_equal(vidmm_commands.count, 11);
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
                             fixed[i].size ? 0 : 4, 4000 };
@@ -1519,6 +1585,7 @@ int main(void)
         T(test_free_unmaps_everywhere),
         T(test_asid_recycling),
         T(test_busy_asid_is_kept),
+        T(test_backing_pool),
         cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, teardown),
         T(test_reserve),
         T(test_update_ops),

@@ -580,8 +580,7 @@ static void test_contig_across_blocks(void **state)
         /* Held as blocks; freed as the range, the segment is whole again. */
         assert_int_equal(vram_alloc_free_range(va, first, size), VRAM_OK);
         assert_int_equal(vram_alloc_free_range(va, 0, first), VRAM_OK);
-        assert_int_equal(vram_alloc_free_range(va, first + size, 64 * MiB - first - size),
-                         VRAM_OK);
+        assert_int_equal(vram_alloc_free_range(va, first + size, 64 * MiB - first - size), VRAM_OK);
         assert_int_equal(stats_of(va).free_bytes, 64 * MiB);
         assert_int_equal(stats_of(va).largest_free, 64 * MiB);
         seg_drop(&s);

@@ -3,6 +3,7 @@
 # tests/fuzz/vidmm_sim.c, with the limits the firmware ships with.
 VIDMM_TEST_SRCS := tests/fuzz/vidmm_sim.c firmware/lib/vidmm.c firmware/lib/vidmm_cmds.c \
                    firmware/lib/ptmgr.c firmware/lib/va_alloc.c firmware/lib/vram_alloc.c \
+                   firmware/lib/backing_pool.c \
                    tests/model/gmmu_ref.c
 
 UNIT_TESTS += vidmm
