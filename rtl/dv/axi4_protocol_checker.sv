@@ -22,8 +22,9 @@
 //   *_cross_4k        an INCR burst stays within one 4 KB page.
 // Counts and order, from the handshakes seen:
 //   w_count       a burst's W beats are AWLEN+1, WLAST on the last one only
-//                 (W beats belong to the AWs in order; a W burst may come
-//                 before its AW, and is then checked when the AW arrives);
+//                 (W beats belong to the AWs in order);
+//   w_count_early the same for a W burst that came before its AW, checked
+//                 when the AW arrives;
 //   b_unexpected  a B only for an ID with a write whose AW and every W beat
 //                 were taken in an earlier cycle;
 //   r_unexpected  an R beat only for an ID with a read outstanding;
