@@ -28,6 +28,8 @@
 
 #include "ddr_model.h"
 
+#include "vl_dut.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -77,19 +79,9 @@ struct dut_params {
     unsigned slots, asid_bits, tag_bits, pa_bits;
 };
 
-struct dut;
-
 struct dut *dut_create(struct ddr_model *ddr, const char *trace_path);
-void dut_destroy(struct dut *d);
-
-struct dut_params dut_params(void);
 uint64_t dut_cycle(const struct dut *d);
-
-/* Holds reset for a few cycles (inputs idle, gates closed) and releases it. */
-void dut_reset(struct dut *d);
-
 void dut_eval(struct dut *d, struct dut_io *io);
-void dut_tick(struct dut *d);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
 
 #include "ddr_model.h"
 
+#include "vl_dut.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -74,20 +76,10 @@ struct dut_config {
     const char *trace_path;  /* FST file, or NULL */
 };
 
-struct dut;
-
 struct dut *dut_create(const struct dut_config *cfg);
-void dut_destroy(struct dut *d);
-
-struct dut_params dut_params(void);
 struct ddr_model *dut_ddr(struct dut *d);
 uint64_t dut_cycle(const struct dut *d);
-
-/* Holds reset for a few cycles (inputs idle) and releases it. */
-void dut_reset(struct dut *d);
-
 void dut_eval(struct dut *d, struct dut_io *io);
-void dut_tick(struct dut *d);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "vl_dut.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -54,16 +56,8 @@ struct dut_params {
     unsigned queue_words, max_burst, copy_fifo_beats, outstanding, pkt_slots, asid_bits;
 };
 
-struct dut;
-
 struct dut *dut_create(const char *trace_path);
-void dut_destroy(struct dut *d);
-struct dut_params dut_params(void);
-
-/* Holds reset for a few cycles with idle inputs, then releases it. */
-void dut_reset(struct dut *d);
 void dut_eval(struct dut *d, struct paging_pins *p);
-void dut_tick(struct dut *d);
 
 #ifdef __cplusplus
 }
