@@ -18,6 +18,7 @@
 
 #include "engine_cmd.h"
 #include "hal.h"
+#include "mbox_hw.h"
 #include "paging_io_impl.h"
 #include "paging_queue.h"
 #include "ptm_paging.h"
@@ -389,6 +390,10 @@ bool vidmm_hw_init(void)
     void *meta = (void *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area());
     struct vidmm_config cfg;
 
+    /* BAR1 reaches the VRAM segment and stops there: the DDR above it (the
+       allocator's metadata, the VA nodes) is the firmware's alone. The
+       segment lies below 4 GiB with the area above it. */
+    mbox_hw_write(GMMU_MBOX_APERTURE_LIMIT, (uint32_t)segment);
     vm = malloc(sizeof(*vm));
     if (!segment || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
         /* The boot fails loudly here if the heap cannot hold vidmm. */

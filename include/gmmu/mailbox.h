@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -408,6 +408,7 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_HOST_WRITE_LAST_OFFSET_LSB 0u
 #define GMMU_MBOX_HOST_WRITE_LAST_REASON GMMU_U(0x00FF0000) /* HOST_WRITE_*: 1 not a host-writable register, 2 a ring pointer out of range (CMD_HEAD moved back or beyond CMD_TAIL + CMD_SLOTS; CPL_TAIL or EVT_TAIL moved back or past its head) */
 #define GMMU_MBOX_HOST_WRITE_LAST_REASON_LSB 16u
+#define GMMU_MBOX_APERTURE_LIMIT GMMU_U(0x0098) /* fw: DDR offset at which BAR1 stops: an access whose DDR offset (APERTURE_BASE + BAR1 offset) is at or above it answers SLVERR and moves nothing. 0 at reset (BAR1 reaches nothing); the firmware sets it to the end of its VRAM segment, so its own DDR area (the VRAM allocator's metadata, the VA nodes) is out of the host's reach */
 #define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 

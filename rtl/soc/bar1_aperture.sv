@@ -9,9 +9,11 @@
 // beyond the DDR) becomes an error on the register port, hence SLVERR on
 // the PCIe side. base + o is taken at its full width (33 bits): a sum at or
 // beyond 4 GiB is beyond any DDR this bus reaches and answers the error at
-// once, without a DDR transfer, instead of wrapping to a low address. A
+// once, without a DDR transfer, instead of wrapping to a low address. So
+// does a sum at or above limit (MBOX.APERTURE_LIMIT, set by the firmware to
+// the end of its VRAM segment: the DDR above it is the firmware's own). A
 // failed read returns all ones, as a PCIe error completion does. Latency:
-// the DDR's, plus two cycles; an access beyond 4 GiB, two cycles.
+// the DDR's, plus two cycles; a refused access, two cycles.
 module bar1_aperture #(
   parameter int unsigned WindowBits = 24
 ) (
@@ -19,6 +21,7 @@ module bar1_aperture #(
   input  logic                  rst_ni,
 
   input  logic [31:0]           base_i,      // DDR offset of the window
+  input  logic [31:0]           limit_i,     // DDR offsets at or above it are refused
 
   input  logic                  req_i,
   input  logic                  we_i,
@@ -54,13 +57,17 @@ module bar1_aperture #(
   logic [31:0] addr_q;
   logic [32:0] sum;         // base + offset without wrapping
   assign sum = {1'b0, base_i} + {{(33 - WindowBits){1'b0}}, addr_i};
+  // Beyond 4 GiB or at or above the firmware's limit (its own DDR area):
+  // no transfer, the error is known at once.
+  logic        refused;
+  assign refused = sum >= {1'b0, limit_i};
   logic        aw_done_q, w_done_q, err_q;
   logic [31:0] rdata_q;
 
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      StIdle:      if (req_i) state_d = sum[32] ? StDone : (we_i ? StWrite : StRead);
+      StIdle:      if (req_i) state_d = refused ? StDone : (we_i ? StWrite : StRead);
       StRead:      if (arready_i) state_d = StReadData;
       StReadData:  if (rvalid_i) state_d = StDone;
       StWrite:     if ((aw_done_q || awready_i) && (w_done_q || wready_i)) state_d = StWriteResp;
@@ -84,8 +91,7 @@ module bar1_aperture #(
         addr_q    <= sum[31:0];
         aw_done_q <= 1'b0;
         w_done_q  <= 1'b0;
-        // Beyond 4 GiB: no transfer, the error is known now.
-        err_q     <= sum[32];
+        err_q     <= refused;
         rdata_q   <= '1;
       end
       if (state_q == StWrite) begin

@@ -48,6 +48,7 @@ module mbox
   input  logic [31:0] cycle_i,     // the timer's cycle counter, for DOORBELL_CYCLE and CYCLE
 
   output logic [31:0] aperture_base_o,
+  output logic [31:0] aperture_limit_o,  // APERTURE_LIMIT: BAR1 stops there
 
   output logic        dev_irq_o,
   output logic        host_irq_o,
@@ -75,6 +76,7 @@ module mbox
   logic [31:0] dev_status_q, dev_mask_q, host_status_q, host_mask_q;
   logic [31:0] cmd_head_q, cmd_tail_q, cpl_head_q, cpl_tail_q, evt_head_q, evt_tail_q;
   logic [31:0] host_write_errors_q, doorbell_cycle_q, cpl_latency_q, aperture_base_q;
+  logic [31:0] aperture_limit_q;
   logic [31:0] host_write_last_q;
   logic        latency_armed_q;
   logic [31:0] host_status_d;
@@ -156,6 +158,7 @@ module mbox
       MBOX_CYCLE:             return cycle_i;
       MBOX_CPL_LATENCY:       return cpl_latency_q;
       MBOX_APERTURE_BASE:     return aperture_base_q;
+      MBOX_APERTURE_LIMIT:    return aperture_limit_q;
       MBOX_HOST_WRITE_LAST:   return host_write_last_q;
       default:                return '0;
     endcase
@@ -177,6 +180,7 @@ module mbox
       cmd_head_q <= '0; cmd_tail_q <= '0; cpl_head_q <= '0; cpl_tail_q <= '0;
       evt_head_q <= '0; evt_tail_q <= '0; host_write_errors_q <= '0; doorbell_cycle_q <= '0;
       cpl_latency_q <= '0; latency_armed_q <= 1'b0; aperture_base_q <= '0;
+      aperture_limit_q <= '0;
       host_write_last_q <= '0;
       msi_o <= 1'b0;
     end else begin
@@ -215,6 +219,7 @@ module mbox
           MBOX_CMD_TAIL:         cmd_tail_q    <= wb_i.dat;
           MBOX_CPL_HEAD:         cpl_head_q    <= wb_i.dat;
           MBOX_EVT_HEAD:         evt_head_q    <= wb_i.dat;
+          MBOX_APERTURE_LIMIT:   aperture_limit_q <= wb_i.dat;
           default: ;
         endcase
       end
@@ -239,6 +244,7 @@ module mbox
 
   assign dev_irq_o       = |(dev_status_q & dev_mask_q);
   assign aperture_base_o = aperture_base_q;
+  assign aperture_limit_o = aperture_limit_q;
   assign host_irq_o = |(host_status_q & host_mask_q);
 
   // ---------------------------------------------------------------- rings

@@ -360,7 +360,7 @@ module soc_top
   );
 
   // The mailbox owns APERTURE_BASE; BAR1 below uses it.
-  logic [31:0] aperture_base;
+  logic [31:0] aperture_base, aperture_limit;
 
   mbox u_mbox (
     .clk_i, .rst_ni,
@@ -368,7 +368,7 @@ module soc_top
     .host_wdata_i (bar0_wdata), .host_ack_o (bar0_ack), .host_err_o (bar0_err),
     .host_rdata_o (bar0_rdata),
     .wb_i (slv_req[SMbox]), .wb_o (slv_rsp[SMbox]),
-    .cycle_i (cycle[31:0]), .aperture_base_o (aperture_base),
+    .cycle_i (cycle[31:0]), .aperture_base_o (aperture_base), .aperture_limit_o (aperture_limit),
     .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
   );
 
@@ -393,7 +393,7 @@ module soc_top
 
   bar1_aperture #(.WindowBits(24)) u_aperture (
     .clk_i, .rst_ni,
-    .base_i (aperture_base),
+    .base_i (aperture_base), .limit_i (aperture_limit),
     .req_i (bar1_req), .we_i (bar1_we), .addr_i (bar1_addr), .wdata_i (bar1_wdata),
     .wstrb_i (bar1_wstrb), .ack_o (bar1_ack), .err_o (bar1_err), .rdata_o (bar1_rdata),
     .awvalid_o (dm_awvalid[MAperture]), .awready_i (dm_awready[MAperture]),

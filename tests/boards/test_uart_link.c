@@ -488,13 +488,19 @@ static void test_bad_accesses_reported(void **state)
     assert_int_equal(gmmu_transport_read32(t, 0, GMMU_BAR0_BYTES, &v), GMMU_E_LINK_ERROR);
     assert_int_equal(v, 0xFFFFFFFFu);
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_BAR0_BYTES + 8, 1), GMMU_E_LINK_ERROR);
-    /* BAR1 past the end of the DDR: the aperture answers SLVERR. */
-    uint32_t base = 0;
+    /* BAR1 at or past APERTURE_LIMIT (the end of the VRAM segment; the
+       firmware's DDR area lies above it) or past the DDR: SLVERR. */
+    uint32_t base = 0, limit = 0;
     assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_BASE, &base), 0);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &limit), 0);
+    assert_true(limit > 0 && limit < 256u << 20);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, limit - 0x1000u), 0);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the last VRAM word is fine */
+    assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(gmmu_transport_write32(t, 1, 0x1000, 1), GMMU_E_LINK_ERROR);
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0x0FFFF000u), 0);
     assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
     assert_int_equal(gmmu_transport_write32(t, 1, 0x1000, 1), GMMU_E_LINK_ERROR);
-    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the last DDR word is fine */
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, base), 0);
     /* Past what a frame can carry. */
     assert_int_equal(gmmu_transport_read32(t, 1, 1u << 24, &v), GMMU_E_INVALID_ARG);

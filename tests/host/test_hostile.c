@@ -497,6 +497,18 @@ static void attack_aperture(void)
     }
     expect_bar1_error(ddr_bytes, 0);
     expect_bar1_error(ddr_bytes - 0x1000u, 0x1000);
+    /* The firmware's DDR area above the VRAM segment (APERTURE_LIMIT): its
+       allocator metadata. Writes there are refused; after_attack then finds
+       the device serving and GET_VRAM unchanged. */
+    uint32_t limit = rd(GMMU_MBOX_APERTURE_LIMIT);
+    CHECK_EQ("APERTURE_LIMIT is the VRAM segment", limit, (uint32_t)vram_ref.segment_bytes);
+    wr(0, GMMU_MBOX_APERTURE_BASE, limit);
+    for (uint32_t off = 0; off < 0x10000; off += 0x100)
+        wr(1, off, 0xFFFFFFFFu);
+    expect_bar1_error(limit, 0);
+    expect_bar1_error(limit - 0x1000u, 0x1000);
+    wr(0, GMMU_MBOX_APERTURE_LIMIT, 0xFFFFFFFFu);
+    CHECK_EQ("APERTURE_LIMIT after a host write", rd(GMMU_MBOX_APERTURE_LIMIT), limit);
     /* Low bits are ignored. */
     wr(0, GMMU_MBOX_APERTURE_BASE, 0x123);
     CHECK_EQ("APERTURE_BASE low bits", rd(GMMU_MBOX_APERTURE_BASE), 0);

@@ -445,8 +445,11 @@ static void test_aperture_windows(void **state)
     for (int i = 0; i < WORDS; i++)
         out[i] = 0xA5000000u + (uint32_t)i * 0x01010101u;
     /* Below 1 MiB (the firmware's self-test region starts there), across
-       the 16 MiB window size, and near the top of the 256 MiB DDR. */
-    static const uint64_t offsets[] = { 0x40000, 0xFFFF00, 0x0FFFF000 };
+       the 16 MiB window size, and at the top of the VRAM segment (BAR1
+       stops there: the DDR above it is the firmware's). */
+    struct gmmu_vram_rsp vr;
+    assert_int_equal(gmmu_get_vram(dev, &vr), 0);
+    const uint64_t offsets[] = { 0x40000, 0xFFFF00, vr.segment_bytes - sizeof out };
     for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
         assert_int_equal(gmmu_vram_write(dev, offsets[k], out, sizeof out), 0);
         memset(in, 0, sizeof in);
@@ -466,6 +469,12 @@ static void test_aperture_windows(void **state)
 static void test_aperture_raw_and_errors(void **state)
 {
     (void)state;
+    /* The allocator's state before: the device through libgmmu, closed
+       again before the raw link is used. */
+    struct gmmu_dev *dev = open_dev();
+    struct gmmu_vram_rsp vr, vr_after;
+    assert_int_equal(gmmu_get_vram(dev, &vr), 0);
+    close_dev(dev);
     struct gmmu_transport *t;
     assert_int_equal(gmmu_transport_open(device, &t), 0);
     uint32_t v = 0;
@@ -477,11 +486,37 @@ static void test_aperture_raw_and_errors(void **state)
     assert_int_equal(v, 0xA5000000u);
     assert_int_equal(gmmu_transport_read32(t, 1, 0x3F004, &v), 0);
     assert_int_equal(v, 0xA6010101u);
+    /* BAR1 stops at the end of the VRAM segment (APERTURE_LIMIT, which the
+       firmware sets to GET_VRAM's segment size): the DDR above it holds the
+       firmware's allocator metadata. The host cannot move the limit. */
+    uint32_t limit = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &limit), 0);
+    assert_int_equal(limit, vr.segment_bytes);
+    assert_true(limit < 256u << 20);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_LIMIT, 0xFFFFFFFFu), 0);
+    assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &v), 0);
+    assert_int_equal(v, limit);
+    assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, limit - 0x1000u), 0);
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the last VRAM word */
+    assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
+    assert_int_equal(v, 0xFFFFFFFFu);
+    /* Posted writes (the link reports nothing): what they did not reach
+       is checked below, through the allocator. */
+    for (uint32_t off = 0x1000; off < 0x11000; off += 0x400)
+        assert_int_equal(gmmu_transport_write32(t, 1, off, 0xDEADBEEFu), 0);
     /* Past the end of the 256 MiB DDR: an error, not a hang or junk. */
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, 0x0FFFF000u), 0);
     assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
-    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* last word still fine */
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), GMMU_E_LINK_ERROR);
     gmmu_transport_close(t);
+    /* The refused writes reached nothing: the allocator is as it was. */
+    dev = open_dev();
+    assert_int_equal(gmmu_get_vram(dev, &vr_after), 0);
+    assert_memory_equal(&vr, &vr_after, sizeof vr);
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    close_dev(dev);
 }
 
 /* One handle, several threads, each checking its own echoes. */
