@@ -41,13 +41,17 @@ soname=$(readelf -d "$prefix/lib/libgmmu.so.$version" | sed -nE 's/.*SONAME.*\[(
 cp host/examples/gmmu_hello.c "$tmp/"
 (cd "$tmp" && ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic gmmu_hello.c \
    $(pkg-config --cflags --libs gmmu) -o hello) || fail "cannot build the example against the installed library"
-readelf -d "$tmp/hello" | grep -q "NEEDED.*\[libgmmu.so.$major\]" || fail "the example does not need libgmmu.so.$major"
+# Outputs are taken whole before grep -q: with pipefail, grep -q leaving
+# early can kill the writer with SIGPIPE and fail a pipeline that matched.
+dyn=$(readelf -d "$tmp/hello")
+grep -q "NEEDED.*\[libgmmu.so.$major\]" <<<"$dyn" || fail "the example does not need libgmmu.so.$major"
 out=$(LD_LIBRARY_PATH=$prefix/lib "$tmp/hello" sim:/nonexistent/gmmu.sock); rc=$?
 expect="libgmmu $version (built against $version)
 open sim:/nonexistent/gmmu.sock: E_NO_DEVICE: no such device"
 [ $rc -eq 1 ] && [ "$out" = "$expect" ] || fail "the example: exit $rc, printed: $out"
-LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/hello" | grep -q "libgmmu.so.$major => $prefix/lib/" ||
-  fail "the example does not load the installed library: $(LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/hello")"
+libs=$(LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/hello")
+grep -q "libgmmu.so.$major => $prefix/lib/" <<<"$libs" ||
+  fail "the example does not load the installed library: $libs"
 
 # Static: the archive and pkg-config's private libraries.
 (cd "$tmp" && ${CC:-cc} -std=c11 gmmu_hello.c $(pkg-config --cflags gmmu) "$prefix/lib/libgmmu.a" \
@@ -62,8 +66,8 @@ ${CXX:-c++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags
 
 "$prefix/bin/gmmuctl" --version | head -1 | grep -qx "gmmuctl $version" || fail "installed gmmuctl --version"
 if command -v man >/dev/null; then
-  MANWIDTH=80 man -l "$prefix/share/man/man1/gmmuctl.1" 2>/dev/null | grep -q 'gmmuctl - control a GPU MMU' ||
-    fail "the man page does not render"
+  page=$(MANWIDTH=80 man -l "$prefix/share/man/man1/gmmuctl.1" 2>/dev/null)
+  grep -q 'gmmuctl - control a GPU MMU' <<<"$page" || fail "the man page does not render"
 else
   grep -q '^\.TH GMMUCTL 1' "$prefix/share/man/man1/gmmuctl.1" || fail "the man page is not installed"
 fi
