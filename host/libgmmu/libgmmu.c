@@ -227,8 +227,10 @@ int gmmu_command_state(struct gmmu_dev *dev, uint32_t seq, enum gmmu_cmd_state *
 /* After a wait timed out: is the device still at work on something, so
    the wait should go on? The heartbeat must have moved since *heartbeat
    (updated), and the firmware must show a long command running (this one,
-   or one before it). */
-static bool still_working(struct gmmu_dev *dev, uint32_t *heartbeat)
+   or one before it) now or at the last check (*was_running, updated): the
+   firmware clears RUNNING just before it publishes the completion, so a
+   command that ended at the check gets one more wait to be collected. */
+static bool still_working(struct gmmu_dev *dev, uint32_t *heartbeat, bool *was_running)
 {
     uint32_t beat, state;
     pthread_mutex_lock(&dev->lock);
@@ -239,7 +241,9 @@ static bool still_working(struct gmmu_dev *dev, uint32_t *heartbeat)
     if (rc || beat == *heartbeat)
         return false;
     *heartbeat = beat;
-    return state & GMMU_MBOX_FW_STATE_RUNNING;
+    bool running = state & GMMU_MBOX_FW_STATE_RUNNING, go_on = running || *was_running;
+    *was_running = running;
+    return go_on;
 }
 
 int gmmu_reap(struct gmmu_dev *dev, struct gmmu_completion *out)
@@ -369,13 +373,14 @@ int gmmu_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req
     if (!cpl)
         return GMMU_E_NO_MEMORY;
     uint32_t heartbeat = 0;
+    bool was_running = false;
     pthread_mutex_lock(&dev->lock);
     rc = rd(dev, GMMU_MBOX_FW_HEARTBEAT, &heartbeat);
     pthread_mutex_unlock(&dev->lock);
     if (rc == 0)
         rc = gmmu_wait(dev, seq, cpl, -1);
     for (int more = 1; rc == GMMU_E_TIMEOUT && more < GMMU_LONG_COMMAND_TIMEOUTS &&
-                       still_working(dev, &heartbeat);
+                       still_working(dev, &heartbeat, &was_running);
          more++)
         rc = gmmu_wait(dev, seq, cpl, -1);
     if (rc == 0 && cpl->opcode != opcode)
