@@ -317,6 +317,33 @@ static bool eng_complete(void *ctx)
     return ptm_paging_complete(&pager);
 }
 
+/* A move's copy: COPY packets (at most 2^27 words each), waited for, so
+   the old pages can be freed once vidmm's rewrite completes. The engine
+   wrote DDR behind the data cache: dropped after. */
+static bool eng_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg, uint64_t src,
+                     uint64_t bytes)
+{
+    uint32_t flags = (dst_seg == GMMU_SEGMENT_SYSTEM ? GMMU_PAGING_HDR_DST_SYS : 0u) |
+                     (src_seg == GMMU_SEGMENT_SYSTEM ? GMMU_PAGING_HDR_SRC_SYS : 0u);
+
+    while (bytes) {
+        uint64_t w[3], chunk = bytes < (UINT64_C(1) << 30) ? bytes : UINT64_C(1) << 30;
+
+        pq_enc_copy(w, dst, src, (uint32_t)(chunk / 8), flags);
+        if (pq_push(&queue, w, 3, NULL, 0) != PQ_OK)
+            return false;
+        dst += chunk;
+        src += chunk;
+        bytes -= chunk;
+    }
+    if (pq_sync(&queue) != PQ_OK) {
+        pq_restart(&queue);
+        return false;
+    }
+    drop_cache(ctx);
+    return true;
+}
+
 static const struct vidmm_hw engine_hooks = {
     .read64 = eng_read64,
     .read_run = eng_read_run,
@@ -328,6 +355,7 @@ static const struct vidmm_hw engine_hooks = {
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
     .sys_reachable = eng_sys_reachable,
+    .copy = eng_copy,
 };
 
 /*

@@ -15,8 +15,9 @@
 #define PA_LIMIT  (UINT64_C(1) << PTM_PA_BITS)
 #define NIL       0xFFFFu
 
+#define PLACE_FLAGS (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_SYSTEM_ONLY)
 #define ALLOC_FLAGS \
-    (GMMU_ALLOC_FLAG_PREFER_64K | GMMU_ALLOC_FLAG_CONTIGUOUS | GMMU_ALLOC_FLAG_SYSTEM)
+    (GMMU_ALLOC_FLAG_PREFER_64K | GMMU_ALLOC_FLAG_CONTIGUOUS | GMMU_ALLOC_FLAG_SYSTEM | PLACE_FLAGS)
 #define ATTR_FLAGS \
     (GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE | GMMU_MAP_FLAG_CACHE_COHERENT)
 
@@ -35,6 +36,9 @@ _Static_assert(VIDMM_MAX_ALLOCS < 0xFFFF, "allocation slots fit a handle");
 _Static_assert(VIDMM_MAX_EXTENTS < NIL, "extent indices fit 16 bits");
 _Static_assert(VIDMM_ALLOC_EXTENTS <= VIDMM_MAX_EXTENTS, "extents per allocation");
 _Static_assert(VIDMM_MAX_RECORDS <= UINT8_MAX, "a space's record count fits a byte");
+_Static_assert(VRAM_SEGMENT_MAX >> GMMU_PAGE_SHIFT_4K <= UINT32_MAX,
+               "offsets in pages fit 32 bits");
+_Static_assert(ALLOC_FLAGS <= UINT8_MAX, "allocation flags fit a byte");
 
 /* ------------------------------------------------------------ status */
 
@@ -480,15 +484,16 @@ static uint64_t extent_bytes(const struct vidmm_extent *e)
 
 /*
  * Adds block [off, off + bytes) to the end of the allocation's backing,
- * growing the last piece when the block continues it. *last is the last
- * piece (NIL for none). False when the piece records run out.
+ * growing the last piece when the block continues it (and merge allows:
+ * pool pieces never cross ranges). *last is the last piece (NIL for none).
+ * False when the piece records run out.
  */
-static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last, uint64_t off,
-                           uint64_t bytes)
+static bool piece_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last, uint64_t off,
+                         uint64_t bytes, bool merge)
 {
     uint16_t idx;
 
-    if (*last != NIL) {
+    if (*last != NIL && merge) {
         struct vidmm_extent *e = &vm->extents[*last];
 
         if (extent_offset(e) + extent_bytes(e) == off) {
@@ -515,7 +520,14 @@ static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *la
     return true;
 }
 
-/* Gives the allocation's VRAM back; every piece is a run of whole blocks. */
+static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last, uint64_t off,
+                           uint64_t bytes)
+{
+    return piece_append(vm, a, last, off, bytes, true);
+}
+
+/* Gives the allocation's pages back: VRAM pieces are runs of whole blocks,
+   pool pieces only count. */
 static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
 {
     uint16_t idx = a->first_extent;
@@ -524,7 +536,10 @@ static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
         struct vidmm_extent *e = &vm->extents[idx];
         uint16_t next = e->next;
 
-        vram_alloc_free_range(vm->vram, extent_offset(e), extent_bytes(e));
+        if (a->where == VIDMM_AT_POOL)
+            vm->backing.used -= extent_bytes(e);
+        else
+            vram_alloc_free_range(vm->vram, extent_offset(e), extent_bytes(e));
         extent_give(vm, idx);
         idx = next;
     }
@@ -603,7 +618,136 @@ static bool is_system(const struct vidmm_alloc *a)
 
 static unsigned alloc_segment(const struct vidmm_alloc *a)
 {
-    return is_system(a) ? GMMU_SEGMENT_SYSTEM : GMMU_SEGMENT_VRAM;
+    return a->where == VIDMM_AT_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
+}
+
+/* VRAM only (no placement flag): evicted, it is not resident and its
+   mappings are invalid. */
+static bool vram_only(const struct vidmm_alloc *a)
+{
+    return !(a->flags & (PLACE_FLAGS | GMMU_ALLOC_FLAG_SYSTEM));
+}
+
+static bool offline(const struct vidmm_alloc *a)
+{
+    return a->where == VIDMM_AT_POOL && vram_only(a);
+}
+
+/* ------------------------------------------------------------ backing pool */
+
+#define POOL_UNIT  SIZE_64K
+#define POOL_LIMIT (UINT64_C(1) << (32 + GMMU_PAGE_SHIFT_4K))
+
+static uint64_t round_unit(uint64_t bytes)
+{
+    return (bytes + POOL_UNIT - 1) & ~(POOL_UNIT - 1);
+}
+
+/* The range holding pool offset `lin` (bytes across the ranges): the host
+   address of lin, and the pool offsets where the range starts and ends. */
+static bool pool_range(const struct backing_pool *b, uint64_t lin, uint64_t *pa, uint64_t *start,
+                       uint64_t *end)
+{
+    uint64_t base = 0;
+
+    for (uint32_t i = 0; i < b->count; i++) {
+        if (lin - base < b->range[i].size) {
+            *pa = b->range[i].addr + (lin - base);
+            *start = base;
+            *end = base + b->range[i].size;
+            return true;
+        }
+        base += b->range[i].size;
+    }
+    return false;
+}
+
+static bool pool_locate(const struct backing_pool *b, uint64_t lin, uint64_t *pa, uint64_t *end)
+{
+    uint64_t start;
+
+    return pool_range(b, lin, pa, &start, end);
+}
+
+static uint64_t pool_pa(const struct backing_pool *b, uint64_t lin)
+{
+    uint64_t pa = 0, end;
+
+    pool_locate(b, lin, &pa, &end);
+    return pa;
+}
+
+/*
+ * The free run of the pool at or after `*at`: moves *at past pieces of
+ * allocations in the pool and returns where the run ends (the next piece
+ * or the range's end), or 0 when the pool ends first.
+ */
+static uint64_t pool_gap(const struct vidmm *vm, uint64_t *at)
+{
+    for (;;) {
+        uint64_t pa, end, cur = *at;
+
+        if (!pool_locate(&vm->backing, cur, &pa, &end))
+            return 0;
+        for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && cur == *at; i++) {
+            const struct vidmm_alloc *a = &vm->allocs[i];
+
+            if (!a->live || a->where != VIDMM_AT_POOL)
+                continue;
+            for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
+                uint64_t s = extent_offset(&vm->extents[idx]);
+                uint64_t t = s + extent_bytes(&vm->extents[idx]);
+
+                if (s <= cur && cur < t) {
+                    *at = t;
+                    break;
+                }
+                if (s > cur && s < end)
+                    end = s;
+            }
+        }
+        if (cur == *at)
+            return end;
+    }
+}
+
+/* Pool pieces for `size` bytes (rounded up to 64 KB), lowest first. */
+static uint32_t pool_carve(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
+{
+    uint64_t left = round_unit(size), at = 0;
+    uint16_t last = NIL;
+
+    if (left > vm->backing.bytes - vm->backing.used)
+        return GMMU_STATUS_NO_MEMORY;
+    a->where = VIDMM_AT_POOL;
+    while (left) {
+        uint64_t end = pool_gap(vm, &at), pa, rstart, rend, take;
+
+        if (!end)
+            break;
+        pool_range(&vm->backing, at, &pa, &rstart, &rend);
+        take = min64(left, end - at);
+        /* A piece continues the last one only inside one range. */
+        if (!piece_append(vm, a, &last, at, take, at != rstart))
+            break;
+        vm->backing.used += take;
+        left -= take;
+        at += take;
+    }
+    if (left) {
+        backing_release(vm, a);
+        return GMMU_STATUS_NO_MEMORY;
+    }
+    return GMMU_STATUS_OK;
+}
+
+/* Where a piece starts in its segment. */
+static uint64_t piece_pa(const struct vidmm *vm, const struct vidmm_alloc *a,
+                         const struct vidmm_extent *e)
+{
+    if (a->where == VIDMM_AT_POOL)
+        return pool_pa(&vm->backing, extent_offset(e));
+    return extent_offset(e);
 }
 
 /* Fills vm->map_extents with the pieces behind [offset, offset + size) of
@@ -626,28 +770,47 @@ static size_t map_extents_build(struct vidmm *vm, const struct vidmm_alloc *a, u
             continue;
         }
         take = min64(bytes - offset, size);
-        vm->map_extents[n++] = (struct ptm_extent){ .pa = extent_offset(e) + offset, .size = take };
+        vm->map_extents[n++] =
+            (struct ptm_extent){ .pa = piece_pa(vm, a, e) + offset, .size = take };
         offset = 0;
         size -= take;
     }
     return n;
 }
 
+/* Whether the page at (segment, pa) belongs to the allocation, and at
+   which offset. */
+static bool alloc_offset_of(const struct vidmm *vm, const struct vidmm_alloc *a, unsigned segment,
+                            uint64_t pa, uint64_t *offset)
+{
+    uint64_t base = 0;
+
+    if (segment != alloc_segment(a))
+        return false;
+    if (is_system(a)) {
+        *offset = pa - a->sys_addr;
+        return pa >= a->sys_addr && pa - a->sys_addr < a->size;
+    }
+    for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
+        const struct vidmm_extent *e = &vm->extents[idx];
+        uint64_t start = piece_pa(vm, a, e);
+
+        if (pa >= start && pa - start < extent_bytes(e)) {
+            *offset = base + (pa - start);
+            return *offset < a->size;
+        }
+        base += extent_bytes(e);
+    }
+    return false;
+}
+
 /* Whether the page at (segment, pa) belongs to the allocation. */
 static bool alloc_holds(const struct vidmm *vm, const struct vidmm_alloc *a, unsigned segment,
                         uint64_t pa)
 {
-    if (segment != alloc_segment(a))
-        return false;
-    if (is_system(a))
-        return pa >= a->sys_addr && pa - a->sys_addr < a->size;
-    for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
-        const struct vidmm_extent *e = &vm->extents[idx];
+    uint64_t off;
 
-        if (pa >= extent_offset(e) && pa - extent_offset(e) < extent_bytes(e))
-            return true;
-    }
-    return false;
+    return alloc_offset_of(vm, a, segment, pa, &off);
 }
 
 /* ------------------------------------------------------------ init */
@@ -689,7 +852,12 @@ static uint32_t alloc_check(const struct gmmu_alloc_req *req)
     bool contig = req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS;
     bool constrained = req->lowest || req->highest || req->boundary;
 
+    unsigned place = req->flags & PLACE_FLAGS;
+
     if (req->reserved || (req->flags & ~ALLOC_FLAGS) || !req->size)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    /* One placement, and none for memory that never moves. */
+    if (place == PLACE_FLAGS || (place && (system || contig)))
         return GMMU_STATUS_INVALID_ARGUMENT;
     /* Constraints only for contiguous VRAM; a host address only for system memory. */
     if ((constrained && (system || !contig)) || (req->sys_addr && !system))
@@ -709,6 +877,46 @@ static int alloc_free_slot(const struct vidmm *vm)
         if (!vm->allocs[i].live)
             return i;
     return -1;
+}
+
+static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip);
+static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip);
+
+#define SLOT_BITS ((VIDMM_MAX_ALLOCS + 7) / 8)
+
+static bool bit_get(const uint8_t *bits, uint32_t i)
+{
+    return bits[i / 8] & (1u << (i % 8));
+}
+
+static void bit_set(uint8_t *bits, uint32_t i)
+{
+    bits[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+/*
+ * Pages for a new allocation that may move, by placement: VRAM only takes
+ * VRAM, making room by evicting when the sums show it can; VRAM preferred
+ * takes VRAM if it is free, else the pool; system only takes the pool.
+ */
+static uint32_t place_new(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
+{
+    uint8_t skip[SLOT_BITS] = { 0 };
+    uint32_t st;
+
+    if (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY)
+        return pool_carve(vm, a, size);
+    st = backing_carve(vm, a, size);
+    if (st == GMMU_STATUS_OK)
+        return st;
+    if (a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED)
+        return pool_carve(vm, a, size);
+    if (!plan_room(vm, size, skip))
+        return GMMU_STATUS_NO_MEMORY;
+    st = make_room(vm, size, skip);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    return backing_carve(vm, a, size);
 }
 
 uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
@@ -735,24 +943,27 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
     a->first_extent = NIL;
     a->extents = 0;
     a->sys_addr = req->sys_addr; /* 0 unless SYSTEM (checked) */
+    a->residency = 0;
+    a->where = is_system(a) ? VIDMM_AT_HOST : VIDMM_AT_VRAM;
     if (req->flags & GMMU_ALLOC_FLAG_SYSTEM)
         st = GMMU_STATUS_OK;
     else if (req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS)
         st = backing_contig(vm, a, req, size);
     else
-        st = backing_carve(vm, a, size);
+        st = place_new(vm, a, size);
     if (st != GMMU_STATUS_OK)
         return st;
     a->size = size;
     a->live = true;
+    a->last_use = ++vm->clock;
     vm->live_allocs++;
-    if (!is_system(a))
+    if (a->where == VIDMM_AT_VRAM)
         vm->alloc_vram_bytes += size;
     *rsp = (struct gmmu_alloc_rsp){
         .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
         .extents = is_system(a) ? 1u : a->extents,
         .size = size,
-        .base = is_system(a) ? a->sys_addr : extent_offset(&vm->extents[a->first_extent]),
+        .base = is_system(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
     };
     return GMMU_STATUS_OK;
 }
@@ -834,7 +1045,7 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
         tiles_purge(vm, r, a);
         record_free(vm, r);
     }
-    if (!is_system(a))
+    if (a->where == VIDMM_AT_VRAM)
         vm->alloc_vram_bytes -= a->size;
     backing_release(vm, a);
     a->live = false;
@@ -1005,16 +1216,20 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
         pst = place_auto(&as->vs, vm->map_extents[0].pa, req->size, pages, &va);
     if (pst != PTM_OK)
         return vidmm_status_from_ptm(pst);
-    /* After the VA: an overlapping fixed VA is OVERLAP even with no record free. */
+    /* After the VA: an overlapping fixed VA is OVERLAP even with no record free.
+       A VRAM-only allocation that is not resident stays invalid there. */
     rec = record_take(vm);
-    pst = rec ? ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
-                                req->flags & ATTR_FLAGS, pages)
-              : PTM_ERR_NO_NODES;
+    pst = !rec         ? PTM_ERR_NO_NODES
+          : offline(a) ? PTM_OK
+                       : ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
+                                         req->flags & ATTR_FLAGS, pages);
     if (pst != PTM_OK) {
         va_alloc_free(&as->vs, va, req->size);
         return vidmm_status_from_ptm(pst);
     }
     record_set(vm, rec, va, req->size, alloc_slot, as_slot, VIDMM_REC_MAPPING);
+    rec->offset_pages = (uint32_t)(req->offset >> GMMU_PAGE_SHIFT_4K);
+    vm->rec_map[rec - vm->records] = (uint8_t)((req->flags & ATTR_FLAGS) | pages << 3);
     as_touch(vm, as_slot);
     rsp->va = va;
     return GMMU_STATUS_OK;
@@ -1123,6 +1338,10 @@ static uint32_t upd_check_map(struct vidmm *vm, struct upd *u)
         return GMMU_STATUS_UNALIGNED;
     if (op->arg > u->a->size || op->size > u->a->size - op->arg)
         return GMMU_STATUS_OUT_OF_RANGE;
+    /* Tiles of a VRAM-only allocation could not be put back after an
+       eviction: it must be resident (and then stays put). */
+    if (offline(u->a))
+        return GMMU_STATUS_INVALID_ARGUMENT;
     return GMMU_STATUS_OK;
 }
 
@@ -1404,6 +1623,436 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
     return GMMU_STATUS_OK;
 }
 
+/* ------------------------------------------------------------ residency */
+
+/* An engine runs now in an address space that maps the allocation. */
+static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+        uint8_t id;
+
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        id = vm->as[r->as].hw_asid;
+        if (id != VIDMM_NO_ASID && asid_busy(vm, id))
+            return true;
+    }
+    return false;
+}
+
+static bool has_tiles(const struct vidmm *vm, uint32_t slot)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (vm->records[i].kind == VIDMM_REC_TILES && vm->records[i].alloc == slot)
+            return true;
+    return false;
+}
+
+/*
+ * May the allocation be moved out of VRAM now? In VRAM, nobody holds it
+ * resident, not contiguous (AccessedPhysically stays put), no engine runs
+ * in a space that maps it, and, VRAM only, no tile points at it (tiles of
+ * an allocation that is not resident could not be put back).
+ */
+static bool evictable(const struct vidmm *vm, uint32_t slot)
+{
+    const struct vidmm_alloc *a = &vm->allocs[slot];
+
+    return a->live && a->where == VIDMM_AT_VRAM && !a->residency &&
+           !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->copy &&
+           !(vram_only(a) && has_tiles(vm, slot)) && !alloc_busy(vm, slot);
+}
+
+/* The evictable allocation used least recently, not in `skip`; -1 if none. */
+static int victim_pick(const struct vidmm *vm, const uint8_t *skip)
+{
+    int best = -1;
+    uint32_t best_age = 0;
+
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        uint32_t age = vm->clock - vm->allocs[i].last_use;
+
+        if (bit_get(skip, i) || !evictable(vm, i))
+            continue;
+        if (best < 0 || age > best_age) {
+            best = (int)i;
+            best_age = age;
+        }
+    }
+    return best;
+}
+
+/* Whether evicting least recently used first can free `need` bytes of
+   VRAM, each victim fitting the pool. Changes nothing. */
+static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip)
+{
+    uint8_t mark[SLOT_BITS];
+    struct vram_stats st;
+    uint64_t pool_free = vm->backing.bytes - vm->backing.used;
+
+    memcpy(mark, skip, sizeof(mark));
+    vram_alloc_stats(vm->vram, &st);
+    while (st.free_bytes < need) {
+        int v = victim_pick(vm, mark);
+        uint64_t bytes;
+
+        if (v < 0)
+            return false;
+        bit_set(mark, (uint32_t)v);
+        bytes = round_unit(vm->allocs[v].size);
+        if (bytes > pool_free)
+            continue;
+        pool_free -= bytes;
+        st.free_bytes += vm->allocs[v].size;
+    }
+    return true;
+}
+
+/* The page-table blocks rewriting every PTE of the allocation can take:
+   every table under its mappings and tile hulls (see need_range). */
+static void move_need(const struct vidmm *vm, uint32_t slot, struct table_need *n)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+
+        if (r->kind != VIDMM_REC_FREE && r->alloc == slot)
+            need_range(n, r->va, r->va + r->size);
+    }
+}
+
+/* Copies the allocation's bytes from the pieces of `from` to those of `to`
+   (same offsets), in runs as long as both pieces allow. */
+static bool move_copy(struct vidmm *vm, const struct vidmm_alloc *from,
+                      const struct vidmm_alloc *to, uint64_t size)
+{
+    uint16_t fi = from->first_extent, ti = to->first_extent;
+    uint64_t fo = 0, to_off = 0; /* bytes used of the current pieces */
+
+    while (size && fi != NIL && ti != NIL) {
+        const struct vidmm_extent *fe = &vm->extents[fi], *te = &vm->extents[ti];
+        uint64_t run = min64(min64(extent_bytes(fe) - fo, extent_bytes(te) - to_off), size);
+
+        if (!vm->hw->copy(vm->hw_ctx, alloc_segment(to), piece_pa(vm, to, te) + to_off,
+                          alloc_segment(from), piece_pa(vm, from, fe) + fo, run))
+            return false;
+        size -= run;
+        fo += run;
+        to_off += run;
+        if (fo == extent_bytes(fe)) {
+            fi = fe->next;
+            fo = 0;
+        }
+        if (to_off == extent_bytes(te)) {
+            ti = te->next;
+            to_off = 0;
+        }
+    }
+    return !size;
+}
+
+/* Points the pages of a tile hull that are in `old` at the same offsets
+   of the allocation where it is now. */
+static enum ptm_status tiles_move(struct vidmm *vm, const struct vidmm_record *r,
+                                  const struct vidmm_alloc *old, const struct vidmm_alloc *a)
+{
+    struct ptm *pm = &vm->as[r->as].pm;
+    uint64_t end = r->va + r->size;
+    enum ptm_status st = PTM_OK;
+
+    for (uint64_t va = r->va; va < end && st == PTM_OK;) {
+        struct ptm_translation t = { .state = PTM_PAGE_INVALID };
+        uint64_t page = VIDMM_TILE_SIZE, start, off;
+        size_t n;
+
+        ptm_query(pm, va, &t);
+        vm->counters.tile_scans++;
+        if (t.state != PTM_PAGE_INVALID)
+            page = max64(page, UINT64_C(1) << t.page_shift);
+        start = va & ~(page - 1);
+        va = start + page;
+        if (t.state != PTM_PAGE_MAPPED ||
+            !alloc_offset_of(vm, old, t.segment, t.pa - (t.pa & (page - 1)), &off))
+            continue;
+        n = map_extents_build(vm, a, off, min64(page, a->size - off));
+        st =
+            ptm_map_extents(pm, start, vm->map_extents, n, alloc_segment(a), t.attrs, PTM_PAGE_ALL);
+    }
+    return st;
+}
+
+/* Makes every PTE that points into the allocation point where it is now
+   (or invalid, for a VRAM-only allocation that is not resident). */
+static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc *old)
+{
+    const struct vidmm_alloc *a = &vm->allocs[slot];
+    enum ptm_status st = PTM_OK;
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && st == PTM_OK; i++) {
+        struct vidmm_record *r = &vm->records[i];
+        struct ptm *pm = &vm->as[r->as].pm;
+        uint8_t m = vm->rec_map[i];
+        size_t n;
+
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        if (r->kind == VIDMM_REC_TILES) {
+            st = tiles_move(vm, r, old, a);
+        } else if (offline(a)) {
+            st = ptm_unmap(pm, r->va, r->size);
+        } else {
+            n = map_extents_build(vm, a, (uint64_t)r->offset_pages << GMMU_PAGE_SHIFT_4K, r->size);
+            st = ptm_map_extents(pm, r->va, vm->map_extents, n, alloc_segment(a), m & ATTR_FLAGS,
+                                 m >> 3);
+        }
+    }
+    return st;
+}
+
+/* Whether every MAP_VA mapping of the allocation can be mapped on the
+   pieces of `to` with the page sizes it was made with: each piece aligned
+   to the smallest of them. */
+static bool move_fits(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc *to)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+        unsigned pages = vm->rec_map[i] >> 3;
+        uint64_t align = page_align_for(PAGE_SIZE, pages);
+        size_t n;
+
+        if (r->kind != VIDMM_REC_MAPPING || r->alloc != slot)
+            continue;
+        n = map_extents_build(vm, to, (uint64_t)r->offset_pages << GMMU_PAGE_SHIFT_4K, r->size);
+        for (size_t k = 0; k < n; k++)
+            if ((vm->map_extents[k].pa | vm->map_extents[k].size) & (align - 1))
+                return false;
+    }
+    return true;
+}
+
+/*
+ * Moves allocation `slot` into VRAM or out to the pool, its VAs unchanged:
+ * new pages, the paging engine's copy, every PTE pointing into it
+ * rewritten (each ptmgr command ends with its TLB flush), then the old
+ * pages freed. Refused before anything changes when the new pages, the
+ * tables the rewrite may need or the copy fail.
+ */
+static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram)
+{
+    struct vidmm_alloc *a = &vm->allocs[slot];
+    struct vidmm_alloc old = *a, dst = *a;
+    struct table_need need = { 0, 0 };
+    uint32_t st;
+
+    dst.first_extent = NIL;
+    dst.extents = 0;
+    dst.where = to_vram ? VIDMM_AT_VRAM : VIDMM_AT_POOL;
+    st = to_vram ? backing_carve(vm, &dst, a->size) : pool_carve(vm, &dst, a->size);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    move_need(vm, slot, &need);
+    if (!offline(&dst) && (!move_fits(vm, slot, &dst) || !headroom(vm, &need))) {
+        backing_release(vm, &dst);
+        return GMMU_STATUS_NO_MEMORY;
+    }
+    if (!move_copy(vm, a, &dst, a->size)) {
+        backing_release(vm, &dst);
+        return GMMU_STATUS_DEVICE_ERROR;
+    }
+    a->first_extent = dst.first_extent;
+    a->extents = dst.extents;
+    a->where = dst.where;
+    /* The headroom was there: a failure is a broken invariant. */
+    st = ptes_move(vm, slot, &old) == PTM_OK ? GMMU_STATUS_OK : GMMU_STATUS_INTERNAL;
+    if (vm->hw->complete)
+        vm->hw->complete(vm->hw_ctx);
+    backing_release(vm, &old);
+    if (to_vram) {
+        vm->alloc_vram_bytes += a->size;
+        vm->counters.moves_in++;
+    } else {
+        vm->alloc_vram_bytes -= a->size;
+        vm->counters.moves_out++;
+    }
+    vm->counters.bytes_moved += a->size;
+    vm->fence++;
+    return st;
+}
+
+/* Evicts least recently used first until `need` bytes of VRAM are free;
+   a victim that cannot move is skipped (and marked in skip). */
+static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip)
+{
+    struct vram_stats st;
+
+    for (vram_alloc_stats(vm->vram, &st); st.free_bytes < need; vram_alloc_stats(vm->vram, &st)) {
+        int v = victim_pick(vm, skip);
+        uint32_t s;
+
+        if (v < 0)
+            return GMMU_STATUS_NO_MEMORY;
+        s = alloc_move(vm, (uint32_t)v, false);
+        if (s == GMMU_STATUS_INTERNAL)
+            return s;
+        if (s != GMMU_STATUS_OK)
+            bit_set(skip, (uint32_t)v);
+    }
+    return GMMU_STATUS_OK;
+}
+
+/* Brings a listed allocation into VRAM, evicting others (not in `list`). */
+static uint32_t bring_in(struct vidmm *vm, uint32_t slot, const uint8_t *list)
+{
+    uint8_t skip[SLOT_BITS];
+    uint32_t st;
+
+    memcpy(skip, list, sizeof(skip));
+    st = make_room(vm, vm->allocs[slot].size, skip);
+    if (st == GMMU_STATUS_OK)
+        st = alloc_move(vm, slot, true);
+    /* Free bytes were not enough (pieces): one more victim at a time. */
+    while (st == GMMU_STATUS_NO_MEMORY) {
+        int v = victim_pick(vm, skip);
+
+        if (v < 0)
+            break;
+        bit_set(skip, (uint32_t)v);
+        if (alloc_move(vm, (uint32_t)v, false) == GMMU_STATUS_OK)
+            st = alloc_move(vm, slot, true);
+    }
+    return st;
+}
+
+static uint32_t handle_at(const void *handles, uint32_t i)
+{
+    uint32_t h;
+
+    memcpy(&h, (const uint8_t *)handles + 4u * i, 4);
+    return h;
+}
+
+/* Every handle live (BAD_HANDLE), a sane count; marks their slots. */
+static uint32_t list_check(struct vidmm *vm, const struct gmmu_residency_req *req,
+                           const void *handles, uint8_t *list)
+{
+    memset(list, 0, SLOT_BITS);
+    if (req->reserved || !req->count || req->count > GMMU_RESIDENCY_MAX)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < req->count; i++) {
+        uint32_t slot;
+
+        if (!alloc_lookup(vm, handle_at(handles, i), &slot))
+            return GMMU_STATUS_BAD_HANDLE;
+        bit_set(list, slot);
+    }
+    return GMMU_STATUS_OK;
+}
+
+uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *req,
+                             const void *handles, struct gmmu_residency_rsp *rsp)
+{
+    uint8_t list[SLOT_BITS];
+    uint64_t need = 0;
+    uint32_t st = list_check(vm, req, handles, list);
+
+    if (st != GMMU_STATUS_OK)
+        return st;
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+
+        if (!bit_get(list, i))
+            continue;
+        /* Counts could wrap only after 65535 unmatched MAKE_RESIDENTs. */
+        if (a->residency > UINT16_MAX - req->count)
+            return GMMU_STATUS_INVALID_ARGUMENT;
+        if (offline(a))
+            need += a->size;
+    }
+    /* VRAM-only allocations must come in: refused while nothing moved
+       when the sums show they cannot. */
+    if (need && !plan_room(vm, need, list))
+        return GMMU_STATUS_NO_MEMORY;
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && st == GMMU_STATUS_OK; i++)
+        if (bit_get(list, i) && offline(&vm->allocs[i]))
+            st = bring_in(vm, i, list);
+    if (st != GMMU_STATUS_OK)
+        return st;
+    /* VRAM preferred: into VRAM if room can be made, else resident in the
+       pool; never under a running engine. */
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+
+        if (bit_get(list, i) && a->where == VIDMM_AT_POOL &&
+            (a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED) && !alloc_busy(vm, i) &&
+            bring_in(vm, i, list) == GMMU_STATUS_INTERNAL)
+            return GMMU_STATUS_INTERNAL;
+    }
+    for (uint32_t i = 0; i < req->count; i++) {
+        uint32_t slot;
+
+        alloc_lookup(vm, handle_at(handles, i), &slot);
+        vm->allocs[slot].residency++;
+        vm->allocs[slot].last_use = ++vm->clock;
+    }
+    rsp->fence = vm->fence;
+    return GMMU_STATUS_OK;
+}
+
+uint32_t vidmm_evict(struct vidmm *vm, const struct gmmu_residency_req *req, const void *handles)
+{
+    uint8_t list[SLOT_BITS];
+    uint32_t st = list_check(vm, req, handles, list), i, slot;
+
+    if (st != GMMU_STATUS_OK)
+        return st;
+    for (i = 0; i < req->count; i++) {
+        alloc_lookup(vm, handle_at(handles, i), &slot);
+        if (!vm->allocs[slot].residency)
+            break;
+        vm->allocs[slot].residency--;
+    }
+    if (i == req->count) {
+        for (i = 0; i < req->count; i++) {
+            alloc_lookup(vm, handle_at(handles, i), &slot);
+            vm->allocs[slot].last_use = ++vm->clock;
+        }
+        return GMMU_STATUS_OK;
+    }
+    /* Below zero: put back what this list took. */
+    while (i-- > 0) {
+        alloc_lookup(vm, handle_at(handles, i), &slot);
+        vm->allocs[slot].residency++;
+    }
+    return GMMU_STATUS_INVALID_ARGUMENT;
+}
+
+uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
+                           struct gmmu_alloc_info *rsp)
+{
+    static const uint8_t state[] = {
+        [VIDMM_AT_VRAM] = GMMU_ALLOC_STATE_VRAM,
+        [VIDMM_AT_POOL] = GMMU_ALLOC_STATE_BACKING,
+        [VIDMM_AT_HOST] = GMMU_ALLOC_STATE_HOST,
+    };
+    uint32_t slot;
+    const struct vidmm_alloc *a;
+
+    if (req->reserved)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    a = alloc_lookup(vm, req->handle, &slot);
+    if (!a)
+        return GMMU_STATUS_BAD_HANDLE;
+    *rsp = (struct gmmu_alloc_info){
+        .size = a->size,
+        .base = is_system(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        .state = offline(a) ? GMMU_ALLOC_STATE_OFFLINE : state[a->where],
+        .residency = a->residency,
+        .flags = a->flags,
+        .extents = is_system(a) ? 1u : a->extents,
+    };
+    return GMMU_STATUS_OK;
+}
+
 /* ------------------------------------------------------------ ADD_BACKING */
 
 /* A SYSTEM allocation's pages are the host's own: none may be backing. */
@@ -1431,6 +2080,9 @@ uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req)
 
     if (err != BACKING_OK)
         return status[err];
+    /* Pool pieces count 4 KB pages in 32 bits: the pool stops at 16 TiB. */
+    if (req->size > POOL_LIMIT - vm->backing.bytes)
+        return GMMU_STATUS_OUT_OF_RANGE;
     if (overlaps_system_alloc(vm, req->sys_addr, req->size))
         return GMMU_STATUS_OVERLAP;
     /* Outside what the host can serve (or no path at all): the device's
@@ -1498,6 +2150,11 @@ void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
         .backing_ranges = vm->backing.count,
         .backing_bytes = vm->backing.bytes,
         .backing_free = vm->backing.bytes - vm->backing.used,
+        .resident_bytes = vm->alloc_vram_bytes,
+        .paging_fence = vm->fence,
     };
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
+        if (evictable(vm, i))
+            rsp->evictable_bytes += vm->allocs[i].size;
     vidmm_table_usage(vm, &rsp->tables, &rsp->table_bytes);
 }

@@ -107,6 +107,16 @@ struct vidmm_hw {
      * system-memory path answers false, so it never gets a backing pool.
      */
     bool (*sys_reachable)(void *ctx, uint64_t sys_addr);
+    /*
+     * Optional: copy `bytes` (a 4 KB multiple) from (src_seg, src) to
+     * (dst_seg, dst), segments GMMU_SEGMENT_SYSTEM or GMMU_SEGMENT_VRAM
+     * (a paging engine's COPY). Done before later page-table writes take
+     * effect and before complete() returns (or when it returns, without
+     * complete()). False on a device error. Moving an allocation needs it:
+     * without it nothing is evicted.
+     */
+    bool (*copy)(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg, uint64_t src,
+                 uint64_t bytes);
 };
 
 struct vidmm_config {
@@ -121,18 +131,34 @@ struct vidmm_config {
 
 /* ------------------------------------------------------------ state */
 
+/* Where an allocation's pages are (vidmm_alloc.where). */
+enum vidmm_where {
+    VIDMM_AT_VRAM = 0, /* pieces are VRAM pages */
+    VIDMM_AT_POOL,     /* pieces are pages of the backing pool (see below) */
+    VIDMM_AT_HOST,     /* SYSTEM: the host buffer at sys_addr */
+};
+
 /* One physical memory object. */
 struct vidmm_alloc {
     uint64_t size;         /* bytes */
     uint64_t sys_addr;     /* SYSTEM: host address of the buffer */
+    uint32_t last_use;     /* LRU clock: ALLOC, MAKE_RESIDENT, EVICT */
     uint16_t gen;          /* handle generation */
-    uint16_t first_extent; /* VRAM: list through vidmm.extents */
+    uint16_t first_extent; /* VRAM or pool: list through vidmm.extents */
     uint16_t extents;
-    uint8_t flags; /* GMMU_ALLOC_FLAG_* */
+    uint16_t residency; /* MAKE_RESIDENT minus EVICT */
+    uint8_t flags;      /* GMMU_ALLOC_FLAG_* */
+    uint8_t where;      /* enum vidmm_where */
     bool live;
 };
 
-/* A run of whole vram_alloc blocks backing part of an allocation. */
+/*
+ * A run of pages backing part of an allocation: whole vram_alloc blocks in
+ * VRAM, or 64 KB units of the backing pool. Pool pages are numbered across
+ * the pool's ranges in the order they were added (pool page p of range i
+ * is range i's address + (p - pages of the ranges before i) * 4 KB); a
+ * piece never crosses from one range into the next.
+ */
 struct vidmm_extent {
     uint32_t page; /* first 4 KB page in the segment */
     uint32_t pages;
@@ -161,17 +187,20 @@ enum vidmm_record_kind {
 struct vidmm_record {
     uint64_t va;
     uint64_t size;
-    uint16_t alloc; /* allocation slot */
-    uint8_t as;     /* address-space slot */
-    uint8_t kind;   /* enum vidmm_record_kind */
+    uint16_t alloc;        /* allocation slot */
+    uint8_t as;            /* address-space slot */
+    uint8_t kind;          /* enum vidmm_record_kind */
+    uint32_t offset_pages; /* MAPPING: offset in the allocation / 4 KB */
 };
 
 /* Counters for tests and the docs' claims; never reset. */
 struct vidmm_counters {
-    uint32_t asid_binds;         /* address spaces given a hardware id */
-    uint32_t asid_evictions;     /* ... by taking it from another */
-    uint32_t batch_reservations; /* UPDATE_VA headroom checks by taking blocks */
-    uint32_t tile_scans;         /* 64 KB steps of FREE's tile search */
+    uint32_t asid_binds;          /* address spaces given a hardware id */
+    uint32_t asid_evictions;      /* ... by taking it from another */
+    uint32_t batch_reservations;  /* UPDATE_VA headroom checks by taking blocks */
+    uint32_t tile_scans;          /* 64 KB steps of FREE's tile search */
+    uint32_t moves_in, moves_out; /* allocations moved into / out of VRAM */
+    uint64_t bytes_moved;         /* by those moves */
 };
 
 struct vidmm {
@@ -186,6 +215,7 @@ struct vidmm {
     uint32_t live_allocs, live_as;
     struct backing_pool backing; /* ADD_BACKING's host ranges */
     uint64_t alloc_vram_bytes;   /* VRAM held by allocations */
+    uint64_t fence;              /* paging fence: moves completed */
     uint16_t free_extent;        /* free list through extents[].next */
     uint32_t free_extents;
     struct vidmm_counters counters;
@@ -195,6 +225,9 @@ struct vidmm {
     uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
     uint8_t as_records[VIDMM_MAX_AS];       /* live records of each AS slot */
     struct vidmm_record records[VIDMM_MAX_RECORDS];
+    /* MAPPING records: attributes | page sizes << 3, to map them again
+       after a move. */
+    uint8_t rec_map[VIDMM_MAX_RECORDS];
     /* Scratch of one command: the pieces handed to ptm_map_extents. */
     struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];
 };
@@ -231,6 +264,19 @@ uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);
 /* ADD_BACKING: a host range for the backing pool. All or nothing. */
 uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req);
+
+/*
+ * MAKE_RESIDENT and EVICT over `count` handles (u32, any alignment).
+ * Each is all or nothing over its list: the counts change only on OK (a
+ * refused MAKE_RESIDENT may have moved allocations, never their VAs or
+ * contents). See docs/vidmm.md, "Residency".
+ */
+uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *req,
+                             const void *handles, struct gmmu_residency_rsp *rsp);
+uint32_t vidmm_evict(struct vidmm *vm, const struct gmmu_residency_req *req, const void *handles);
+/* QUERY_ALLOC: where the allocation lives now. */
+uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
+                           struct gmmu_alloc_info *rsp);
 
 /* Gives the address space a hardware id (recycling one if need be) so an
  * engine can run in it now, and marks it most recently used. */

@@ -34,6 +34,7 @@ union fixed_req {
     struct gmmu_range_req range;
     struct gmmu_reserve_req reserve;
     struct gmmu_query_req query;
+    struct gmmu_backing_req backing;
 };
 
 union fixed_rsp {
@@ -42,6 +43,7 @@ union fixed_rsp {
     struct gmmu_va_rsp va;
     struct gmmu_query_rsp query;
     struct gmmu_vram_rsp vram;
+    struct gmmu_alloc_info info;
 };
 
 /* INTERNAL without an instance; MALFORMED_LENGTH unless the request is
@@ -123,6 +125,11 @@ static uint32_t add_backing(struct vidmm *vm, const void *in, void *out)
     return vidmm_add_backing(vm, in);
 }
 
+static uint32_t query_alloc(struct vidmm *vm, const void *in, void *out)
+{
+    return vidmm_query_alloc(vm, in, out);
+}
+
 static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
 {
     (void)in;
@@ -149,6 +156,7 @@ FIXED_CMD(reserve_va, sizeof(struct gmmu_reserve_req), sizeof(struct gmmu_va_rsp
 FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp))
 FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
+FIXED_CMD(query_alloc, sizeof(struct gmmu_handle_req), sizeof(struct gmmu_alloc_info))
 
 /* The header, then exactly `count` operations: anything else is malformed. */
 static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
@@ -169,6 +177,38 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
     return vidmm_update_va(vm, &in, req + sizeof(in));
 }
 
+/* MAKE_RESIDENT and EVICT: the header, then exactly `count` handles. */
+static uint32_t residency(VIDMM_CMD_ARGS, bool make)
+{
+    struct vidmm *vm = ctx;
+    struct gmmu_residency_req in;
+    struct gmmu_residency_rsp out;
+    uint32_t st;
+
+    *resp_len = 0;
+    if (!vm)
+        return GMMU_STATUS_INTERNAL;
+    if (req_len < sizeof(in))
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    memcpy(&in, req, sizeof(in));
+    if ((uint64_t)in.count * 4u != req_len - sizeof(in))
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    if (!make)
+        return vidmm_evict(vm, &in, req + sizeof(in));
+    st = vidmm_make_resident(vm, &in, req + sizeof(in), &out);
+    return mbox_reply(st, &out, sizeof(out), resp, resp_cap, resp_len);
+}
+
+static uint32_t cmd_make_resident(VIDMM_CMD_ARGS)
+{
+    return residency(ctx, req, req_len, resp, resp_cap, resp_len, true);
+}
+
+static uint32_t cmd_evict(VIDMM_CMD_ARGS)
+{
+    return residency(ctx, req, req_len, resp, resp_cap, resp_len, false);
+}
+
 static const struct mbox_command commands[] = {
     { GMMU_OP_ALLOC, cmd_alloc },
     { GMMU_OP_FREE, cmd_free_alloc },
@@ -181,5 +221,8 @@ static const struct mbox_command commands[] = {
     { GMMU_OP_QUERY_VA, cmd_query_va },
     { GMMU_OP_GET_VRAM, cmd_get_vram },
     { GMMU_OP_ADD_BACKING, cmd_add_backing },
+    { GMMU_OP_MAKE_RESIDENT, cmd_make_resident },
+    { GMMU_OP_EVICT, cmd_evict },
+    { GMMU_OP_QUERY_ALLOC, cmd_query_alloc },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

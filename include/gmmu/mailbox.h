@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010006) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010007) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -17,6 +17,7 @@
 #define GMMU_BAR0_BYTES GMMU_U(0x00010000) /* Size of BAR0 */
 #define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
+#define GMMU_RESIDENCY_MAX GMMU_U(0x00000100) /* Most handles in one MAKE_RESIDENT or EVICT list */
 #ifndef __ASSEMBLER__
 enum gmmu_fw_state {
     GMMU_FW_STATE_BOOTING = 0, /* Firmware has not finished initialising */
@@ -85,6 +86,9 @@ enum gmmu_op {
     GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
     GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
     GMMU_OP_ADD_BACKING = 26, /* Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it */
+    GMMU_OP_MAKE_RESIDENT = 27, /* Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp) */
+    GMMU_OP_EVICT = 28, /* Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles) */
+    GMMU_OP_QUERY_ALLOC = 29, /* Where an allocation lives now and its residency count (handle_req -> alloc_info) */
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
@@ -110,6 +114,9 @@ static inline const char *gmmu_op_name(unsigned value)
     case 24: return "QUERY_VA";
     case 25: return "GET_VRAM";
     case 26: return "ADD_BACKING";
+    case 27: return "MAKE_RESIDENT";
+    case 28: return "EVICT";
+    case 29: return "QUERY_ALLOC";
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
@@ -137,6 +144,9 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
     case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
     case 26: return "Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it";
+    case 27: return "Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)";
+    case 28: return "Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)";
+    case 29: return "Where an allocation lives now and its residency count (handle_req -> alloc_info)";
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
@@ -148,6 +158,8 @@ enum gmmu_alloc_flag {
     GMMU_ALLOC_FLAG_PREFER_64K = 1, /* Back the allocation with 64 KB pages where it can */
     GMMU_ALLOC_FLAG_CONTIGUOUS = 2, /* One physically contiguous block (AccessedPhysically), within lowest/highest/boundary */
     GMMU_ALLOC_FLAG_SYSTEM = 4, /* System-memory segment (Segment 0): the pages are host memory at sys_addr */
+    GMMU_ALLOC_FLAG_VRAM_PREFERRED = 8, /* Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only */
+    GMMU_ALLOC_FLAG_SYSTEM_ONLY = 16, /* Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM */
 };
 
 static inline const char *gmmu_alloc_flag_name(unsigned value)
@@ -156,6 +168,8 @@ static inline const char *gmmu_alloc_flag_name(unsigned value)
     case 1: return "PREFER_64K";
     case 2: return "CONTIGUOUS";
     case 4: return "SYSTEM";
+    case 8: return "VRAM_PREFERRED";
+    case 16: return "SYSTEM_ONLY";
     default: return 0;
     }
 }
@@ -166,6 +180,37 @@ static inline const char *gmmu_alloc_flag_desc(unsigned value)
     case 1: return "Back the allocation with 64 KB pages where it can";
     case 2: return "One physically contiguous block (AccessedPhysically), within lowest/highest/boundary";
     case 4: return "System-memory segment (Segment 0): the pages are host memory at sys_addr";
+    case 8: return "Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only";
+    case 16: return "Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM";
+    default: return 0;
+    }
+}
+
+enum gmmu_alloc_state {
+    GMMU_ALLOC_STATE_VRAM = 1, /* In VRAM (Segment 1) */
+    GMMU_ALLOC_STATE_BACKING = 2, /* In the backing pool, mapped there (Segment 0) */
+    GMMU_ALLOC_STATE_OFFLINE = 3, /* A VRAM-only allocation evicted to the backing pool: not resident, its MAP_VA mappings invalid (an access faults) until MAKE_RESIDENT brings it back */
+    GMMU_ALLOC_STATE_HOST = 4, /* A SYSTEM allocation: the host's own pages at sys_addr */
+};
+
+static inline const char *gmmu_alloc_state_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "VRAM";
+    case 2: return "BACKING";
+    case 3: return "OFFLINE";
+    case 4: return "HOST";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_alloc_state_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "In VRAM (Segment 1)";
+    case 2: return "In the backing pool, mapped there (Segment 0)";
+    case 3: return "A VRAM-only allocation evicted to the backing pool: not resident, its MAP_VA mappings invalid (an access faults) until MAKE_RESIDENT brings it back";
+    case 4: return "A SYSTEM allocation: the host's own pages at sys_addr";
     default: return 0;
     }
 }
@@ -580,9 +625,12 @@ struct gmmu_vram_rsp {
     uint32_t backing_ranges; /* +44: Host ranges given with ADD_BACKING (0: no backing pool, so no over-commit; a board without a system-memory path never has one) */
     uint64_t backing_bytes; /* +48: Bytes of the backing pool */
     uint64_t backing_free; /* +56: Bytes of the backing pool holding no allocation */
+    uint64_t resident_bytes; /* +64: VRAM held by allocations (resident in VRAM) */
+    uint64_t evictable_bytes; /* +72: Of resident_bytes, what may be moved out when room is needed (residency count 0, not contiguous, not pinned) */
+    uint64_t paging_fence; /* +80: The last paging fence that completed (MAKE_RESIDENT returns the fence of its moves) */
 };
-#define GMMU_VRAM_RSP_BYTES 64u
-GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 64, "vram_rsp layout");
+#define GMMU_VRAM_RSP_BYTES 88u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 88, "vram_rsp layout");
 
 /* ADD_BACKING payload */
 struct gmmu_backing_req {
@@ -591,6 +639,33 @@ struct gmmu_backing_req {
 };
 #define GMMU_BACKING_REQ_BYTES 16u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_req) == 16, "backing_req layout");
+
+/* MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow */
+struct gmmu_residency_req {
+    uint32_t count; /* +0: Handles that follow (1 .. RESIDENCY_MAX) */
+    uint32_t reserved; /* +4: 0 */
+};
+#define GMMU_RESIDENCY_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_residency_req) == 8, "residency_req layout");
+
+/* MAKE_RESIDENT completion payload */
+struct gmmu_residency_rsp {
+    uint64_t fence; /* +0: Paging fence of the command's moves; it has completed when the command completes (GET_VRAM paging_fence >= it) */
+};
+#define GMMU_RESIDENCY_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_residency_rsp) == 8, "residency_rsp layout");
+
+/* QUERY_ALLOC completion payload */
+struct gmmu_alloc_info {
+    uint64_t size; /* +0: Bytes */
+    uint64_t base; /* +8: Address of the first piece in its segment now (VRAM offset, or host address in the backing pool or of a SYSTEM buffer) */
+    uint32_t state; /* +16: ALLOC_STATE_* */
+    uint32_t residency; /* +20: Residency count (MAKE_RESIDENT minus EVICT) */
+    uint32_t flags; /* +24: The ALLOC_FLAG_* it was created with */
+    uint32_t extents; /* +28: Physically contiguous pieces now */
+};
+#define GMMU_ALLOC_INFO_BYTES 32u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_info) == 32, "alloc_info layout");
 
 /* ENGINE_RUN and ENGINE_START payload */
 struct gmmu_engine_req {

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10006  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment)
+PROTO_VERSION = 0x10007  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -19,6 +19,7 @@ EVT_RING = 0x3000  # BAR0 offset of the event ring
 BAR0_BYTES = 0x10000  # Size of BAR0
 BAR1_BYTES = 0x1000000  # Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
 MSG_MAX_BYTES = 0x1000  # Largest message: the whole command ring
+RESIDENCY_MAX = 0x100  # Most handles in one MAKE_RESIDENT or EVICT list
 
 
 class FwState(enum.IntEnum):
@@ -50,6 +51,9 @@ class Op(enum.IntEnum):
     QUERY_VA = 0x18  # Translate a VA as the tables say (query_req -> query_rsp)
     GET_VRAM = 0x19  # VRAM segment accounting (no payload -> vram_rsp)
     ADD_BACKING = 0x1a  # Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it
+    MAKE_RESIDENT = 0x1b  # Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)
+    EVICT = 0x1c  # Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)
+    QUERY_ALLOC = 0x1d  # Where an allocation lives now and its residency count (handle_req -> alloc_info)
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
@@ -59,6 +63,15 @@ class AllocFlag(enum.IntFlag):
     PREFER_64K = 0x1  # Back the allocation with 64 KB pages where it can
     CONTIGUOUS = 0x2  # One physically contiguous block (AccessedPhysically), within lowest/highest/boundary
     SYSTEM = 0x4  # System-memory segment (Segment 0): the pages are host memory at sys_addr
+    VRAM_PREFERRED = 0x8  # Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only
+    SYSTEM_ONLY = 0x10  # Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM
+
+
+class AllocState(enum.IntEnum):
+    VRAM = 0x1  # In VRAM (Segment 1)
+    BACKING = 0x2  # In the backing pool, mapped there (Segment 0)
+    OFFLINE = 0x3  # A VRAM-only allocation evicted to the backing pool: not resident, its MAP_VA mappings invalid (an access faults) until MAKE_RESIDENT brings it back
+    HOST = 0x4  # A SYSTEM allocation: the host's own pages at sys_addr
 
 
 class EngineStatusFlag(enum.IntFlag):
@@ -325,6 +338,9 @@ class VramRsp(_Struct):
         ("backing_ranges", ctypes.c_uint32),  # Host ranges given with ADD_BACKING (0: no backing pool, so no over-commit; a board without a system-memory path never has one)
         ("backing_bytes", ctypes.c_uint64),  # Bytes of the backing pool
         ("backing_free", ctypes.c_uint64),  # Bytes of the backing pool holding no allocation
+        ("resident_bytes", ctypes.c_uint64),  # VRAM held by allocations (resident in VRAM)
+        ("evictable_bytes", ctypes.c_uint64),  # Of resident_bytes, what may be moved out when room is needed (residency count 0, not contiguous, not pinned)
+        ("paging_fence", ctypes.c_uint64),  # The last paging fence that completed (MAKE_RESIDENT returns the fence of its moves)
     ]
 
 
@@ -333,6 +349,33 @@ class BackingReq(_Struct):
     _fields_ = [
         ("sys_addr", ctypes.c_uint64),  # Host (Segment 0) address of the range, 64 KB aligned
         ("size", ctypes.c_uint64),  # Bytes, a non-zero multiple of 64 KB
+    ]
+
+
+class ResidencyReq(_Struct):
+    'MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow'
+    _fields_ = [
+        ("count", ctypes.c_uint32),  # Handles that follow (1 .. RESIDENCY_MAX)
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class ResidencyRsp(_Struct):
+    'MAKE_RESIDENT completion payload'
+    _fields_ = [
+        ("fence", ctypes.c_uint64),  # Paging fence of the command's moves; it has completed when the command completes (GET_VRAM paging_fence >= it)
+    ]
+
+
+class AllocInfo(_Struct):
+    'QUERY_ALLOC completion payload'
+    _fields_ = [
+        ("size", ctypes.c_uint64),  # Bytes
+        ("base", ctypes.c_uint64),  # Address of the first piece in its segment now (VRAM offset, or host address in the backing pool or of a SYSTEM buffer)
+        ("state", ctypes.c_uint32),  # ALLOC_STATE_*
+        ("residency", ctypes.c_uint32),  # Residency count (MAKE_RESIDENT minus EVICT)
+        ("flags", ctypes.c_uint32),  # The ALLOC_FLAG_* it was created with
+        ("extents", ctypes.c_uint32),  # Physically contiguous pieces now
     ]
 
 
@@ -482,6 +525,9 @@ QUERY_REQ_BYTES = ctypes.sizeof(QueryReq)
 QUERY_RSP_BYTES = ctypes.sizeof(QueryRsp)
 VRAM_RSP_BYTES = ctypes.sizeof(VramRsp)
 BACKING_REQ_BYTES = ctypes.sizeof(BackingReq)
+RESIDENCY_REQ_BYTES = ctypes.sizeof(ResidencyReq)
+RESIDENCY_RSP_BYTES = ctypes.sizeof(ResidencyRsp)
+ALLOC_INFO_BYTES = ctypes.sizeof(AllocInfo)
 ENGINE_REQ_BYTES = ctypes.sizeof(EngineReq)
 ENGINE_STATUS_REQ_BYTES = ctypes.sizeof(EngineStatusReq)
 ENGINE_RSP_BYTES = ctypes.sizeof(EngineRsp)

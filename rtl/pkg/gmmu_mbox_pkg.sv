@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65542;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment)
+  localparam int unsigned PROTO_VERSION = 65543;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -18,6 +18,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned BAR0_BYTES = 65536;  // Size of BAR0
   localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
   localparam int unsigned MSG_MAX_BYTES = 4096;  // Largest message: the whole command ring
+  localparam int unsigned RESIDENCY_MAX = 256;  // Most handles in one MAKE_RESIDENT or EVICT list
   typedef enum logic [1:0] {
     FW_STATE_BOOTING = 2'd0,
     FW_STATE_READY = 2'd1,
@@ -45,15 +46,26 @@ package gmmu_mbox_pkg;
     OP_QUERY_VA = 6'd24,
     OP_GET_VRAM = 6'd25,
     OP_ADD_BACKING = 6'd26,
+    OP_MAKE_RESIDENT = 6'd27,
+    OP_EVICT = 6'd28,
+    OP_QUERY_ALLOC = 6'd29,
     OP_ENGINE_RUN = 6'd32,
     OP_ENGINE_START = 6'd33,
     OP_ENGINE_STATUS = 6'd34
   } op_e;
-  typedef enum logic [2:0] {
-    ALLOC_FLAG_PREFER_64K = 3'd1,
-    ALLOC_FLAG_CONTIGUOUS = 3'd2,
-    ALLOC_FLAG_SYSTEM = 3'd4
+  typedef enum logic [4:0] {
+    ALLOC_FLAG_PREFER_64K = 5'd1,
+    ALLOC_FLAG_CONTIGUOUS = 5'd2,
+    ALLOC_FLAG_SYSTEM = 5'd4,
+    ALLOC_FLAG_VRAM_PREFERRED = 5'd8,
+    ALLOC_FLAG_SYSTEM_ONLY = 5'd16
   } alloc_flag_e;
+  typedef enum logic [2:0] {
+    ALLOC_STATE_VRAM = 3'd1,
+    ALLOC_STATE_BACKING = 3'd2,
+    ALLOC_STATE_OFFLINE = 3'd3,
+    ALLOC_STATE_HOST = 3'd4
+  } alloc_state_e;
   typedef enum logic [0:0] {
     ENGINE_STATUS_FLAG_ABORT = 1'd1
   } engine_status_flag_e;
@@ -170,8 +182,11 @@ package gmmu_mbox_pkg;
   localparam int unsigned UPDATE_OP_BYTES = 40;
   localparam int unsigned QUERY_REQ_BYTES = 16;
   localparam int unsigned QUERY_RSP_BYTES = 24;
-  localparam int unsigned VRAM_RSP_BYTES = 64;
+  localparam int unsigned VRAM_RSP_BYTES = 88;
   localparam int unsigned BACKING_REQ_BYTES = 16;
+  localparam int unsigned RESIDENCY_REQ_BYTES = 8;
+  localparam int unsigned RESIDENCY_RSP_BYTES = 8;
+  localparam int unsigned ALLOC_INFO_BYTES = 32;
   localparam int unsigned ENGINE_REQ_BYTES = 40;
   localparam int unsigned ENGINE_STATUS_REQ_BYTES = 8;
   localparam int unsigned ENGINE_RSP_BYTES = 40;

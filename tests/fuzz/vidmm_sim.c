@@ -16,6 +16,15 @@ static _Noreturn void die(const char *what, uint64_t value)
     abort();
 }
 
+static void *must_alloc(size_t bytes)
+{
+    void *p = calloc(1, bytes);
+
+    if (!p)
+        die("out of host memory", bytes);
+    return p;
+}
+
 static void check_word(const struct vidmm_sim *s, uint64_t off)
 {
     if (off % 8 || off > s->bytes - 8)
@@ -93,6 +102,55 @@ static void sim_table_freed(void *ctx, uint64_t off, uint64_t bytes)
     s->tables_freed++;
 }
 
+/* Where (seg, addr) .. + bytes is in the simulated memories. */
+static uint8_t *seg_ptr(const struct vidmm_sim *s, unsigned seg, uint64_t addr, uint64_t bytes)
+{
+    if (seg == GMMU_SEGMENT_VRAM) {
+        if (addr > s->bytes || bytes > s->bytes - addr)
+            die("copy outside VRAM", addr);
+        return s->mem + addr;
+    }
+    if (seg != GMMU_SEGMENT_SYSTEM || addr < VIDMM_SIM_HOST_BASE ||
+        addr - VIDMM_SIM_HOST_BASE > s->host_bytes ||
+        bytes > s->host_bytes - (addr - VIDMM_SIM_HOST_BASE))
+        die("copy outside host memory", addr);
+    return s->host + (addr - VIDMM_SIM_HOST_BASE);
+}
+
+static bool sim_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg, uint64_t src,
+                     uint64_t bytes)
+{
+    struct vidmm_sim *s = ctx;
+
+    if ((dst | src | bytes) & 0xFFF || !bytes)
+        die("copy not in whole pages", bytes);
+    memmove(seg_ptr(s, dst_seg, dst, bytes), seg_ptr(s, src_seg, src, bytes), bytes);
+    s->copies++;
+    s->copy_bytes += bytes;
+    return true;
+}
+
+uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t addr)
+{
+    uint64_t v;
+
+    memcpy(&v, seg_ptr(s, seg, addr, 8), 8);
+    return v;
+}
+
+void vidmm_sim_poke_seg(struct vidmm_sim *s, unsigned seg, uint64_t addr, uint64_t value)
+{
+    memcpy(seg_ptr(s, seg, addr, 8), &value, 8);
+}
+
+void vidmm_sim_host(struct vidmm_sim *s, uint64_t bytes)
+{
+    free(s->host);
+    s->host = must_alloc(bytes);
+    s->host_bytes = bytes;
+    vidmm_sim_reset(s);
+}
+
 static int ref_read(void *ctx, uint64_t off, uint64_t *value)
 {
     const struct vidmm_sim *s = ctx;
@@ -101,15 +159,6 @@ static int ref_read(void *ctx, uint64_t off, uint64_t *value)
         return 1;
     memcpy(value, s->mem + off, 8);
     return 0;
-}
-
-static void *must_alloc(size_t bytes)
-{
-    void *p = calloc(1, bytes);
-
-    if (!p)
-        die("out of host memory", bytes);
-    return p;
 }
 
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
@@ -138,6 +187,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
     s->tlb_next = 0;
     s->writes = s->invalidations = s->full_invalidations = 0;
     s->set_as_calls = s->tables_freed = 0;
+    s->copies = s->copy_bytes = 0;
     if (vram_alloc_init(&s->vram, s->meta, meta, s->bytes) != VRAM_OK)
         die("vram_alloc_init", s->bytes);
     vram_alloc_stats(&s->vram, &st);
@@ -149,6 +199,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .invalidate = sim_invalidate,
         .set_as = sim_set_as,
         .table_freed = sim_table_freed,
+        .copy = s->host ? sim_copy : NULL,
     };
     cfg = (struct vidmm_config){
         .hw = &s->hw,
@@ -165,6 +216,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
 void vidmm_sim_fini(struct vidmm_sim *s)
 {
     free(s->mem);
+    free(s->host);
     free(s->meta);
     free(s->nodes);
     free(s->vm);

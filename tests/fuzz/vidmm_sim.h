@@ -25,6 +25,8 @@
 #include "vidmm.h"
 
 #define VIDMM_SIM_TLB_ENTRIES 64
+/* Host memory (Segment 0) of vidmm_sim_host: [BASE, BASE + bytes). */
+#define VIDMM_SIM_HOST_BASE   (UINT64_C(1) << 40)
 
 struct vidmm_sim_tlb {
     bool valid;
@@ -36,6 +38,8 @@ struct vidmm_sim_tlb {
 struct vidmm_sim {
     uint8_t *mem;
     uint64_t bytes;
+    uint8_t *host; /* vidmm_sim_host: host memory the copy hook reaches */
+    uint64_t host_bytes;
     struct vram_alloc vram;
     uint32_t *meta;
     uint64_t start_free;
@@ -51,6 +55,7 @@ struct vidmm_sim {
     uint32_t tlb_next;
     /* Counters of hardware calls. */
     uint64_t writes, invalidations, full_invalidations, set_as_calls, tables_freed;
+    uint64_t copies, copy_bytes;
     uint32_t last_inv_asid;
     uint64_t last_inv_start, last_inv_end;
 };
@@ -60,6 +65,11 @@ struct vidmm_sim {
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
                     uint32_t nodes_per_as);
 void vidmm_sim_fini(struct vidmm_sim *s);
+
+/* Gives the platform `bytes` of host memory at VIDMM_SIM_HOST_BASE and a
+   copy hook (so vidmm can move allocations), then resets. Without it there
+   is no copy hook. */
+void vidmm_sim_host(struct vidmm_sim *s, uint64_t bytes);
 
 /* Back to a fresh segment and a fresh vidmm, keeping the buffers. */
 void vidmm_sim_reset(struct vidmm_sim *s);
@@ -84,5 +94,8 @@ unsigned vidmm_sim_tlb_stale(const struct vidmm_sim *s);
 /* 64-bit word of VRAM (tests tag allocation pages with it). */
 uint64_t vidmm_sim_peek(const struct vidmm_sim *s, uint64_t off);
 void vidmm_sim_poke(struct vidmm_sim *s, uint64_t off, uint64_t value);
+/* The same in a segment (GMMU_SEGMENT_SYSTEM: a host address). */
+uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t addr);
+void vidmm_sim_poke_seg(struct vidmm_sim *s, unsigned seg, uint64_t addr, uint64_t value);
 
 #endif

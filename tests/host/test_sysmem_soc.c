@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gmmu/pte.h"
 #include "soc_test_util.h"
 
 #define KIB             1024ull
@@ -387,8 +388,57 @@ static void test_backing_pool_on_host_memory(void **state)
     struct gmmu_query_rsp q;
     assert_int_equal(gmmu_query_va(dev, as, b.va, &q), 0);
     assert_int_equal(q.pa, b.base);
-    assert_int_equal(gmmu_destroy_as(dev, as), 0);
     assert_int_equal(gmmu_free(dev, b.alloc), 0);
+
+    /* Residency through the paging engine: a VRAM-preferred allocation
+       evicted to this pool by a VRAM-only ALLOC that needs its room keeps
+       its VA, and its bytes are in host memory; MAKE_RESIDENT brings them
+       back into VRAM. */
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.allocations, 0); /* so the allocation is the only victim */
+    req = (struct gmmu_alloc_req){ .size = 64 * KIB, .flags = GMMU_ALLOC_FLAG_VRAM_PREFERRED };
+    assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
+    uint32_t a = rsp.handle;
+    uint8_t pattern[64 * 1024], got[64 * 1024];
+    for (size_t i = 0; i < sizeof pattern; i++)
+        pattern[i] = (uint8_t)(i * 7 + (i >> 12));
+    assert_int_equal(gmmu_vram_write(dev, rsp.base, pattern, sizeof pattern), 0);
+    struct gmmu_map_req mr = { .as_handle = as, .alloc_handle = a, .size = 64 * KIB };
+    uint64_t va;
+    assert_int_equal(gmmu_map_va(dev, &mr, &va), 0);
+
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.evictable_bytes, 64 * KIB);
+    req = (struct gmmu_alloc_req){ .size = v.free_bytes + 4 * KIB };
+    assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
+    uint32_t filler = rsp.handle;
+    struct gmmu_alloc_info ai;
+    assert_int_equal(gmmu_query_alloc(dev, a, &ai), 0);
+    assert_int_equal(ai.state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(ai.base, at); /* first fit in the pool */
+    assert_memory_equal(pool, pattern, sizeof pattern);
+    assert_int_equal(gmmu_query_va(dev, as, va + 0x1000, &q), 0);
+    assert_int_equal(q.segment, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(q.pa, at + 0x1000);
+
+    assert_int_equal(gmmu_free(dev, filler), 0);
+    uint64_t fence = 0;
+    assert_int_equal(gmmu_make_resident(dev, &a, 1, &fence), 0);
+    assert_int_equal(gmmu_wait_paging_fence(dev, fence, 1), 0);
+    assert_int_equal(gmmu_query_alloc(dev, a, &ai), 0);
+    assert_int_equal(ai.state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(ai.residency, 1);
+    assert_int_equal(gmmu_vram_read(dev, ai.base, got, sizeof got), 0);
+    assert_memory_equal(got, pattern, sizeof pattern);
+    assert_int_equal(gmmu_query_va(dev, as, va + 0x1000, &q), 0);
+    assert_int_equal(q.segment, GMMU_SEGMENT_VRAM);
+    assert_int_equal(q.pa, ai.base + 0x1000);
+    assert_int_equal(gmmu_evict(dev, &a, 1), 0);
+    assert_int_equal(gmmu_evict(dev, &a, 1), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(gmmu_free(dev, a), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.backing_free, v.backing_bytes);
     gmmu_close(dev);
 }
 

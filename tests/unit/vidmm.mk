@@ -14,3 +14,8 @@ vidmm_CFLAGS := -Itests/fuzz
 UNIT_TESTS += vidmm_diff
 vidmm_diff_SRCS := tests/unit/test_vidmm_diff.c $(VIDMM_TEST_SRCS)
 vidmm_diff_CFLAGS := -Itests/fuzz
+
+# Residency (issue 28): placements, over-commit, MAKE_RESIDENT/EVICT, moves.
+UNIT_TESTS += vidmm_residency
+vidmm_residency_SRCS := tests/unit/test_vidmm_residency.c $(VIDMM_TEST_SRCS)
+vidmm_residency_CFLAGS := -Itests/fuzz

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Unit tests of residency in the VidMm command layer (issue 28): ALLOC
+ * placements, over-commit into the backing pool, MAKE_RESIDENT, EVICT,
+ * QUERY_ALLOC and moving allocations with their VAs unchanged, through the
+ * mailbox handlers on tests/fuzz/vidmm_sim.c with host memory.
+ *
+ * Expectations are independent of vidmm: every 4 KB page of an allocation
+ * is tagged, through its VA, with a value of its own (written where the
+ * reference walker translates the VA); after any move the same VA must
+ * translate, by the walker, to memory holding the same tag, in the segment
+ * the test expects. Pool addresses and victims are computed by hand from
+ * the rules in docs/vidmm.md (first fit in the pool, 64 KB units; least
+ * recently used victim with a residency count of 0).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vidmm_cmds.h"
+#include "vidmm_sim.h"
+
+#define KiB  1024ull
+#define MiB  (1024ull * KiB)
+#define PAGE (4 * KiB)
+#define TILE (64 * KiB)
+#define HOST VIDMM_SIM_HOST_BASE
+
+#define VRAM_BYTES (16 * MiB)
+#define POOL_BYTES (32 * MiB)
+
+#define PREF GMMU_ALLOC_FLAG_VRAM_PREFERRED
+#define SYSO GMMU_ALLOC_FLAG_SYSTEM_ONLY
+
+static struct vidmm_sim sim;
+
+static int setup(void **state)
+{
+    (void)state;
+    vidmm_sim_init(&sim, VRAM_BYTES, 4, 64);
+    vidmm_sim_host(&sim, POOL_BYTES);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    vidmm_sim_fini(&sim);
+    return 0;
+}
+
+/* ------------------------------------------------------------ wire helpers */
+
+static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
+{
+    static uint32_t in[1024], out[1024];
+    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+    uint32_t out_len = 12345, st;
+
+    assert_non_null(cmd);
+    assert_true(len <= sizeof(in));
+    if (len)
+        memcpy(in, req, len);
+    st = cmd->run(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
+    if (st != GMMU_STATUS_OK) {
+        assert_int_equal(out_len, 0);
+        return st;
+    }
+    assert_int_equal(out_len, rsp_size);
+    if (rsp_size)
+        memcpy(rsp, out, rsp_size);
+    assert_true(vidmm_sim_accounting_ok(&sim));
+    assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
+    return st;
+}
+
+static uint32_t alloc(uint64_t size, uint32_t flags, uint32_t *handle)
+{
+    struct gmmu_alloc_req req = { .size = size, .flags = flags };
+    struct gmmu_alloc_rsp rsp;
+    uint32_t st = call(GMMU_OP_ALLOC, &req, sizeof(req), &rsp, sizeof(rsp));
+
+    if (st == GMMU_STATUS_OK)
+        *handle = rsp.handle;
+    return st;
+}
+
+static uint32_t free_alloc(uint32_t handle)
+{
+    struct gmmu_handle_req req = { .handle = handle };
+
+    return call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0);
+}
+
+static uint32_t must_as(void)
+{
+    struct gmmu_as_rsp rsp;
+
+    assert_int_equal(call(GMMU_OP_CREATE_AS, NULL, 0, &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+    return rsp.handle;
+}
+
+static uint64_t must_map(uint32_t as, uint32_t a, uint64_t offset, uint64_t size, uint32_t flags)
+{
+    struct gmmu_map_req req = {
+        .as_handle = as, .alloc_handle = a, .offset = offset, .size = size, .flags = flags
+    };
+    struct gmmu_va_rsp rsp;
+
+    assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+    return rsp.va;
+}
+
+static uint32_t add_backing(uint64_t addr, uint64_t size)
+{
+    struct gmmu_backing_req req = { .sys_addr = addr, .size = size };
+
+    return call(GMMU_OP_ADD_BACKING, &req, sizeof(req), NULL, 0);
+}
+
+static struct gmmu_vram_rsp vram(void)
+{
+    struct gmmu_vram_rsp v;
+
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &v, sizeof(v)), GMMU_STATUS_OK);
+    return v;
+}
+
+static struct gmmu_alloc_info info(uint32_t a)
+{
+    struct gmmu_handle_req req = { .handle = a };
+    struct gmmu_alloc_info rsp;
+
+    assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &req, sizeof(req), &rsp, sizeof(rsp)),
+                     GMMU_STATUS_OK);
+    return rsp;
+}
+
+/* MAKE_RESIDENT (make) or EVICT of n handles. */
+static uint32_t residency(bool make, const uint32_t *h, uint32_t n, uint64_t *fence)
+{
+    uint8_t buf[8 + 4 * 300];
+    struct gmmu_residency_req req = { .count = n };
+    struct gmmu_residency_rsp rsp = { 0 };
+    uint32_t st;
+
+    memcpy(buf, &req, sizeof(req));
+    memcpy(buf + 8, h, 4 * n);
+    st = make ? call(GMMU_OP_MAKE_RESIDENT, buf, 8 + 4 * n, &rsp, sizeof(rsp))
+              : call(GMMU_OP_EVICT, buf, 8 + 4 * n, NULL, 0);
+    if (fence)
+        *fence = rsp.fence;
+    return st;
+}
+
+static uint32_t make_resident1(uint32_t a)
+{
+    return residency(true, &a, 1, NULL);
+}
+
+static uint32_t evict1(uint32_t a)
+{
+    return residency(false, &a, 1, NULL);
+}
+
+/* ------------------------------------------------------------ the byte model */
+
+static struct gmmu_ref_result walk(uint32_t as, uint64_t va)
+{
+    struct gmmu_ref_result r;
+    uint64_t root;
+    uint32_t id;
+
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
+    return r;
+}
+
+static uint64_t tag(uint32_t a, uint64_t page)
+{
+    return (uint64_t)a << 24 | page;
+}
+
+/* Writes each page's tag through the VA (the page must translate). */
+static void tag_pages(uint32_t as, uint64_t va, uint32_t a, uint64_t first_page, uint64_t pages)
+{
+    for (uint64_t p = 0; p < pages; p++) {
+        struct gmmu_ref_result r = walk(as, va + p * PAGE);
+
+        assert_int_equal(r.fault, GMMU_FAULT_NONE);
+        vidmm_sim_poke_seg(&sim, r.segment, r.pa, tag(a, first_page + p));
+    }
+}
+
+/* Every page of [va, va + pages * 4 KB) translates into `segment` and holds
+   its tag. */
+static void check_pages(uint32_t as, uint64_t va, uint32_t a, uint64_t first_page, uint64_t pages,
+                        unsigned segment)
+{
+    for (uint64_t p = 0; p < pages; p++) {
+        struct gmmu_ref_result r = walk(as, va + p * PAGE);
+
+        assert_int_equal(r.fault, GMMU_FAULT_NONE);
+        assert_int_equal(r.segment, segment);
+        assert_int_equal(vidmm_sim_peek_seg(&sim, r.segment, r.pa), tag(a, first_page + p));
+    }
+}
+
+static void check_faults(uint32_t as, uint64_t va, uint64_t pages)
+{
+    for (uint64_t p = 0; p < pages; p++)
+        assert_int_equal(walk(as, va + p * PAGE).fault, GMMU_FAULT_INVALID);
+}
+
+/* ------------------------------------------------------------ placement */
+
+static void test_placement_flags(void **state)
+{
+    static const uint32_t bad[] = {
+        PREF | SYSO,
+        GMMU_ALLOC_FLAG_SYSTEM | PREF,
+        GMMU_ALLOC_FLAG_CONTIGUOUS | SYSO,
+        GMMU_ALLOC_FLAG_CONTIGUOUS | PREF,
+    };
+    uint32_t a;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct gmmu_alloc_req req = { .size = 64 * KiB, .flags = bad[i] };
+        struct gmmu_alloc_rsp rsp;
+
+        if (bad[i] & GMMU_ALLOC_FLAG_SYSTEM)
+            req.sys_addr = HOST;
+        assert_int_equal(call(GMMU_OP_ALLOC, &req, sizeof(req), &rsp, sizeof(rsp)),
+                         GMMU_STATUS_INVALID_ARGUMENT);
+    }
+    /* No pool: system only has nowhere to go. */
+    assert_int_equal(alloc(64 * KiB, SYSO, &a), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(vram().allocations, 0);
+}
+
+/* System only lands in the pool first fit, in 64 KB units; VRAM preferred
+ * takes VRAM while there is room, then the pool; the VA reaches it there. */
+static void test_placement_pool(void **state)
+{
+    uint32_t s1, s2, s3, p1, p2, as = must_as();
+    struct gmmu_vram_rsp v0;
+
+    (void)state;
+    /* Two ranges: 1 MiB, then 31 MiB after a hole. */
+    assert_int_equal(add_backing(HOST, MiB), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(HOST + 2 * MiB, 30 * MiB), GMMU_STATUS_OK);
+    v0 = vram();
+    assert_int_equal(v0.backing_free, 31 * MiB);
+
+    assert_int_equal(alloc(512 * KiB, SYSO, &s1), GMMU_STATUS_OK);
+    assert_int_equal(info(s1).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(s1).base, HOST);
+    assert_int_equal(alloc(100 * KiB, SYSO, &s2), GMMU_STATUS_OK); /* 128 KB of pool */
+    assert_int_equal(info(s2).base, HOST + 512 * KiB);
+    assert_int_equal(vram().backing_free, 31 * MiB - 640 * KiB);
+    /* 512 KB: 384 KB left in the first range, the rest in the second. */
+    assert_int_equal(alloc(512 * KiB, SYSO, &s3), GMMU_STATUS_OK);
+    assert_int_equal(info(s3).base, HOST + 640 * KiB);
+    assert_int_equal(info(s3).extents, 2);
+    assert_int_equal(vram().free_bytes, v0.free_bytes); /* no VRAM taken */
+
+    /* Mapped, it translates to the pool (Segment 0) piece by piece. */
+    uint64_t va = must_map(as, s3, 0, 512 * KiB, 0);
+    struct gmmu_ref_result r = walk(as, va);
+    assert_int_equal(r.segment, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(r.pa, HOST + 640 * KiB);
+    r = walk(as, va + 384 * KiB);
+    assert_int_equal(r.pa, HOST + 2 * MiB);
+    tag_pages(as, va, s3, 0, 128);
+    check_pages(as, va, s3, 0, 128, GMMU_SEGMENT_SYSTEM);
+
+    /* FREE gives the pool back; the gap is found again. */
+    assert_int_equal(free_alloc(s1), GMMU_STATUS_OK);
+    assert_int_equal(alloc(64 * KiB, SYSO, &s1), GMMU_STATUS_OK);
+    assert_int_equal(info(s1).base, HOST);
+
+    /* VRAM preferred: VRAM while it fits, then the pool. */
+    assert_int_equal(alloc(8 * MiB, PREF, &p1), GMMU_STATUS_OK);
+    assert_int_equal(info(p1).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(alloc(8 * MiB, PREF, &p2), GMMU_STATUS_OK);
+    assert_int_equal(info(p2).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(vram().resident_bytes, 8 * MiB);
+    assert_int_equal(vram().evictable_bytes, 8 * MiB);
+    /* Beyond VRAM plus the pool: NO_MEMORY, nothing taken. */
+    struct gmmu_vram_rsp before = vram();
+    assert_int_equal(alloc(32 * MiB, PREF, &s2), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(alloc(32 * MiB, SYSO, &s2), GMMU_STATUS_NO_MEMORY);
+    struct gmmu_vram_rsp after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+
+    /* FREE in every state; accounting back to the start. */
+    uint32_t all[] = { s1, s2, s3, p1, p2 };
+    for (size_t i = 0; i < 5; i++)
+        assert_int_equal(free_alloc(all[i]), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, 31 * MiB);
+    assert_int_equal(vram().resident_bytes, 0);
+}
+
+/* ------------------------------------------------------------ over-commit */
+
+/* A VRAM-only ALLOC beyond free VRAM evicts the least recently used
+ * allocation nobody holds resident; its VA then reaches its bytes in the
+ * pool (VRAM preferred) or faults (VRAM only, until MAKE_RESIDENT). */
+static void test_alloc_evicts_lru(void **state)
+{
+    uint32_t a, b, c, d, as1 = must_as(), as2 = must_as();
+    uint64_t va_a, va_b, va_b2, va_c;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(4 * MiB, PREF, &a), GMMU_STATUS_OK);
+    assert_int_equal(alloc(4 * MiB, 0, &b), GMMU_STATUS_OK);
+    assert_int_equal(alloc(4 * MiB, PREF, &c), GMMU_STATUS_OK);
+    va_a = must_map(as1, a, 0, 4 * MiB, 0);
+    va_b = must_map(as1, b, 0, 4 * MiB, GMMU_MAP_FLAG_READ_ONLY);
+    va_b2 = must_map(as2, b, MiB, 2 * MiB, 0);
+    va_c = must_map(as2, c, 0, 4 * MiB, 0);
+    tag_pages(as1, va_a, a, 0, 1024);
+    tag_pages(as1, va_b, b, 0, 1024);
+    tag_pages(as2, va_c, c, 0, 1024);
+    /* c is held resident: never a victim. */
+    assert_int_equal(make_resident1(c), GMMU_STATUS_OK);
+    assert_int_equal(info(c).residency, 1);
+
+    /* 8 MiB more: a (least recently used) then b go out. */
+    assert_int_equal(alloc(8 * MiB, 0, &d), GMMU_STATUS_OK);
+    assert_int_equal(info(d).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_OFFLINE);
+    assert_int_equal(info(c).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(a).base, HOST); /* the pool's first fit */
+    assert_int_equal(info(b).base, HOST + 4 * MiB);
+    assert_int_equal(sim.vm->counters.moves_out, 2);
+    assert_int_equal(sim.copy_bytes, 8 * MiB);
+    /* Same VAs: a reaches its bytes in the pool, b faults everywhere. */
+    check_pages(as1, va_a, a, 0, 1024, GMMU_SEGMENT_SYSTEM);
+    check_faults(as1, va_b, 1024);
+    check_faults(as2, va_b2, 512);
+    check_pages(as2, va_c, c, 0, 1024, GMMU_SEGMENT_VRAM);
+    assert_int_equal(vram().backing_free, POOL_BYTES - 8 * MiB);
+
+    /* Everything is held or too small now: NO_MEMORY, nothing changed. */
+    assert_int_equal(make_resident1(d), GMMU_STATUS_OK);
+    struct gmmu_vram_rsp before = vram();
+    uint32_t e;
+    assert_int_equal(alloc(4 * MiB, 0, &e), GMMU_STATUS_NO_MEMORY);
+    struct gmmu_vram_rsp after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+
+    /* MAKE_RESIDENT of b: room is made by... nothing (c, d held): refused,
+       nothing moved and counts unchanged. */
+    assert_int_equal(make_resident1(b), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(info(b).residency, 0);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_OFFLINE);
+    /* Release d: now b comes back, d going out (its count is 0). */
+    assert_int_equal(evict1(d), GMMU_STATUS_OK);
+    uint64_t fence = 0;
+    assert_int_equal(residency(true, &b, 1, &fence), GMMU_STATUS_OK);
+    assert_true(fence > 0 && vram().paging_fence == fence);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(d).state, GMMU_ALLOC_STATE_OFFLINE);
+    check_pages(as1, va_b, b, 0, 1024, GMMU_SEGMENT_VRAM);
+    check_pages(as2, va_b2, b, 256, 512, GMMU_SEGMENT_VRAM);
+    assert_true(walk(as1, va_b).read_only); /* attributes kept */
+    assert_false(walk(as2, va_b2).read_only);
+
+    /* a comes back too (VRAM preferred, count 0 victims: none but...). */
+    assert_int_equal(make_resident1(a), GMMU_STATUS_OK);
+    assert_int_equal(info(a).residency, 1);
+
+    /* FREE in every state, then the accounting is back at the start. */
+    assert_int_equal(free_alloc(a), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(b), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(c), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(d), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+    assert_int_equal(vram().resident_bytes, 0);
+}
+
+/* ------------------------------------------------------------ MAKE_RESIDENT / EVICT */
+
+static void test_residency_counts(void **state)
+{
+    uint32_t a, b, h[4];
+
+    (void)state;
+    assert_int_equal(alloc(64 * KiB, 0, &a), GMMU_STATUS_OK);
+    assert_int_equal(alloc(64 * KiB, PREF, &b), GMMU_STATUS_OK);
+
+    /* A list counts each occurrence. */
+    h[0] = a, h[1] = b, h[2] = a;
+    assert_int_equal(residency(true, h, 3, NULL), GMMU_STATUS_OK);
+    assert_int_equal(info(a).residency, 2);
+    assert_int_equal(info(b).residency, 1);
+
+    /* Below zero anywhere: INVALID_ARGUMENT, no count changed. */
+    h[0] = a, h[1] = b, h[2] = b;
+    assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(info(a).residency, 2);
+    assert_int_equal(info(b).residency, 1);
+
+    /* An unknown or stale handle anywhere: BAD_HANDLE, nothing changed. */
+    uint32_t stale;
+    assert_int_equal(alloc(64 * KiB, 0, &stale), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(stale), GMMU_STATUS_OK);
+    h[0] = a, h[1] = b, h[2] = stale;
+    assert_int_equal(residency(true, h, 3, NULL), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_BAD_HANDLE);
+    h[2] = 0x80000001u; /* an address-space handle */
+    assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(info(a).residency, 2);
+    assert_int_equal(info(b).residency, 1);
+
+    h[0] = a, h[1] = a, h[2] = b;
+    assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_OK);
+    assert_int_equal(info(a).residency, 0);
+    assert_int_equal(info(b).residency, 0);
+    /* At zero nothing moves: both still in VRAM. */
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(evict1(a), GMMU_STATUS_INVALID_ARGUMENT);
+
+    /* Empty or oversized lists, reserved fields, lengths. */
+    assert_int_equal(residency(true, h, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    uint32_t many[GMMU_RESIDENCY_MAX + 1];
+    for (uint32_t i = 0; i <= GMMU_RESIDENCY_MAX; i++)
+        many[i] = a;
+    assert_int_equal(residency(true, many, GMMU_RESIDENCY_MAX + 1, NULL),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(residency(true, many, GMMU_RESIDENCY_MAX, NULL), GMMU_STATUS_OK);
+    assert_int_equal(info(a).residency, GMMU_RESIDENCY_MAX);
+    uint8_t buf[16] = { 1, 0, 0, 0, 1, 0, 0, 0 }; /* count 1, reserved 1 */
+    memcpy(buf + 8, &a, 4);
+    assert_int_equal(call(GMMU_OP_EVICT, buf, 12, NULL, 0), GMMU_STATUS_INVALID_ARGUMENT);
+    buf[4] = 0;
+    assert_int_equal(call(GMMU_OP_EVICT, buf, 11, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(call(GMMU_OP_EVICT, buf, 16, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(call(GMMU_OP_MAKE_RESIDENT, buf, 4, NULL, 0), GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(info(a).residency, GMMU_RESIDENCY_MAX);
+    struct gmmu_handle_req q = { .handle = b, .reserved = 1 };
+    struct gmmu_alloc_info out;
+    assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &q, sizeof(q), &out, sizeof(out)),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    q = (struct gmmu_handle_req){ .handle = stale };
+    assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &q, sizeof(q), &out, sizeof(out)),
+                     GMMU_STATUS_BAD_HANDLE);
+}
+
+/* ------------------------------------------------------------ moving tiles */
+
+/* Tiles that point into a VRAM-preferred allocation, in two reserved
+ * ranges (one filled by COPY), follow it out to the pool and back. A
+ * VRAM-only allocation with tiles stays put. */
+static void test_tiles_follow_moves(void **state)
+{
+    uint32_t t, pin, filler, as = must_as();
+    struct gmmu_reserve_req rr = { .as_handle = as, .size = 4 * MiB };
+    struct gmmu_va_rsp r1, r2;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(2 * MiB, PREF, &t), GMMU_STATUS_OK);
+    assert_int_equal(alloc(2 * MiB, 0, &pin), GMMU_STATUS_OK);
+    assert_int_equal(call(GMMU_OP_RESERVE_VA, &rr, sizeof(rr), &r1, sizeof(r1)), GMMU_STATUS_OK);
+    assert_int_equal(call(GMMU_OP_RESERVE_VA, &rr, sizeof(rr), &r2, sizeof(r2)), GMMU_STATUS_OK);
+
+    /* Range 1: tile 0 <- t at 1 MiB, tiles 4..7 <- t at 0, tile 10 <- pin.
+       Range 2: tiles 0..7 copied from range 1. */
+    struct {
+        struct gmmu_update_req req;
+        struct gmmu_update_op op[4];
+    } batch = {
+        .req = { .as_handle = as, .count = 4 },
+        .op = {
+            { .op = GMMU_UPDATE_OP_MAP, .va = r1.va, .size = TILE, .alloc_handle = t,
+              .arg = MiB },
+            { .op = GMMU_UPDATE_OP_MAP, .va = r1.va + 4 * TILE, .size = 4 * TILE,
+              .alloc_handle = t },
+            { .op = GMMU_UPDATE_OP_MAP, .va = r1.va + 10 * TILE, .size = TILE,
+              .alloc_handle = pin },
+            { .op = GMMU_UPDATE_OP_COPY, .va = r2.va, .size = 8 * TILE, .arg = r1.va },
+        },
+    };
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, &batch, sizeof(batch), NULL, 0), GMMU_STATUS_OK);
+    uint64_t va_t = must_map(as, t, 0, 2 * MiB, 0);
+    tag_pages(as, va_t, t, 0, 512);
+    check_pages(as, r1.va, t, 256, 16, GMMU_SEGMENT_VRAM);
+
+    /* Fill VRAM with an allocation that needs t's room: t (LRU, count 0)
+       goes; pin (VRAM only, tiled) stays. */
+    struct gmmu_vram_rsp v = vram();
+    assert_int_equal(alloc(v.free_bytes - v.free_bytes % (2 * MiB) + 2 * MiB, 0, &filler),
+                     GMMU_STATUS_OK);
+    assert_int_equal(info(t).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(pin).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, va_t, t, 0, 512, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, r1.va, t, 256, 16, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, r1.va + 4 * TILE, t, 0, 64, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, r2.va, t, 256, 16, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, r2.va + 4 * TILE, t, 0, 64, GMMU_SEGMENT_SYSTEM);
+    check_faults(as, r2.va + TILE, 48);
+
+    /* Back: the filler (count 0, least recently used) goes out. */
+    assert_int_equal(make_resident1(t), GMMU_STATUS_OK);
+    assert_int_equal(info(t).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(filler).state, GMMU_ALLOC_STATE_OFFLINE);
+    check_pages(as, va_t, t, 0, 512, GMMU_SEGMENT_VRAM);
+    check_pages(as, r1.va + 4 * TILE, t, 0, 64, GMMU_SEGMENT_VRAM);
+    check_pages(as, r2.va, t, 256, 16, GMMU_SEGMENT_VRAM);
+    check_pages(as, r2.va + 4 * TILE, t, 0, 64, GMMU_SEGMENT_VRAM);
+
+    /* A tile MAP of a VRAM-only allocation that is not resident: refused. */
+    batch.req.count = 1;
+    batch.op[0] = (struct gmmu_update_op){
+        .op = GMMU_UPDATE_OP_MAP, .va = r1.va + 12 * TILE, .size = TILE, .alloc_handle = filler
+    };
+    assert_int_equal(
+        call(GMMU_OP_UPDATE_VA, &batch, sizeof(batch.req) + sizeof(batch.op[0]), NULL, 0),
+        GMMU_STATUS_INVALID_ARGUMENT);
+
+    /* FREE of t unmaps the tiles wherever it is. */
+    assert_int_equal(free_alloc(t), GMMU_STATUS_OK);
+    check_faults(as, r2.va + 4 * TILE, 64);
+    assert_int_equal(free_alloc(filler), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(pin), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_placement_flags),  T(test_placement_pool),     T(test_alloc_evicts_lru),
+        T(test_residency_counts), T(test_tiles_follow_moves),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
