@@ -334,20 +334,23 @@ static int cmd_vram(struct gmmu_dev *dev, const struct options *o)
         printf(
             "{\"segment_bytes\": %llu, \"free_bytes\": %llu, \"largest_free\": %llu, "
             "\"table_bytes\": %llu, \"tables\": %u, \"allocations\": %u, \"address_spaces\": %u, "
-            "\"backing_ranges\": %u, \"backing_bytes\": %llu, \"backing_free\": %llu}\n",
+            "\"backing_ranges\": %u, \"backing_bytes\": %llu, \"backing_free\": %llu, "
+            "\"resident_bytes\": %llu, \"evictable_bytes\": %llu, \"paging_fence\": %llu}\n",
             (unsigned long long)v.segment_bytes, (unsigned long long)v.free_bytes,
             (unsigned long long)v.largest_free, (unsigned long long)v.table_bytes, v.tables,
             v.allocations, v.address_spaces, v.backing_ranges, (unsigned long long)v.backing_bytes,
-            (unsigned long long)v.backing_free);
+            (unsigned long long)v.backing_free, (unsigned long long)v.resident_bytes,
+            (unsigned long long)v.evictable_bytes, (unsigned long long)v.paging_fence);
     else
         printf("VRAM %llu KiB, free %llu KiB (largest block %llu KiB), tables %u (%llu KiB), "
                "allocations %u, address spaces %u; backing pool %llu KiB in %u ranges, "
-               "%llu KiB free\n",
+               "%llu KiB free; resident %llu KiB, evictable %llu KiB; paging fence %llu\n",
                (unsigned long long)v.segment_bytes >> 10, (unsigned long long)v.free_bytes >> 10,
                (unsigned long long)v.largest_free >> 10, v.tables,
                (unsigned long long)v.table_bytes >> 10, v.allocations, v.address_spaces,
                (unsigned long long)v.backing_bytes >> 10, v.backing_ranges,
-               (unsigned long long)v.backing_free >> 10);
+               (unsigned long long)v.backing_free >> 10, (unsigned long long)v.resident_bytes >> 10,
+               (unsigned long long)v.evictable_bytes >> 10, (unsigned long long)v.paging_fence);
     return 0;
 }
 
@@ -360,7 +363,8 @@ static int cmd_backing_add(struct gmmu_dev *dev, const struct options *o)
     return rc ? fail(o, "backing-add", rc) : 0;
 }
 
-/* SIZE accepts K/M/G suffixes; ",contig" and ",64k" set the flags. */
+/* SIZE accepts K/M/G suffixes; ",contig", ",64k", ",pref" and ",sysonly"
+   set the flags. */
 static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
 {
     if (!o->arg)
@@ -372,6 +376,10 @@ static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
             req.flags |= GMMU_ALLOC_FLAG_CONTIGUOUS;
         else if (!strcmp(opt, "64k"))
             req.flags |= GMMU_ALLOC_FLAG_PREFER_64K;
+        else if (!strcmp(opt, "pref"))
+            req.flags |= GMMU_ALLOC_FLAG_VRAM_PREFERRED;
+        else if (!strcmp(opt, "sysonly"))
+            req.flags |= GMMU_ALLOC_FLAG_SYSTEM_ONLY;
         else
             return usage();
     struct gmmu_alloc_rsp rsp;
@@ -397,6 +405,73 @@ static int cmd_free(struct gmmu_dev *dev, const struct options *o)
     if (o->json)
         printf("{\"freed\": %s}\n", o->arg);
     return 0;
+}
+
+/* MAKE_RESIDENT or EVICT of the handles given. */
+static int residency_cmd(struct gmmu_dev *dev, const struct options *o, bool make)
+{
+    uint32_t h[MAX_ARGS];
+    uint64_t fence = 0;
+
+    if (!o->nargs)
+        return usage();
+    for (int i = 0; i < o->nargs; i++) {
+        uint64_t v;
+        if (!number_arg(o->args[i], &v) || v > UINT32_MAX)
+            return usage();
+        h[i] = (uint32_t)v;
+    }
+    int rc = make ? gmmu_make_resident(dev, h, (size_t)o->nargs, &fence)
+                  : gmmu_evict(dev, h, (size_t)o->nargs);
+    if (rc)
+        return fail(o, make ? "resident" : "evict", rc);
+    if (make)
+        printf(o->json ? "{\"fence\": %llu}\n" : "paging fence %llu\n", (unsigned long long)fence);
+    return 0;
+}
+
+static int cmd_resident(struct gmmu_dev *dev, const struct options *o)
+{
+    return residency_cmd(dev, o, true);
+}
+
+static int cmd_evict(struct gmmu_dev *dev, const struct options *o)
+{
+    return residency_cmd(dev, o, false);
+}
+
+static int cmd_alloc_info(struct gmmu_dev *dev, const struct options *o)
+{
+    static const char *const state[] = { "?", "vram", "backing", "offline", "host" };
+    struct gmmu_alloc_info a;
+    uint64_t h;
+
+    if (o->nargs != 1 || !number_arg(o->arg, &h) || h > UINT32_MAX)
+        return usage();
+    int rc = gmmu_query_alloc(dev, (uint32_t)h, &a);
+    if (rc)
+        return fail(o, "alloc-info", rc);
+    const char *st = a.state < 5 ? state[a.state] : "?";
+    if (o->json)
+        printf("{\"state\": \"%s\", \"size\": %llu, \"base\": %llu, \"residency\": %u, "
+               "\"flags\": %u, \"extents\": %u}\n",
+               st, (unsigned long long)a.size, (unsigned long long)a.base, a.residency, a.flags,
+               a.extents);
+    else
+        printf("allocation %llu: %s, %llu bytes in %u extent(s), first at 0x%llx, residency %u\n",
+               (unsigned long long)h, st, (unsigned long long)a.size, a.extents,
+               (unsigned long long)a.base, a.residency);
+    return 0;
+}
+
+static int cmd_fence_wait(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t fence;
+
+    if (o->nargs != 1 || !number_arg(o->arg, &fence))
+        return usage();
+    int rc = gmmu_wait_paging_fence(dev, fence, 1000);
+    return rc ? fail(o, "fence-wait", rc) : 0;
 }
 
 static const char *name_or(const char *name, const char *fallback)
@@ -534,9 +609,24 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
       "give the device host memory (64 KB aligned) for its backing pool",
       "The device writes 8 bytes at each end of the range to check it reaches it.\n", SEC_MEMORY,
       cmd_backing_add },
-    { "alloc", "SIZE[,contig][,64k]", "ALLOC", "allocate SIZE bytes of VRAM; prints its handle",
-      "contig asks for one physically contiguous block, 64k for 64 KB pages where it can.\n",
+    { "alloc", "SIZE[,contig][,64k][,pref|,sysonly]", "ALLOC",
+      "allocate SIZE bytes of VRAM; prints its handle",
+      "contig asks for one physically contiguous block, 64k for 64 KB pages where it can;\n"
+      "pref places it in VRAM when there is room, else in the backing pool (VRAM preferred),\n"
+      "sysonly in the backing pool only. Without either it is VRAM only.\n",
       SEC_MEMORY, cmd_alloc },
+    { "resident", "ALLOC...", "MAKE_RESIDENT",
+      "raise the residency counts of the allocations and bring them into VRAM; prints the fence",
+      "All or nothing over the list; others nobody holds resident may be evicted.\n", SEC_MEMORY,
+      cmd_resident },
+    { "evict", "ALLOC...", "EVICT",
+      "lower the residency counts; at 0 an allocation may be moved out when room is needed", NULL,
+      SEC_MEMORY, cmd_evict },
+    { "alloc-info", "ALLOC", "QUERY_ALLOC",
+      "where an allocation lives now (vram, backing, offline, host) and its residency count", NULL,
+      SEC_MEMORY, cmd_alloc_info },
+    { "fence-wait", "FENCE", NULL, "wait until the paging fence reaches FENCE (GET_VRAM polls)",
+      NULL, SEC_MEMORY, cmd_fence_wait },
     { "free", "HANDLE", "FREE", "unmap an allocation from every address space and free it", NULL,
       SEC_MEMORY, cmd_free },
     { "faults", "[--wait MS]", NULL,

@@ -145,6 +145,65 @@ int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size)
     return call_exact(dev, GMMU_OP_ADD_BACKING, &req, sizeof req, NULL, 0);
 }
 
+static int residency(struct gmmu_dev *dev, uint16_t opcode, const uint32_t *handles, size_t count,
+                     uint64_t *fence)
+{
+    uint8_t msg[GMMU_RESIDENCY_REQ_BYTES + 4 * GMMU_RESIDENCY_MAX];
+    struct gmmu_residency_req req = { .count = (uint32_t)count };
+    struct gmmu_residency_rsp rsp;
+    size_t len = sizeof(req) + 4 * count;
+    int rc;
+
+    if (!count || count > GMMU_RESIDENCY_MAX || !handles)
+        return GMMU_E_INVALID_ARG;
+    memcpy(msg, &req, sizeof(req));
+    memcpy(msg + sizeof(req), handles, 4 * count);
+    if (opcode == GMMU_OP_EVICT)
+        return call_exact(dev, opcode, msg, len, NULL, 0);
+    rc = call_exact(dev, opcode, msg, len, &rsp, sizeof(rsp));
+    if (rc == 0 && fence)
+        *fence = rsp.fence;
+    return rc;
+}
+
+int gmmu_make_resident(struct gmmu_dev *dev, const uint32_t *handles, size_t count, uint64_t *fence)
+{
+    return residency(dev, GMMU_OP_MAKE_RESIDENT, handles, count, fence);
+}
+
+int gmmu_evict(struct gmmu_dev *dev, const uint32_t *handles, size_t count)
+{
+    return residency(dev, GMMU_OP_EVICT, handles, count, NULL);
+}
+
+int gmmu_query_alloc(struct gmmu_dev *dev, uint32_t alloc_handle, struct gmmu_alloc_info *out)
+{
+    struct gmmu_handle_req req = { .handle = alloc_handle };
+    struct gmmu_alloc_info rsp;
+    int rc;
+
+    if (!out)
+        return GMMU_E_INVALID_ARG;
+    rc = call_exact(dev, GMMU_OP_QUERY_ALLOC, &req, sizeof(req), &rsp, sizeof(rsp));
+    if (rc == 0)
+        *out = rsp;
+    return rc;
+}
+
+int gmmu_wait_paging_fence(struct gmmu_dev *dev, uint64_t fence, unsigned tries)
+{
+    for (unsigned i = 0; i < tries; i++) {
+        struct gmmu_vram_rsp v;
+        int rc = gmmu_get_vram(dev, &v);
+
+        if (rc)
+            return rc;
+        if (v.paging_fence >= fence)
+            return 0;
+    }
+    return GMMU_E_TIMEOUT;
+}
+
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
                     struct gmmu_engine_rsp *out)
 {

@@ -55,6 +55,20 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
    aligned; from gmmu_sysmem_alloc, say) for its backing pool. The device
    writes 8 bytes at each end to check it can reach them. */
 int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size);
+/* Raises the residency count of each of `count` allocations (1 ..
+   GMMU_RESIDENCY_MAX, repeats count twice) and brings each into its
+   preferred segment, evicting others; all or nothing over the list. *fence
+   (may be NULL) gets the paging fence of its moves, complete on return. */
+int gmmu_make_resident(struct gmmu_dev *dev, const uint32_t *handles, size_t count,
+                       uint64_t *fence);
+/* Lowers each count; at 0 an allocation may be moved out when room is
+   needed. Below 0 anywhere: GMMU_STATUS_INVALID_ARGUMENT, nothing changed. */
+int gmmu_evict(struct gmmu_dev *dev, const uint32_t *handles, size_t count);
+/* Where an allocation lives now (ALLOC_STATE_*), its residency count. */
+int gmmu_query_alloc(struct gmmu_dev *dev, uint32_t alloc_handle, struct gmmu_alloc_info *out);
+/* Waits until the device's paging fence (GET_VRAM paging_fence) reaches
+   `fence`, polling up to `tries` times; GMMU_E_TIMEOUT if it does not. */
+int gmmu_wait_paging_fence(struct gmmu_dev *dev, uint64_t fence, unsigned tries);
 /* Runs a GPU engine and waits for it; a translation fault is reported in
    out->engine_status (FAULT, REASON, ACCESS) with the command status OK. */
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,

@@ -34,7 +34,8 @@ from ._defs import (MSG_HDR_BYTES, MSG_MAX_BYTES, MMU_PORTS_MAX, UPDATE_OP_BYTES
                     UPDATE_REQ_BYTES, ENGINE_STATUS_FIELDS, VERSION, Access, AllocReq, AllocRsp,
                     Caps, EngineOp, EngineReq, EngineRsp, Evt, Fault, FaultEvt, Info, MapFlag,
                     MapReq, MmuCounters, MmuCountersFlag, MmuPortCounters, PtStats, QueryRsp,
-                    Stats, Status, UpdateOp, UpdateOpKind, VramRsp, _Struct)
+                    Stats, Status, UpdateOp, UpdateOpKind, VramRsp, AllocInfo, RESIDENCY_MAX,
+                    _Struct)
 
 __version__ = VERSION
 
@@ -154,6 +155,10 @@ def _load():
         "gmmu_get_vram": (_int, [_dev_p, _c.POINTER(VramRsp)]),
         "gmmu_engine_run": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(EngineRsp)]),
         "gmmu_add_backing": (_int, [_dev_p, _c.c_uint64, _c.c_uint64]),
+        "gmmu_make_resident": (_int, [_dev_p, _c.POINTER(_u32), _size, _c.POINTER(_u64)]),
+        "gmmu_evict": (_int, [_dev_p, _c.POINTER(_u32), _size]),
+        "gmmu_query_alloc": (_int, [_dev_p, _u32, _c.POINTER(AllocInfo)]),
+        "gmmu_wait_paging_fence": (_int, [_dev_p, _u64, _c.c_uint]),
         "gmmu_engine_start": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(_c.c_uint32)]),
         "gmmu_engine_status": (_int, [_dev_p, _c.c_uint32, _c.c_uint32, _c.POINTER(EngineRsp)]),
     }
@@ -396,6 +401,35 @@ class Device:
     def add_backing(self, sys_addr, size):
         """Gives the device host memory for its backing pool (ADD_BACKING)."""
         _check(_lib.gmmu_add_backing(self._handle(), sys_addr, size), "ADD_BACKING")
+
+    @staticmethod
+    def _handles(handles):
+        handles = list(handles)
+        if not 0 < len(handles) <= RESIDENCY_MAX:
+            raise ValueError(f"gmmu: a residency list holds 1 to {RESIDENCY_MAX} handles")
+        return (_u32 * len(handles))(*handles), len(handles)
+
+    def make_resident(self, handles):
+        """MAKE_RESIDENT over a list, all or nothing; returns the paging fence
+        of its moves (complete when this returns)."""
+        arr, n = self._handles(handles)
+        fence = _u64()
+        _check(_lib.gmmu_make_resident(self._handle(), arr, n, _c.byref(fence)), "MAKE_RESIDENT")
+        return fence.value
+
+    def evict(self, handles):
+        """EVICT over a list: lowers each residency count, all or nothing."""
+        arr, n = self._handles(handles)
+        _check(_lib.gmmu_evict(self._handle(), arr, n), "EVICT")
+
+    def query_alloc(self, alloc_handle):
+        """Where an allocation lives now (AllocState) and its residency count."""
+        out = AllocInfo()
+        _check(_lib.gmmu_query_alloc(self._handle(), alloc_handle, _c.byref(out)), "QUERY_ALLOC")
+        return out
+
+    def wait_paging_fence(self, fence, tries=1000):
+        _check(_lib.gmmu_wait_paging_fence(self._handle(), fence, tries), "GET_VRAM")
 
     def start(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0):
         """Starts a GPU engine (EngineOp) and returns the hardware id it runs
