@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -132,10 +133,22 @@ inline double seconds_since(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The process's CPU time: the speed on one core, whatever else the machine
+// runs (wall-clock speed drops when the other core's jobs compete).
+inline double cpu_seconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 inline void print_speed(uint64_t cycles, double secs)
 {
-    std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s)\n", (unsigned long long)cycles, secs,
-                secs > 0 ? cycles / secs : 0.0);
+    double cpu = cpu_seconds();
+    std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s); CPU %.2f s (%.0f cycles per CPU "
+                "second)\n",
+                (unsigned long long)cycles, secs, secs > 0 ? cycles / secs : 0.0, cpu,
+                cpu > 0 ? cycles / cpu : 0.0);
 }
 
 // The run's last line and the harness's exit status: signal_rc when a

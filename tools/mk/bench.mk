@@ -35,3 +35,35 @@ TESTS += plots
 .PHONY: t-plots
 t-plots: $(VENV_STAMP)
 	$(PY) tests/plots/test_plots.py $(BUILD)/test/plots
+
+# make bench-sim: simulator speed, in simulated cycles per CPU second, of
+# the SoC as built against the reference SoC without the MMU, the GPU
+# engines and the paging engine (tools/bench_sim.sh; docs/performance.md,
+# "Simulator speed"). The reference SoC instantiates generated idle
+# stand-ins of those three modules (tools/gen_ref_stub.py: same name,
+# parameters and ports, outputs idle), so soc_top is the same file in both.
+REF_SIM_DIR  := $(BUILD)/sim-ref
+REF_SIM_BIN  := $(REF_SIM_DIR)/Vsoc_top
+REF_STUBS    := $(addprefix $(REF_SIM_DIR)/stubs/,mmu_top.sv gpu_engine.sv paging_engine.sv)
+REF_SOC_RTL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_PRIM) $(RTL_SOC) $(REF_STUBS)
+
+$(REF_SIM_DIR)/stubs/mmu_top.sv: rtl/mmu/mmu_top.sv
+$(REF_SIM_DIR)/stubs/gpu_engine.sv: rtl/engine/gpu_engine.sv
+$(REF_SIM_DIR)/stubs/paging_engine.sv: rtl/paging/paging_engine.sv
+$(REF_STUBS): tools/gen_ref_stub.py | $(VENV_STAMP)
+	@mkdir -p $(dir $@)
+	$(PY) tools/gen_ref_stub.py $(filter rtl/%,$^) $@
+
+$(REF_SIM_BIN): $(REF_SOC_RTL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_TRACE_CFG)
+	$(call vl_build,$@,soc_top,$(REF_SOC_RTL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX),,$(SIM_CLIB))
+
+.PHONY: bench-sim lint-ref-soc
+bench-sim: $(SIM_BIN) $(REF_SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW)
+	@tools/bench_sim.sh $(SIM_BIN) $(REF_SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW) $(BUILD)/bench-sim \
+	  | tee $(BUILD)/bench-sim.txt
+
+# The stand-ins follow the modules' ports: the reference SoC lints clean.
+TESTS += lint-ref-soc
+t-lint-ref-soc lint-ref-soc: $(REF_STUBS)
+	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module soc_top $(REF_SOC_RTL) $(VEXRISCV_V)
+	@echo "lint-ref-soc: clean"

@@ -41,6 +41,7 @@ $(eval $(call dv_use,$(foreach c,$(ENGINE_CONFIGS),$(call engine_tb_bin,$(c))) l
 $(eval $(call dv_use,$(foreach c,$(PAGING_CONFIGS),$(call paging_tb_bin,$(c))) lint-paging,$(PAGING_RTL)))
 $(eval $(call dv_use,$(CDC_BIN) lint-cdc,$(CDC_RTL)))
 $(eval $(call dv_use,$(ROUTE_BIN),$(ROUTE_RTL)))
+$(eval $(call dv_use,$(REF_SIM_BIN) lint-ref-soc,$(REF_SOC_RTL)))
 
 # The checker's own bench (tests/dv/axi_checker_tb.sv): legal traffic, then
 # one violation per case, each of which must stop the run on its assertion;
