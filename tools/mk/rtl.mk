@@ -48,7 +48,7 @@ define vl_build
 	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
 	  $(RTL_INCDIRS) --top-module $(2) $(6) --Mdir $(dir $(1))$(VL_OBJ) \
 	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
-	  -LDFLAGS "$(5)" $(3) -o $(1) \
+	  -LDFLAGS "$(5)" -MAKEFLAGS "OPT_FAST=$(VL_OPT_FAST)" $(3) -o $(1) \
 	  || { tail -40 $(dir $(1))verilate.log; exit 1; }
 	@echo "built $(1)"
 endef
