@@ -37,22 +37,23 @@ commands=$(echo "$help" | sed -nE 's/^  ([a-z][a-z-]*)( .*)?$/\1/p')
 [ "$(echo "$commands" | wc -l)" -ge 20 ] || fail "--help lists only: $commands"
 for c in $commands; do
   out=$("$gmmuctl" help "$c" 2>/dev/null); rc=$?
-  [ $rc -eq 0 ] && echo "$out" | grep -q "^usage: gmmuctl \[OPTIONS\] $c" || fail "help $c: exit $rc: $out"
+  [ $rc -eq 0 ] && grep -q "^usage: gmmuctl \[OPTIONS\] $c" <<<"$out" || fail "help $c: exit $rc: $out"
   [ "$("$gmmuctl" "$c" --help 2>/dev/null)" = "$out" ] || fail "$c --help differs from help $c"
 done
-"$gmmuctl" help update | grep -q '^  protect VA SIZE' || fail "help update does not describe the batch format"
+out=$("$gmmuctl" help update)
+grep -q '^  protect VA SIZE' <<<"$out" || fail "help update does not describe the batch format"
 
 version=$(tr -d ' \n' <"$root/VERSION")
 out=$("$gmmuctl" --version); rc=$?
 [ $rc -eq 0 ] && [ "$(echo "$out" | head -1)" = "gmmuctl $version" ] || fail "--version: exit $rc: $out"
-echo "$out" | grep -q "^libgmmu $version, mailbox protocol [0-9]+\.[0-9]+$" -E || fail "--version: $out"
+grep -qE "^libgmmu $version, mailbox protocol [0-9]+\.[0-9]+$" <<<"$out" || fail "--version: $out"
 
 # Usage errors: stderr only, exit 64.
 for args in "" "nosuch" "help nosuch" "info" "map 1"; do
   out=$("$gmmuctl" $args 2>/dev/null); rc=$?
   [ $rc -eq 64 ] && [ -z "$out" ] || fail "'gmmuctl $args': exit $rc, stdout '$out' (want 64, nothing)"
 done
-echo "$("$gmmuctl" info 2>&1)" | grep -q "no device" || fail "no device: not said"
+grep -q "no device" <<<"$("$gmmuctl" info 2>&1)" || fail "no device: not said"
 
 # An error names the host error in words (nothing listens on this socket).
 err=$("$gmmuctl" -d sim:/nonexistent/gmmu.sock info 2>&1); rc=$?

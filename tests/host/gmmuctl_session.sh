@@ -60,7 +60,7 @@ expect "zero range" "$(echo "$out" | json result)/$(echo "$out" | json bytes_don
 out=$(ctl --json run 0 fill "$as" len=64 dst="$vaRO"); rc=$?
 expect "read-only fault status" "$rc/$(echo "$out" | json reason)" 1/2
 out=$(ctl --json faults --wait 2000)
-echo "$out" | grep -q "\"va\": $vaRO, .*\"reason\": \"READ_ONLY\"" || fail "fault event: $out"
+grep -q "\"va\": $vaRO, .*\"reason\": \"READ_ONLY\"" <<<"$out" || fail "fault event: $out"
 
 # Teardown: FREE unmaps from every address space; VRAM as at the start.
 ctl unmap "$as" "$vaz" 1M || fail "unmap zero range"

@@ -57,7 +57,7 @@ expect "unmapped by the second stdin batch" "$(q $((va + 512 * K)) | cut -d/ -f1
 # A bad line is a usage error naming the line; nothing is sent.
 err=$(printf 'map %s 64K %s\nfrobnicate 1 2\n' "$va" "$alloc" | ctl update "$as" 2>&1 >/dev/null); rc=$?
 expect "bad line exit" "$rc" 64
-echo "$err" | grep -q 'stdin line 2: not an operation' || fail "bad line message: $err"
+grep -q 'stdin line 2: not an operation' <<<"$err" || fail "bad line message: $err"
 expect "a rejected batch changes nothing" "$(q "$va" | cut -d/ -f1)" invalid
 expect "an empty batch is a usage error" "$(: | ctl update "$as" >/dev/null 2>&1; echo $?)" 64
 

@@ -64,7 +64,8 @@ printf '#include <gmmu/libgmmu.h>\nint main() { return gmmu_version() ? 0 : 1; }
 ${CXX:-c++} -std=c++11 -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags gmmu) "$tmp/cxx.cpp" ||
   fail "the headers do not compile as C++"
 
-"$prefix/bin/gmmuctl" --version | head -1 | grep -qx "gmmuctl $version" || fail "installed gmmuctl --version"
+v=$("$prefix/bin/gmmuctl" --version)
+[ "${v%%$'\n'*}" = "gmmuctl $version" ] || fail "installed gmmuctl --version"
 if command -v man >/dev/null; then
   page=$(MANWIDTH=80 man -l "$prefix/share/man/man1/gmmuctl.1" 2>/dev/null)
   grep -q 'gmmuctl - control a GPU MMU' <<<"$page" || fail "the man page does not render"

@@ -6,6 +6,7 @@
 # COMMAND gets GMMU_HOST_TIMEOUT seconds of wall clock (default 600).
 set -u
 sim=$1; elf=$2; log=$3; shift 4
+mkdir -p "$(dirname "$log")"
 dir=$(mktemp -d /tmp/gmmu-sim.XXXXXX)
 sock="$dir/bar.sock"
 "$sim" --max-cycles 0 --socket "$sock" "$elf" >"$log" 2>&1 &
