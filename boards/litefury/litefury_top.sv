@@ -40,8 +40,8 @@
 // reports calibration done and its user reset is released.
 module litefury_top #(
   parameter string RamInit = "",  // firmware image for $readmemh (build.tcl sets it)
-  // 8 miss registers per port, not the default 16 (which since 2026-11-26
-  // pays the L2's output registers back on the bench): the XC7A100T also
+  // 8 miss registers per port, not the default 16 (which pays the L2's
+  // output registers back on the bench): the XC7A100T also
   // holds the PCIe bridge and the MIG, and the MMU takes 39 695 LUTs with
   // 8 and 49 756 with 16 (Yosys estimates, docs/performance.md).
   parameter int unsigned MmuMshrs = 8

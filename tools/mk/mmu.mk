@@ -27,9 +27,9 @@ MMU_TB_LIB   := $(MMU_DIR)/libmmutb.a
 # Configurations: mmu_<cfg>_G are mmu_top parameters. The testbench reads
 # the same values through -D (dut_params()).
 MMU_CONFIGS := default blocking l3 l2
-# The blocking baseline keeps 8 miss registers per port (the default is 16
-# since 2026-11-26): with 16 and its one walker it is slower (mixed 2 MB
-# 102 526 cycles instead of 41 131), which would flatter the speed-ups.
+# The blocking baseline keeps 8 miss registers per port (the default is
+# 16): with 16 and its one walker it is slower (mixed 2 MB 102 526 cycles
+# instead of 41 131), which would flatter the speed-ups.
 mmu_default_P  := NPorts=4 NWalkers=8 Levels=4 PwcEntries=16
 mmu_blocking_P := NPorts=4 NWalkers=1 Levels=4 PwcEntries=0 Mshrs=8
 mmu_l3_P       := NPorts=3 NWalkers=4 Levels=3 PwcEntries=8
