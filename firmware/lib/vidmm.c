@@ -1614,7 +1614,14 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
         upd_check(vm, as, &u);
         pst = upd_apply(vm, slot, &u);
     }
-    ptm_batch_end(&as->pm);
+    /* The batch's writes and its invalidation complete here: a paging
+       engine that failed them is the device's error (as for MAP_VA). */
+    enum ptm_status end = ptm_batch_end(&as->pm);
+
+    if (pst == PTM_OK)
+        pst = end;
+    if (pst == PTM_ERR_ENGINE)
+        return GMMU_STATUS_DEVICE_ERROR;
     /* With the headroom taken no operation can run out of VRAM, and every
        other failure was checked for: this is a broken invariant. */
     if (pst != PTM_OK)

@@ -138,6 +138,28 @@ uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t ad
     return v;
 }
 
+static void sim_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t step, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sim_write64(ctx, off + 8 * i, first + step * i);
+}
+
+static bool sim_complete(void *ctx)
+{
+    struct vidmm_sim *s = ctx;
+
+    if (!s->fail_completes)
+        return true;
+    s->fail_completes--;
+    return false;
+}
+
+void vidmm_sim_engine(struct vidmm_sim *s, bool on)
+{
+    s->engine = on;
+    vidmm_sim_reset(s);
+}
+
 void vidmm_sim_poke_seg(struct vidmm_sim *s, unsigned seg, uint64_t addr, uint64_t value)
 {
     memcpy(seg_ptr(s, seg, addr, 8), &value, 8);
@@ -200,7 +222,10 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .set_as = sim_set_as,
         .table_freed = sim_table_freed,
         .copy = s->host ? sim_copy : NULL,
+        .write_pattern = s->engine ? sim_write_pattern : NULL,
+        .complete = s->engine ? sim_complete : NULL,
     };
+    s->fail_completes = 0;
     cfg = (struct vidmm_config){
         .hw = &s->hw,
         .hw_ctx = s,

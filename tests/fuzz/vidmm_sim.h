@@ -56,6 +56,10 @@ struct vidmm_sim {
     /* Counters of hardware calls. */
     uint64_t writes, invalidations, full_invalidations, set_as_calls, tables_freed;
     uint64_t copies, copy_bytes;
+    /* vidmm_sim_engine: the paging engine's hooks; its next fail_completes
+       completions report a failed engine. */
+    bool engine;
+    uint32_t fail_completes;
     uint32_t last_inv_asid;
     uint64_t last_inv_start, last_inv_end;
 };
@@ -65,6 +69,10 @@ struct vidmm_sim {
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
                     uint32_t nodes_per_as);
 void vidmm_sim_fini(struct vidmm_sim *s);
+
+/* Gives vidmm a paging engine's hooks (write_pattern and complete, the
+   writes landing at once) or takes them away, then resets. */
+void vidmm_sim_engine(struct vidmm_sim *s, bool on);
 
 /* Gives the platform `bytes` of host memory at VIDMM_SIM_HOST_BASE and a
    copy hook (so vidmm can move allocations), then resets. Without it there

@@ -1240,6 +1240,28 @@ static void test_update_rejects_whole_batch(void **state)
 }
 
 /* VRAM for the tables of a whole batch is found before it runs. */
+/* A paging engine that fails the batch's writes: UPDATE_VA says so
+   (DEVICE_ERROR), and the same batch goes through once the engine works. */
+static void test_update_engine_error(void **state)
+{
+    uint32_t as, pool;
+    uint64_t base, r;
+
+    (void)state;
+    vidmm_sim_engine(&sim, true);
+    as = must_as();
+    base = contig_base(1 * MiB, &pool);
+    assert_int_equal(reserve(as, 0, 4 * MiB, &r), GMMU_STATUS_OK);
+    struct gmmu_update_op ops[] = { op_map(r, 2 * TILE, pool, TILE, 0) };
+
+    sim.fail_completes = 1;
+    assert_int_equal(update(as, ops, 1), GMMU_STATUS_DEVICE_ERROR);
+    assert_int_equal(sim.fail_completes, 0);
+    assert_int_equal(update(as, ops, 1), GMMU_STATUS_OK);
+    expect_mapped(as, r + 0x10, GMMU_SEGMENT_VRAM, base + TILE + 0x10, 16);
+    expect_mapped(as, r + TILE, GMMU_SEGMENT_VRAM, base + 2 * TILE, 16);
+}
+
 static void test_update_no_vram(void **state)
 {
     uint32_t as = must_as(), pool = must_alloc(64 * KiB, GMMU_ALLOC_FLAG_CONTIGUOUS), filler;
@@ -1591,6 +1613,7 @@ int main(void)
         T(test_reserve),
         T(test_update_ops),
         T(test_update_rejects_whole_batch),
+        T(test_update_engine_error),
         T(test_update_no_vram),
         T(test_records_exhausted),
         T(test_update_copy_of_grown_ref),
