@@ -1769,17 +1769,19 @@ static enum ptm_status tiles_move(struct vidmm *vm, const struct vidmm_record *r
 
     for (uint64_t va = r->va; va < end && st == PTM_OK;) {
         struct ptm_translation t = { .state = PTM_PAGE_INVALID };
-        uint64_t page = VIDMM_TILE_SIZE, start, off;
+        uint64_t page = VIDMM_TILE_SIZE, at = va, start, off;
         size_t n;
 
-        ptm_query(pm, va, &t);
+        ptm_query(pm, at, &t);
         vm->counters.tile_scans++;
         if (t.state != PTM_PAGE_INVALID)
             page = max64(page, UINT64_C(1) << t.page_shift);
-        start = va & ~(page - 1);
+        start = at & ~(page - 1);
         va = start + page;
+        /* t.pa translates `at`; the page (or the tile of 4 KB pages, whose
+           PA need not be 64 KB aligned) starts at t.pa - (at - start). */
         if (t.state != PTM_PAGE_MAPPED ||
-            !alloc_offset_of(vm, old, t.segment, t.pa - (t.pa & (page - 1)), &off))
+            !alloc_offset_of(vm, old, t.segment, t.pa - (at - start), &off))
             continue;
         n = map_extents_build(vm, a, off, min64(page, a->size - off));
         st =

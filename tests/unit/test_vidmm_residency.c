@@ -537,12 +537,104 @@ static void test_tiles_follow_moves(void **state)
     assert_int_equal(vram().backing_free, POOL_BYTES);
 }
 
+/* A tile made of 4 KB pages whose PA is not 64 KB aligned (an allocation
+ * of scattered 4 KB blocks on a fragmented VRAM) follows its allocation
+ * out to the pool. */
+static void test_tiles_of_4k_pages_follow(void **state)
+{
+    enum { FILL = 160 };
+    static uint32_t fill[FILL];
+    uint32_t n = 0, t, big, as, freed = 0;
+    struct gmmu_reserve_req rr = { .size = 4 * TILE };
+    struct gmmu_va_rsp r;
+    struct gmmu_alloc_info ti;
+    uint64_t window = UINT64_MAX;
+
+    (void)state;
+    vidmm_sim_fini(&sim);
+    vidmm_sim_init(&sim, 512 * KiB, 4, 64);
+    vidmm_sim_host(&sim, POOL_BYTES);
+    as = must_as();
+    rr.as_handle = as;
+    assert_int_equal(call(GMMU_OP_RESERVE_VA, &rr, sizeof(rr), &r, sizeof(r)), GMMU_STATUS_OK);
+    /* VRAM full of 4 KB allocations (no pool yet: nothing is evicted). */
+    while (n < FILL && alloc(PAGE, 0, &fill[n]) == GMMU_STATUS_OK)
+        n++;
+    assert_true(n < FILL);
+    /* 16 holes at odd pages, their buddies kept: no 8 KB block is free. */
+    for (uint32_t i = 0; i < n && freed < 16; i++) {
+        if (fill[i] && info(fill[i]).base % (2 * PAGE)) {
+            assert_int_equal(free_alloc(fill[i]), GMMU_STATUS_OK);
+            fill[i] = 0;
+            freed++;
+        }
+    }
+    assert_int_equal(freed, 16);
+    assert_int_equal(alloc(TILE, PREF, &t), GMMU_STATUS_OK);
+    ti = info(t);
+    assert_int_equal(ti.state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(ti.extents, 16);
+    assert_true(ti.base % TILE != 0);
+    /* A free 64 KB block for the tables of the tile and of its move. */
+    for (uint64_t w = 0; w < 512 * KiB && window == UINT64_MAX; w += TILE) {
+        uint32_t in = 0;
+
+        for (uint32_t i = 0; i < n; i++)
+            in += fill[i] && info(fill[i]).base - w < TILE;
+        window = in == TILE / PAGE ? w : UINT64_MAX;
+    }
+    assert_true(window != UINT64_MAX);
+    for (uint32_t i = 0; i < n; i++) {
+        if (fill[i] && info(fill[i]).base - window < TILE) {
+            assert_int_equal(free_alloc(fill[i]), GMMU_STATUS_OK);
+            fill[i] = 0;
+        }
+    }
+    struct {
+        struct gmmu_update_req req;
+        struct gmmu_update_op op;
+    } batch = {
+        .req = { .as_handle = as, .count = 1 },
+        .op = { .op = GMMU_UPDATE_OP_MAP, .va = r.va + TILE, .size = TILE, .alloc_handle = t },
+    };
+    assert_int_equal(call(GMMU_OP_UPDATE_VA, &batch, sizeof(batch), NULL, 0), GMMU_STATUS_OK);
+    assert_int_equal(walk(as, r.va + TILE).page_shift, 12);
+    tag_pages(as, r.va + TILE, t, 0, 16);
+
+    /* The fillers are held; a VRAM-only ALLOC needs t's room. */
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    {
+        uint32_t held[FILL], k = 0;
+
+        for (uint32_t i = 0; i < n; i++)
+            if (fill[i])
+                held[k++] = fill[i];
+        assert_int_equal(residency(true, held, k, NULL), GMMU_STATUS_OK);
+    }
+    assert_int_equal(alloc(TILE, 0, &big), GMMU_STATUS_OK);
+    assert_int_equal(info(t).state, GMMU_ALLOC_STATE_BACKING);
+    check_pages(as, r.va + TILE, t, 0, 16, GMMU_SEGMENT_SYSTEM);
+    check_faults(as, r.va, 16);
+
+    /* And back. */
+    assert_int_equal(free_alloc(big), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(t), GMMU_STATUS_OK);
+    assert_int_equal(info(t).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, r.va + TILE, t, 0, 16, GMMU_SEGMENT_VRAM);
+    assert_int_equal(free_alloc(t), GMMU_STATUS_OK);
+    for (uint32_t i = 0; i < n; i++)
+        if (fill[i])
+            assert_int_equal(free_alloc(fill[i]), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+    assert_int_equal(vram().resident_bytes, 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_placement_flags),  T(test_placement_pool),     T(test_alloc_evicts_lru),
-        T(test_residency_counts), T(test_tiles_follow_moves),
+        T(test_residency_counts), T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
