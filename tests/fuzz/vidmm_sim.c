@@ -121,10 +121,16 @@ static bool sim_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg
                      uint64_t bytes)
 {
     struct vidmm_sim *s = ctx;
+    uint8_t *to, *from;
 
     if ((dst | src | bytes) & 0xFFF || !bytes)
         die("copy not in whole pages", bytes);
-    memmove(seg_ptr(s, dst_seg, dst, bytes), seg_ptr(s, src_seg, src, bytes), bytes);
+    to = seg_ptr(s, dst_seg, dst, bytes);
+    from = seg_ptr(s, src_seg, src, bytes);
+    memmove(to, from, bytes);
+    if (s->poison_moved && (from + bytes <= to || to + bytes <= from))
+        for (uint64_t i = 0; i < bytes; i += 8)
+            memcpy(from + i, &(uint64_t){ POISON }, 8);
     s->copies++;
     s->copy_bytes += bytes;
     return true;

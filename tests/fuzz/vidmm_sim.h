@@ -56,6 +56,10 @@ struct vidmm_sim {
     /* Counters of hardware calls. */
     uint64_t writes, invalidations, full_invalidations, set_as_calls, tables_freed;
     uint64_t copies, copy_bytes;
+    /* Set by a test: the copy hook fills the source with POISON after
+       copying, as if the old pages were reused at once, so a PTE left on
+       them reads visibly wrong. Kept across resets. */
+    bool poison_moved;
     /* vidmm_sim_engine: the paging engine's hooks; its next fail_completes
        completions report a failed engine. */
     bool engine;

@@ -34,7 +34,28 @@
  * (or VRAM is short), and after every FREE no tile or mapping anywhere
  * may translate into the freed allocation's pages.
  *
- * VIDMM_DIFF_OPS and VIDMM_DIFF_SEED (environment) override the defaults.
+ * Residency (issue 28): the platform has host memory and a copy hook, and
+ * two backing ranges are added at the start, so VRAM is over-committed
+ * about twice. ALLOC places VRAM-only, VRAM-preferred and system-only
+ * allocations; MAKE_RESIDENT and EVICT run over random lists (repeats, bad
+ * handles, EVICT below zero) against a model of the residency counts, the
+ * LRU stamps and where each allocation lives. After every command QUERY_ALLOC
+ * must agree with the model (state, count, and the tag at its first page);
+ * only ALLOC (VRAM only) may move others out and only MAKE_RESIDENT may move
+ * its listed allocations in, each victim must have been evictable, and no
+ * evictable allocation used less recently than a victim may stay in VRAM
+ * unless its move could have been refused (pool room or pieces, or tables
+ * for its mappings). Pages are checked in the segment the model says;
+ * mappings of an OFFLINE allocation must be invalid. The copy hook poisons
+ * the pages a move leaves, so a PTE not rewritten reads poison. From the
+ * pieces vidmm keeps, every live allocation's pages must be distinct
+ * (nothing doubled), inside VRAM or the pool, hold its tags (bytes survive
+ * every move), and add up, with the tables, to what VRAM and the pool have
+ * in use (nothing lost); GET_VRAM's resident, evictable and backing bytes
+ * and paging fence must be the model's.
+ *
+ * VIDMM_DIFF_OPS and VIDMM_DIFF_SEED (environment) override the defaults
+ * (`make soak-vidmm_diff` runs a million commands).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,7 +76,7 @@
 #define PAGE (4 * KiB)
 #define TILE (64 * KiB)
 
-#define DEFAULT_OPS  20000u
+#define DEFAULT_OPS  100000u
 #define VRAM_BYTES   (6 * MiB)
 #define HW_ASIDS     3u
 #define NODES_PER_AS 32u
@@ -63,8 +84,24 @@
 #define M_RANGES     24 /* ranges per address space */
 #define M_ALLOCS     40
 #define WINDOW       (1 * GiB) /* fixed VAs land in [WINDOW, WINDOW + 64 MB) */
-#define CHECK_PAGES  256       /* pages of a command's range walked */
-#define SAMPLE_PAGES 24
+#define CHECK_PAGES  64        /* pages of a command's range walked */
+#define SAMPLE_PAGES 8
+#define HOST         VIDMM_SIM_HOST_BASE
+#define HOST_BYTES   (8 * MiB)
+#define POOL_BYTES   (7 * MiB)
+
+#define PREF       GMMU_ALLOC_FLAG_VRAM_PREFERRED
+#define SYSO       GMMU_ALLOC_FLAG_SYSTEM_ONLY
+#define ST_VRAM    GMMU_ALLOC_STATE_VRAM
+#define ST_BACKING GMMU_ALLOC_STATE_BACKING
+#define ST_OFFLINE GMMU_ALLOC_STATE_OFFLINE
+#define ST_HOST    GMMU_ALLOC_STATE_HOST
+
+/* The backing pool: two ranges of host memory, added in this order (pool
+   offsets run through the first, then the second), a hole between them. */
+static const struct {
+    uint64_t addr, size;
+} pool[2] = { { HOST + 4 * MiB, 4 * MiB }, { HOST, 3 * MiB } };
 
 /* ------------------------------------------------------------ random */
 
@@ -101,6 +138,10 @@ struct m_alloc {
     bool live, system;
     uint32_t handle, serial;
     uint64_t size, sys_addr;
+    uint32_t flags; /* ALLOC_FLAG_* */
+    uint32_t where; /* ALLOC_STATE_* */
+    uint32_t count; /* residency count */
+    uint64_t stamp; /* LRU: ALLOC, MAKE_RESIDENT, EVICT */
 };
 
 static struct vidmm_sim sim;
@@ -110,6 +151,11 @@ static uint32_t scratch_as, serial_next = 1;
 static uint64_t start_used;
 static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat_failed_alloc;
 static unsigned long stat_no_records, stat_frees_after_batch;
+static unsigned long stat_moves_out, stat_moves_in, stat_resident_ok, stat_resident_nomem,
+    stat_evict_ok, stat_list_refused, stat_lru_checked, stat_lru_excused, stat_offline_maps,
+    stat_pool_allocs, stat_page_checks;
+static uint64_t model_clock, model_fence;
+static uint32_t last_freed = 0x7FFF0001u; /* a handle that went stale */
 
 /* ------------------------------------------------------------ record model */
 
@@ -211,12 +257,14 @@ static void check_records(void)
             want += mas[a].ranges[k].live && !mas[a].ranges[k].reserved;
     assert_int_equal(records_used(), want);
     /* The per-space counts DESTROY_AS relies on to skip the scan. */
-    for (uint32_t as = 0; as < VIDMM_MAX_AS; as++) {
-        uint32_t n = 0;
+    {
+        uint32_t n[VIDMM_MAX_AS] = { 0 };
 
         for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-            n += sim.vm->records[i].kind != VIDMM_REC_FREE && sim.vm->records[i].as == as;
-        assert_int_equal(sim.vm->as_records[as], n);
+            if (sim.vm->records[i].kind != VIDMM_REC_FREE)
+                n[sim.vm->records[i].as]++;
+        for (uint32_t as = 0; as < VIDMM_MAX_AS; as++)
+            assert_int_equal(sim.vm->as_records[as], n[as]);
     }
     for (int j = 0; j < M_REFS; j++) {
         const struct m_ref *m = &mref[j];
@@ -271,6 +319,24 @@ static uint64_t root_of(uint32_t handle)
 
 /* ------------------------------------------------------------ checking */
 
+/* The tag word of the page at (segment, pa), 0 outside VRAM and the host
+   memory the pool is in. */
+static uint64_t peek_tag(unsigned segment, uint64_t pa)
+{
+    pa -= pa % PAGE;
+    if (segment == GMMU_SEGMENT_VRAM)
+        return pa < sim.bytes ? vidmm_sim_peek_seg(&sim, segment, pa) : 0;
+    if (segment == GMMU_SEGMENT_SYSTEM && pa >= HOST && pa - HOST < HOST_BYTES)
+        return vidmm_sim_peek_seg(&sim, segment, pa);
+    return 0;
+}
+
+/* The segment a movable allocation's pages are in, by the model. */
+static unsigned seg_of(const struct m_alloc *m)
+{
+    return m->where == ST_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
+}
+
 struct expect {
     uint8_t kind, attrs;
     int alloc;
@@ -300,6 +366,9 @@ static struct expect expected(const struct m_as *as, uint64_t va)
 
         return (struct expect){ p->kind, p->attrs, p->alloc, p->page };
     }
+    /* A VRAM-only allocation that is not resident: its mappings are invalid. */
+    if (mal[r->alloc].where == ST_OFFLINE)
+        return e;
     return (struct expect){ P_MAPPED, r->attrs, r->alloc,
                             (uint32_t)((r->offset + va - r->va) / PAGE) };
 }
@@ -341,13 +410,15 @@ static void check_page(int a, uint64_t va)
                      (unsigned long long)want_pa);
         return;
     }
-    if (r.segment != GMMU_SEGMENT_VRAM || r.pa % PAGE != va % PAGE ||
-        vidmm_sim_peek(&sim, r.pa - r.pa % PAGE) != tag_of(m->serial, e.page))
-        fail_msg("as %d va 0x%llx: pa 0x%llx seg %u holds tag 0x%llx, expected 0x%llx", a,
-                 (unsigned long long)va, (unsigned long long)r.pa, r.segment,
-                 (unsigned long long)(r.segment == GMMU_SEGMENT_VRAM && r.pa < sim.bytes
-                                          ? vidmm_sim_peek(&sim, r.pa - r.pa % PAGE)
-                                          : 0),
+    if (m->where == ST_OFFLINE)
+        fail_msg("as %d va 0x%llx: a tile of OFFLINE allocation %u", a, (unsigned long long)va,
+                 m->serial);
+    if (r.segment != seg_of(m) || r.pa % PAGE != va % PAGE ||
+        peek_tag(r.segment, r.pa) != tag_of(m->serial, e.page))
+        fail_msg("as %d va 0x%llx: pa 0x%llx seg %u (expected %u) holds tag 0x%llx, expected "
+                 "0x%llx",
+                 a, (unsigned long long)va, (unsigned long long)r.pa, r.segment, seg_of(m),
+                 (unsigned long long)peek_tag(r.segment, r.pa),
                  (unsigned long long)tag_of(m->serial, e.page));
 }
 
@@ -415,9 +486,7 @@ static void check_no_stale(const struct m_alloc *m)
                     stale = w.segment == GMMU_SEGMENT_SYSTEM && w.pa - m->sys_addr < m->size &&
                             !sys_held(w.pa);
                 else
-                    stale = w.segment == GMMU_SEGMENT_VRAM && w.pa < sim.bytes &&
-                            (vidmm_sim_peek(&sim, w.pa - w.pa % PAGE) & ~0xFFFFFFull) ==
-                                tag_of(m->serial, 0);
+                    stale = (peek_tag(w.segment, w.pa) & ~0xFFFFFFull) == tag_of(m->serial, 0);
                 if (stale)
                     fail_msg("as %d va 0x%llx: pa 0x%llx is in freed allocation %u", a,
                              (unsigned long long)(r->va + off), (unsigned long long)w.pa,
@@ -503,6 +572,322 @@ static void range_drop(struct m_range *r)
     memset(r, 0, sizeof(*r));
 }
 
+/* ------------------------------------------------------------ residency model */
+
+static uint64_t round_unit(uint64_t bytes)
+{
+    return (bytes + TILE - 1) & ~(TILE - 1);
+}
+
+/* No placement flag: VRAM only (contiguous ones never move anyway). */
+static bool vram_only(const struct m_alloc *m)
+{
+    return !(m->flags & (PREF | SYSO | GMMU_ALLOC_FLAG_SYSTEM));
+}
+
+static bool has_refs(int i)
+{
+    for (int j = 0; j < M_REFS; j++)
+        if (mref[j].live && mref[j].alloc == i)
+            return true;
+    return false;
+}
+
+/* Mappings or tile references: rewriting them after a move needs tables. */
+static bool has_records(int i)
+{
+    for (int a = 0; a < M_AS; a++)
+        for (int k = 0; mas[a].live && k < M_RANGES; k++)
+            if (mas[a].ranges[k].live && !mas[a].ranges[k].reserved && mas[a].ranges[k].alloc == i)
+                return true;
+    return has_refs(i);
+}
+
+/* Which allocations tiles may point into. */
+static void mark_refs(bool *refd)
+{
+    memset(refd, 0, M_ALLOCS * sizeof(*refd));
+    for (int j = 0; j < M_REFS; j++)
+        if (mref[j].live)
+            refd[mref[j].alloc] = true;
+}
+
+/* docs/vidmm.md: in VRAM, count 0, not contiguous, no engine (there is
+   none here), and a VRAM-only one with no tile reference (refd: from
+   mark_refs). */
+static bool m_evictable(int i, const bool *refd)
+{
+    const struct m_alloc *m = &mal[i];
+
+    return m->live && m->where == ST_VRAM && !m->count &&
+           !(m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && !(vram_only(m) && refd[i]);
+}
+
+static uint32_t query_alloc(uint32_t handle, struct gmmu_alloc_info *info)
+{
+    struct gmmu_handle_req req = { .handle = handle };
+
+    return call(GMMU_OP_QUERY_ALLOC, &req, sizeof(req), info, sizeof(*info));
+}
+
+static const struct vidmm_alloc *vm_alloc(const struct m_alloc *m)
+{
+    return &sim.vm->allocs[slot_of(m->handle)];
+}
+
+/* Host address of pool offset lin. */
+static uint64_t pool_addr(uint64_t lin)
+{
+    return lin < pool[0].size ? pool[0].addr + lin : pool[1].addr + (lin - pool[0].size);
+}
+
+/* 64 KB units of the pool holding an allocation, by vidmm's pieces. */
+static void pool_units(bool *used)
+{
+    memset(used, 0, POOL_BYTES / TILE);
+    for (int i = 0; i < M_ALLOCS; i++) {
+        const struct vidmm_alloc *a;
+
+        if (!mal[i].live || mal[i].where == ST_VRAM || mal[i].where == ST_HOST)
+            continue;
+        a = vm_alloc(&mal[i]);
+        for (uint16_t e = a->first_extent; e != 0xFFFF; e = sim.vm->extents[e].next)
+            for (uint32_t p = 0; p < sim.vm->extents[e].pages; p += TILE / PAGE)
+                used[(sim.vm->extents[e].page + p) / (TILE / PAGE)] = true;
+    }
+}
+
+/* Free runs of the pool (a run ends at a range's end). */
+static uint32_t pool_gaps(void)
+{
+    bool used[POOL_BYTES / TILE];
+    uint32_t gaps = 0;
+
+    pool_units(used);
+    for (uint64_t u = 0; u < POOL_BYTES / TILE; u++)
+        gaps += !used[u] && (!u || used[u - 1] || u == pool[0].size / TILE);
+    return gaps;
+}
+
+/* What a command that may move allocations is checked against. */
+static struct {
+    bool evictable[M_ALLOCS];
+    uint16_t pieces[M_ALLOCS];
+    uint64_t pool_free;
+    uint32_t free_extents, gaps;
+} before;
+
+static void moves_begin(void)
+{
+    bool refd[M_ALLOCS];
+
+    mark_refs(refd);
+    for (int i = 0; i < M_ALLOCS; i++) {
+        before.evictable[i] = m_evictable(i, refd);
+        before.pieces[i] = mal[i].live ? vm_alloc(&mal[i])->extents : 0;
+    }
+    before.pool_free = sim.vm->backing.bytes - sim.vm->backing.used;
+    before.free_extents = sim.vm->free_extents;
+    before.gaps = pool_gaps();
+}
+
+enum move_kind { MOVE_NONE, MOVE_ALLOC, MOVE_RESIDENT };
+
+/* The ranges that point into allocation i, checked again after it moved. */
+static void check_alloc_ranges(int i)
+{
+    for (int a = 0; a < M_AS; a++) {
+        for (int k = 0; mas[a].live && k < M_RANGES; k++) {
+            const struct m_range *r = &mas[a].ranges[k];
+
+            if (r->live && !r->reserved && r->alloc == i)
+                check_range(a, r->va, r->size);
+        }
+    }
+    for (int j = 0; j < M_REFS; j++)
+        if (mref[j].live && mref[j].alloc == i)
+            check_range(mref[j].as, mref[j].lo, mref[j].hi - mref[j].lo);
+}
+
+/*
+ * After a command of `kind` (listed: MAKE_RESIDENT's list; fresh: the
+ * allocation ALLOC just made): learns what moved from QUERY_ALLOC and
+ * checks that each move was allowed, and that victims went least recently
+ * used first.
+ */
+static void moves_end(enum move_kind kind, const bool *listed, int fresh)
+{
+    bool out[M_ALLOCS] = { false }, moved[M_ALLOCS] = { false };
+    uint64_t youngest = 0;
+    uint32_t new_pieces = 0, in_pieces = 0, n_moved = 0;
+
+    for (int i = 0; i < M_ALLOCS; i++) {
+        struct m_alloc *m = &mal[i];
+        struct gmmu_alloc_info info;
+        bool is_listed = listed && listed[i];
+
+        if (!m->live || i == fresh)
+            continue;
+        assert_int_equal(query_alloc(m->handle, &info), GMMU_STATUS_OK);
+        if (info.state == m->where)
+            continue;
+        if (m->where == ST_VRAM) {
+            if (kind == MOVE_NONE || !before.evictable[i] || is_listed)
+                fail_msg("allocation %u (count %u, stamp %llu) moved out, not a victim", m->serial,
+                         m->count, (unsigned long long)m->stamp);
+            assert_int_equal(info.state, vram_only(m) ? ST_OFFLINE : ST_BACKING);
+            out[i] = true;
+            youngest = m->stamp > youngest ? m->stamp : youngest;
+            stat_moves_out++;
+        } else {
+            if (kind != MOVE_RESIDENT || !is_listed || info.state != ST_VRAM || (m->flags & SYSO))
+                fail_msg("allocation %u moved from state %u to %u", m->serial, m->where,
+                         info.state);
+            /* Its pool pieces freed: at most as many new free runs. */
+            in_pieces += before.pieces[i];
+            stat_moves_in++;
+        }
+        m->where = info.state;
+        moved[i] = true;
+        n_moved++;
+        new_pieces += info.extents;
+    }
+    model_fence += n_moved;
+    /* Least recently used first: an evictable allocation older than a
+       victim stayed only if its own move could have been refused: tables
+       for its mappings, pieces, or pool room. ALLOC makes room in one pass,
+       oldest first, so only older victims went before it; MAKE_RESIDENT
+       may pass again after a refusal, so any victim may have. */
+    for (int w = 0; youngest && w < M_ALLOCS; w++) {
+        const struct m_alloc *m = &mal[w];
+        uint64_t taken = 0;
+
+        if (!before.evictable[w] || out[w] || (listed && listed[w]) || w == fresh ||
+            m->stamp > youngest)
+            continue;
+        for (int v = 0; v < M_ALLOCS; v++)
+            if (out[v] && (kind == MOVE_RESIDENT || mal[v].stamp < m->stamp))
+                taken += round_unit(mal[v].size);
+        stat_lru_checked++;
+        if (has_records(w) || round_unit(m->size) + taken > before.pool_free ||
+            before.free_extents < new_pieces + VIDMM_ALLOC_EXTENTS + 1 ||
+            before.gaps + in_pieces >= VIDMM_ALLOC_EXTENTS) {
+            stat_lru_excused++;
+            continue;
+        }
+        fail_msg("LRU: allocation %u (stamp %llu, %llu bytes) stayed in VRAM while a younger "
+                 "one (stamp %llu) was evicted",
+                 m->serial, (unsigned long long)m->stamp, (unsigned long long)m->size,
+                 (unsigned long long)youngest);
+    }
+    for (int i = 0; i < M_ALLOCS; i++)
+        if (moved[i])
+            check_alloc_ranges(i);
+}
+
+/*
+ * Nothing lost or doubled: from vidmm's pieces, every live allocation's
+ * pages are distinct, inside VRAM or the pool, as many as it needs, and
+ * hold its tags; the pool's use is the model's.
+ */
+static void check_pages(void)
+{
+    static uint8_t vram_seen[VRAM_BYTES / PAGE], host_seen[HOST_BYTES / PAGE];
+    uint64_t pool_used = 0;
+
+    memset(vram_seen, 0, sizeof(vram_seen));
+    memset(host_seen, 0, sizeof(host_seen));
+    stat_page_checks++;
+    for (int i = 0; i < M_ALLOCS; i++) {
+        const struct m_alloc *m = &mal[i];
+        const struct vidmm_alloc *a;
+        uint64_t page = 0, want;
+
+        if (!m->live || m->system)
+            continue;
+        a = vm_alloc(m);
+        assert_true(a->live);
+        for (uint16_t e = a->first_extent; e != 0xFFFF; e = sim.vm->extents[e].next) {
+            const struct vidmm_extent *x = &sim.vm->extents[e];
+
+            for (uint32_t p = 0; p < x->pages; p++, page++) {
+                uint64_t off = ((uint64_t)x->page + p) * PAGE, pa;
+                uint8_t *seen;
+
+                if (m->where == ST_VRAM) {
+                    assert_true(off < sim.bytes);
+                    pa = off;
+                    seen = &vram_seen[off / PAGE];
+                } else {
+                    assert_true(off < POOL_BYTES);
+                    pa = pool_addr(off);
+                    seen = &host_seen[(pa - HOST) / PAGE];
+                }
+                if (*seen)
+                    fail_msg("page 0x%llx (segment %u) held by allocation %u and another",
+                             (unsigned long long)pa, seg_of(m), m->serial);
+                *seen = 1;
+                if (page < m->size / PAGE &&
+                    vidmm_sim_peek_seg(&sim, seg_of(m), pa) != tag_of(m->serial, (uint32_t)page))
+                    fail_msg("allocation %u page %llu at 0x%llx (segment %u) lost its tag "
+                             "(0x%llx)",
+                             m->serial, (unsigned long long)page, (unsigned long long)pa, seg_of(m),
+                             (unsigned long long)vidmm_sim_peek_seg(&sim, seg_of(m), pa));
+            }
+        }
+        want = m->where == ST_VRAM ? m->size : round_unit(m->size);
+        if (page * PAGE != want)
+            fail_msg("allocation %u: %llu pages, expected %llu", m->serial,
+                     (unsigned long long)page, (unsigned long long)(want / PAGE));
+        if (m->where != ST_VRAM)
+            pool_used += want;
+    }
+    assert_int_equal(sim.vm->backing.used, pool_used);
+}
+
+/* QUERY_ALLOC and GET_VRAM against the model. */
+static void check_residency(bool vram_too)
+{
+    uint64_t resident = 0, evictable = 0, pool_used = 0;
+    uint32_t live = 1; /* the hog's host page */
+    struct gmmu_vram_rsp v;
+    bool refd[M_ALLOCS];
+
+    mark_refs(refd);
+    for (int i = 0; i < M_ALLOCS; i++) {
+        const struct m_alloc *m = &mal[i];
+        struct gmmu_alloc_info info;
+
+        if (!m->live)
+            continue;
+        live++;
+        assert_int_equal(query_alloc(m->handle, &info), GMMU_STATUS_OK);
+        if (info.state != m->where || info.residency != m->count || info.size != m->size ||
+            info.flags != m->flags)
+            fail_msg("allocation %u: state %u count %u size 0x%llx flags %u, expected %u %u "
+                     "0x%llx %u",
+                     m->serial, info.state, info.residency, (unsigned long long)info.size,
+                     info.flags, m->where, m->count, (unsigned long long)m->size, m->flags);
+        if (m->system)
+            assert_int_equal(info.base, m->sys_addr);
+        else
+            assert_int_equal(peek_tag(seg_of(m), info.base), tag_of(m->serial, 0));
+        resident += m->where == ST_VRAM && !m->system ? m->size : 0;
+        pool_used += m->where == ST_BACKING || m->where == ST_OFFLINE ? round_unit(m->size) : 0;
+        evictable += m_evictable(i, refd) ? m->size : 0;
+    }
+    if (!vram_too)
+        return;
+    vidmm_get_vram(sim.vm, &v);
+    assert_int_equal(v.allocations, live);
+    assert_int_equal(v.backing_ranges, 2);
+    assert_int_equal(v.backing_bytes, POOL_BYTES);
+    assert_int_equal(v.backing_free, POOL_BYTES - pool_used);
+    assert_int_equal(v.resident_bytes, resident);
+    assert_int_equal(v.evictable_bytes, evictable);
+    assert_int_equal(v.paging_fence, model_fence);
+}
+
 /* ------------------------------------------------------------ operations */
 
 /* Learn where the allocation's pages are and tag them; false if the
@@ -523,8 +908,8 @@ static bool tag_alloc(struct m_alloc *m)
 
         vidmm_sim_walk(&sim, root, rsp.va + off, GMMU_ACCESS_READ, &r);
         assert_int_equal(r.fault, GMMU_FAULT_NONE);
-        assert_int_equal(r.segment, GMMU_SEGMENT_VRAM);
-        vidmm_sim_poke(&sim, r.pa, tag_of(m->serial, (uint32_t)(off / PAGE)));
+        assert_int_equal(r.segment, seg_of(m));
+        vidmm_sim_poke_seg(&sim, r.segment, r.pa, tag_of(m->serial, (uint32_t)(off / PAGE)));
     }
     un.va = rsp.va;
     assert_int_equal(call(GMMU_OP_UNMAP_VA, &un, sizeof(un), NULL, 0), GMMU_STATUS_OK);
@@ -533,10 +918,14 @@ static bool tag_alloc(struct m_alloc *m)
 
 static void do_alloc(void)
 {
+    static const uint32_t bad_place[] = { GMMU_ALLOC_FLAG_SYSTEM | PREF,
+                                          GMMU_ALLOC_FLAG_CONTIGUOUS | SYSO, PREF | SYSO };
     int i = free_alloc_index();
     struct gmmu_alloc_req req = { .size = (1 + below(chance(20) ? 600 : 40)) * PAGE };
     struct gmmu_alloc_rsp rsp;
-    uint32_t st;
+    struct gmmu_alloc_info info;
+    uint32_t st, want = GMMU_STATUS_OK;
+    bool evicts, pool_room;
 
     if (i < 0)
         return;
@@ -544,6 +933,10 @@ static void do_alloc(void)
     case 0:
         req.flags = GMMU_ALLOC_FLAG_SYSTEM;
         req.sys_addr = (0x100000 + below(1u << 20)) * PAGE;
+        if (chance(5)) { /* the pool is the device's */
+            req.sys_addr = pool[below(2)].addr + below(16) * PAGE;
+            want = GMMU_STATUS_OVERLAP;
+        }
         break;
     case 1:
         req.flags = GMMU_ALLOC_FLAG_PREFER_64K;
@@ -560,10 +953,36 @@ static void do_alloc(void)
     default:
         break;
     }
+    /* Placement: VRAM only, VRAM preferred or system only. */
+    if (!(req.flags & (GMMU_ALLOC_FLAG_SYSTEM | GMMU_ALLOC_FLAG_CONTIGUOUS)))
+        req.flags |= (uint32_t[]){ 0, 0, PREF, SYSO }[below(4)];
+    if (chance(2)) {
+        req.flags = bad_place[below(3)];
+        req.sys_addr = req.flags & GMMU_ALLOC_FLAG_SYSTEM ? 0x100000 * PAGE : 0;
+        req.lowest = req.highest = req.boundary = 0;
+        want = GMMU_STATUS_INVALID_ARGUMENT;
+    }
+    evicts = want == GMMU_STATUS_OK &&
+             !(req.flags & (GMMU_ALLOC_FLAG_SYSTEM | GMMU_ALLOC_FLAG_CONTIGUOUS | PREF | SYSO));
+    moves_begin();
+    /* Room in the pool, first fit in few enough runs: a placement that may
+       go there must not fail. */
+    pool_room = round_unit(req.size) <= before.pool_free && before.gaps < VIDMM_ALLOC_EXTENTS &&
+                before.free_extents > 2 * VIDMM_ALLOC_EXTENTS;
     st = call(GMMU_OP_ALLOC, &req, sizeof(req), &rsp, sizeof(rsp));
+    if (want != GMMU_STATUS_OK) {
+        assert_int_equal(st, want);
+        moves_end(MOVE_NONE, NULL, -1);
+        return;
+    }
     if (st != GMMU_STATUS_OK) {
         assert_int_equal(st, GMMU_STATUS_NO_MEMORY);
+        if ((req.flags & (PREF | SYSO)) && pool_room)
+            fail_msg("ALLOC of 0x%llx bytes, flags %u: NO_MEMORY with 0x%llx of the pool free",
+                     (unsigned long long)req.size, req.flags, (unsigned long long)before.pool_free);
         stat_failed_alloc++;
+        /* VRAM only: victims may have gone before the pieces ran short. */
+        moves_end(evicts ? MOVE_ALLOC : MOVE_NONE, NULL, -1);
         return;
     }
     mal[i] = (struct m_alloc){ .live = true,
@@ -571,7 +990,21 @@ static void do_alloc(void)
                                .handle = rsp.handle,
                                .serial = serial_next++,
                                .size = rsp.size,
-                               .sys_addr = req.sys_addr };
+                               .sys_addr = req.sys_addr,
+                               .flags = req.flags,
+                               .stamp = ++model_clock };
+    assert_int_equal(query_alloc(rsp.handle, &info), GMMU_STATUS_OK);
+    mal[i].where = info.state;
+    if (mal[i].system)
+        assert_int_equal(info.state, ST_HOST);
+    else if (req.flags & SYSO)
+        assert_int_equal(info.state, ST_BACKING);
+    else if (!(req.flags & PREF))
+        assert_int_equal(info.state, ST_VRAM);
+    else if (info.state != ST_VRAM)
+        assert_int_equal(info.state, ST_BACKING);
+    stat_pool_allocs += info.state == ST_BACKING;
+    moves_end(evicts ? MOVE_ALLOC : MOVE_NONE, NULL, i);
     if (!mal[i].system && !tag_alloc(&mal[i])) {
         struct gmmu_handle_req fr = { .handle = rsp.handle };
 
@@ -590,11 +1023,13 @@ static void do_free_at(int i)
     req = (struct gmmu_handle_req){ .handle = mal[i].handle };
     assert_int_equal(call(GMMU_OP_FREE, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
     mal[i].live = false;
+    last_freed = mal[i].handle;
     refs_drop(-1, -1, i);
     check_no_stale(&mal[i]);
     for (int a = 0; a < M_AS; a++) {
         for (int k = 0; mas[a].live && k < M_RANGES; k++) {
             struct m_range *r = &mas[a].ranges[k];
+            bool touched = false;
 
             if (!r->live)
                 continue;
@@ -605,10 +1040,14 @@ static void do_free_at(int i)
                 check_range(a, va, size);
                 continue;
             }
-            for (uint64_t p = 0; r->reserved && p < r->size / PAGE; p++)
-                if (r->pages[p].kind == P_MAPPED && r->pages[p].alloc == i)
+
+            for (uint64_t p = 0; r->reserved && p < r->size / PAGE; p++) {
+                if (r->pages[p].kind == P_MAPPED && r->pages[p].alloc == i) {
                     r->pages[p] = (struct m_page){ .kind = P_INVALID };
-            if (r->reserved)
+                    touched = true;
+                }
+            }
+            if (touched || chance(20))
                 check_range(a, r->va, r->size);
         }
     }
@@ -821,7 +1260,7 @@ static bool random_op(int a, const struct gmmu_update_op *prev, uint32_t n,
     case 0:
     case 1:
         i = pick_live_alloc();
-        if (i < 0 || mal[i].size < size)
+        if (i < 0 || mal[i].size < size || mal[i].where == ST_OFFLINE)
             return false;
         op->op = GMMU_UPDATE_OP_MAP;
         op->alloc_handle = mal[i].handle;
@@ -865,7 +1304,7 @@ static uint32_t chain_ops(int a, struct gmmu_update_op *ops)
             break;
         }
     }
-    if (!r || i < 0 || mal[i].size < TILE)
+    if (!r || i < 0 || mal[i].size < TILE || mal[i].where == ST_OFFLINE)
         return 0;
     for (int tries = 0; tries < 4 && (!d || d == r); tries++)
         d = random_piece(a, &dst, &dst_size);
@@ -965,6 +1404,16 @@ static int refs_run(struct m_ref *refs, int a, const struct gmmu_update_op *ops,
 /* A bad operation and the status it must earn. */
 static uint32_t spoil(struct gmmu_update_op *op)
 {
+    for (int i = 0; chance(20) && i < M_ALLOCS; i++) {
+        if (mal[i].live && mal[i].where == ST_OFFLINE && mal[i].size >= TILE) {
+            /* Tiles of a VRAM-only allocation that is not resident. */
+            *op = (struct gmmu_update_op){
+                .op = GMMU_UPDATE_OP_MAP, .va = op->va, .size = TILE, .alloc_handle = mal[i].handle
+            };
+            stat_offline_maps++;
+            return GMMU_STATUS_INVALID_ARGUMENT;
+        }
+    }
     switch (below(5)) {
     case 0:
         op->va += PAGE;
@@ -1074,9 +1523,210 @@ static void do_query(void)
     assert_int_equal(rsp.state, e.kind);
     if (e.kind != P_INVALID)
         assert_int_equal(rsp.flags, e.attrs);
-    if (e.kind == P_MAPPED && !mal[e.alloc].system)
-        assert_int_equal(vidmm_sim_peek(&sim, rsp.pa - rsp.pa % PAGE),
-                         tag_of(mal[e.alloc].serial, e.page));
+    if (e.kind == P_MAPPED && !mal[e.alloc].system) {
+        assert_int_equal(rsp.segment, seg_of(&mal[e.alloc]));
+        assert_int_equal(peek_tag(rsp.segment, rsp.pa), tag_of(mal[e.alloc].serial, e.page));
+    }
+}
+
+/* ------------------------------------------------------------ residency commands */
+
+/* A handle that names no live allocation. */
+static uint32_t bad_handle(void)
+{
+    uint32_t h;
+
+    switch (below(4)) {
+    case 0:
+        h = last_freed;
+        break;
+    case 1:
+        h = scratch_as; /* an address space */
+        break;
+    case 2:
+        h = 0;
+        break;
+    default:
+        h = (uint32_t)rnd();
+        break;
+    }
+    return alloc_index(h) < 0 && h != hog.sys ? h : 0;
+}
+
+static int pick_held(void)
+{
+    int start = (int)below(M_ALLOCS);
+
+    for (int i = 0; i < M_ALLOCS; i++)
+        if (mal[(start + i) % M_ALLOCS].live && mal[(start + i) % M_ALLOCS].count)
+            return (start + i) % M_ALLOCS;
+    return -1;
+}
+
+#define LIST_MAX 16
+
+/*
+ * MAKE_RESIDENT or EVICT over a random list (repeats; now and then a bad
+ * handle, a bad count or a wrong length, which change nothing). EVICT
+ * mostly names allocations that are held, so counts come back to 0.
+ */
+static void do_residency(bool make)
+{
+    static uint32_t buf[2 + GMMU_RESIDENCY_MAX + 1];
+    struct gmmu_residency_req req;
+    struct gmmu_residency_rsp rsp;
+    int idx[LIST_MAX];
+    bool listed[M_ALLOCS] = { false }, offline = false;
+    uint32_t mult[M_ALLOCS] = { 0 }, n = 1 + (uint32_t)below(chance(10) ? LIST_MAX : 4);
+    uint32_t want = GMMU_STATUS_OK, st, len;
+    uint64_t fence = model_fence;
+
+    /* EVICT names held allocations no more times than they are held,
+       except now and then (below zero). */
+    for (uint32_t k = 0; k < n; k++) {
+        int i = k && chance(20) ? idx[below(k)] : !make ? pick_held() : -1;
+        uint32_t times = 0;
+
+        for (uint32_t j = 0; i >= 0 && j < k; j++)
+            times += idx[j] == i;
+        if (!make && (i < 0 || times >= mal[i].count) && !chance(3)) {
+            n = k;
+            break;
+        }
+        idx[k] = i < 0 ? pick_live_alloc() : i;
+        if (idx[k] < 0)
+            return;
+    }
+    if (!n)
+        return;
+    req = (struct gmmu_residency_req){ .count = n };
+    for (uint32_t k = 0; k < n; k++)
+        buf[2 + k] = mal[idx[k]].handle;
+    if (chance(5)) {
+        uint32_t k = (uint32_t)below(n);
+
+        buf[2 + k] = bad_handle();
+        idx[k] = -1;
+        want = GMMU_STATUS_BAD_HANDLE;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (idx[k] < 0)
+            continue;
+        listed[idx[k]] = true;
+        mult[idx[k]]++;
+    }
+    for (int i = 0; want == GMMU_STATUS_OK && i < M_ALLOCS; i++) {
+        if (!listed[i])
+            continue;
+        offline |= mal[i].where == ST_OFFLINE;
+        if (!make && mult[i] > mal[i].count)
+            want = GMMU_STATUS_INVALID_ARGUMENT; /* below 0 */
+    }
+    len = (uint32_t)sizeof(req) + 4 * n;
+    switch (below(50)) {
+    case 0:
+        req.count = 0;
+        len = sizeof(req);
+        want = GMMU_STATUS_INVALID_ARGUMENT;
+        break;
+    case 1:
+        req.reserved = 1;
+        want = GMMU_STATUS_INVALID_ARGUMENT;
+        break;
+    case 2:
+        len += 4 * (chance(50) ? 1 : -1);
+        want = GMMU_STATUS_MALFORMED_LENGTH;
+        break;
+    case 3:
+        req.count = GMMU_RESIDENCY_MAX + 1;
+        for (uint32_t k = n; k < req.count; k++)
+            buf[2 + k] = buf[2];
+        len = (uint32_t)sizeof(req) + 4 * req.count;
+        want = GMMU_STATUS_INVALID_ARGUMENT;
+        break;
+    default:
+        break;
+    }
+    memcpy(buf, &req, sizeof(req));
+    moves_begin();
+    st = call(make ? GMMU_OP_MAKE_RESIDENT : GMMU_OP_EVICT, buf, len, &rsp, make ? sizeof(rsp) : 0);
+    if (want != GMMU_STATUS_OK) {
+        assert_int_equal(st, want);
+        stat_list_refused++;
+        moves_end(MOVE_NONE, NULL, -1); /* nothing moved, no count changed */
+        return;
+    }
+    if (!make) {
+        assert_int_equal(st, GMMU_STATUS_OK);
+        moves_end(MOVE_NONE, NULL, -1);
+        stat_evict_ok++;
+    } else if (st == GMMU_STATUS_NO_MEMORY && offline) {
+        /* A VRAM-only one could not come in: no count changed; the moves
+           made meanwhile stay, each allowed. */
+        moves_end(MOVE_RESIDENT, listed, -1);
+        stat_resident_nomem++;
+        return;
+    } else {
+        assert_int_equal(st, GMMU_STATUS_OK);
+        moves_end(MOVE_RESIDENT, listed, -1);
+        assert_int_equal(rsp.fence, model_fence);
+        assert_true(rsp.fence >= fence);
+        stat_resident_ok++;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        struct m_alloc *m = &mal[idx[k]];
+
+        m->count += make ? 1 : (uint32_t)-1;
+        m->stamp = ++model_clock;
+        /* Resident now: VRAM only in VRAM; the others where they were put. */
+        if (make && vram_only(m) && !m->system)
+            assert_int_equal(m->where, ST_VRAM);
+    }
+}
+
+/* QUERY_ALLOC of a bad handle, ADD_BACKING that must be refused: nothing
+   changes. */
+static void do_refusals(void)
+{
+    struct gmmu_handle_req hr = { .handle = bad_handle() };
+    struct gmmu_alloc_info info;
+    struct gmmu_backing_req br;
+    int i = pick_live_alloc();
+
+    assert_int_equal(query_alloc(hr.handle, &info), GMMU_STATUS_BAD_HANDLE);
+    if (i >= 0) {
+        hr = (struct gmmu_handle_req){ .handle = mal[i].handle, .reserved = 1 };
+        assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &hr, sizeof(hr), &info, sizeof(info)),
+                         GMMU_STATUS_INVALID_ARGUMENT);
+    }
+    switch (below(4)) {
+    case 0: /* over the pool */
+        br = (struct gmmu_backing_req){ .sys_addr = pool[below(2)].addr + below(16) * TILE,
+                                        .size = TILE * (1 + below(64)) };
+        assert_int_equal(call(GMMU_OP_ADD_BACKING, &br, sizeof(br), NULL, 0), GMMU_STATUS_OVERLAP);
+        break;
+    case 1:
+        br = (struct gmmu_backing_req){ .sys_addr = HOST + 3 * MiB, .size = 0 };
+        assert_int_equal(call(GMMU_OP_ADD_BACKING, &br, sizeof(br), NULL, 0),
+                         GMMU_STATUS_INVALID_ARGUMENT);
+        break;
+    case 2:
+        br = (struct gmmu_backing_req){ .sys_addr = HOST + 3 * MiB + PAGE, .size = TILE };
+        assert_int_equal(call(GMMU_OP_ADD_BACKING, &br, sizeof(br), NULL, 0),
+                         GMMU_STATUS_UNALIGNED);
+        break;
+    default: /* over a live host buffer */
+        for (int k = 0; k < M_ALLOCS; k++) {
+            if (mal[k].live && mal[k].system) {
+                br = (struct gmmu_backing_req){ .sys_addr = mal[k].sys_addr & ~(TILE - 1),
+                                                .size = TILE };
+                assert_int_equal(call(GMMU_OP_ADD_BACKING, &br, sizeof(br), NULL, 0),
+                                 GMMU_STATUS_OVERLAP);
+                break;
+            }
+        }
+        break;
+    }
 }
 
 /* ------------------------------------------------------------ record hog */
@@ -1173,11 +1823,21 @@ static void test_random_commands(void **state)
     uint64_t ops = env_u64("VIDMM_DIFF_OPS", DEFAULT_OPS);
     struct gmmu_as_rsp as;
     struct gmmu_handle_req req;
+    struct gmmu_vram_rsp v0, v1;
 
     (void)state;
     rng = env_u64("VIDMM_DIFF_SEED", rng);
     vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
+    vidmm_sim_host(&sim, HOST_BYTES);
+    sim.poison_moved = true;
+    for (int k = 0; k < 2; k++) {
+        struct gmmu_backing_req br = { .sys_addr = pool[k].addr, .size = pool[k].size };
+
+        assert_int_equal(call(GMMU_OP_ADD_BACKING, &br, sizeof(br), NULL, 0), GMMU_STATUS_OK);
+    }
     start_used = vidmm_sim_used(&sim);
+    vidmm_get_vram(sim.vm, &v0);
+    assert_int_equal(v0.backing_free, POOL_BYTES);
     assert_int_equal(call(GMMU_OP_CREATE_AS, NULL, 0, &as, sizeof(as)), GMMU_STATUS_OK);
     scratch_as = as.handle;
     {
@@ -1190,6 +1850,9 @@ static void test_random_commands(void **state)
         hog.sys = rsp.handle;
     }
     for (uint64_t n = 0; n < ops; n++) {
+        uint64_t copies = sim.copies;
+        bool residency = false;
+
         /* Phases of record exhaustion (at most 3 records free), about a
            fifth of the commands. */
         if (chance(hog.squeeze ? 4 : 1))
@@ -1198,7 +1861,7 @@ static void test_random_commands(void **state)
             hog_fill((uint32_t)below(4));
         else
             hog_release(1 + (uint32_t)below(8));
-        switch (below(20)) {
+        switch (below(24)) {
         case 0:
         case 1:
         case 2:
@@ -1234,17 +1897,46 @@ static void test_random_commands(void **state)
         case 17:
             do_update();
             break;
-        default:
+        case 18:
+        case 19:
             do_query();
+            break;
+        case 20:
+        case 21:
+            do_residency(true);
+            residency = true;
+            break;
+        case 22:
+            do_residency(false);
+            residency = true;
+            break;
+        default:
+            if (chance(75))
+                do_residency(false);
+            else if (chance(30))
+                do_refusals();
+            residency = true;
             break;
         }
         check_sample();
+        check_residency(residency || n % 8 == 0);
+        if (sim.copies != copies || n % 16 == 0)
+            check_pages();
     }
+    check_pages();
     destroy_everything();
     req = (struct gmmu_handle_req){ .handle = scratch_as };
     assert_int_equal(call(GMMU_OP_DESTROY_AS, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
     assert_int_equal(vidmm_sim_used(&sim), start_used);
     assert_int_equal(vidmm_sim_used(&sim), 0);
+    /* VRAM and the pool are back to the start; every move was counted. */
+    vidmm_get_vram(sim.vm, &v1);
+    assert_int_equal(v1.free_bytes, v0.free_bytes);
+    assert_int_equal(v1.backing_free, v0.backing_free);
+    assert_int_equal(v1.resident_bytes, 0);
+    assert_int_equal(v1.evictable_bytes, 0);
+    assert_int_equal(v1.allocations, 0);
+    assert_int_equal(v1.paging_fence, model_fence);
     printf("vidmm_diff: %llu commands; %lu pages checked (%lu mapped, %lu zero, %lu invalid); "
            "%lu allocations and %lu maps or batches out of VRAM; %lu batches short of records; "
            "%lu frees right after a batch; %lu bad batches rejected; "
@@ -1253,6 +1945,14 @@ static void test_random_commands(void **state)
            stat_kind[P_INVALID], stat_failed_alloc, stat_nomem, stat_no_records,
            stat_frees_after_batch, stat_rejected, sim.vm->counters.asid_evictions,
            sim.vm->counters.batch_reservations);
+    printf("vidmm_diff: residency: %lu allocations placed in the pool; %lu moves out, %lu in "
+           "(%llu MiB copied); MAKE_RESIDENT %lu ok, %lu NO_MEMORY; %lu EVICT ok; %lu lists "
+           "refused; %lu tile MAPs of OFFLINE allocations refused; LRU: %lu older evictable "
+           "ones checked, %lu excused; %lu page censuses\n",
+           stat_pool_allocs, stat_moves_out, stat_moves_in,
+           (unsigned long long)(sim.copy_bytes >> 20), stat_resident_ok, stat_resident_nomem,
+           stat_evict_ok, stat_list_refused, stat_offline_maps, stat_lru_checked, stat_lru_excused,
+           stat_page_checks);
     vidmm_sim_fini(&sim);
 }
 

@@ -19,3 +19,9 @@ vidmm_diff_CFLAGS := -Itests/fuzz
 UNIT_TESTS += vidmm_residency
 vidmm_residency_SRCS := tests/unit/test_vidmm_residency.c $(VIDMM_TEST_SRCS)
 vidmm_residency_CFLAGS := -Itests/fuzz
+
+# A longer run of the differential test, outside make test: a million
+# commands (VIDMM_DIFF_SEED picks another sequence).
+.PHONY: soak-vidmm_diff
+soak-vidmm_diff: $(BUILD)/unit/vidmm_diff
+	VIDMM_DIFF_OPS=1000000 $<
