@@ -14,13 +14,26 @@
  *    length is the opcode's on OK and 0 otherwise;
  *  - VRAM in use equals what allocations and page tables hold;
  *  - every MAP_VA mapping translates (tests/model/gmmu_ref) to the pages
- *    its allocation's pieces say, at its first, middle and last page;
+ *    its allocation's pieces say, at its first, middle and last page, in
+ *    VRAM or the backing pool, or is invalid there while its VRAM-only
+ *    allocation is OFFLINE;
+ *  - the pool's use is what its allocations' pieces hold, each piece inside
+ *    the pool and no page held twice; QUERY_ALLOC of each live allocation
+ *    agrees with its pieces; residency counts change only by a list that
+ *    succeeded; only ALLOC and MAKE_RESIDENT move anything, out only
+ *    allocations that were victims (count 0, not contiguous, no tiles if
+ *    VRAM only, not in the list), in only MAKE_RESIDENT's own;
  *  - the simulated TLB, filled by accesses, holds no stale translation;
  *  - after a FREE, no tile of a known mapping or reserved range translates
  *    to memory that no live allocation holds.
  * At the end of an input everything still live is freed and destroyed
  * through the handlers, and VRAM, the records and the pieces must be back
  * to where they started (no leak).
+ *
+ * The platform has 4 MiB of host memory and a copy hook, and each input
+ * starts with a 2 MiB backing range (ADD_BACKING), so ALLOC placements,
+ * over-commit, MAKE_RESIDENT, EVICT and moves are reached; inputs may add
+ * ranges of their own.
  *
  * Built with small limits (tools/mk/fuzz.mk) so every pool runs out.
  */
@@ -41,6 +54,9 @@
 #define NODES_PER_AS 12u
 #define WINDOW       (1ull << 30) /* folded VAs land near 1 GB */
 #define MAX_RANGES   32
+#define HOST         VIDMM_SIM_HOST_BASE
+#define HOST_BYTES   (4ull << 20)
+#define LIST_MAX     8 /* MAKE_RESIDENT and EVICT lists built by folding */
 
 static struct vidmm_sim sim;
 
@@ -163,7 +179,9 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
         struct gmmu_range_req range;
         struct gmmu_reserve_req reserve;
         struct gmmu_query_req query;
+        struct gmmu_backing_req backing;
     } u;
+    struct gmmu_residency_req res;
     struct gmmu_update_req upd;
     uint32_t len = 0;
 
@@ -172,7 +190,7 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
         bytes(in, &u.alloc, sizeof(u.alloc));
         if (!raw) {
             u.alloc.size = fold_size(u.alloc.size);
-            u.alloc.flags &= 0xF;
+            u.alloc.flags &= 0x1F; /* placements too */
             u.alloc.reserved = 0;
             u.alloc.lowest &= 0x3FF000;
             u.alloc.highest &= 0x7FFFFF;
@@ -183,10 +201,12 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
         break;
     case GMMU_OP_FREE:
     case GMMU_OP_DESTROY_AS:
+    case GMMU_OP_QUERY_ALLOC:
         bytes(in, &u.handle, sizeof(u.handle));
         if (!raw) {
-            u.handle.handle = opcode == GMMU_OP_FREE ? pick(allocs, n_allocs, u.handle.handle)
-                                                     : pick(as_handles, n_as, u.handle.handle);
+            u.handle.handle = opcode != GMMU_OP_DESTROY_AS
+                                  ? pick(allocs, n_allocs, u.handle.handle)
+                                  : pick(as_handles, n_as, u.handle.handle);
             u.handle.reserved = 0;
         }
         len = sizeof(u.handle);
@@ -248,6 +268,33 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
                 fold_update_op(&op, upd.as_handle);
             memcpy(buf + len, &op, sizeof(op));
             len += sizeof(op);
+        }
+        return len;
+    case GMMU_OP_ADD_BACKING:
+        bytes(in, &u.backing, sizeof(u.backing));
+        if (!raw) { /* 64 KB units of the host memory, and a little beyond */
+            u.backing.sys_addr = HOST + (u.backing.sys_addr & 0x7F) * TILE;
+            u.backing.size = ((u.backing.size & 0x3F) + 1) * TILE;
+        }
+        len = sizeof(u.backing);
+        break;
+    case GMMU_OP_MAKE_RESIDENT:
+    case GMMU_OP_EVICT:
+        bytes(in, &res, sizeof(res));
+        if (!raw) {
+            res.count = res.count % LIST_MAX + 1;
+            res.reserved = (uint32_t)mostly_zero(res.reserved, 32);
+        }
+        memcpy(buf, &res, sizeof(res));
+        len = (uint32_t)sizeof(res);
+        for (uint32_t i = 0; i < (raw ? res.count % (LIST_MAX * 2) : res.count); i++) {
+            uint32_t h;
+
+            bytes(in, &h, sizeof(h));
+            if (!raw && !(h >> 31))
+                h = pick(allocs, n_allocs, h);
+            memcpy(buf + len, &h, sizeof(h));
+            len += sizeof(h);
         }
         return len;
     default: /* CREATE_AS, GET_VRAM and unknown opcodes: no payload */
@@ -344,9 +391,44 @@ static uint32_t rsp_size(uint16_t opcode)
         return GMMU_QUERY_RSP_BYTES;
     case GMMU_OP_GET_VRAM:
         return GMMU_VRAM_RSP_BYTES;
+    case GMMU_OP_MAKE_RESIDENT:
+        return GMMU_RESIDENCY_RSP_BYTES;
+    case GMMU_OP_QUERY_ALLOC:
+        return GMMU_ALLOC_INFO_BYTES;
     default:
         return 0;
     }
+}
+
+/* Host address of pool offset lin (bytes across the ranges, in the order
+   they were added). */
+static uint64_t pool_addr(uint64_t lin)
+{
+    const struct backing_pool *b = &sim.vm->backing;
+
+    for (uint32_t i = 0; i < b->count; i++) {
+        if (lin < b->range[i].size)
+            return b->range[i].addr + lin;
+        lin -= b->range[i].size;
+    }
+    broken("pool piece beyond the pool", lin, b->bytes);
+}
+
+static bool in_pool(const struct vidmm_alloc *a)
+{
+    return a->where == VIDMM_AT_POOL;
+}
+
+/* A VRAM-only allocation that is not resident: its mappings are invalid. */
+static bool offline(const struct vidmm_alloc *a)
+{
+    return in_pool(a) &&
+           !(a->flags & (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_SYSTEM_ONLY));
+}
+
+static unsigned segment_of(const struct vidmm_alloc *a)
+{
+    return a->where == VIDMM_AT_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
 }
 
 /* Where offset `off` of the allocation is, from its pieces. */
@@ -356,9 +438,10 @@ static uint64_t piece_pa(const struct vidmm_alloc *a, uint64_t off)
         return a->sys_addr + off;
     for (uint16_t i = a->first_extent; i != 0xFFFF; i = sim.vm->extents[i].next) {
         uint64_t bytes = (uint64_t)sim.vm->extents[i].pages * PAGE;
+        uint64_t at = (uint64_t)sim.vm->extents[i].page * PAGE + off;
 
         if (off < bytes)
-            return (uint64_t)sim.vm->extents[i].page * PAGE + off;
+            return in_pool(a) ? pool_addr(at) : at;
         off -= bytes;
     }
     broken("offset beyond the allocation's pieces", off, 0);
@@ -398,8 +481,17 @@ static void check_mapping(const struct vidmm_record *r)
         broken("mapping of a dead object", r->as, r->alloc);
     if (!va_alloc_find(&as->vs, r->va, &ext) || ext.start != r->va || ext.size != r->size)
         broken("mapping without its VA range", r->va, r->size);
+    if (offline(a)) {
+        for (int k = 0; k < 3; k++) {
+            vidmm_sim_walk(&sim, ptm_root(&as->pm), r->va + (k ? probe[k - 1] : 0),
+                           GMMU_ACCESS_READ, &res);
+            if (res.fault != GMMU_FAULT_INVALID)
+                broken("mapping of an OFFLINE allocation translates", r->va, res.pa);
+        }
+        return;
+    }
     walk(as, r->va, &res);
-    if (res.segment != ((a->flags & GMMU_ALLOC_FLAG_SYSTEM) ? 0u : 1u))
+    if (res.segment != segment_of(a))
         broken("mapped page in the wrong segment", r->va, res.segment);
     start = offset_of(a, res.pa);
     if (start == UINT64_MAX || start + r->size > a->size)
@@ -418,12 +510,14 @@ static bool owned(unsigned segment, uint64_t pa)
         const struct vidmm_alloc *a = &sim.vm->allocs[i];
         bool system = a->flags & GMMU_ALLOC_FLAG_SYSTEM;
 
-        if (!a->live || segment != (system ? 0u : 1u))
+        if (!a->live || segment != segment_of(a))
             continue;
         if (system && pa >= a->sys_addr && pa - a->sys_addr < a->size)
             return true;
         for (uint16_t e = a->first_extent; !system && e != 0xFFFF; e = sim.vm->extents[e].next) {
             uint64_t start = (uint64_t)sim.vm->extents[e].page * PAGE;
+
+            start = in_pool(a) ? pool_addr(start) : start;
 
             if (pa >= start && pa - start < (uint64_t)sim.vm->extents[e].pages * PAGE)
                 return true;
@@ -450,6 +544,145 @@ static void check_nothing_dangles(void)
                 broken("a page still points at freed memory", ranges[i].va + off, res.pa);
         }
     }
+}
+
+static uint32_t run(uint16_t opcode, const uint8_t *req, uint32_t len, uint8_t *rsp,
+                    uint32_t *rsp_len);
+
+/* Residency counts and copies before the command (check_residency). */
+static struct {
+    bool live[VIDMM_MAX_ALLOCS], victim[VIDMM_MAX_ALLOCS];
+    uint16_t count[VIDMM_MAX_ALLOCS];
+    uint8_t where[VIDMM_MAX_ALLOCS];
+    uint64_t copies;
+} prior;
+
+static bool has_tiles(uint32_t slot)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (sim.vm->records[i].kind == VIDMM_REC_TILES && sim.vm->records[i].alloc == slot)
+            return true;
+    return false;
+}
+
+static void note_prior(void)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &sim.vm->allocs[i];
+
+        prior.live[i] = a->live;
+        prior.count[i] = a->residency;
+        prior.where[i] = a->where;
+        /* docs/vidmm.md: who may be moved out (no engine runs here). */
+        prior.victim[i] =
+            a->live && a->where == VIDMM_AT_VRAM && !a->residency &&
+            !(a->flags & (GMMU_ALLOC_FLAG_CONTIGUOUS | GMMU_ALLOC_FLAG_SYSTEM)) &&
+            !(!(a->flags & (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_SYSTEM_ONLY)) &&
+              has_tiles(i));
+    }
+    prior.copies = sim.copies;
+}
+
+static uint32_t slot_of(uint32_t handle)
+{
+    return (handle & 0xFFFF) - 1;
+}
+
+/*
+ * The pool holds exactly the pieces of the allocations in it, each inside
+ * the pool and none over another; VRAM allocations add up to what vidmm
+ * says is resident; QUERY_ALLOC says what the pieces say; counts moved only
+ * by MAKE_RESIDENT (up) and EVICT (down), by the list, on success; only
+ * ALLOC and MAKE_RESIDENT move anything; after MAKE_RESIDENT the VRAM-only
+ * allocations of its list are in VRAM.
+ */
+static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, uint32_t len)
+{
+    uint64_t pool_used = 0, resident = 0;
+    int32_t delta[VIDMM_MAX_ALLOCS] = { 0 };
+    bool listed[VIDMM_MAX_ALLOCS] = { false };
+
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &sim.vm->allocs[i];
+        struct gmmu_handle_req h = { .handle = 0 };
+        struct gmmu_alloc_info info;
+        static uint8_t rsp[GMMU_MSG_MAX_BYTES];
+        uint32_t rlen, want;
+
+        if (!a->live)
+            continue;
+        if (a->where == VIDMM_AT_VRAM && !(a->flags & GMMU_ALLOC_FLAG_SYSTEM))
+            resident += a->size;
+        for (uint16_t e = a->first_extent; in_pool(a) && e != 0xFFFF; e = sim.vm->extents[e].next) {
+            const struct vidmm_extent *x = &sim.vm->extents[e];
+            uint64_t lo = (uint64_t)x->page * PAGE, hi = lo + (uint64_t)x->pages * PAGE;
+
+            if (hi > sim.vm->backing.bytes || (lo | hi) % TILE)
+                broken("pool piece outside the pool or not in 64 KB units", lo, hi);
+            pool_used += hi - lo;
+            for (uint32_t j = i + 1; j < VIDMM_MAX_ALLOCS; j++) {
+                const struct vidmm_alloc *b = &sim.vm->allocs[j];
+
+                for (uint16_t f = b->first_extent; b->live && in_pool(b) && f != 0xFFFF;
+                     f = sim.vm->extents[f].next) {
+                    uint64_t blo = (uint64_t)sim.vm->extents[f].page * PAGE;
+
+                    if (blo < hi && lo < blo + (uint64_t)sim.vm->extents[f].pages * PAGE)
+                        broken("a pool page held twice", lo, blo);
+                }
+            }
+        }
+        h.handle = (uint32_t)(0x7FFF0000u & ((uint32_t)a->gen << 16)) | (i + 1);
+        if (run(GMMU_OP_QUERY_ALLOC, (const uint8_t *)&h, sizeof(h), rsp, &rlen) != GMMU_STATUS_OK)
+            broken("QUERY_ALLOC of a live allocation", i, a->gen);
+        memcpy(&info, rsp, sizeof(info));
+        want = a->where == VIDMM_AT_VRAM   ? GMMU_ALLOC_STATE_VRAM
+               : a->where == VIDMM_AT_HOST ? GMMU_ALLOC_STATE_HOST
+               : offline(a)                ? GMMU_ALLOC_STATE_OFFLINE
+                                           : GMMU_ALLOC_STATE_BACKING;
+        if (info.state != want || info.residency != a->residency || info.base != piece_pa(a, 0) ||
+            info.size != a->size)
+            broken("QUERY_ALLOC disagrees with the pieces", i, info.state);
+    }
+    if (pool_used != sim.vm->backing.used)
+        broken("pool accounting", pool_used, sim.vm->backing.used);
+    if (resident != sim.vm->alloc_vram_bytes)
+        broken("resident bytes", resident, sim.vm->alloc_vram_bytes);
+    if (sim.copies != prior.copies && opcode != GMMU_OP_ALLOC && opcode != GMMU_OP_MAKE_RESIDENT)
+        broken("a command other than ALLOC or MAKE_RESIDENT moved memory", opcode, 0);
+    /* A list that was run (OK, or MAKE_RESIDENT's NO_MEMORY) is all live handles. */
+    if ((st == GMMU_STATUS_OK && opcode == GMMU_OP_EVICT) ||
+        (opcode == GMMU_OP_MAKE_RESIDENT &&
+         (st == GMMU_STATUS_OK || st == GMMU_STATUS_NO_MEMORY))) {
+        for (uint32_t k = 8; k + 4 <= len; k += 4) {
+            uint32_t h;
+
+            memcpy(&h, req + k, 4);
+            listed[slot_of(h)] = true;
+            if (st != GMMU_STATUS_OK)
+                continue;
+            delta[slot_of(h)] += opcode == GMMU_OP_MAKE_RESIDENT ? 1 : -1;
+            if (opcode == GMMU_OP_MAKE_RESIDENT && offline(&sim.vm->allocs[slot_of(h)]))
+                broken("MAKE_RESIDENT left a listed allocation OFFLINE", h, 0);
+        }
+    }
+    /* Moves out only of victims (not MAKE_RESIDENT's own list), moves in
+       only of MAKE_RESIDENT's list. */
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &sim.vm->allocs[i];
+
+        if (!prior.live[i] || !a->live || a->where == prior.where[i])
+            continue;
+        if (a->where == VIDMM_AT_POOL && (!prior.victim[i] || listed[i]))
+            broken("an allocation that was not a victim moved out", i, prior.count[i]);
+        if (a->where == VIDMM_AT_VRAM && (opcode != GMMU_OP_MAKE_RESIDENT || !listed[i] ||
+                                          (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY)))
+            broken("an allocation moved into VRAM unasked", i, opcode);
+    }
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
+        if (prior.live[i] && sim.vm->allocs[i].live &&
+            sim.vm->allocs[i].residency != prior.count[i] + delta[i])
+            broken("a residency count changed", i, sim.vm->allocs[i].residency);
 }
 
 static void check_invariants(uint16_t opcode, uint32_t st, uint32_t len)
@@ -505,6 +738,9 @@ static void teardown_and_check(void)
     if (vidmm_sim_used(&sim) || sim.vm->live_allocs || sim.vm->live_as ||
         sim.vm->free_extents != VIDMM_MAX_EXTENTS)
         broken("leak after destroying everything", vidmm_sim_used(&sim), sim.vm->free_extents);
+    if (sim.vm->backing.used || sim.vm->alloc_vram_bytes)
+        broken("pool or resident bytes left after destroying everything", sim.vm->backing.used,
+               sim.vm->alloc_vram_bytes);
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
         if (sim.vm->records[i].kind != VIDMM_REC_FREE)
             broken("record left after destroying everything", i, sim.vm->records[i].kind);
@@ -516,23 +752,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static bool ready;
     struct input in = { data, size };
 
-    if (!ready)
+    const struct gmmu_backing_req pool = { .sys_addr = HOST + (1ull << 20), .size = 2ull << 20 };
+    uint32_t rsp_len;
+
+    if (!ready) {
         vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
-    else
+        vidmm_sim_host(&sim, HOST_BYTES);
+    } else {
         vidmm_sim_reset(&sim);
+    }
     ready = true;
     n_allocs = n_as = n_ranges = 0;
+    /* A backing pool as large as VRAM: over-commit, moves. */
+    if (run(GMMU_OP_ADD_BACKING, (const uint8_t *)&pool, sizeof(pool), rsp, &rsp_len) !=
+        GMMU_STATUS_OK)
+        broken("ADD_BACKING at the start", pool.sys_addr, pool.size);
     for (int steps = 0; in.left && steps < 64; steps++) {
         uint8_t sel = byte(&in), mode = byte(&in);
         uint16_t opcode =
             sel < 0xF0 ? vidmm_commands.commands[sel % vidmm_commands.count].opcode : sel & 0x1F;
         bool raw = (mode & 7) == 0;
-        uint32_t len = build(&in, opcode, raw, req), rsp_len = 0, st;
+        uint32_t len = build(&in, opcode, raw, req), st;
 
         if (raw && (mode & 8))
             len = (len + (mode >> 4)) % GMMU_MSG_MAX_BYTES; /* wrong lengths */
+        note_prior();
         st = run(opcode, req, len, rsp, &rsp_len);
         check_invariants(opcode, st, rsp_len);
+        check_residency(opcode, st, req, len);
         if (st == GMMU_STATUS_OK)
             note(opcode, req, rsp);
     }

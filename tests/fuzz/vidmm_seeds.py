@@ -6,7 +6,9 @@ Each seed is a short command sequence in the harness's input format (a
 selector byte, a mode byte, then the payload's bytes, folded by the harness)
 that reaches a state random bytes rarely do: tiles mapped, copied between
 reserved ranges and purged by FREE, hardware ids recycled, system memory
-mapped at a fixed VA, malformed messages.
+mapped at a fixed VA, malformed messages; residency: over-commit into the
+backing pool, moves out and back with mappings and tiles, MAKE_RESIDENT and
+EVICT lists, QUERY_ALLOC, ADD_BACKING.
 """
 import os
 import struct
@@ -14,9 +16,10 @@ import sys
 
 # Selectors: the index of the opcode in vidmm_commands (firmware/lib/vidmm_cmds.c).
 ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA, UPDATE_VA, QUERY_VA, GET_VRAM = range(10)
+ADD_BACKING, MAKE_RESIDENT, EVICT, QUERY_ALLOC = range(10, 14)
 FOLD, RAW = 1, 0
 OP_MAP, OP_UNMAP, OP_COPY, OP_PROTECT = 1, 2, 3, 4
-PREFER_64K, CONTIGUOUS, SYSTEM = 1, 2, 4
+PREFER_64K, CONTIGUOUS, SYSTEM, VRAM_PREFERRED, SYSTEM_ONLY = 1, 2, 4, 8, 16
 FIXED_VA, ZERO = 8, 16
 
 
@@ -50,6 +53,18 @@ def update(as_pick, ops, mode=FOLD):
 
 def query(as_pick, va_pick, size_pick=0):
     return cmd(QUERY_VA, struct.pack("<IIQQ", as_pick, 0, va_pick, size_pick))
+
+
+def residency(sel, picks, mode=FOLD, count=None):
+    """MAKE_RESIDENT or EVICT; folded, the count is count % 8 + 1."""
+    n = len(picks) - 1 if count is None else count
+    return cmd(sel, struct.pack("<II", n, 0) + b"".join(struct.pack("<I", p) for p in picks), mode)
+
+
+def backing(unit, units_minus_one):
+    """ADD_BACKING, folded to 64 KB units of the harness's 4 MiB of host
+    memory (1 MiB .. 3 MiB is the pool every input starts with)."""
+    return cmd(ADD_BACKING, struct.pack("<QQ", unit, units_minus_one))
 
 
 SEEDS = {
@@ -99,6 +114,39 @@ SEEDS = {
         cmd(UNMAP_VA, struct.pack("<IIQQ", 2, 0, 0, 0)),
         update(0, [op(OP_MAP, 0xA00, 0, 1, 1), op(OP_COPY, 1, 0, arg=0x0A)]),
         handle(FREE, 1),
+    ],
+    # 2 MiB of VRAM: a VRAM-only allocation that needs the room of the
+    # others evicts the VRAM-preferred one (to the pool, still mapped there)
+    # and the VRAM-only one (OFFLINE); MAKE_RESIDENT brings them back.
+    "overcommit": [
+        cmd(CREATE_AS), alloc(0xBF000), alloc(0x7F000, VRAM_PREFERRED), map_va(0, 0), map_va(0, 1),
+        alloc(0xFF000), handle(QUERY_ALLOC, 0), handle(QUERY_ALLOC, 1), query(0, 0), cmd(GET_VRAM),
+        residency(MAKE_RESIDENT, [0, 1, 0]), residency(EVICT, [0]), residency(EVICT, [0, 0]),
+        alloc(0x3F000, SYSTEM_ONLY), alloc(0x5F000, VRAM_PREFERRED | PREFER_64K),
+        residency(MAKE_RESIDENT, [2]), residency(EVICT, [1, 0]), query(0, 0),
+        handle(FREE, 1), handle(FREE, 0), cmd(GET_VRAM),
+    ],
+    # Tiles of a VRAM-preferred allocation follow it out and back; a
+    # VRAM-only one evicted while mapped is OFFLINE and cannot be tiled.
+    "tiles_move": [
+        cmd(CREATE_AS), alloc(0xFF000, VRAM_PREFERRED), reserve(0, 15), reserve(0, 15),
+        update(0, [op(OP_MAP, 0, 3, 0, 0), op(OP_COPY, 1, 1, arg=0)]),
+        alloc(0x17F000), query(0, 0), handle(QUERY_ALLOC, 0),
+        residency(MAKE_RESIDENT, [0]), query(0, 0), map_va(0, 1),
+        update(0, [op(OP_MAP, 0x400, 0, 1, 0)]), residency(MAKE_RESIDENT, [1]),
+        update(0, [op(OP_MAP, 0x400, 0, 1, 0)]), handle(FREE, 0), handle(FREE, 0),
+    ],
+    "backing": [
+        backing(0, 15), backing(48, 15), backing(16, 3), backing(126, 3), cmd(GET_VRAM),
+        alloc(0x200000, SYSTEM_ONLY), alloc(0x100000, SYSTEM_ONLY), alloc(0xFFF000, SYSTEM_ONLY),
+        alloc(0x1000, SYSTEM, sys_addr=(1 << 40) + 0x100000),
+        handle(QUERY_ALLOC, 0), handle(FREE, 0), alloc(0x300000, VRAM_PREFERRED), cmd(GET_VRAM),
+    ],
+    "lists_raw": [
+        alloc(0x10000), residency(MAKE_RESIDENT, [0], RAW, count=0),
+        residency(MAKE_RESIDENT, [0, 0], RAW, count=3), residency(EVICT, [0], RAW, count=1),
+        residency(EVICT, [0x80000001], RAW, count=1), cmd(QUERY_ALLOC, struct.pack("<II", 0, 1), RAW),
+        cmd(ADD_BACKING, struct.pack("<QQ", (1 << 40) + 0x1000, 0x10000), RAW),
     ],
     "malformed": [
         # Mode bit 3 on a raw command: the length is off by mode >> 4.

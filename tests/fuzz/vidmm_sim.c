@@ -136,6 +136,15 @@ static bool sim_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg
     return true;
 }
 
+/* The device reaches the host memory of vidmm_sim_host, nothing else. */
+static bool sim_sys_reachable(void *ctx, uint64_t sys_addr)
+{
+    const struct vidmm_sim *s = ctx;
+
+    return sys_addr >= VIDMM_SIM_HOST_BASE && sys_addr - VIDMM_SIM_HOST_BASE < s->host_bytes &&
+           s->host_bytes - (sys_addr - VIDMM_SIM_HOST_BASE) >= 8;
+}
+
 uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t addr)
 {
     uint64_t v;
@@ -228,6 +237,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .set_as = sim_set_as,
         .table_freed = sim_table_freed,
         .copy = s->host ? sim_copy : NULL,
+        .sys_reachable = s->host ? sim_sys_reachable : NULL,
         .write_pattern = s->engine ? sim_write_pattern : NULL,
         .complete = s->engine ? sim_complete : NULL,
     };

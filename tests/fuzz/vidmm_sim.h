@@ -78,9 +78,10 @@ void vidmm_sim_fini(struct vidmm_sim *s);
    writes landing at once) or takes them away, then resets. */
 void vidmm_sim_engine(struct vidmm_sim *s, bool on);
 
-/* Gives the platform `bytes` of host memory at VIDMM_SIM_HOST_BASE and a
-   copy hook (so vidmm can move allocations), then resets. Without it there
-   is no copy hook. */
+/* Gives the platform `bytes` of host memory at VIDMM_SIM_HOST_BASE, a
+   copy hook (so vidmm can move allocations) and a sys_reachable hook (so
+   ADD_BACKING outside that memory is OUT_OF_RANGE), then resets. Without
+   it there is neither. */
 void vidmm_sim_host(struct vidmm_sim *s, uint64_t bytes);
 
 /* Back to a fresh segment and a fresh vidmm, keeping the buffers. */

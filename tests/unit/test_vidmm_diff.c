@@ -153,7 +153,7 @@ static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat
 static unsigned long stat_no_records, stat_frees_after_batch;
 static unsigned long stat_moves_out, stat_moves_in, stat_resident_ok, stat_resident_nomem,
     stat_evict_ok, stat_list_refused, stat_lru_checked, stat_lru_excused, stat_offline_maps,
-    stat_pool_allocs, stat_page_checks;
+    stat_pool_allocs, stat_page_checks, stat_alloc_moved_refused;
 static uint64_t model_clock, model_fence;
 static uint32_t last_freed = 0x7FFF0001u; /* a handle that went stale */
 
@@ -976,6 +976,8 @@ static void do_alloc(void)
         return;
     }
     if (st != GMMU_STATUS_OK) {
+        unsigned long out = stat_moves_out;
+
         assert_int_equal(st, GMMU_STATUS_NO_MEMORY);
         if ((req.flags & (PREF | SYSO)) && pool_room)
             fail_msg("ALLOC of 0x%llx bytes, flags %u: NO_MEMORY with 0x%llx of the pool free",
@@ -983,6 +985,7 @@ static void do_alloc(void)
         stat_failed_alloc++;
         /* VRAM only: victims may have gone before the pieces ran short. */
         moves_end(evicts ? MOVE_ALLOC : MOVE_NONE, NULL, -1);
+        stat_alloc_moved_refused += stat_moves_out != out;
         return;
     }
     mal[i] = (struct m_alloc){ .live = true,
@@ -1948,11 +1951,12 @@ static void test_random_commands(void **state)
     printf("vidmm_diff: residency: %lu allocations placed in the pool; %lu moves out, %lu in "
            "(%llu MiB copied); MAKE_RESIDENT %lu ok, %lu NO_MEMORY; %lu EVICT ok; %lu lists "
            "refused; %lu tile MAPs of OFFLINE allocations refused; LRU: %lu older evictable "
-           "ones checked, %lu excused; %lu page censuses\n",
+           "ones checked, %lu excused; %lu page censuses; %lu ALLOCs refused after moving "
+           "victims\n",
            stat_pool_allocs, stat_moves_out, stat_moves_in,
            (unsigned long long)(sim.copy_bytes >> 20), stat_resident_ok, stat_resident_nomem,
            stat_evict_ok, stat_list_refused, stat_offline_maps, stat_lru_checked, stat_lru_excused,
-           stat_page_checks);
+           stat_page_checks, stat_alloc_moved_refused);
     vidmm_sim_fini(&sim);
 }
 

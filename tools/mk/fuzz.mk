@@ -35,12 +35,13 @@ $(FUZZ_DIR)/seeds-vidmm: tests/fuzz/vidmm_seeds.py
 
 # A fixed seed, run count and starting corpus: the same inputs every time.
 TESTS += fuzz-vidmm
-t-fuzz-vidmm: $(FUZZ_DIR)/fuzz_vidmm $(FUZZ_DIR)/seeds-vidmm
+t-fuzz-vidmm: $(FUZZ_DIR)/fuzz_vidmm $(FUZZ_DIR)/seeds-vidmm tests/fuzz/vidmm.dict
 	rm -rf $(FUZZ_DIR)/smoke-vidmm && mkdir -p $(FUZZ_DIR)/smoke-vidmm
-	$< -seed=1 -runs=$(FUZZ_RUNS) -max_len=2048 -artifact_prefix=$(FUZZ_DIR)/ \
+	$< -seed=1 -runs=$(FUZZ_RUNS) -max_len=2048 -dict=tests/fuzz/vidmm.dict -artifact_prefix=$(FUZZ_DIR)/ \
 	  $(FUZZ_DIR)/smoke-vidmm $(FUZZ_DIR)/seeds-vidmm
 
 fuzz-vidmm: $(FUZZ_DIR)/fuzz_vidmm $(FUZZ_DIR)/seeds-vidmm
 	@mkdir -p $(FUZZ_DIR)/corpus-vidmm
-	$< -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	$< -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 -dict=tests/fuzz/vidmm.dict \
+	  -artifact_prefix=$(FUZZ_DIR)/ \
 	  $(FUZZ_DIR)/corpus-vidmm $(FUZZ_DIR)/seeds-vidmm
