@@ -755,7 +755,8 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
     model_fence += n_moved;
     /* Least recently used first: an evictable allocation older than a
        victim stayed only if its own move could have been refused: tables
-       for its mappings, pieces, or pool room. ALLOC makes room in one pass,
+       for its mappings (only a VRAM-preferred one is mapped again; a
+       VRAM-only one is unmapped, which needs none), pieces, or pool room. ALLOC makes room in one pass,
        oldest first, so only older victims went before it; MAKE_RESIDENT
        may pass again after a refusal, so any victim may have. */
     for (int w = 0; youngest && w < M_ALLOCS; w++) {
@@ -769,7 +770,7 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
             if (out[v] && (kind == MOVE_RESIDENT || mal[v].stamp < m->stamp))
                 taken += round_unit(mal[v].size);
         stat_lru_checked++;
-        if (has_records(w) || round_unit(m->size) + taken > before.pool_free ||
+        if ((!vram_only(m) && has_records(w)) || round_unit(m->size) + taken > before.pool_free ||
             before.free_extents < new_pieces + VIDMM_ALLOC_EXTENTS + 1 ||
             before.gaps + in_pieces >= VIDMM_ALLOC_EXTENTS) {
             stat_lru_excused++;
