@@ -10,8 +10,8 @@ TESTS := check-defs lint $(addprefix unit-,$(UNIT_TESTS)) boot trap ddr-bus-erro
 # The longest tests (a few minutes each on the 2-core machine) start first,
 # longest first, so that the suite does not end with one core running a
 # long test alone. Only the wall-clock time depends on this order.
-TESTS_LONG := engine-soc stale-soc synth-check-xilinx sysmem-soc e2e-soc synth-check hostile demo \
-              mmu-random vidmm-soc mailbox faults-soc python mailbox-newlib
+TESTS_LONG := engine-soc mailbox-uart stale-soc synth-check-xilinx sysmem-soc e2e-soc synth-check \
+              uart-link hostile demo mmu-random vidmm-soc mailbox faults-soc python mailbox-newlib
 test-run:
 	@bash tools/testrun.sh $(filter $(TESTS),$(TESTS_LONG)) $(filter-out $(TESTS_LONG),$(TESTS))
 
