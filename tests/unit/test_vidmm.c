@@ -20,6 +20,7 @@
 
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
+#include "vidmm_call.h"
 
 #define KiB  1024ull
 #define MiB  (1024ull * KiB)
@@ -60,35 +61,9 @@ static int teardown(void **state)
 
 /* ------------------------------------------------------------ wire helpers */
 
-/* The firmware's handler of opcode, as registered (vidmm_commands). */
-static mbox_handler_fn handler(uint16_t opcode)
-{
-    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
-
-    assert_non_null(cmd);
-    return cmd->run;
-}
-
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
-    static uint32_t in[1024], out[1024];
-    uint32_t out_len = 12345, st;
-
-    assert_true(len <= sizeof(in));
-    if (len)
-        memcpy(in, req, len);
-    st = handler(opcode)(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
-    if (st != GMMU_STATUS_OK) {
-        assert_int_equal(out_len, 0);
-        return st;
-    }
-    assert_int_equal(out_len, rsp_size);
-    if (rsp_size)
-        memcpy(rsp, out, rsp_size);
-    /* Whatever succeeded left the accounting and the TLB consistent. */
-    assert_true(vidmm_sim_accounting_ok(&sim));
-    assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
-    return st;
+    return vidmm_call(&sim, opcode, req, len, rsp, rsp_size);
 }
 
 static uint32_t alloc_req(const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
@@ -1583,7 +1558,7 @@ static void test_malformed_payloads(void **state)
         assert_int_equal(len, 0);
     }
     /* A response buffer too small is a firmware bug, reported as such. */
-    assert_int_equal(handler(GMMU_OP_GET_VRAM)(sim.vm, NULL, 0, buf, 8, &len),
+    assert_int_equal(vidmm_handler(GMMU_OP_GET_VRAM)(sim.vm, NULL, 0, buf, 8, &len),
                      GMMU_STATUS_INTERNAL);
     assert_int_equal(len, 0);
 }

@@ -24,6 +24,7 @@
 
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
+#include "vidmm_call.h"
 
 #define KiB  1024ull
 #define MiB  (1024ull * KiB)
@@ -58,25 +59,7 @@ static int teardown(void **state)
 
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
-    static uint32_t in[1024], out[1024];
-    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
-    uint32_t out_len = 12345, st;
-
-    assert_non_null(cmd);
-    assert_true(len <= sizeof(in));
-    if (len)
-        memcpy(in, req, len);
-    st = cmd->run(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
-    if (st != GMMU_STATUS_OK) {
-        assert_int_equal(out_len, 0);
-        return st;
-    }
-    assert_int_equal(out_len, rsp_size);
-    if (rsp_size)
-        memcpy(rsp, out, rsp_size);
-    assert_true(vidmm_sim_accounting_ok(&sim));
-    assert_int_equal(vidmm_sim_tlb_stale(&sim), 0);
-    return st;
+    return vidmm_call(&sim, opcode, req, len, rsp, rsp_size);
 }
 
 static uint32_t alloc(uint64_t size, uint32_t flags, uint32_t *handle)

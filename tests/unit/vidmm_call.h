@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The vidmm unit tests' wire helper: one command through its handler as
+ * registered (vidmm_commands), against a struct vidmm_sim, with the checks
+ * every call makes: a failed command answers nothing, a successful one
+ * exactly its response, and either leaves the accounting and the TLB
+ * consistent. Include after cmocka.h.
+ */
+#ifndef VIDMM_CALL_H
+#define VIDMM_CALL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "vidmm_cmds.h"
+#include "vidmm_sim.h"
+
+/* The firmware's handler of opcode. */
+static inline mbox_handler_fn vidmm_handler(uint16_t opcode)
+{
+    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
+
+    assert_non_null(cmd);
+    return cmd->run;
+}
+
+static inline uint32_t vidmm_call(struct vidmm_sim *s, uint16_t opcode, const void *req,
+                                  uint32_t len, void *rsp, uint32_t rsp_size)
+{
+    static uint32_t in[1024], out[1024];
+    uint32_t out_len = 12345, st;
+
+    assert_true(len <= sizeof(in));
+    if (len)
+        memcpy(in, req, len);
+    st = vidmm_handler(opcode)(s->vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out),
+                               &out_len);
+    if (st != GMMU_STATUS_OK) {
+        assert_int_equal(out_len, 0);
+        return st;
+    }
+    assert_int_equal(out_len, rsp_size);
+    if (rsp_size)
+        memcpy(rsp, out, rsp_size);
+    assert_true(vidmm_sim_accounting_ok(s));
+    assert_int_equal(vidmm_sim_tlb_stale(s), 0);
+    return st;
+}
+
+#endif /* VIDMM_CALL_H */
