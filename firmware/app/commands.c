@@ -69,7 +69,7 @@ static const struct mbox_command device[] = {
 const struct mbox_command_set device_commands = MBOX_COMMAND_SET(device);
 
 bool commands_register(struct mbox_service *svc, struct vidmm *vm, struct mmu_events *events,
-                       struct engine_cmd *engine)
+                       struct engine_cmd *engine, struct fences *fences)
 {
     /* Opcodes are found through the service's table, whatever the order. */
     return mbox_service_register(svc, &mbox_service_commands, svc) &&
@@ -77,5 +77,6 @@ bool commands_register(struct mbox_service *svc, struct vidmm *vm, struct mmu_ev
            mbox_service_register(svc, &mmu_events_commands, events) &&
            mbox_service_register(svc, &vidmm_hw_commands, vidmm_hw_stats()) &&
            mbox_service_register(svc, &vidmm_commands, vm) &&
-           mbox_service_register(svc, &engine_commands, engine);
+           mbox_service_register(svc, &engine_commands, engine) &&
+           mbox_service_register(svc, &fence_commands, fences);
 }

@@ -8,6 +8,7 @@
 #define GMMU_COMMANDS_H
 
 #include "engine_cmd.h"
+#include "fence.h"
 #include "mbox_service.h"
 #include "mmu_events.h"
 #include "vidmm.h"
@@ -20,6 +21,6 @@ extern const struct mbox_command_set device_commands;
    registration fails, which only a firmware bug does (an opcode in two
    sets, or more sets than MBOX_MAX_SETS). */
 bool commands_register(struct mbox_service *svc, struct vidmm *vm, struct mmu_events *events,
-                       struct engine_cmd *engine);
+                       struct engine_cmd *engine, struct fences *fences);
 
 #endif

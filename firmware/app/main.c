@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "ddr_selftest.h"
+#include "fence_hw.h"
 #include "hal.h"
 #include "mbox_hw.h"
 #include "mbox_io_impl.h"
@@ -21,6 +22,7 @@
 static struct mbox_service service;
 static struct mmu_events events;
 static struct engine_cmd engine;
+static struct fences fences;
 
 static bool run_selftest(void)
 {
@@ -106,9 +108,10 @@ int main(void)
     struct vidmm *vm = vidmm_hw_instance();
     mbox_service_init(&service);
     mmu_events_init(&events, &service, vm);
+    fence_hw_init(&fences, &service, vm, vidmm_hw_fence_page());
     engine = (struct engine_cmd){ .vm = vm, .events = &events };
     /* Only a firmware bug fails this (an opcode in two sets): stop loudly. */
-    if (!commands_register(&service, vm, &events, &engine)) {
+    if (!commands_register(&service, vm, &events, &engine, &fences)) {
         printf("mailbox: a command set did not register\n");
         return 3;
     }

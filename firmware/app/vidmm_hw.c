@@ -40,6 +40,7 @@ static struct vram_alloc vram;
 static struct gmmu_pt_stats stats;
 /* The paging engine, when there is one. */
 static bool engine;
+static uint64_t fence_page = UINT64_MAX; /* DDR offset of the fence page */
 static struct pq queue;
 static struct ptm_paging pager;
 
@@ -397,10 +398,11 @@ static uint64_t meta_area(void)
            ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
-/* The DDR below the firmware's area, at most VIDMM_HW_VRAM_MAX; 0 if none. */
+/* The DDR below the firmware's area and the fence page, at most
+   VIDMM_HW_VRAM_MAX; 0 if none. */
 static uint64_t segment_bytes(uint64_t ddr)
 {
-    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area();
+    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + VRAM_PAGE_SIZE;
 
     if (ddr <= area)
         return 0;
@@ -418,10 +420,12 @@ bool vidmm_hw_init(void)
     void *meta = (void *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area());
     struct vidmm_config cfg;
 
-    /* BAR1 reaches the VRAM segment and stops there: the DDR above it (the
-       allocator's metadata, the VA nodes) is the firmware's alone. The
-       segment lies below 4 GiB with the area above it. */
-    mbox_hw_write(GMMU_MBOX_APERTURE_LIMIT, (uint32_t)segment);
+    /* BAR1 reaches the VRAM segment and the fence page just above it, and
+       stops there: the DDR above (the allocator's metadata, the VA nodes)
+       is the firmware's alone. The segment lies below 4 GiB with the area
+       above it. */
+    fence_page = segment ? segment : UINT64_MAX;
+    mbox_hw_write(GMMU_MBOX_APERTURE_LIMIT, segment ? (uint32_t)(segment + VRAM_PAGE_SIZE) : 0);
     vm = malloc(sizeof(*vm));
     if (!segment || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
         /* The boot fails loudly here if the heap cannot hold vidmm. */
@@ -456,6 +460,11 @@ bool vidmm_hw_init(void)
     else
         printf("vidmm: no paging engine; page tables written by the CPU\n");
     return true;
+}
+
+uint64_t vidmm_hw_fence_page(void)
+{
+    return fence_page;
 }
 
 struct vidmm *vidmm_hw_instance(void)

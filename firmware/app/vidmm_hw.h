@@ -6,6 +6,8 @@
  *
  * DDR layout (offsets = VRAM offsets):
  *   [0, segment)                      the VRAM segment (vram_alloc)
+ *   [segment, segment + 4 KB)         the fence page (fence_hw.c), the end
+ *                                     of what BAR1 reaches
  *   [.., ddr - VIDMM_HW_DDR_AREA)     vram_alloc's metadata (cached alias,
  *                                     sized for VIDMM_HW_VRAM_MAX)
  *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
@@ -36,6 +38,9 @@
 bool vidmm_hw_init(void);
 
 struct vidmm *vidmm_hw_instance(void); /* NULL before a good init */
+/* DDR offset of the fence page (4 KB just above the VRAM segment, inside
+   the BAR1 aperture), or UINT64_MAX without a segment. */
+uint64_t vidmm_hw_fence_page(void);
 /* Whether the paging engine writes the page tables (found at init). */
 bool vidmm_hw_engine(void);
 /* Page-table words moved and invalidations since boot: GET_PT_STATS's ctx. */

@@ -31,7 +31,7 @@ _Static_assert((GMMU_CMD_SLOTS & (GMMU_CMD_SLOTS - 1)) == 0, "CMD_SLOTS is a pow
 _Static_assert((GMMU_CPL_SLOTS & (GMMU_CPL_SLOTS - 1)) == 0, "CPL_SLOTS is a power of two");
 _Static_assert((GMMU_EVT_SLOTS & (GMMU_EVT_SLOTS - 1)) == 0, "EVT_SLOTS is a power of two");
 _Static_assert(GMMU_EVT_SLOTS *GMMU_SLOT_BYTES >= GMMU_MSG_MAX_BYTES, "an event fits the ring");
-_Static_assert(MBOX_MAX_SETS < 7, "a set's number fits direct[]'s three bits");
+_Static_assert(MBOX_MAX_SETS <= 7, "a set's number plus one fits direct[]'s three bits");
 
 /* Copies `count` words of the message at free-running slot `slot`, from
    word `first` on. The ring may wrap, so the copy is at most two runs of

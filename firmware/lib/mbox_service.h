@@ -120,7 +120,7 @@ extern const struct mbox_command_set mbox_service_commands;
 
 /* Sets the firmware registers at most: one per module. */
 #ifndef MBOX_MAX_SETS
-#define MBOX_MAX_SETS 6
+#define MBOX_MAX_SETS 7
 #endif
 
 /* A registered set and its handlers' ctx. */

@@ -1884,7 +1884,7 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram)
         vm->counters.moves_out++;
     }
     vm->counters.bytes_moved += a->size;
-    vm->fence++;
+    vidmm_paging_signal(vm);
     return st;
 }
 
@@ -2003,7 +2003,7 @@ uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *
         vm->allocs[slot].residency++;
         vm->allocs[slot].last_use = ++vm->clock;
     }
-    rsp->fence = vm->fence;
+    rsp->fence = vidmm_paging_signal(vm);
     return GMMU_STATUS_OK;
 }
 
@@ -2145,6 +2145,23 @@ void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables, uint64_t *vram_
     }
 }
 
+void vidmm_set_paging_fence(struct vidmm *vm, const struct vidmm_paging_fence *paging)
+{
+    vm->paging = paging;
+}
+
+uint64_t vidmm_paging_signal(struct vidmm *vm)
+{
+    if (vm->paging)
+        return vm->paging->signal(vm->paging->ctx);
+    return ++vm->fence;
+}
+
+uint64_t vidmm_paging_value(const struct vidmm *vm)
+{
+    return vm->paging ? vm->paging->value(vm->paging->ctx) : vm->fence;
+}
+
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
 {
     struct vram_stats st;
@@ -2160,7 +2177,7 @@ void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
         .backing_bytes = vm->backing.bytes,
         .backing_free = vm->backing.bytes - vm->backing.used,
         .resident_bytes = vm->alloc_vram_bytes,
-        .paging_fence = vm->fence,
+        .paging_fence = vidmm_paging_value(vm),
     };
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
         if (evictable(vm, i))

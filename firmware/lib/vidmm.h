@@ -203,6 +203,14 @@ struct vidmm_counters {
     uint64_t bytes_moved;         /* by those moves */
 };
 
+/* The device's paging fence, when a fence module owns it (fence.h on the
+   SoC): signal advances it by one and returns the value. */
+struct vidmm_paging_fence {
+    uint64_t (*signal)(void *ctx);
+    uint64_t (*value)(void *ctx);
+    void *ctx;
+};
+
 struct vidmm {
     const struct vidmm_hw *hw;
     void *hw_ctx;
@@ -213,10 +221,11 @@ struct vidmm {
     uint32_t hw_asids;
     uint32_t clock; /* LRU clock */
     uint32_t live_allocs, live_as;
-    struct backing_pool backing; /* ADD_BACKING's host ranges */
-    uint64_t alloc_vram_bytes;   /* VRAM held by allocations */
-    uint64_t fence;              /* paging fence: moves completed */
-    uint16_t free_extent;        /* free list through extents[].next */
+    struct backing_pool backing;             /* ADD_BACKING's host ranges */
+    uint64_t alloc_vram_bytes;               /* VRAM held by allocations */
+    uint64_t fence;                          /* paging fence without `paging` (host tests) */
+    const struct vidmm_paging_fence *paging; /* NULL: `fence` counts */
+    uint16_t free_extent;                    /* free list through extents[].next */
     uint32_t free_extents;
     struct vidmm_counters counters;
     struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
@@ -262,6 +271,13 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
                         struct gmmu_query_rsp *rsp);
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);
+
+/* The paging fence: each move of an allocation and each successful MAP_VA,
+   UNMAP_VA, UPDATE_VA and MAKE_RESIDENT advances it by one (the work is
+   done when the value is returned: commands are synchronous). */
+void vidmm_set_paging_fence(struct vidmm *vm, const struct vidmm_paging_fence *paging);
+uint64_t vidmm_paging_signal(struct vidmm *vm);
+uint64_t vidmm_paging_value(const struct vidmm *vm);
 /* ADD_BACKING: a host range for the backing pool. All or nothing. */
 uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req);
 

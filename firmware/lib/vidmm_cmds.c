@@ -41,6 +41,8 @@ union fixed_rsp {
     struct gmmu_alloc_rsp alloc;
     struct gmmu_as_rsp as;
     struct gmmu_va_rsp va;
+    struct gmmu_map_rsp map;
+    struct gmmu_paging_rsp paging;
     struct gmmu_query_rsp query;
     struct gmmu_vram_rsp vram;
     struct gmmu_alloc_info info;
@@ -98,15 +100,27 @@ static uint32_t destroy_as(struct vidmm *vm, const void *in, void *out)
     return vidmm_destroy_as(vm, in);
 }
 
+/* MAP_VA, UNMAP_VA and UPDATE_VA signal the paging fence when they
+   succeed; their work is done by then (commands are synchronous). */
 static uint32_t map_va(struct vidmm *vm, const void *in, void *out)
 {
-    return vidmm_map_va(vm, in, out);
+    struct gmmu_map_rsp *rsp = out;
+    struct gmmu_va_rsp va;
+    uint32_t st = vidmm_map_va(vm, in, &va);
+
+    if (st == GMMU_STATUS_OK)
+        *rsp = (struct gmmu_map_rsp){ .va = va.va, .fence = vidmm_paging_signal(vm) };
+    return st;
 }
 
 static uint32_t unmap_va(struct vidmm *vm, const void *in, void *out)
 {
-    (void)out;
-    return vidmm_unmap_va(vm, in);
+    struct gmmu_paging_rsp *rsp = out;
+    uint32_t st = vidmm_unmap_va(vm, in);
+
+    if (st == GMMU_STATUS_OK)
+        rsp->fence = vidmm_paging_signal(vm);
+    return st;
 }
 
 static uint32_t reserve_va(struct vidmm *vm, const void *in, void *out)
@@ -150,8 +164,8 @@ FIXED_CMD(alloc, sizeof(struct gmmu_alloc_req), sizeof(struct gmmu_alloc_rsp))
 FIXED_CMD(free_alloc, sizeof(struct gmmu_handle_req), 0)
 FIXED_CMD(create_as, 0, sizeof(struct gmmu_as_rsp))
 FIXED_CMD(destroy_as, sizeof(struct gmmu_handle_req), 0)
-FIXED_CMD(map_va, sizeof(struct gmmu_map_req), sizeof(struct gmmu_va_rsp))
-FIXED_CMD(unmap_va, sizeof(struct gmmu_range_req), 0)
+FIXED_CMD(map_va, sizeof(struct gmmu_map_req), sizeof(struct gmmu_map_rsp))
+FIXED_CMD(unmap_va, sizeof(struct gmmu_range_req), sizeof(struct gmmu_paging_rsp))
 FIXED_CMD(reserve_va, sizeof(struct gmmu_reserve_req), sizeof(struct gmmu_va_rsp))
 FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp))
 FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
@@ -163,9 +177,9 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 {
     struct vidmm *vm = ctx;
     struct gmmu_update_req in;
+    struct gmmu_paging_rsp out;
+    uint32_t st;
 
-    (void)resp;
-    (void)resp_cap;
     *resp_len = 0;
     if (!vm)
         return GMMU_STATUS_INTERNAL;
@@ -174,7 +188,10 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
     memcpy(&in, req, sizeof(in));
     if ((uint64_t)in.count * GMMU_UPDATE_OP_BYTES != req_len - sizeof(in))
         return GMMU_STATUS_MALFORMED_LENGTH;
-    return vidmm_update_va(vm, &in, req + sizeof(in));
+    st = vidmm_update_va(vm, &in, req + sizeof(in));
+    if (st == GMMU_STATUS_OK)
+        out.fence = vidmm_paging_signal(vm);
+    return mbox_reply(st, &out, sizeof(out), resp, resp_cap, resp_len);
 }
 
 /* MAKE_RESIDENT and EVICT: the header, then exactly `count` handles. */

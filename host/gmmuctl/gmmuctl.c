@@ -464,14 +464,84 @@ static int cmd_alloc_info(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+/* A fence handle argument; the paging fence when absent. */
+static bool fence_handle_arg(const struct options *o, int i, uint32_t *h)
+{
+    uint64_t v = GMMU_FENCE_PAGING;
+
+    if (i < o->nargs && (!number_arg(o->args[i], &v) || v > UINT32_MAX))
+        return false;
+    *h = (uint32_t)v;
+    return true;
+}
+
+static int print_fence(const struct options *o, const struct gmmu_fence_info *fi)
+{
+    if (o->json)
+        printf("{\"handle\": %u, \"value\": %llu, \"offset\": %lld}\n", fi->handle,
+               (unsigned long long)fi->value,
+               fi->offset == UINT64_MAX ? -1LL : (long long)fi->offset);
+    else if (fi->offset == UINT64_MAX)
+        printf("fence 0x%08x: %llu\n", fi->handle, (unsigned long long)fi->value);
+    else
+        printf("fence 0x%08x: %llu (record at BAR1 offset 0x%llx)\n", fi->handle,
+               (unsigned long long)fi->value, (unsigned long long)fi->offset);
+    return 0;
+}
+
 static int cmd_fence_wait(struct gmmu_dev *dev, const struct options *o)
 {
-    uint64_t fence;
+    uint64_t value;
+    uint32_t h;
 
-    if (o->nargs != 1 || !number_arg(o->arg, &fence))
+    if (o->nargs < 1 || o->nargs > 2 || !number_arg(o->arg, &value) || !fence_handle_arg(o, 1, &h))
         return usage();
-    int rc = gmmu_wait_paging_fence(dev, fence, 1000);
+    int rc = gmmu_fence_wait(dev, h, value, o->wait_ms > 0 ? o->wait_ms : 5000);
     return rc ? fail(o, "fence-wait", rc) : 0;
+}
+
+static int cmd_fence_create(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_fence_info fi;
+    uint64_t value = 0;
+
+    if (o->nargs > 1 || (o->nargs == 1 && !number_arg(o->arg, &value)))
+        return usage();
+    int rc = gmmu_fence_create(dev, value, &fi);
+    return rc ? fail(o, "fence-create", rc) : print_fence(o, &fi);
+}
+
+static int cmd_fence_destroy(struct gmmu_dev *dev, const struct options *o)
+{
+    uint32_t h;
+
+    if (o->nargs != 1 || !fence_handle_arg(o, 0, &h))
+        return usage();
+    int rc = gmmu_fence_destroy(dev, h);
+    return rc ? fail(o, "fence-destroy", rc) : 0;
+}
+
+static int cmd_fence_signal(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_fence_info fi;
+    uint64_t value;
+    uint32_t h;
+
+    if (o->nargs != 2 || !fence_handle_arg(o, 0, &h) || !number_arg(o->args[1], &value))
+        return usage();
+    int rc = gmmu_fence_signal(dev, h, value, &fi);
+    return rc ? fail(o, "fence-signal", rc) : print_fence(o, &fi);
+}
+
+static int cmd_fence_read(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_fence_info fi;
+    uint32_t h;
+
+    if (o->nargs > 1 || !fence_handle_arg(o, 0, &h))
+        return usage();
+    int rc = gmmu_fence_read(dev, h, &fi);
+    return rc ? fail(o, "fence-read", rc) : print_fence(o, &fi);
 }
 
 static const char *name_or(const char *name, const char *fallback)
@@ -625,8 +695,22 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
     { "alloc-info", "ALLOC", "QUERY_ALLOC",
       "where an allocation lives now (vram, backing, offline, host) and its residency count", NULL,
       SEC_MEMORY, cmd_alloc_info },
-    { "fence-wait", "FENCE", NULL, "wait until the paging fence reaches FENCE (GET_VRAM polls)",
-      NULL, SEC_MEMORY, cmd_fence_wait },
+    { "fence-wait", "VALUE [FENCE] [--wait MS]", "FENCE_WAIT",
+      "wait until a fence (default: the paging fence) reaches VALUE, told by its EVT_FENCE",
+      "Values compare modulo 2^64. Not reached within MS (default 5000) is a timeout (exit 65),\n"
+      "and the wait is cancelled. Other events read meanwhile are consumed.\n",
+      SEC_MEMORY, cmd_fence_wait },
+    { "fence-create", "[VALUE]", "FENCE_CREATE",
+      "create a monitored fence at VALUE (default 0); prints its handle and record offset", NULL,
+      SEC_MEMORY, cmd_fence_create },
+    { "fence-destroy", "FENCE", "FENCE_DESTROY", "destroy a fence and drop its waits", NULL,
+      SEC_MEMORY, cmd_fence_destroy },
+    { "fence-signal", "FENCE VALUE", "FENCE_SIGNAL",
+      "raise a fence to VALUE (a value behind it is INVALID_ARGUMENT)", NULL, SEC_MEMORY,
+      cmd_fence_signal },
+    { "fence-read", "[FENCE]", "FENCE_READ",
+      "a fence's value (default: the paging fence, handle 0x46000001)", NULL, SEC_MEMORY,
+      cmd_fence_read },
     { "free", "HANDLE", "FREE", "unmap an allocation from every address space and free it", NULL,
       SEC_MEMORY, cmd_free },
     { "faults", "[--wait MS]", NULL,

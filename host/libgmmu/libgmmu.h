@@ -151,6 +151,7 @@ struct gmmu_event {
     uint32_t payload_len;
     union {
         struct gmmu_fault_evt fault; /* type GMMU_EVT_FAULT */
+        struct gmmu_fence_evt fence; /* type GMMU_EVT_FENCE */
         uint8_t raw[GMMU_MSG_MAX_BYTES - GMMU_MSG_HDR_BYTES];
     } u;
 };

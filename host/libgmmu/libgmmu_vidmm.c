@@ -2,7 +2,9 @@
 /* libgmmu: VidMm command wrappers (libgmmu_vidmm.h). */
 #include "libgmmu_vidmm.h"
 
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "libgmmu.h"
 
@@ -62,24 +64,55 @@ int gmmu_destroy_as(struct gmmu_dev *dev, uint32_t as_handle)
     return handle_command(dev, GMMU_OP_DESTROY_AS, as_handle);
 }
 
-int gmmu_map_va(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va)
+/* A command whose completion payload is rsp_size bytes, or old_size from
+   a device older than protocol 1.8 (the rest of *rsp is then zero). */
+static int call_either(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t req_len,
+                       void *rsp, size_t rsp_size, size_t old_size)
 {
-    struct gmmu_va_rsp rsp;
+    size_t got = 0;
+    int rc;
+
+    memset(rsp, 0, rsp_size);
+    rc = gmmu_call(dev, opcode, req, req_len, rsp, rsp_size, &got);
+    return rc == 0 && got != rsp_size && got != old_size ? GMMU_E_PROTOCOL : rc;
+}
+
+int gmmu_map_va_fence(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va,
+                      uint64_t *fence)
+{
+    struct gmmu_map_rsp rsp;
     int rc;
 
     if (!req)
         return GMMU_E_INVALID_ARG;
-    rc = call_exact(dev, GMMU_OP_MAP_VA, req, sizeof(*req), &rsp, sizeof(rsp));
+    rc = call_either(dev, GMMU_OP_MAP_VA, req, sizeof(*req), &rsp, sizeof(rsp), GMMU_VA_RSP_BYTES);
     if (rc == 0 && va)
         *va = rsp.va;
+    if (rc == 0 && fence)
+        *fence = rsp.fence;
+    return rc;
+}
+
+int gmmu_map_va(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va)
+{
+    return gmmu_map_va_fence(dev, req, va, NULL);
+}
+
+int gmmu_unmap_va_fence(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
+                        uint64_t *fence)
+{
+    struct gmmu_range_req req = { .as_handle = as_handle, .va = va, .size = size };
+    struct gmmu_paging_rsp rsp;
+    int rc = call_either(dev, GMMU_OP_UNMAP_VA, &req, sizeof(req), &rsp, sizeof(rsp), 0);
+
+    if (rc == 0 && fence)
+        *fence = rsp.fence;
     return rc;
 }
 
 int gmmu_unmap_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size)
 {
-    struct gmmu_range_req req = { .as_handle = as_handle, .va = va, .size = size };
-
-    return call_exact(dev, GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0);
+    return gmmu_unmap_va_fence(dev, as_handle, va, size, NULL);
 }
 
 int gmmu_reserve_va(struct gmmu_dev *dev, uint32_t as_handle, uint32_t flags, uint64_t va,
@@ -97,18 +130,30 @@ int gmmu_reserve_va(struct gmmu_dev *dev, uint32_t as_handle, uint32_t flags, ui
 }
 
 /* The batch goes as one message: splitting it would lose its all-or-nothing. */
-int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
-                   size_t count)
+int gmmu_update_va_fence(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
+                         size_t count, uint64_t *fence)
 {
     uint8_t msg[GMMU_UPDATE_REQ_BYTES + GMMU_UPDATE_MAX_OPS * GMMU_UPDATE_OP_BYTES];
     struct gmmu_update_req req = { .as_handle = as_handle, .count = (uint32_t)count };
+    struct gmmu_paging_rsp rsp;
+    int rc;
 
     if (count > GMMU_UPDATE_MAX_OPS || (count && !ops))
         return GMMU_E_INVALID_ARG;
     memcpy(msg, &req, sizeof(req));
     if (count)
         memcpy(msg + sizeof(req), ops, count * sizeof(*ops));
-    return call_exact(dev, GMMU_OP_UPDATE_VA, msg, sizeof(req) + count * sizeof(*ops), NULL, 0);
+    rc = call_either(dev, GMMU_OP_UPDATE_VA, msg, sizeof(req) + count * sizeof(*ops), &rsp,
+                     sizeof(rsp), 0);
+    if (rc == 0 && fence)
+        *fence = rsp.fence;
+    return rc;
+}
+
+int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
+                   size_t count)
+{
+    return gmmu_update_va_fence(dev, as_handle, ops, count, NULL);
 }
 
 int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, struct gmmu_query_rsp *out)
@@ -226,4 +271,117 @@ int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
     struct gmmu_engine_status_req req = { .engine = engine, .flags = flags };
 
     return call_exact(dev, GMMU_OP_ENGINE_STATUS, &req, sizeof req, out, sizeof *out);
+}
+
+/* ------------------------------------------------------------ fences */
+
+uint32_t gmmu_fence_owner(void)
+{
+    /* One host process drives the device at a time; its waits carry its
+       process id, so the next process's first wait drops what a departed
+       one left armed. Never 0. */
+    return (uint32_t)getpid() | 0x80000000u;
+}
+
+static int fence_info_call(struct gmmu_dev *dev, uint16_t opcode, const void *req, size_t len,
+                           struct gmmu_fence_info *out)
+{
+    struct gmmu_fence_info rsp;
+    int rc = call_exact(dev, opcode, req, len, &rsp, sizeof(rsp));
+
+    if (rc == 0 && out)
+        *out = rsp;
+    return rc;
+}
+
+int gmmu_fence_create(struct gmmu_dev *dev, uint64_t value, struct gmmu_fence_info *out)
+{
+    struct gmmu_fence_create_req req = { .value = value };
+
+    if (!out)
+        return GMMU_E_INVALID_ARG;
+    return fence_info_call(dev, GMMU_OP_FENCE_CREATE, &req, sizeof(req), out);
+}
+
+int gmmu_fence_destroy(struct gmmu_dev *dev, uint32_t handle)
+{
+    return handle_command(dev, GMMU_OP_FENCE_DESTROY, handle);
+}
+
+int gmmu_fence_signal(struct gmmu_dev *dev, uint32_t handle, uint64_t value,
+                      struct gmmu_fence_info *out)
+{
+    struct gmmu_fence_signal_req req = { .handle = handle, .value = value };
+
+    return fence_info_call(dev, GMMU_OP_FENCE_SIGNAL, &req, sizeof(req), out);
+}
+
+int gmmu_fence_read(struct gmmu_dev *dev, uint32_t handle, struct gmmu_fence_info *out)
+{
+    struct gmmu_handle_req req = { .handle = handle };
+
+    if (!out)
+        return GMMU_E_INVALID_ARG;
+    return fence_info_call(dev, GMMU_OP_FENCE_READ, &req, sizeof(req), out);
+}
+
+int gmmu_fence_arm(struct gmmu_dev *dev, uint32_t handle, uint64_t value, uint32_t flags,
+                   struct gmmu_fence_info *out)
+{
+    struct gmmu_fence_wait_req req = {
+        .handle = handle, .owner = gmmu_fence_owner(), .value = value, .flags = flags
+    };
+
+    return fence_info_call(dev, GMMU_OP_FENCE_WAIT, &req, sizeof(req), out);
+}
+
+static bool fence_reached(uint64_t a, uint64_t b)
+{
+    return (int64_t)(a - b) >= 0;
+}
+
+int gmmu_fence_wait(struct gmmu_dev *dev, uint32_t handle, uint64_t value, int timeout_ms)
+{
+    struct gmmu_fence_info fi;
+    struct gmmu_event ev;
+    int rc = gmmu_fence_arm(dev, handle, value, 0, &fi);
+
+    if (rc || fi.reached) /* reached: its event is on the ring, left there */
+        return rc;
+    for (;;) {
+        rc = gmmu_wait_event(dev, timeout_ms, &ev);
+        if (rc == GMMU_E_TIMEOUT)
+            break;
+        if (rc)
+            return rc;
+        if (ev.type == GMMU_EVT_FENCE && ev.payload_len == sizeof(struct gmmu_fence_evt) &&
+            ev.u.fence.handle == handle && ev.u.fence.wait_value == value &&
+            ev.u.fence.owner == gmmu_fence_owner())
+            return 0;
+    }
+    /* No event in time (or it was dropped on a full ring): cancel the wait,
+       and the cancel's reply says whether the value came meanwhile. */
+    rc = gmmu_fence_arm(dev, handle, value, GMMU_FENCE_WAIT_FLAG_CANCEL, &fi);
+    if (rc)
+        return rc;
+    return fence_reached(fi.value, value) ? 0 : GMMU_E_TIMEOUT;
+}
+
+int gmmu_fence_read_mapped(struct gmmu_dev *dev, uint64_t offset, uint64_t *value)
+{
+    for (int tries = 0; tries < 1000; tries++) {
+        struct gmmu_fence_record r;
+        uint32_t seq2;
+        int rc = gmmu_vram_read(dev, offset, &r, sizeof(r));
+
+        if (rc == 0)
+            rc = gmmu_vram_read(dev, offset, &seq2, sizeof(seq2));
+        if (rc)
+            return rc;
+        if (!(r.seq & 1u) && r.seq == seq2) {
+            *value = r.value;
+            return 0;
+        }
+    }
+    return GMMU_E_TIMEOUT;
 }

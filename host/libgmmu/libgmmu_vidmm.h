@@ -83,6 +83,44 @@ int gmmu_engine_start(struct gmmu_dev *dev, const struct gmmu_engine_req *req, u
 int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
                        struct gmmu_engine_rsp *out);
 
+/* ------------------------------------------------------------ paging fence
+ * MAP_VA, UNMAP_VA, UPDATE_VA and MAKE_RESIDENT signal the device's paging
+ * fence (handle GMMU_FENCE_PAGING) and return the value; it is reached when
+ * the call returns. *fence may be NULL (and reads 0 from a device older
+ * than protocol 1.8). */
+int gmmu_map_va_fence(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va,
+                      uint64_t *fence);
+int gmmu_unmap_va_fence(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
+                        uint64_t *fence);
+int gmmu_update_va_fence(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
+                         size_t count, uint64_t *fence);
+
+/* ------------------------------------------------------------ fences
+ * Monitored fences (docs/fences.md): 64-bit values that only move forward,
+ * compared modulo 2^64. Unknown handles are GMMU_STATUS_BAD_HANDLE. */
+int gmmu_fence_create(struct gmmu_dev *dev, uint64_t value, struct gmmu_fence_info *out);
+int gmmu_fence_destroy(struct gmmu_dev *dev, uint32_t handle);
+/* A value behind the fence's is GMMU_STATUS_INVALID_ARGUMENT. out may be NULL. */
+int gmmu_fence_signal(struct gmmu_dev *dev, uint32_t handle, uint64_t value,
+                      struct gmmu_fence_info *out);
+int gmmu_fence_read(struct gmmu_dev *dev, uint32_t handle, struct gmmu_fence_info *out);
+/* The value from the fence page through BAR1 (out->offset of a
+   gmmu_fence_info), without a command; GMMU_E_TIMEOUT if it kept changing. */
+int gmmu_fence_read_mapped(struct gmmu_dev *dev, uint64_t offset, uint64_t *value);
+/* FENCE_WAIT: the device posts one EVT_FENCE when the fence reaches value
+   (at once, out->reached = 1, if it has). flags GMMU_FENCE_WAIT_FLAG_CANCEL
+   drops that wait instead. For hosts with their own event loop
+   (gmmu_set_event_callback). out may be NULL. */
+int gmmu_fence_arm(struct gmmu_dev *dev, uint32_t handle, uint64_t value, uint32_t flags,
+                   struct gmmu_fence_info *out);
+/* Arms a wait and waits up to timeout_ms for its event: 0 once the fence
+   reached value, GMMU_E_TIMEOUT (the wait cancelled) if it did not. It
+   reads the event ring with gmmu_wait_event, so other events it reads
+   meanwhile are consumed: do not mix with other readers of the ring. */
+int gmmu_fence_wait(struct gmmu_dev *dev, uint32_t handle, uint64_t value, int timeout_ms);
+/* The owner token FENCE_WAIT carries for this process. */
+uint32_t gmmu_fence_owner(void);
+
 #ifdef __cplusplus
 }
 #endif

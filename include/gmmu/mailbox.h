@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010007) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010008) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -18,6 +18,9 @@
 #define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
 #define GMMU_RESIDENCY_MAX GMMU_U(0x00000100) /* Most handles in one MAKE_RESIDENT or EVICT list */
+#define GMMU_FENCES GMMU_U(0x00000010) /* Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY */
+#define GMMU_FENCE_WAITS GMMU_U(0x00000010) /* Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired) */
+#define GMMU_FENCE_PAGING GMMU_U(0x46000001) /* Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it */
 #ifndef __ASSEMBLER__
 enum gmmu_fw_state {
     GMMU_FW_STATE_BOOTING = 0, /* Firmware has not finished initialising */
@@ -92,6 +95,11 @@ enum gmmu_op {
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
+    GMMU_OP_FENCE_CREATE = 48, /* Create a monitored fence with an initial value (fence_create_req -> fence_info) */
+    GMMU_OP_FENCE_DESTROY = 49, /* Destroy a fence and drop its waits (handle_req) */
+    GMMU_OP_FENCE_SIGNAL = 50, /* Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info) */
+    GMMU_OP_FENCE_READ = 51, /* Read a fence's value (handle_req -> fence_info) */
+    GMMU_OP_FENCE_WAIT = 52, /* Ask for an EVT_FENCE when a fence reaches a value (at once if it has), or cancel such a wait (fence_wait_req -> fence_info) */
 };
 
 static inline const char *gmmu_op_name(unsigned value)
@@ -120,6 +128,11 @@ static inline const char *gmmu_op_name(unsigned value)
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
+    case 48: return "FENCE_CREATE";
+    case 49: return "FENCE_DESTROY";
+    case 50: return "FENCE_SIGNAL";
+    case 51: return "FENCE_READ";
+    case 52: return "FENCE_WAIT";
     default: return 0;
     }
 }
@@ -150,6 +163,11 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
+    case 48: return "Create a monitored fence with an initial value (fence_create_req -> fence_info)";
+    case 49: return "Destroy a fence and drop its waits (handle_req)";
+    case 50: return "Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)";
+    case 51: return "Read a fence's value (handle_req -> fence_info)";
+    case 52: return "Ask for an EVT_FENCE when a fence reaches a value (at once if it has), or cancel such a wait (fence_wait_req -> fence_info)";
     default: return 0;
     }
 }
@@ -354,12 +372,14 @@ static inline const char *gmmu_status_desc(unsigned value)
 
 enum gmmu_evt {
     GMMU_EVT_FAULT = 1, /* An MMU translation fault (payload: fault_evt) */
+    GMMU_EVT_FENCE = 2, /* A fence reached a value a FENCE_WAIT asked for (payload: fence_evt) */
 };
 
 static inline const char *gmmu_evt_name(unsigned value)
 {
     switch (value) {
     case 1: return "FAULT";
+    case 2: return "FENCE";
     default: return 0;
     }
 }
@@ -368,6 +388,27 @@ static inline const char *gmmu_evt_desc(unsigned value)
 {
     switch (value) {
     case 1: return "An MMU translation fault (payload: fault_evt)";
+    case 2: return "A fence reached a value a FENCE_WAIT asked for (payload: fence_evt)";
+    default: return 0;
+    }
+}
+
+enum gmmu_fence_wait_flag {
+    GMMU_FENCE_WAIT_FLAG_CANCEL = 1, /* Drop the armed wait of this owner for exactly this handle and value instead of arming one (none armed: OK, nothing changes) */
+};
+
+static inline const char *gmmu_fence_wait_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "CANCEL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_fence_wait_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Drop the armed wait of this owner for exactly this handle and value instead of arming one (none armed: OK, nothing changes)";
     default: return 0;
     }
 }
@@ -545,12 +586,27 @@ struct gmmu_map_req {
 #define GMMU_MAP_REQ_BYTES 40u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_map_req) == 40, "map_req layout");
 
-/* MAP_VA and RESERVE_VA completion payload */
+/* RESERVE_VA completion payload */
 struct gmmu_va_rsp {
     uint64_t va; /* +0: The VA mapped or reserved */
 };
 #define GMMU_VA_RSP_BYTES 8u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_va_rsp) == 8, "va_rsp layout");
+
+/* MAP_VA completion payload */
+struct gmmu_map_rsp {
+    uint64_t va; /* +0: The VA mapped */
+    uint64_t fence; /* +8: The paging fence value the map signalled (reached when the command completes) */
+};
+#define GMMU_MAP_RSP_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_map_rsp) == 16, "map_rsp layout");
+
+/* UNMAP_VA and UPDATE_VA completion payload */
+struct gmmu_paging_rsp {
+    uint64_t fence; /* +0: The paging fence value the command signalled (reached when the command completes) */
+};
+#define GMMU_PAGING_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_paging_rsp) == 8, "paging_rsp layout");
 
 /* UNMAP_VA payload */
 struct gmmu_range_req {
@@ -650,7 +706,7 @@ GMMU_STATIC_ASSERT(sizeof(struct gmmu_residency_req) == 8, "residency_req layout
 
 /* MAKE_RESIDENT completion payload */
 struct gmmu_residency_rsp {
-    uint64_t fence; /* +0: Paging fence of the command's moves; it has completed when the command completes (GET_VRAM paging_fence >= it) */
+    uint64_t fence; /* +0: The paging fence value the command signalled, after its moves; reached when the command completes (GET_VRAM paging_fence >= it) */
 };
 #define GMMU_RESIDENCY_RSP_BYTES 8u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_residency_rsp) == 8, "residency_rsp layout");
@@ -794,6 +850,62 @@ struct gmmu_pt_stats {
 };
 #define GMMU_PT_STATS_BYTES 68u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_pt_stats) == 68, "pt_stats layout");
+
+/* FENCE_CREATE payload */
+struct gmmu_fence_create_req {
+    uint64_t value; /* +0: Initial value */
+};
+#define GMMU_FENCE_CREATE_REQ_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_create_req) == 8, "fence_create_req layout");
+
+/* FENCE_SIGNAL payload */
+struct gmmu_fence_signal_req {
+    uint32_t handle; /* +0: Fence (not FENCE_PAGING) */
+    uint32_t reserved; /* +4: 0 */
+    uint64_t value; /* +8: New value: the current one or ahead of it by less than 2^63 (values compare modulo 2^64) */
+};
+#define GMMU_FENCE_SIGNAL_REQ_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_signal_req) == 16, "fence_signal_req layout");
+
+/* FENCE_WAIT payload */
+struct gmmu_fence_wait_req {
+    uint32_t handle; /* +0: Fence (FENCE_PAGING included) */
+    uint32_t owner; /* +4: The host's token (libgmmu: its process id, gmmu_fence_owner). A wait of another owner drops every armed wait of the previous one: that host has left */
+    uint64_t value; /* +8: Value to be told about: EVT_FENCE once the fence is at it or past it (modulo 2^64) */
+    uint32_t flags; /* +16: FENCE_WAIT_FLAG_* */
+    uint32_t reserved; /* +20: 0 */
+};
+#define GMMU_FENCE_WAIT_REQ_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_wait_req) == 24, "fence_wait_req layout");
+
+/* FENCE_CREATE, FENCE_SIGNAL, FENCE_READ and FENCE_WAIT completion payload */
+struct gmmu_fence_info {
+    uint32_t handle; /* +0: Fence handle (never 0) */
+    uint32_t reached; /* +4: FENCE_WAIT: 1 if the fence was at the value already (its EVT_FENCE is posted before this completion, nothing armed); else 0 */
+    uint64_t value; /* +8: The fence's value now */
+    uint64_t offset; /* +16: DDR offset of its fence_record, inside the BAR1 aperture (read with gmmu_vram_read); ~0 if the device has no fence page */
+};
+#define GMMU_FENCE_INFO_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_info) == 24, "fence_info layout");
+
+/* One fence's value in the fence page, written by the firmware at each change as a sequence lock: seq odd, value, seq even. A reader takes seq, value, seq again and retries unless both are the same even number */
+struct gmmu_fence_record {
+    uint32_t seq; /* +0: Changes counter: odd while the value is being written */
+    uint32_t reserved; /* +4: 0 */
+    uint64_t value; /* +8: The fence's value */
+};
+#define GMMU_FENCE_RECORD_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_record) == 16, "fence_record layout");
+
+/* EVT_FENCE payload: a fence reached the value of one armed FENCE_WAIT (each wait fires once) */
+struct gmmu_fence_evt {
+    uint32_t handle; /* +0: The fence */
+    uint32_t owner; /* +4: The owner token the wait carried */
+    uint64_t wait_value; /* +8: The value the wait asked for */
+    uint64_t value; /* +16: The fence's value when the event was posted */
+};
+#define GMMU_FENCE_EVT_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_fence_evt) == 24, "fence_evt layout");
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_MAILBOX_H */

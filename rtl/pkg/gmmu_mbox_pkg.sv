@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65543;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields)
+  localparam int unsigned PROTO_VERSION = 65544;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -19,6 +19,9 @@ package gmmu_mbox_pkg;
   localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
   localparam int unsigned MSG_MAX_BYTES = 4096;  // Largest message: the whole command ring
   localparam int unsigned RESIDENCY_MAX = 256;  // Most handles in one MAKE_RESIDENT or EVICT list
+  localparam int unsigned FENCES = 16;  // Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
+  localparam int unsigned FENCE_WAITS = 16;  // Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
+  localparam int unsigned FENCE_PAGING = 1174405121;  // Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
   typedef enum logic [1:0] {
     FW_STATE_BOOTING = 2'd0,
     FW_STATE_READY = 2'd1,
@@ -51,7 +54,12 @@ package gmmu_mbox_pkg;
     OP_QUERY_ALLOC = 6'd29,
     OP_ENGINE_RUN = 6'd32,
     OP_ENGINE_START = 6'd33,
-    OP_ENGINE_STATUS = 6'd34
+    OP_ENGINE_STATUS = 6'd34,
+    OP_FENCE_CREATE = 6'd48,
+    OP_FENCE_DESTROY = 6'd49,
+    OP_FENCE_SIGNAL = 6'd50,
+    OP_FENCE_READ = 6'd51,
+    OP_FENCE_WAIT = 6'd52
   } op_e;
   typedef enum logic [4:0] {
     ALLOC_FLAG_PREFER_64K = 5'd1,
@@ -97,9 +105,13 @@ package gmmu_mbox_pkg;
     STATUS_DEVICE_ERROR = 8'd11,
     STATUS_INTERNAL = 8'd255
   } status_e;
-  typedef enum logic [0:0] {
-    EVT_FAULT = 1'd1
+  typedef enum logic [1:0] {
+    EVT_FAULT = 2'd1,
+    EVT_FENCE = 2'd2
   } evt_e;
+  typedef enum logic [0:0] {
+    FENCE_WAIT_FLAG_CANCEL = 1'd1
+  } fence_wait_flag_e;
   typedef enum logic [0:0] {
     MMU_COUNTERS_FLAG_CLEAR = 1'd1
   } mmu_counters_flag_e;
@@ -176,6 +188,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned AS_RSP_BYTES = 8;
   localparam int unsigned MAP_REQ_BYTES = 40;
   localparam int unsigned VA_RSP_BYTES = 8;
+  localparam int unsigned MAP_RSP_BYTES = 16;
+  localparam int unsigned PAGING_RSP_BYTES = 8;
   localparam int unsigned RANGE_REQ_BYTES = 24;
   localparam int unsigned RESERVE_REQ_BYTES = 24;
   localparam int unsigned UPDATE_REQ_BYTES = 8;
@@ -196,6 +210,12 @@ package gmmu_mbox_pkg;
   localparam int unsigned MMU_COUNTERS_BYTES = 48;
   localparam int unsigned MMU_PORT_COUNTERS_BYTES = 24;
   localparam int unsigned PT_STATS_BYTES = 68;
+  localparam int unsigned FENCE_CREATE_REQ_BYTES = 8;
+  localparam int unsigned FENCE_SIGNAL_REQ_BYTES = 16;
+  localparam int unsigned FENCE_WAIT_REQ_BYTES = 24;
+  localparam int unsigned FENCE_INFO_BYTES = 24;
+  localparam int unsigned FENCE_RECORD_BYTES = 16;
+  localparam int unsigned FENCE_EVT_BYTES = 24;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_mbox_pkg

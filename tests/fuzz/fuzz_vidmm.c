@@ -385,6 +385,10 @@ static uint32_t rsp_size(uint16_t opcode)
     case GMMU_OP_CREATE_AS:
         return GMMU_AS_RSP_BYTES;
     case GMMU_OP_MAP_VA:
+        return GMMU_MAP_RSP_BYTES;
+    case GMMU_OP_UNMAP_VA:
+    case GMMU_OP_UPDATE_VA:
+        return GMMU_PAGING_RSP_BYTES;
     case GMMU_OP_RESERVE_VA:
         return GMMU_VA_RSP_BYTES;
     case GMMU_OP_QUERY_VA:

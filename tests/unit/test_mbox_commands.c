@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "fence.h"
 #include "mbox_service.h"
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
@@ -170,7 +171,98 @@ static void test_vidmm_ctx(void **state)
     vidmm_sim_fini(&sim);
 }
 
-/* The firmware registers VidMm's set with no instance when it has none. */
+/* The fence set beside VidMm's, as the firmware binds them (fence_hw.c):
+   the paging fence is the fence module's slot 0, MAP_VA and UNMAP_VA
+   return the values they signalled, and a wait on it posts EVT_FENCE on
+   the event ring before the completion of the command that reached it. */
+static void post(void *ctx, const struct gmmu_fence_evt *evt)
+{
+    mbox_service_post_event(ctx, GMMU_EVT_FENCE, evt, sizeof *evt);
+}
+
+static uint64_t paging_signal(void *ctx)
+{
+    return fence_paging_signal(ctx);
+}
+
+static uint64_t paging_value(void *ctx)
+{
+    return fence_paging_value(ctx);
+}
+
+static void test_paging_fence_and_event(void **state)
+{
+    static struct fences fences;
+    const struct fence_hw hw = { .notify = post, .ctx = &svc };
+    const struct vidmm_paging_fence paging = { paging_signal, paging_value, &fences };
+    struct vidmm_sim sim;
+    struct gmmu_as_rsp as;
+    struct gmmu_alloc_rsp al;
+    struct gmmu_map_rsp map;
+    struct gmmu_paging_rsp un;
+    struct gmmu_fence_info fi;
+    struct gmmu_vram_rsp vram;
+    uint32_t len;
+
+    (void)state;
+    vidmm_sim_init(&sim, 4u << 20, 4, 16);
+    fence_init(&fences, &hw);
+    vidmm_set_paging_fence(sim.vm, &paging);
+    assert_true(mbox_service_register(&svc, &vidmm_commands, sim.vm));
+    assert_true(mbox_service_register(&svc, &fence_commands, &fences));
+    assert_int_equal(send(GMMU_OP_CREATE_AS, NULL, 0, &as, &len), GMMU_STATUS_OK);
+    struct gmmu_alloc_req areq = { .size = 0x10000 };
+    assert_int_equal(send(GMMU_OP_ALLOC, &areq, sizeof areq, &al, &len), GMMU_STATUS_OK);
+    struct gmmu_map_req mreq = { .as_handle = as.handle,
+                                 .alloc_handle = al.handle,
+                                 .size = 0x10000 };
+    assert_int_equal(send(GMMU_OP_MAP_VA, &mreq, sizeof mreq, &map, &len), GMMU_STATUS_OK);
+    assert_int_equal(len, GMMU_MAP_RSP_BYTES);
+    assert_int_equal(map.fence, 1);
+    /* A failed map signals nothing. */
+    mreq.alloc_handle = 12345;
+    assert_int_equal(send(GMMU_OP_MAP_VA, &mreq, sizeof mreq, &map, &len), GMMU_STATUS_BAD_HANDLE);
+    struct gmmu_handle_req rd = { .handle = GMMU_FENCE_PAGING };
+    assert_int_equal(send(GMMU_OP_FENCE_READ, &rd, sizeof rd, &fi, &len), GMMU_STATUS_OK);
+    assert_int_equal(fi.value, 1);
+    assert_int_equal(fi.offset, UINT64_MAX); /* no fence page here */
+    vidmm_get_vram(sim.vm, &vram);
+    assert_int_equal(vram.paging_fence, 1);
+
+    /* Ask to hear of 2: nothing yet; the unmap signals 2 and the event is
+       on the ring before the unmap's completion. */
+    struct gmmu_fence_wait_req wq = { .handle = GMMU_FENCE_PAGING, .owner = 5, .value = 2 };
+    assert_int_equal(send(GMMU_OP_FENCE_WAIT, &wq, sizeof wq, &fi, &len), GMMU_STATUS_OK);
+    assert_int_equal(fi.reached, 0);
+    assert_int_equal(bar(GMMU_MBOX_EVT_HEAD), 0);
+    struct gmmu_range_req ureq = { .as_handle = as.handle, .va = map.va, .size = 0x10000 };
+    assert_int_equal(send(GMMU_OP_UNMAP_VA, &ureq, sizeof ureq, &un, &len), GMMU_STATUS_OK);
+    assert_int_equal(len, GMMU_PAGING_RSP_BYTES);
+    assert_int_equal(un.fence, 2);
+    assert_int_equal(bar(GMMU_MBOX_EVT_HEAD), 1);
+    assert_int_equal(bar(GMMU_EVT_RING) & 0xFFFFu, GMMU_EVT_FENCE);
+    assert_int_equal(bar(GMMU_EVT_RING) >> 16, GMMU_MSG_HDR_BYTES + GMMU_FENCE_EVT_BYTES);
+    struct gmmu_fence_evt ev;
+    memcpy(&ev, &fake_bar0[GMMU_EVT_RING / 4 + 4], sizeof ev);
+    assert_int_equal(ev.handle, GMMU_FENCE_PAGING);
+    assert_int_equal(ev.owner, 5);
+    assert_int_equal(ev.wait_value, 2);
+    assert_int_equal(ev.value, 2);
+    /* Fired once: the next paging work posts nothing. */
+    assert_int_equal(send(GMMU_OP_MAP_VA,
+                          &(struct gmmu_map_req){
+                              .as_handle = as.handle, .alloc_handle = al.handle, .size = 0x10000 },
+                          sizeof mreq, &map, &len),
+                     GMMU_STATUS_OK);
+    assert_int_equal(map.fence, 3);
+    assert_int_equal(bar(GMMU_MBOX_EVT_HEAD), 1);
+    /* Unknown handles through the ring. */
+    rd.handle = 0x46000002u;
+    assert_int_equal(send(GMMU_OP_FENCE_READ, &rd, sizeof rd, &fi, &len), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(len, 0);
+    vidmm_sim_fini(&sim);
+}
+
 static void test_vidmm_without_instance(void **state)
 {
     (void)state;
@@ -230,6 +322,7 @@ int main(void)
         cmocka_unit_test_setup(test_one_handler_per_opcode, reset),
         cmocka_unit_test_setup(test_set_limit, reset),
         cmocka_unit_test_setup(test_vidmm_ctx, reset),
+        cmocka_unit_test_setup(test_paging_fence_and_event, reset),
         cmocka_unit_test_setup(test_vidmm_without_instance, reset),
         cmocka_unit_test_setup(test_fence_after_handler_error, reset),
         cmocka_unit_test_setup(test_bad_head_serves_nothing, reset),

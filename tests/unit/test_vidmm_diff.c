@@ -287,6 +287,17 @@ static void check_records(void)
 
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
+    /* MAP_VA answers va and the paging fence, UNMAP_VA and UPDATE_VA the
+       fence: a caller that wants only the va, or nothing, gets that. */
+    static uint8_t fence_sink[GMMU_MAP_RSP_BYTES];
+    uint32_t want = rsp_size;
+
+    if ((opcode == GMMU_OP_UNMAP_VA || opcode == GMMU_OP_UPDATE_VA) && !rsp_size) {
+        rsp = fence_sink;
+        rsp_size = GMMU_PAGING_RSP_BYTES;
+    } else if (opcode == GMMU_OP_MAP_VA && rsp_size == GMMU_VA_RSP_BYTES) {
+        rsp_size = GMMU_MAP_RSP_BYTES;
+    }
     static uint32_t in[1024], out[1024];
     const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
     uint32_t out_len = 0, st;
@@ -298,7 +309,14 @@ static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, 
     if (st == GMMU_STATUS_OK) {
         assert_int_equal(out_len, rsp_size);
         if (rsp_size)
-            memcpy(rsp, out, rsp_size);
+            memcpy(rsp, out, want ? want : rsp_size);
+        /* Each successful MAP_VA, UNMAP_VA and UPDATE_VA signals the next
+           paging fence value and answers it (after the VA for MAP_VA). */
+        if (opcode == GMMU_OP_MAP_VA || opcode == GMMU_OP_UNMAP_VA || opcode == GMMU_OP_UPDATE_VA) {
+            uint64_t fence;
+            memcpy(&fence, (const uint8_t *)out + (opcode == GMMU_OP_MAP_VA ? 8 : 0), 8);
+            assert_int_equal(fence, ++model_fence);
+        }
     }
     return st;
 }
@@ -1673,6 +1691,7 @@ static void do_residency(bool make)
     } else {
         assert_int_equal(st, GMMU_STATUS_OK);
         moves_end(MOVE_RESIDENT, listed, -1);
+        model_fence++; /* MAKE_RESIDENT's own value, after its moves' */
         assert_int_equal(rsp.fence, model_fence);
         assert_true(rsp.fence >= fence);
         stat_resident_ok++;
