@@ -56,7 +56,8 @@ class Ident(_Struct):
 
 
 class _EventPayload(_c.Union):
-    _fields_ = [("fault", FaultEvt), ("raw", _c.c_uint8 * (MSG_MAX_BYTES - MSG_HDR_BYTES))]
+    _fields_ = [("fault", FaultEvt), ("fence", FenceEvt),
+                ("raw", _c.c_uint8 * (MSG_MAX_BYTES - MSG_HDR_BYTES))]
 
 
 class Event(_Struct):
@@ -68,6 +69,11 @@ class Event(_Struct):
     def fault(self):
         """The FaultEvt of an EVT_FAULT event, else None."""
         return self.u.fault if self.type == Evt.FAULT else None
+
+    @property
+    def fence_evt(self):
+        """The FenceEvt of an EVT_FENCE event, else None."""
+        return self.u.fence if self.type == Evt.FENCE else None
 
     @property
     def payload(self):
@@ -161,6 +167,19 @@ def _load():
         "gmmu_wait_paging_fence": (_int, [_dev_p, _u64, _c.c_uint]),
         "gmmu_engine_start": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(_c.c_uint32)]),
         "gmmu_engine_status": (_int, [_dev_p, _c.c_uint32, _c.c_uint32, _c.POINTER(EngineRsp)]),
+        "gmmu_map_va_fence": (_int, [_dev_p, _c.POINTER(MapReq), _c.POINTER(_u64),
+                                     _c.POINTER(_u64)]),
+        "gmmu_unmap_va_fence": (_int, [_dev_p, _u32, _u64, _u64, _c.POINTER(_u64)]),
+        "gmmu_update_va_fence": (_int, [_dev_p, _u32, _c.POINTER(UpdateOp), _size,
+                                        _c.POINTER(_u64)]),
+        "gmmu_fence_create": (_int, [_dev_p, _u64, _c.POINTER(FenceInfo)]),
+        "gmmu_fence_destroy": (_int, [_dev_p, _u32]),
+        "gmmu_fence_signal": (_int, [_dev_p, _u32, _u64, _c.POINTER(FenceInfo)]),
+        "gmmu_fence_read": (_int, [_dev_p, _u32, _c.POINTER(FenceInfo)]),
+        "gmmu_fence_read_mapped": (_int, [_dev_p, _u64, _c.POINTER(_u64)]),
+        "gmmu_fence_arm": (_int, [_dev_p, _u32, _u64, _u32, _c.POINTER(FenceInfo)]),
+        "gmmu_fence_wait": (_int, [_dev_p, _u32, _u64, _int]),
+        "gmmu_fence_owner": (_u32, []),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -355,15 +374,24 @@ class Device:
         """Maps size bytes of the allocation from offset, at va (FIXED_VA) or
         where the firmware chooses; returns the VA. page_sizes: a mask of
         4K (1), 64K (2), 2M (4), 1G (8); 0 for any."""
+        return self.map_fence(as_handle, alloc_handle, size, offset, va, flags, page_sizes)[0]
+
+    def map_fence(self, as_handle, alloc_handle, size, offset=0, va=None, flags=0, page_sizes=0):
+        """As map(); returns (va, the paging fence the map signalled)."""
         flags = int(flags) | (int(MapFlag.FIXED_VA) if va is not None else 0)
         req = MapReq(as_handle=as_handle, alloc_handle=alloc_handle, offset=offset, size=size,
                      va=va or 0, flags=flags, page_sizes=page_sizes)
-        out = _u64()
-        _check(_lib.gmmu_map_va(self._handle(), _c.byref(req), _c.byref(out)), "MAP_VA")
-        return out.value
+        out, fence = _u64(), _u64()
+        _check(_lib.gmmu_map_va_fence(self._handle(), _c.byref(req), _c.byref(out),
+                                      _c.byref(fence)), "MAP_VA")
+        return out.value, fence.value
 
     def unmap(self, as_handle, va, size):
-        _check(_lib.gmmu_unmap_va(self._handle(), as_handle, va, size), "UNMAP_VA")
+        """Unmaps; returns the paging fence it signalled."""
+        fence = _u64()
+        _check(_lib.gmmu_unmap_va_fence(self._handle(), as_handle, va, size, _c.byref(fence)),
+               "UNMAP_VA")
+        return fence.value
 
     def reserve(self, as_handle, size, va=None):
         """Reserves a VA range for tiles (see update); returns its VA."""
@@ -380,7 +408,10 @@ class Device:
         if not 0 < len(ops) <= UPDATE_MAX_OPS:
             raise ValueError(f"gmmu: a batch holds 1 to {UPDATE_MAX_OPS} operations")
         arr = (UpdateOp * len(ops))(*ops)
-        _check(_lib.gmmu_update_va(self._handle(), as_handle, arr, len(ops)), "UPDATE_VA")
+        fence = _u64()
+        _check(_lib.gmmu_update_va_fence(self._handle(), as_handle, arr, len(ops),
+                                         _c.byref(fence)), "UPDATE_VA")
+        return fence.value
 
     def query(self, as_handle, va):
         out = QueryRsp()
@@ -427,6 +458,55 @@ class Device:
         out = AllocInfo()
         _check(_lib.gmmu_query_alloc(self._handle(), alloc_handle, _c.byref(out)), "QUERY_ALLOC")
         return out
+
+    # -- monitored fences (docs/fences.md); FENCE_PAGING is the paging fence
+    def fence_create(self, value=0):
+        """A new fence at value; returns its FenceInfo (handle, value, offset)."""
+        out = FenceInfo()
+        _check(_lib.gmmu_fence_create(self._handle(), value, _c.byref(out)), "FENCE_CREATE")
+        return out
+
+    def fence_destroy(self, handle):
+        _check(_lib.gmmu_fence_destroy(self._handle(), handle), "FENCE_DESTROY")
+
+    def fence_signal(self, handle, value):
+        """Raises the fence to value (behind it: DeviceError INVALID_ARGUMENT)."""
+        out = FenceInfo()
+        _check(_lib.gmmu_fence_signal(self._handle(), handle, value, _c.byref(out)),
+               "FENCE_SIGNAL")
+        return out.value
+
+    def fence_read(self, handle=FENCE_PAGING):
+        out = FenceInfo()
+        _check(_lib.gmmu_fence_read(self._handle(), handle, _c.byref(out)), "FENCE_READ")
+        return out.value
+
+    def fence_read_mapped(self, handle=FENCE_PAGING):
+        """The value from the fence page through BAR1 (no command for the value)."""
+        info = FenceInfo()
+        _check(_lib.gmmu_fence_read(self._handle(), handle, _c.byref(info)), "FENCE_READ")
+        out = _u64()
+        _check(_lib.gmmu_fence_read_mapped(self._handle(), info.offset, _c.byref(out)), "BAR1")
+        return out.value
+
+    def fence_arm(self, handle, value, cancel=False):
+        """Asks for one EVT_FENCE when the fence reaches value; True if it had
+        (the event is posted at once)."""
+        out = FenceInfo()
+        flags = int(FenceWaitFlag.CANCEL) if cancel else 0
+        _check(_lib.gmmu_fence_arm(self._handle(), handle, value, flags, _c.byref(out)),
+               "FENCE_WAIT")
+        return bool(out.reached)
+
+    def fence_wait(self, handle, value, timeout_ms=5000):
+        """Waits for the fence's EVT_FENCE: True once it reached value, False
+        after timeout_ms (the wait is then cancelled). Consumes other events
+        it reads meanwhile."""
+        rc = _lib.gmmu_fence_wait(self._handle(), handle, value, timeout_ms)
+        if rc == -1:    # GMMU_E_TIMEOUT
+            return False
+        _check(rc, "FENCE_WAIT")
+        return True
 
     def wait_paging_fence(self, fence, tries=1000):
         _check(_lib.gmmu_wait_paging_fence(self._handle(), fence, tries), "GET_VRAM")

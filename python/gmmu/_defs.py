@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10007  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields)
+PROTO_VERSION = 0x10008  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -20,6 +20,9 @@ BAR0_BYTES = 0x10000  # Size of BAR0
 BAR1_BYTES = 0x1000000  # Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
 MSG_MAX_BYTES = 0x1000  # Largest message: the whole command ring
 RESIDENCY_MAX = 0x100  # Most handles in one MAKE_RESIDENT or EVICT list
+FENCES = 0x10  # Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
+FENCE_WAITS = 0x10  # Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
+FENCE_PAGING = 0x46000001  # Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
 
 
 class FwState(enum.IntEnum):
@@ -57,6 +60,11 @@ class Op(enum.IntEnum):
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
+    FENCE_CREATE = 0x30  # Create a monitored fence with an initial value (fence_create_req -> fence_info)
+    FENCE_DESTROY = 0x31  # Destroy a fence and drop its waits (handle_req)
+    FENCE_SIGNAL = 0x32  # Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)
+    FENCE_READ = 0x33  # Read a fence's value (handle_req -> fence_info)
+    FENCE_WAIT = 0x34  # Ask for an EVT_FENCE when a fence reaches a value (at once if it has), or cancel such a wait (fence_wait_req -> fence_info)
 
 
 class AllocFlag(enum.IntFlag):
@@ -111,6 +119,11 @@ class Status(enum.IntEnum):
 
 class Evt(enum.IntEnum):
     FAULT = 0x1  # An MMU translation fault (payload: fault_evt)
+    FENCE = 0x2  # A fence reached a value a FENCE_WAIT asked for (payload: fence_evt)
+
+
+class FenceWaitFlag(enum.IntFlag):
+    CANCEL = 0x1  # Drop the armed wait of this owner for exactly this handle and value instead of arming one (none armed: OK, nothing changes)
 
 
 class MmuCountersFlag(enum.IntFlag):
@@ -258,9 +271,24 @@ class MapReq(_Struct):
 
 
 class VaRsp(_Struct):
-    'MAP_VA and RESERVE_VA completion payload'
+    'RESERVE_VA completion payload'
     _fields_ = [
         ("va", ctypes.c_uint64),  # The VA mapped or reserved
+    ]
+
+
+class MapRsp(_Struct):
+    'MAP_VA completion payload'
+    _fields_ = [
+        ("va", ctypes.c_uint64),  # The VA mapped
+        ("fence", ctypes.c_uint64),  # The paging fence value the map signalled (reached when the command completes)
+    ]
+
+
+class PagingRsp(_Struct):
+    'UNMAP_VA and UPDATE_VA completion payload'
+    _fields_ = [
+        ("fence", ctypes.c_uint64),  # The paging fence value the command signalled (reached when the command completes)
     ]
 
 
@@ -363,7 +391,7 @@ class ResidencyReq(_Struct):
 class ResidencyRsp(_Struct):
     'MAKE_RESIDENT completion payload'
     _fields_ = [
-        ("fence", ctypes.c_uint64),  # Paging fence of the command's moves; it has completed when the command completes (GET_VRAM paging_fence >= it)
+        ("fence", ctypes.c_uint64),  # The paging fence value the command signalled, after its moves; reached when the command completes (GET_VRAM paging_fence >= it)
     ]
 
 
@@ -507,6 +535,62 @@ class PtStats(_Struct):
     ]
 
 
+class FenceCreateReq(_Struct):
+    'FENCE_CREATE payload'
+    _fields_ = [
+        ("value", ctypes.c_uint64),  # Initial value
+    ]
+
+
+class FenceSignalReq(_Struct):
+    'FENCE_SIGNAL payload'
+    _fields_ = [
+        ("handle", ctypes.c_uint32),  # Fence (not FENCE_PAGING)
+        ("reserved", ctypes.c_uint32),  # 0
+        ("value", ctypes.c_uint64),  # New value: the current one or ahead of it by less than 2^63 (values compare modulo 2^64)
+    ]
+
+
+class FenceWaitReq(_Struct):
+    'FENCE_WAIT payload'
+    _fields_ = [
+        ("handle", ctypes.c_uint32),  # Fence (FENCE_PAGING included)
+        ("owner", ctypes.c_uint32),  # The host's token (libgmmu: its process id, gmmu_fence_owner). A wait of another owner drops every armed wait of the previous one: that host has left
+        ("value", ctypes.c_uint64),  # Value to be told about: EVT_FENCE once the fence is at it or past it (modulo 2^64)
+        ("flags", ctypes.c_uint32),  # FENCE_WAIT_FLAG_*
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class FenceInfo(_Struct):
+    'FENCE_CREATE, FENCE_SIGNAL, FENCE_READ and FENCE_WAIT completion payload'
+    _fields_ = [
+        ("handle", ctypes.c_uint32),  # Fence handle (never 0)
+        ("reached", ctypes.c_uint32),  # FENCE_WAIT: 1 if the fence was at the value already (its EVT_FENCE is posted before this completion, nothing armed); else 0
+        ("value", ctypes.c_uint64),  # The fence's value now
+        ("offset", ctypes.c_uint64),  # DDR offset of its fence_record, inside the BAR1 aperture (read with gmmu_vram_read); ~0 if the device has no fence page
+    ]
+
+
+class FenceRecord(_Struct):
+    "One fence's value in the fence page, written by the firmware at each change as a sequence lock: seq odd, value, seq even. A reader takes seq, value, seq again and retries unless both are the same even number"
+    _fields_ = [
+        ("seq", ctypes.c_uint32),  # Changes counter: odd while the value is being written
+        ("reserved", ctypes.c_uint32),  # 0
+        ("value", ctypes.c_uint64),  # The fence's value
+    ]
+
+
+class FenceEvt(_Struct):
+    'EVT_FENCE payload: a fence reached the value of one armed FENCE_WAIT (each wait fires once)'
+    _fields_ = [
+        ("handle", ctypes.c_uint32),  # The fence
+        ("owner", ctypes.c_uint32),  # The owner token the wait carried
+        ("wait_value", ctypes.c_uint64),  # The value the wait asked for
+        ("value", ctypes.c_uint64),  # The fence's value when the event was posted
+    ]
+
+
 # Payload sizes, as the C headers' GMMU_<STRUCT>_BYTES.
 MSG_HDR_BYTES = ctypes.sizeof(MsgHdr)
 INFO_BYTES = ctypes.sizeof(Info)
@@ -517,6 +601,8 @@ HANDLE_REQ_BYTES = ctypes.sizeof(HandleReq)
 AS_RSP_BYTES = ctypes.sizeof(AsRsp)
 MAP_REQ_BYTES = ctypes.sizeof(MapReq)
 VA_RSP_BYTES = ctypes.sizeof(VaRsp)
+MAP_RSP_BYTES = ctypes.sizeof(MapRsp)
+PAGING_RSP_BYTES = ctypes.sizeof(PagingRsp)
 RANGE_REQ_BYTES = ctypes.sizeof(RangeReq)
 RESERVE_REQ_BYTES = ctypes.sizeof(ReserveReq)
 UPDATE_REQ_BYTES = ctypes.sizeof(UpdateReq)
@@ -537,3 +623,9 @@ MMU_COUNTERS_REQ_BYTES = ctypes.sizeof(MmuCountersReq)
 MMU_COUNTERS_BYTES = ctypes.sizeof(MmuCounters)
 MMU_PORT_COUNTERS_BYTES = ctypes.sizeof(MmuPortCounters)
 PT_STATS_BYTES = ctypes.sizeof(PtStats)
+FENCE_CREATE_REQ_BYTES = ctypes.sizeof(FenceCreateReq)
+FENCE_SIGNAL_REQ_BYTES = ctypes.sizeof(FenceSignalReq)
+FENCE_WAIT_REQ_BYTES = ctypes.sizeof(FenceWaitReq)
+FENCE_INFO_BYTES = ctypes.sizeof(FenceInfo)
+FENCE_RECORD_BYTES = ctypes.sizeof(FenceRecord)
+FENCE_EVT_BYTES = ctypes.sizeof(FenceEvt)

@@ -212,3 +212,38 @@ def test_closed_device(dev):
     with pytest.raises(ValueError):
         dev.info()
     dev.close()     # a second close does nothing
+
+
+def test_fences(dev, space, allocs):
+    # The paging fence: each map and unmap signals exactly one more value.
+    before = dev.fence_read()
+    a = allocs(0x10000)
+    va, f1 = dev.map_fence(space, a.handle, 0x10000)
+    assert f1 == before + 1
+    assert dev.fence_read(gmmu.FENCE_PAGING) == f1
+    assert dev.fence_read_mapped() == f1
+    assert dev.vram().paging_fence == f1
+    # Told by the event: armed before the unmap that reaches it.
+    while dev.next_event() is not None:
+        pass
+    assert not dev.fence_arm(gmmu.FENCE_PAGING, f1 + 1)
+    assert dev.unmap(space, va, 0x10000) == f1 + 1
+    ev = dev.wait_event(1000)
+    assert ev.type == gmmu.Evt.FENCE
+    assert (ev.fence_evt.handle, ev.fence_evt.wait_value, ev.fence_evt.value) == \
+        (gmmu.FENCE_PAGING, f1 + 1, f1 + 1)
+    # A host fence: forward only, modulo 2^64.
+    info = dev.fence_create(2**64 - 1)
+    h = info.handle
+    assert dev.fence_signal(h, 1) == 1
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.fence_signal(h, 0)
+    assert e.value.status == gmmu.Status.INVALID_ARGUMENT
+    assert dev.fence_read_mapped(h) == 1
+    assert dev.fence_wait(h, 1)
+    dev.next_event()
+    assert not dev.fence_wait(h, 2, timeout_ms=50)
+    dev.fence_destroy(h)
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.fence_read(h)
+    assert e.value.status == gmmu.Status.BAD_HANDLE

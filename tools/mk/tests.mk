@@ -127,6 +127,13 @@ t-sysmem-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_sysmem_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/sysmem-soc-sim.log -- \
 	  $(HOST_DIR)/test_sysmem_soc $(BUILD)/test/sysmem-soc-sim.log
 
+# Monitored fences end to end: the paging fence of MAP_VA/UNMAP_VA, read by
+# command and through BAR1, waits told by EVT_FENCE.
+TESTS += fence-soc
+t-fence-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_fence_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/fence-soc-sim.log -- \
+	  $(HOST_DIR)/test_fence_soc
+
 # MMU faults as events and the MMU counters, end to end; then gmmuctl's
 # faults and counters subcommands on the same server.
 TESTS += faults-soc
