@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libgmmu.h"
@@ -335,6 +336,14 @@ int gmmu_fence_arm(struct gmmu_dev *dev, uint32_t handle, uint64_t value, uint32
     return fence_info_call(dev, GMMU_OP_FENCE_WAIT, &req, sizeof(req), out);
 }
 
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static bool fence_reached(uint64_t a, uint64_t b)
 {
     return (int64_t)(a - b) >= 0;
@@ -348,8 +357,13 @@ int gmmu_fence_wait(struct gmmu_dev *dev, uint32_t handle, uint64_t value, int t
 
     if (rc || fi.reached) /* reached: its event is on the ring, left there */
         return rc;
+    /* One deadline for the whole wait, however many other events come. */
+    int64_t deadline = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
     for (;;) {
-        rc = gmmu_wait_event(dev, timeout_ms, &ev);
+        int64_t left = deadline - mono_ms();
+        if (left <= 0)
+            break;
+        rc = gmmu_wait_event(dev, (int)left, &ev);
         if (rc == GMMU_E_TIMEOUT)
             break;
         if (rc)

@@ -29,7 +29,7 @@ EOF
 ) || fail "cannot read the opcodes"
 [ "$(echo "$opcodes" | wc -l)" -ge 17 ] || fail "only $(echo "$opcodes" | wc -l) opcodes read"
 for op in $opcodes; do
-  echo "$help" | grep -Eq "^ +$op: " || fail "no subcommand sends $op"
+  grep -Eq "^ +$op: " <<<"$help" || fail "no subcommand sends $op"
 done
 
 # help COMMAND for every command --help lists: stdout, exit 0, its synopsis.

@@ -501,7 +501,8 @@ static void attack_aperture(void)
        allocator metadata. Writes there are refused; after_attack then finds
        the device serving and GET_VRAM unchanged. */
     uint32_t limit = rd(GMMU_MBOX_APERTURE_LIMIT);
-    CHECK_EQ("APERTURE_LIMIT is the VRAM segment", limit, (uint32_t)vram_ref.segment_bytes);
+    CHECK_EQ("APERTURE_LIMIT is the VRAM segment and the fence page", limit,
+             (uint32_t)vram_ref.segment_bytes + 0x1000u);
     wr(0, GMMU_MBOX_APERTURE_BASE, limit);
     for (uint32_t off = 0; off < 0x10000; off += 0x100)
         wr(1, off, 0xFFFFFFFFu);

@@ -117,7 +117,7 @@ static void test_identity(void **state)
     struct gmmu_ident id;
     assert_int_equal(gmmu_read_ident(dev, &id), 0);
     assert_int_equal(id.magic, 0x58424D47);                         /* 'GMBX' */
-    assert_int_equal(id.proto_version, 0x00010007);                 /* 1.7 */
+    assert_int_equal(id.proto_version, 0x00010008);                 /* 1.8 */
     assert_int_equal(id.fw_state & 0xFF, 1);                        /* READY */
     assert_int_equal(id.rings, 6u | 6u << 8 | 6u << 16 | 6u << 24); /* 64 slots of 64 B */
     close_dev(dev);
@@ -145,7 +145,7 @@ static void test_info(void **state)
     struct gmmu_dev *dev = open_dev();
     struct gmmu_info info;
     assert_int_equal(gmmu_get_info(dev, &info), 0);
-    assert_int_equal(info.proto_version, 0x00010007);
+    assert_int_equal(info.proto_version, 0x00010008);
     assert_int_equal(info.ddr_mb, 256); /* the simulator's default */
     assert_int_equal(info.fw_version, reg(dev, GMMU_MBOX_IDENT_FW_VERSION));
     assert_int_equal(info.fw_build, reg(dev, GMMU_MBOX_IDENT_FW_BUILD));
@@ -486,18 +486,19 @@ static void test_aperture_raw_and_errors(void **state)
     assert_int_equal(v, 0xA5000000u);
     assert_int_equal(gmmu_transport_read32(t, 1, 0x3F004, &v), 0);
     assert_int_equal(v, 0xA6010101u);
-    /* BAR1 stops at the end of the VRAM segment (APERTURE_LIMIT, which the
-       firmware sets to GET_VRAM's segment size): the DDR above it holds the
-       firmware's allocator metadata. The host cannot move the limit. */
+    /* BAR1 stops at the end of the fence page just above the VRAM segment
+       (APERTURE_LIMIT, which the firmware sets to GET_VRAM's segment size
+       plus 4 KiB, docs/fences.md): the DDR above it holds the firmware's
+       allocator metadata. The host cannot move the limit. */
     uint32_t limit = 0;
     assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &limit), 0);
-    assert_int_equal(limit, vr.segment_bytes);
+    assert_int_equal(limit, vr.segment_bytes + 0x1000u);
     assert_true(limit < 256u << 20);
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_LIMIT, 0xFFFFFFFFu), 0);
     assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &v), 0);
     assert_int_equal(v, limit);
     assert_int_equal(gmmu_transport_write32(t, 0, GMMU_MBOX_APERTURE_BASE, limit - 0x1000u), 0);
-    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the last VRAM word */
+    assert_int_equal(gmmu_transport_read32(t, 1, 0xFFC, &v), 0); /* the fence page's last word */
     assert_int_equal(gmmu_transport_read32(t, 1, 0x1000, &v), GMMU_E_LINK_ERROR);
     assert_int_equal(v, 0xFFFFFFFFu);
     /* Posted on the PCIe link (nothing reported), answered with the error
