@@ -172,21 +172,39 @@ FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
 FIXED_CMD(query_alloc, sizeof(struct gmmu_handle_req), sizeof(struct gmmu_alloc_info))
 
-/* The header, then exactly `count` operations: anything else is malformed. */
+/*
+ * A list command's header (copied to hdr) and the check of what follows
+ * it: exactly `count` items of item_bytes (list_fits, once the header is
+ * read); anything else is malformed.
+ */
+static uint32_t list_header(const struct vidmm *vm, const uint8_t *req, uint32_t req_len, void *hdr,
+                            uint32_t hdr_bytes, uint32_t *resp_len)
+{
+    *resp_len = 0;
+    if (!vm)
+        return GMMU_STATUS_INTERNAL;
+    if (req_len < hdr_bytes)
+        return GMMU_STATUS_MALFORMED_LENGTH;
+    memcpy(hdr, req, hdr_bytes);
+    return GMMU_STATUS_OK;
+}
+
+static bool list_fits(uint32_t req_len, uint32_t hdr_bytes, uint32_t count, uint32_t item_bytes)
+{
+    return (uint64_t)count * item_bytes == req_len - hdr_bytes;
+}
+
+/* The header, then exactly `count` operations. */
 static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 {
     struct vidmm *vm = ctx;
     struct gmmu_update_req in;
     struct gmmu_paging_rsp out;
-    uint32_t st;
+    uint32_t st = list_header(vm, req, req_len, &in, sizeof(in), resp_len);
 
-    *resp_len = 0;
-    if (!vm)
-        return GMMU_STATUS_INTERNAL;
-    if (req_len < sizeof(in))
-        return GMMU_STATUS_MALFORMED_LENGTH;
-    memcpy(&in, req, sizeof(in));
-    if ((uint64_t)in.count * GMMU_UPDATE_OP_BYTES != req_len - sizeof(in))
+    if (st != GMMU_STATUS_OK)
+        return st;
+    if (!list_fits(req_len, sizeof(in), in.count, GMMU_UPDATE_OP_BYTES))
         return GMMU_STATUS_MALFORMED_LENGTH;
     st = vidmm_update_va(vm, &in, req + sizeof(in));
     if (st == GMMU_STATUS_OK)
@@ -200,15 +218,11 @@ static uint32_t residency(VIDMM_CMD_ARGS, bool make)
     struct vidmm *vm = ctx;
     struct gmmu_residency_req in;
     struct gmmu_residency_rsp out;
-    uint32_t st;
+    uint32_t st = list_header(vm, req, req_len, &in, sizeof(in), resp_len);
 
-    *resp_len = 0;
-    if (!vm)
-        return GMMU_STATUS_INTERNAL;
-    if (req_len < sizeof(in))
-        return GMMU_STATUS_MALFORMED_LENGTH;
-    memcpy(&in, req, sizeof(in));
-    if ((uint64_t)in.count * 4u != req_len - sizeof(in))
+    if (st != GMMU_STATUS_OK)
+        return st;
+    if (!list_fits(req_len, sizeof(in), in.count, sizeof(uint32_t)))
         return GMMU_STATUS_MALFORMED_LENGTH;
     if (!make)
         return vidmm_evict(vm, &in, req + sizeof(in));

@@ -69,6 +69,7 @@
 
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
+#include "vidmm_call.h"
 
 #define KiB  1024ull
 #define MiB  (1024ull * KiB)
@@ -287,36 +288,17 @@ static void check_records(void)
 
 static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
 {
-    /* MAP_VA answers va and the paging fence, UNMAP_VA and UPDATE_VA the
-       fence: a caller that wants only the va, or nothing, gets that. */
-    static uint8_t fence_sink[GMMU_MAP_RSP_BYTES];
-    uint32_t want = rsp_size;
+    const uint8_t *out;
+    uint32_t st = vidmm_call_raw(&sim, opcode, req, len, rsp, rsp_size, &out);
 
-    if ((opcode == GMMU_OP_UNMAP_VA || opcode == GMMU_OP_UPDATE_VA) && !rsp_size) {
-        rsp = fence_sink;
-        rsp_size = GMMU_PAGING_RSP_BYTES;
-    } else if (opcode == GMMU_OP_MAP_VA && rsp_size == GMMU_VA_RSP_BYTES) {
-        rsp_size = GMMU_MAP_RSP_BYTES;
-    }
-    static uint32_t in[1024], out[1024];
-    const struct mbox_command *cmd = mbox_command_find(&vidmm_commands, opcode);
-    uint32_t out_len = 0, st;
+    /* Each successful MAP_VA, UNMAP_VA and UPDATE_VA signals the next
+       paging fence value and answers it (after the VA for MAP_VA). */
+    if (st == GMMU_STATUS_OK &&
+        (opcode == GMMU_OP_MAP_VA || opcode == GMMU_OP_UNMAP_VA || opcode == GMMU_OP_UPDATE_VA)) {
+        uint64_t fence;
 
-    assert_non_null(cmd);
-    if (len)
-        memcpy(in, req, len);
-    st = cmd->run(sim.vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out), &out_len);
-    if (st == GMMU_STATUS_OK) {
-        assert_int_equal(out_len, rsp_size);
-        if (rsp_size)
-            memcpy(rsp, out, want ? want : rsp_size);
-        /* Each successful MAP_VA, UNMAP_VA and UPDATE_VA signals the next
-           paging fence value and answers it (after the VA for MAP_VA). */
-        if (opcode == GMMU_OP_MAP_VA || opcode == GMMU_OP_UNMAP_VA || opcode == GMMU_OP_UPDATE_VA) {
-            uint64_t fence;
-            memcpy(&fence, (const uint8_t *)out + (opcode == GMMU_OP_MAP_VA ? 8 : 0), 8);
-            assert_int_equal(fence, ++model_fence);
-        }
+        memcpy(&fence, out + (opcode == GMMU_OP_MAP_VA ? 8 : 0), 8);
+        assert_int_equal(fence, ++model_fence);
     }
     return st;
 }

@@ -24,8 +24,10 @@ static inline mbox_handler_fn vidmm_handler(uint16_t opcode)
     return cmd->run;
 }
 
-static inline uint32_t vidmm_call(struct vidmm_sim *s, uint16_t opcode, const void *req,
-                                  uint32_t len, void *rsp, uint32_t rsp_size)
+/* The command alone: *answer (if not NULL) is the whole response. */
+static inline uint32_t vidmm_call_raw(struct vidmm_sim *s, uint16_t opcode, const void *req,
+                                      uint32_t len, void *rsp, uint32_t rsp_size,
+                                      const uint8_t **answer)
 {
     static uint32_t in[1024], out[1024];
     uint32_t out_len = 12345, st;
@@ -46,6 +48,8 @@ static inline uint32_t vidmm_call(struct vidmm_sim *s, uint16_t opcode, const vo
         memcpy(in, req, len);
     st = vidmm_handler(opcode)(s->vm, (const uint8_t *)in, len, (uint8_t *)out, sizeof(out),
                                &out_len);
+    if (answer)
+        *answer = (const uint8_t *)out;
     if (st != GMMU_STATUS_OK) {
         assert_int_equal(out_len, 0);
         return st;
@@ -53,6 +57,15 @@ static inline uint32_t vidmm_call(struct vidmm_sim *s, uint16_t opcode, const vo
     assert_int_equal(out_len, rsp_size);
     if (rsp_size)
         memcpy(rsp, out, want ? want : rsp_size);
+    return st;
+}
+
+/* The command, then the checks every call makes. */
+static inline uint32_t vidmm_call(struct vidmm_sim *s, uint16_t opcode, const void *req,
+                                  uint32_t len, void *rsp, uint32_t rsp_size)
+{
+    uint32_t st = vidmm_call_raw(s, opcode, req, len, rsp, rsp_size, NULL);
+
     assert_true(vidmm_sim_accounting_ok(s));
     assert_int_equal(vidmm_sim_tlb_stale(s), 0);
     return st;
