@@ -98,16 +98,10 @@ module uart_soc #(
   logic [1:0]  bar1_bresp, bar1_rresp;
   logic        host_msi;
 
-  localparam int unsigned SysIdW = gmmu_soc_pkg::SYSMEM_AXI_ID_BITS;
-  logic              sys_awvalid, sys_awready, sys_wvalid, sys_wready, sys_wlast;
-  logic              sys_bvalid, sys_bready, sys_arvalid, sys_arready;
-  logic              sys_rvalid, sys_rready, sys_rlast;
-  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
-  logic [63:0]       sys_awaddr, sys_araddr, sys_wdata, sys_rdata;
-  logic [7:0]        sys_awlen, sys_arlen, sys_wstrb;
-  logic [2:0]        sys_awsize, sys_arsize;
-  logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
-  logic [3:0]        sys_awcache, sys_arcache;
+  // soc_top's system-memory master as axi4_pkg structs (its IDs are
+  // SYSMEM_AXI_ID_BITS = axi4_pkg::ID_W wide, AxCACHE rides as the user field).
+  axi4_pkg::axi4_req_t sys_req;
+  axi4_pkg::axi4_rsp_t sys_rsp;
 
   soc_top #(.RamWords(RamWords), .RamInit(RamInit), .MmuWalkers(MmuWalkers), .MmuMshrs(MmuMshrs),
             .MmuSlots(MmuSlots), .MmuPfDepth(MmuPfDepth), .MmuFollow(MmuFollow),
@@ -135,34 +129,28 @@ module uart_soc #(
     .ddr_bvalid_i, .ddr_bready_o, .ddr_bid_i, .ddr_bresp_i, .ddr_arvalid_o, .ddr_arready_i,
     .ddr_arid_o, .ddr_araddr_o, .ddr_arlen_o, .ddr_arsize_o, .ddr_arburst_o, .ddr_rvalid_i,
     .ddr_rready_o, .ddr_rid_i, .ddr_rdata_i, .ddr_rresp_i, .ddr_rlast_i,
-    .sysmem_awvalid_o (sys_awvalid), .sysmem_awready_i (sys_awready), .sysmem_awid_o (sys_awid),
-    .sysmem_awaddr_o (sys_awaddr), .sysmem_awlen_o (sys_awlen), .sysmem_awsize_o (sys_awsize),
-    .sysmem_awburst_o (sys_awburst), .sysmem_awcache_o (sys_awcache),
-    .sysmem_wvalid_o (sys_wvalid), .sysmem_wready_i (sys_wready), .sysmem_wdata_o (sys_wdata),
-    .sysmem_wstrb_o (sys_wstrb), .sysmem_wlast_o (sys_wlast),
-    .sysmem_bvalid_i (sys_bvalid), .sysmem_bready_o (sys_bready), .sysmem_bid_i (sys_bid),
-    .sysmem_bresp_i (sys_bresp),
-    .sysmem_arvalid_o (sys_arvalid), .sysmem_arready_i (sys_arready), .sysmem_arid_o (sys_arid),
-    .sysmem_araddr_o (sys_araddr), .sysmem_arlen_o (sys_arlen), .sysmem_arsize_o (sys_arsize),
-    .sysmem_arburst_o (sys_arburst), .sysmem_arcache_o (sys_arcache),
-    .sysmem_rvalid_i (sys_rvalid), .sysmem_rready_o (sys_rready), .sysmem_rid_i (sys_rid),
-    .sysmem_rdata_i (sys_rdata), .sysmem_rresp_i (sys_rresp), .sysmem_rlast_i (sys_rlast)
+    .sysmem_awvalid_o (sys_req.aw_valid), .sysmem_awready_i (sys_rsp.aw_ready),
+    .sysmem_awid_o (sys_req.aw.id), .sysmem_awaddr_o (sys_req.aw.addr),
+    .sysmem_awlen_o (sys_req.aw.len), .sysmem_awsize_o (sys_req.aw.size),
+    .sysmem_awburst_o (sys_req.aw.burst), .sysmem_awcache_o (sys_req.aw.user),
+    .sysmem_wvalid_o (sys_req.w_valid), .sysmem_wready_i (sys_rsp.w_ready),
+    .sysmem_wdata_o (sys_req.w.data), .sysmem_wstrb_o (sys_req.w.strb),
+    .sysmem_wlast_o (sys_req.w.last),
+    .sysmem_bvalid_i (sys_rsp.b_valid), .sysmem_bready_o (sys_req.b_ready),
+    .sysmem_bid_i (sys_rsp.b.id), .sysmem_bresp_i (sys_rsp.b.resp),
+    .sysmem_arvalid_o (sys_req.ar_valid), .sysmem_arready_i (sys_rsp.ar_ready),
+    .sysmem_arid_o (sys_req.ar.id), .sysmem_araddr_o (sys_req.ar.addr),
+    .sysmem_arlen_o (sys_req.ar.len), .sysmem_arsize_o (sys_req.ar.size),
+    .sysmem_arburst_o (sys_req.ar.burst), .sysmem_arcache_o (sys_req.ar.user),
+    .sysmem_rvalid_i (sys_rsp.r_valid), .sysmem_rready_o (sys_req.r_ready),
+    .sysmem_rid_i (sys_rsp.r.id), .sysmem_rdata_i (sys_rsp.r.data),
+    .sysmem_rresp_i (sys_rsp.r.resp), .sysmem_rlast_i (sys_rsp.r.last)
   );
 
-  axi4_err_slave #(.IdW(SysIdW), .Resp(2'b10)) u_no_sysmem (
+  axi4_err_slave #(.IdW(gmmu_soc_pkg::SYSMEM_AXI_ID_BITS), .Resp(2'b10)) u_no_sysmem (
     .clk_i, .rst_ni,
-    .awvalid_i (sys_awvalid), .awready_o (sys_awready), .awid_i (sys_awid),
-    .wvalid_i (sys_wvalid), .wready_o (sys_wready), .wlast_i (sys_wlast),
-    .bvalid_o (sys_bvalid), .bready_i (sys_bready), .bid_o (sys_bid), .bresp_o (sys_bresp),
-    .arvalid_i (sys_arvalid), .arready_o (sys_arready), .arid_i (sys_arid), .arlen_i (sys_arlen),
-    .rvalid_o (sys_rvalid), .rready_i (sys_rready), .rid_o (sys_rid), .rdata_o (sys_rdata),
-    .rresp_o (sys_rresp), .rlast_o (sys_rlast)
+    .req_i (sys_req), .rsp_o (sys_rsp)
   );
-
-  // The error slave needs only the IDs, lengths and handshakes.
-  logic unused_sysmem;
-  assign unused_sysmem = ^{sys_awaddr, sys_awlen, sys_awsize, sys_awburst, sys_awcache,
-                           sys_wdata, sys_wstrb, sys_araddr, sys_arsize, sys_arburst, sys_arcache};
 
   uart_bar_bridge #(
     .ClkDiv   (ClkDiv),

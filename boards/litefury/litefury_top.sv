@@ -218,15 +218,10 @@ module litefury_top #(
   logic [7:0]  console_data;
   logic [31:0] exit_code;
 
-  logic              sys_awvalid, sys_awready, sys_wvalid, sys_wready, sys_wlast;
-  logic              sys_bvalid, sys_bready, sys_arvalid, sys_arready;
-  logic              sys_rvalid, sys_rready, sys_rlast;
-  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
-  logic [63:0]       sys_awaddr, sys_araddr, sys_wdata, sys_rdata;
-  logic [7:0]        sys_awlen, sys_arlen, sys_wstrb;
-  logic [2:0]        sys_awsize, sys_arsize;
-  logic [1:0]        sys_awburst, sys_arburst, sys_bresp, sys_rresp;
-  logic [3:0]        sys_awcache, sys_arcache;
+  // soc_top's system-memory master as axi4_pkg structs (its IDs are
+  // SYSMEM_AXI_ID_BITS = axi4_pkg::ID_W wide, AxCACHE rides as the user field).
+  axi4_pkg::axi4_req_t sys_req;
+  axi4_pkg::axi4_rsp_t sys_rsp;
 
   soc_top #(.RamInit(RamInit), .MmuMshrs(MmuMshrs)) u_soc (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
@@ -256,18 +251,22 @@ module litefury_top #(
     .ddr_arsize_o (ddr_arsize), .ddr_arburst_o (ddr_arburst), .ddr_rvalid_i (ddr_rvalid),
     .ddr_rready_o (ddr_rready), .ddr_rid_i (ddr_rid), .ddr_rdata_i (ddr_rdata),
     .ddr_rresp_i (ddr_rresp), .ddr_rlast_i (ddr_rlast),
-    .sysmem_awvalid_o (sys_awvalid), .sysmem_awready_i (sys_awready), .sysmem_awid_o (sys_awid),
-    .sysmem_awaddr_o (sys_awaddr), .sysmem_awlen_o (sys_awlen), .sysmem_awsize_o (sys_awsize),
-    .sysmem_awburst_o (sys_awburst), .sysmem_awcache_o (sys_awcache),
-    .sysmem_wvalid_o (sys_wvalid), .sysmem_wready_i (sys_wready), .sysmem_wdata_o (sys_wdata),
-    .sysmem_wstrb_o (sys_wstrb), .sysmem_wlast_o (sys_wlast),
-    .sysmem_bvalid_i (sys_bvalid), .sysmem_bready_o (sys_bready), .sysmem_bid_i (sys_bid),
-    .sysmem_bresp_i (sys_bresp),
-    .sysmem_arvalid_o (sys_arvalid), .sysmem_arready_i (sys_arready), .sysmem_arid_o (sys_arid),
-    .sysmem_araddr_o (sys_araddr), .sysmem_arlen_o (sys_arlen), .sysmem_arsize_o (sys_arsize),
-    .sysmem_arburst_o (sys_arburst), .sysmem_arcache_o (sys_arcache),
-    .sysmem_rvalid_i (sys_rvalid), .sysmem_rready_o (sys_rready), .sysmem_rid_i (sys_rid),
-    .sysmem_rdata_i (sys_rdata), .sysmem_rresp_i (sys_rresp), .sysmem_rlast_i (sys_rlast)
+    .sysmem_awvalid_o (sys_req.aw_valid), .sysmem_awready_i (sys_rsp.aw_ready),
+    .sysmem_awid_o (sys_req.aw.id), .sysmem_awaddr_o (sys_req.aw.addr),
+    .sysmem_awlen_o (sys_req.aw.len), .sysmem_awsize_o (sys_req.aw.size),
+    .sysmem_awburst_o (sys_req.aw.burst), .sysmem_awcache_o (sys_req.aw.user),
+    .sysmem_wvalid_o (sys_req.w_valid), .sysmem_wready_i (sys_rsp.w_ready),
+    .sysmem_wdata_o (sys_req.w.data), .sysmem_wstrb_o (sys_req.w.strb),
+    .sysmem_wlast_o (sys_req.w.last),
+    .sysmem_bvalid_i (sys_rsp.b_valid), .sysmem_bready_o (sys_req.b_ready),
+    .sysmem_bid_i (sys_rsp.b.id), .sysmem_bresp_i (sys_rsp.b.resp),
+    .sysmem_arvalid_o (sys_req.ar_valid), .sysmem_arready_i (sys_rsp.ar_ready),
+    .sysmem_arid_o (sys_req.ar.id), .sysmem_araddr_o (sys_req.ar.addr),
+    .sysmem_arlen_o (sys_req.ar.len), .sysmem_arsize_o (sys_req.ar.size),
+    .sysmem_arburst_o (sys_req.ar.burst), .sysmem_arcache_o (sys_req.ar.user),
+    .sysmem_rvalid_i (sys_rsp.r_valid), .sysmem_rready_o (sys_req.r_ready),
+    .sysmem_rid_i (sys_rsp.r.id), .sysmem_rdata_i (sys_rsp.r.data),
+    .sysmem_rresp_i (sys_rsp.r.resp), .sysmem_rlast_i (sys_rsp.r.last)
   );
 
   // ------------------------------------------------------------ system memory
@@ -279,80 +278,36 @@ module litefury_top #(
   // rides on its user sideband to S_SYSMEM_awcache/arcache.
   localparam int unsigned RBridge = 0, RDecErr = 1;
   logic        sys_aw_out, sys_ar_out;
-  assign sys_aw_out = |sys_awaddr[63:32];
-  assign sys_ar_out = |sys_araddr[63:32];
+  assign sys_aw_out = |sys_req.aw.addr[63:32];
+  assign sys_ar_out = |sys_req.ar.addr[63:32];
 
-  logic [1:0]          rt_awvalid, rt_awready, rt_wvalid, rt_wready, rt_bvalid, rt_bready;
-  logic [1:0]          rt_arvalid, rt_arready, rt_rvalid, rt_rready, rt_rlast;
-  logic [2*SysIdW-1:0] rt_bid, rt_rid;
-  logic [3:0]          rt_bresp, rt_rresp;
-  logic [127:0]        rt_rdata;
-  logic [SysIdW-1:0]   de_bid, de_rid;
-  logic [1:0]          de_bresp, de_rresp;
-  logic [63:0]         de_rdata;
-  logic                de_rlast;
+  axi4_pkg::axi4_req_t [1:0] rt_req;
+  axi4_pkg::axi4_rsp_t [1:0] rt_rsp;
 
-  axi4_demux #(.NSlaves(2), .IdW(SysIdW), .AddrW(64), .UserW(4)) u_sysmem_route (
+  axi4_demux #(.NSlaves(2), .IdW(SysIdW)) u_sysmem_route (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
-    .m_awvalid_i (sys_awvalid), .m_awready_o (sys_awready), .m_awsel_i (sys_aw_out),
-    .m_awid_i (sys_awid), .m_awaddr_i (sys_awaddr), .m_awlen_i (sys_awlen),
-    .m_awsize_i (sys_awsize), .m_awburst_i (sys_awburst), .m_awuser_i (sys_awcache),
-    .m_wvalid_i (sys_wvalid), .m_wready_o (sys_wready), .m_wdata_i (sys_wdata),
-    .m_wstrb_i (sys_wstrb), .m_wlast_i (sys_wlast),
-    .m_bvalid_o (sys_bvalid), .m_bready_i (sys_bready), .m_bid_o (sys_bid), .m_bresp_o (sys_bresp),
-    .m_arvalid_i (sys_arvalid), .m_arready_o (sys_arready), .m_arsel_i (sys_ar_out),
-    .m_arid_i (sys_arid), .m_araddr_i (sys_araddr), .m_arlen_i (sys_arlen),
-    .m_arsize_i (sys_arsize), .m_arburst_i (sys_arburst), .m_aruser_i (sys_arcache),
-    .m_rvalid_o (sys_rvalid), .m_rready_i (sys_rready), .m_rid_o (sys_rid),
-    .m_rdata_o (sys_rdata), .m_rresp_o (sys_rresp), .m_rlast_o (sys_rlast),
-    .s_awvalid_o (rt_awvalid), .s_awready_i (rt_awready), .s_awid_o (br_awid),
-    .s_awaddr_o (br_awaddr), .s_awlen_o (br_awlen), .s_awsize_o (br_awsize),
-    .s_awburst_o (br_awburst), .s_awuser_o (br_awcache),
-    .s_wvalid_o (rt_wvalid), .s_wready_i (rt_wready), .s_wdata_o (br_wdata),
-    .s_wstrb_o (br_wstrb), .s_wlast_o (br_wlast),
-    .s_bvalid_i (rt_bvalid), .s_bready_o (rt_bready), .s_bid_i (rt_bid), .s_bresp_i (rt_bresp),
-    .s_arvalid_o (rt_arvalid), .s_arready_i (rt_arready), .s_arid_o (br_arid),
-    .s_araddr_o (br_araddr), .s_arlen_o (br_arlen), .s_arsize_o (br_arsize),
-    .s_arburst_o (br_arburst), .s_aruser_o (br_arcache),
-    .s_rvalid_i (rt_rvalid), .s_rready_o (rt_rready), .s_rid_i (rt_rid), .s_rdata_i (rt_rdata),
-    .s_rresp_i (rt_rresp), .s_rlast_i (rt_rlast)
+    .m_req_i (sys_req), .m_awsel_i (sys_aw_out), .m_arsel_i (sys_ar_out), .m_rsp_o (sys_rsp),
+    .s_req_o (rt_req), .s_rsp_i (rt_rsp)
   );
 
   // Slave 0: the bridge (S_SYSMEM)
-  assign br_awvalid           = rt_awvalid[RBridge];
-  assign rt_awready[RBridge]  = br_awready;
-  assign br_wvalid            = rt_wvalid[RBridge];
-  assign rt_wready[RBridge]   = br_wready;
-  assign rt_bvalid[RBridge]   = br_bvalid;
-  assign br_bready            = rt_bready[RBridge];
-  assign br_arvalid           = rt_arvalid[RBridge];
-  assign rt_arready[RBridge]  = br_arready;
-  assign rt_rvalid[RBridge]   = br_rvalid;
-  assign br_rready            = rt_rready[RBridge];
-  assign rt_rlast[RBridge]    = br_rlast;
-  assign rt_bid[RBridge*SysIdW +: SysIdW] = br_bid;
-  assign rt_rid[RBridge*SysIdW +: SysIdW] = br_rid;
-  assign rt_bresp[RBridge*2 +: 2]         = br_bresp;
-  assign rt_rresp[RBridge*2 +: 2]         = br_rresp;
-  assign rt_rdata[RBridge*64 +: 64]       = br_rdata;
+  assign {br_awvalid, br_awid, br_awaddr, br_awlen, br_awsize, br_awburst, br_awcache} =
+         {rt_req[RBridge].aw_valid, rt_req[RBridge].aw};
+  assign {br_wvalid, br_wdata, br_wstrb, br_wlast} = {rt_req[RBridge].w_valid, rt_req[RBridge].w};
+  assign br_bready = rt_req[RBridge].b_ready;
+  assign {br_arvalid, br_arid, br_araddr, br_arlen, br_arsize, br_arburst, br_arcache} =
+         {rt_req[RBridge].ar_valid, rt_req[RBridge].ar};
+  assign br_rready = rt_req[RBridge].r_ready;
+  assign rt_rsp[RBridge] = '{aw_ready: br_awready, w_ready: br_wready, b_valid: br_bvalid,
+                             b: '{id: br_bid, resp: br_bresp}, ar_ready: br_arready,
+                             r_valid: br_rvalid,
+                             r: '{id: br_rid, data: br_rdata, resp: br_rresp, last: br_rlast}};
 
   // Slave 1: addresses at or above 4 GiB, outside both windows
   axi4_err_slave #(.IdW(SysIdW), .Resp(2'b11)) u_sysmem_decerr (
     .clk_i (ui_clk), .rst_ni (rst_sync_q[1]),
-    .awvalid_i (rt_awvalid[RDecErr]), .awready_o (rt_awready[RDecErr]), .awid_i (br_awid),
-    .wvalid_i (rt_wvalid[RDecErr]), .wready_o (rt_wready[RDecErr]), .wlast_i (br_wlast),
-    .bvalid_o (rt_bvalid[RDecErr]), .bready_i (rt_bready[RDecErr]), .bid_o (de_bid),
-    .bresp_o (de_bresp),
-    .arvalid_i (rt_arvalid[RDecErr]), .arready_o (rt_arready[RDecErr]), .arid_i (br_arid),
-    .arlen_i (br_arlen), .rvalid_o (rt_rvalid[RDecErr]), .rready_i (rt_rready[RDecErr]),
-    .rid_o (de_rid), .rdata_o (de_rdata), .rresp_o (de_rresp), .rlast_o (de_rlast)
+    .req_i (rt_req[RDecErr]), .rsp_o (rt_rsp[RDecErr])
   );
-  assign rt_bid[RDecErr*SysIdW +: SysIdW] = de_bid;
-  assign rt_rid[RDecErr*SysIdW +: SysIdW] = de_rid;
-  assign rt_bresp[RDecErr*2 +: 2]         = de_bresp;
-  assign rt_rresp[RDecErr*2 +: 2]         = de_rresp;
-  assign rt_rdata[RDecErr*64 +: 64]       = de_rdata;
-  assign rt_rlast[RDecErr]                = de_rlast;
 
   // ------------------------------------------------------------ MSI crossing
   // Each MSI pulse flips a toggle in ui_clk; the PCIe side sees the flip

@@ -6,6 +6,7 @@
 // Yosys or a board flow; a build takes the checker and the <module>_dv.sv
 // of each <module>.sv it verilates. They include rtl/prim/prim_assert.svh.
 rtl/dv/axi4_protocol_checker.sv
+rtl/dv/axi4_port_checker.sv
 rtl/dv/axi4_arbiter_dv.sv
 rtl/dv/axi4_demux_dv.sv
 rtl/dv/axi4lite_to_reg_dv.sv

@@ -4,6 +4,7 @@
 // (rtl_files) for every Verilator, Yosys and board flow. Order matters only
 // for packages, which come before their users.
 rtl/prim/wb_pkg.sv
+rtl/prim/axi4_pkg.sv
 rtl/prim/prim_wb_reg.sv
 rtl/prim/prim_rr_arb.sv
 rtl/prim/prim_lowest_set.sv

@@ -16,88 +16,34 @@
 // Timing: address, data and response paths are combinational (no added
 // latency; ready paths go through, as in axi4_arbiter); the outstanding
 // counts and the current slave of each direction are registered.
-module axi4_demux #(
+//
+// Ports are axi4_pkg structs; each slave has its own request, all carrying
+// the master's payloads (only the valids and readies differ).
+module axi4_demux
+  import axi4_pkg::*;
+#(
   parameter int unsigned NSlaves = 3,
-  parameter int unsigned IdW     = 4,
-  parameter int unsigned AddrW   = 32,
-  parameter int unsigned UserW   = 1,
+  parameter int unsigned IdW     = 4,   // ID bits the master uses (the rest 0): for the checkers
   parameter int unsigned CntW    = 5,
   localparam int unsigned SW     = (NSlaves > 1) ? $clog2(NSlaves) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
 
-  // Master
-  input  logic                    m_awvalid_i,
-  output logic                    m_awready_o,
-  input  logic [SW-1:0]           m_awsel_i,
-  input  logic [IdW-1:0]          m_awid_i,
-  input  logic [AddrW-1:0]        m_awaddr_i,
-  input  logic [7:0]              m_awlen_i,
-  input  logic [2:0]              m_awsize_i,
-  input  logic [1:0]              m_awburst_i,
-  input  logic [UserW-1:0]        m_awuser_i,
-  input  logic                    m_wvalid_i,
-  output logic                    m_wready_o,
-  input  logic [63:0]             m_wdata_i,
-  input  logic [7:0]              m_wstrb_i,
-  input  logic                    m_wlast_i,
-  output logic                    m_bvalid_o,
-  input  logic                    m_bready_i,
-  output logic [IdW-1:0]          m_bid_o,
-  output logic [1:0]              m_bresp_o,
-  input  logic                    m_arvalid_i,
-  output logic                    m_arready_o,
-  input  logic [SW-1:0]           m_arsel_i,
-  input  logic [IdW-1:0]          m_arid_i,
-  input  logic [AddrW-1:0]        m_araddr_i,
-  input  logic [7:0]              m_arlen_i,
-  input  logic [2:0]              m_arsize_i,
-  input  logic [1:0]              m_arburst_i,
-  input  logic [UserW-1:0]        m_aruser_i,
-  output logic                    m_rvalid_o,
-  input  logic                    m_rready_i,
-  output logic [IdW-1:0]          m_rid_o,
-  output logic [63:0]             m_rdata_o,
-  output logic [1:0]              m_rresp_o,
-  output logic                    m_rlast_o,
+  input  axi4_req_t               m_req_i,
+  input  logic [SW-1:0]           m_awsel_i,   // the slave of the burst on AW
+  input  logic [SW-1:0]           m_arsel_i,   // the slave of the burst on AR
+  output axi4_rsp_t               m_rsp_o,
 
-  // Slaves, flattened: slave s uses bits [s*W +: W]. Payloads are shared;
-  // only the valids and readies are per slave.
-  output logic [NSlaves-1:0]      s_awvalid_o,
-  input  logic [NSlaves-1:0]      s_awready_i,
-  output logic [IdW-1:0]          s_awid_o,
-  output logic [AddrW-1:0]        s_awaddr_o,
-  output logic [7:0]              s_awlen_o,
-  output logic [2:0]              s_awsize_o,
-  output logic [1:0]              s_awburst_o,
-  output logic [UserW-1:0]        s_awuser_o,
-  output logic [NSlaves-1:0]      s_wvalid_o,
-  input  logic [NSlaves-1:0]      s_wready_i,
-  output logic [63:0]             s_wdata_o,
-  output logic [7:0]              s_wstrb_o,
-  output logic                    s_wlast_o,
-  input  logic [NSlaves-1:0]      s_bvalid_i,
-  output logic [NSlaves-1:0]      s_bready_o,
-  input  logic [NSlaves*IdW-1:0]  s_bid_i,
-  input  logic [NSlaves*2-1:0]    s_bresp_i,
-  output logic [NSlaves-1:0]      s_arvalid_o,
-  input  logic [NSlaves-1:0]      s_arready_i,
-  output logic [IdW-1:0]          s_arid_o,
-  output logic [AddrW-1:0]        s_araddr_o,
-  output logic [7:0]              s_arlen_o,
-  output logic [2:0]              s_arsize_o,
-  output logic [1:0]              s_arburst_o,
-  output logic [UserW-1:0]        s_aruser_o,
-  input  logic [NSlaves-1:0]      s_rvalid_i,
-  output logic [NSlaves-1:0]      s_rready_o,
-  input  logic [NSlaves*IdW-1:0]  s_rid_i,
-  input  logic [NSlaves*64-1:0]   s_rdata_i,
-  input  logic [NSlaves*2-1:0]    s_rresp_i,
-  input  logic [NSlaves-1:0]      s_rlast_i
+  output axi4_req_t [NSlaves-1:0] s_req_o,
+  input  axi4_rsp_t [NSlaves-1:0] s_rsp_i
 );
 
   localparam logic [CntW-1:0] CntMax = '1;
+
+  if (IdW > ID_W) begin : g_id_too_narrow
+    $error("axi4_demux: IdW %0d is wider than axi4_pkg's IDs (%0d)", IdW, ID_W);
+  end
 
   // ---------------------------------------------------------------- reads
   logic [CntW-1:0] rd_cnt_d, rd_cnt_q;   // ARs whose last R beat is still due
@@ -106,8 +52,8 @@ module axi4_demux #(
 
   assign ar_ok     = ((rd_cnt_q == '0) || (rd_dst_q == m_arsel_i)) && (rd_cnt_q != CntMax) &&
                      (32'(m_arsel_i) < NSlaves);
-  assign ar_hs     = m_arvalid_i && ar_ok && s_arready_i[m_arsel_i];
-  assign r_hs_last = m_rvalid_o && m_rready_i && m_rlast_o;
+  assign ar_hs     = m_req_i.ar_valid && ar_ok && s_rsp_i[m_arsel_i].ar_ready;
+  assign r_hs_last = m_rsp_o.r_valid && m_req_i.r_ready && m_rsp_o.r.last;
 
   always_comb begin
     rd_cnt_d = rd_cnt_q + CntW'(ar_hs) - CntW'(r_hs_last);
@@ -124,25 +70,9 @@ module axi4_demux #(
     end
   end
 
-  always_comb begin
-    s_arvalid_o = '0;
-    s_arvalid_o[m_arsel_i] = m_arvalid_i && ar_ok;
-    s_rready_o = '0;
-    s_rready_o[rd_dst_q] = m_rready_i;
-  end
-  assign m_arready_o = ar_ok && s_arready_i[m_arsel_i];
-  assign s_arid_o    = m_arid_i;
-  assign s_araddr_o  = m_araddr_i;
-  assign s_arlen_o   = m_arlen_i;
-  assign s_arsize_o  = m_arsize_i;
-  assign s_arburst_o = m_arburst_i;
-  assign s_aruser_o  = m_aruser_i;
-
-  assign m_rvalid_o = s_rvalid_i[rd_dst_q];
-  assign m_rid_o    = s_rid_i[rd_dst_q*IdW +: IdW];
-  assign m_rdata_o  = s_rdata_i[rd_dst_q*64 +: 64];
-  assign m_rresp_o  = s_rresp_i[rd_dst_q*2 +: 2];
-  assign m_rlast_o  = s_rlast_i[rd_dst_q];
+  assign m_rsp_o.ar_ready = ar_ok && s_rsp_i[m_arsel_i].ar_ready;
+  assign m_rsp_o.r_valid  = s_rsp_i[rd_dst_q].r_valid;
+  assign m_rsp_o.r        = s_rsp_i[rd_dst_q].r;
 
   // --------------------------------------------------------------- writes
   logic [CntW-1:0] wr_cnt_d, wr_cnt_q;   // AWs whose B is still due
@@ -152,9 +82,9 @@ module axi4_demux #(
 
   assign aw_ok     = ((wr_cnt_q == '0) || (wr_dst_q == m_awsel_i)) && (wr_cnt_q != CntMax) &&
                      (32'(m_awsel_i) < NSlaves);
-  assign aw_hs     = m_awvalid_i && aw_ok && s_awready_i[m_awsel_i];
-  assign w_hs_last = m_wvalid_i && m_wready_o && m_wlast_i;
-  assign b_hs      = m_bvalid_o && m_bready_i;
+  assign aw_hs     = m_req_i.aw_valid && aw_ok && s_rsp_i[m_awsel_i].aw_ready;
+  assign w_hs_last = m_req_i.w_valid && m_rsp_o.w_ready && m_req_i.w.last;
+  assign b_hs      = m_rsp_o.b_valid && m_req_i.b_ready;
 
   always_comb begin
     wr_cnt_d = wr_cnt_q + CntW'(aw_hs) - CntW'(b_hs);
@@ -174,29 +104,21 @@ module axi4_demux #(
     end
   end
 
+  // Every slave sees the master's request; only the chosen one its valid
+  // and ready.
   always_comb begin
-    s_awvalid_o = '0;
-    s_awvalid_o[m_awsel_i] = m_awvalid_i && aw_ok;
-    s_wvalid_o = '0;
-    s_wvalid_o[wr_dst_q] = m_wvalid_i && (w_owed_q != '0);
-    s_bready_o = '0;
-    s_bready_o[wr_dst_q] = m_bready_i;
+    for (int unsigned s = 0; s < NSlaves; s++) begin
+      s_req_o[s]          = m_req_i;
+      s_req_o[s].ar_valid = (SW'(s) == m_arsel_i) && m_req_i.ar_valid && ar_ok;
+      s_req_o[s].r_ready  = (SW'(s) == rd_dst_q) && m_req_i.r_ready;
+      s_req_o[s].aw_valid = (SW'(s) == m_awsel_i) && m_req_i.aw_valid && aw_ok;
+      s_req_o[s].w_valid  = (SW'(s) == wr_dst_q) && m_req_i.w_valid && (w_owed_q != '0);
+      s_req_o[s].b_ready  = (SW'(s) == wr_dst_q) && m_req_i.b_ready;
+    end
   end
-  assign m_awready_o = aw_ok && s_awready_i[m_awsel_i];
-  assign s_awid_o    = m_awid_i;
-  assign s_awaddr_o  = m_awaddr_i;
-  assign s_awlen_o   = m_awlen_i;
-  assign s_awsize_o  = m_awsize_i;
-  assign s_awburst_o = m_awburst_i;
-  assign s_awuser_o  = m_awuser_i;
-
-  assign m_wready_o = (w_owed_q != '0) && s_wready_i[wr_dst_q];
-  assign s_wdata_o  = m_wdata_i;
-  assign s_wstrb_o  = m_wstrb_i;
-  assign s_wlast_o  = m_wlast_i;
-
-  assign m_bvalid_o = s_bvalid_i[wr_dst_q];
-  assign m_bid_o    = s_bid_i[wr_dst_q*IdW +: IdW];
-  assign m_bresp_o  = s_bresp_i[wr_dst_q*2 +: 2];
+  assign m_rsp_o.aw_ready = aw_ok && s_rsp_i[m_awsel_i].aw_ready;
+  assign m_rsp_o.w_ready  = (w_owed_q != '0) && s_rsp_i[wr_dst_q].w_ready;
+  assign m_rsp_o.b_valid  = s_rsp_i[wr_dst_q].b_valid;
+  assign m_rsp_o.b        = s_rsp_i[wr_dst_q].b;
 
 endmodule : axi4_demux

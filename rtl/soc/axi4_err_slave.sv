@@ -9,34 +9,20 @@
 // taken when no write is open; its W beats are taken at once (WREADY is 1
 // while the write is open) up to WLAST, and B (BRESP = Resp) follows the
 // next cycle. Every output is registered state; no input-to-output path.
-module axi4_err_slave #(
+//
+// Ports are axi4_pkg structs; IdW is how many ID bits the masters use (the
+// rest are 0), and only those are kept.
+module axi4_err_slave
+  import axi4_pkg::*;
+#(
   parameter int unsigned IdW  = 4,
   parameter logic [1:0]  Resp = 2'b11   // DECERR: nothing decodes there
 ) (
-  input  logic           clk_i,
-  input  logic           rst_ni,
+  input  logic      clk_i,
+  input  logic      rst_ni,
 
-  input  logic           awvalid_i,
-  output logic           awready_o,
-  input  logic [IdW-1:0] awid_i,
-  input  logic           wvalid_i,
-  output logic           wready_o,
-  input  logic           wlast_i,
-  output logic           bvalid_o,
-  input  logic           bready_i,
-  output logic [IdW-1:0] bid_o,
-  output logic [1:0]     bresp_o,
-
-  input  logic           arvalid_i,
-  output logic           arready_o,
-  input  logic [IdW-1:0] arid_i,
-  input  logic [7:0]     arlen_i,
-  output logic           rvalid_o,
-  input  logic           rready_i,
-  output logic [IdW-1:0] rid_o,
-  output logic [63:0]    rdata_o,
-  output logic [1:0]     rresp_o,
-  output logic           rlast_o
+  input  axi4_req_t req_i,
+  output axi4_rsp_t rsp_o
 );
 
   // ---------------------------------------------------------------- reads
@@ -48,11 +34,11 @@ module axi4_err_slave #(
     r_busy_d = r_busy_q;
     r_left_d = r_left_q;
     r_id_d   = r_id_q;
-    if (!r_busy_q && arvalid_i) begin
+    if (!r_busy_q && req_i.ar_valid) begin
       r_busy_d = 1'b1;
-      r_left_d = arlen_i;
-      r_id_d   = arid_i;
-    end else if (r_busy_q && rready_i) begin
+      r_left_d = req_i.ar.len;
+      r_id_d   = req_i.ar.id[IdW-1:0];
+    end else if (r_busy_q && req_i.r_ready) begin
       if (r_left_q == '0) r_busy_d = 1'b0;
       else                r_left_d = r_left_q - 8'd1;
     end
@@ -70,12 +56,10 @@ module axi4_err_slave #(
     end
   end
 
-  assign arready_o = !r_busy_q;
-  assign rvalid_o  = r_busy_q;
-  assign rid_o     = r_id_q;
-  assign rdata_o   = '0;
-  assign rresp_o   = Resp;
-  assign rlast_o   = r_busy_q && (r_left_q == '0);
+  assign rsp_o.ar_ready = !r_busy_q;
+  assign rsp_o.r_valid  = r_busy_q;
+  assign rsp_o.r        = '{id: ID_W'(r_id_q), data: '0, resp: Resp,
+                            last: r_busy_q && (r_left_q == '0)};
 
   // --------------------------------------------------------------- writes
   logic           w_open_d, w_open_q;   // AW taken, WLAST not yet
@@ -86,15 +70,15 @@ module axi4_err_slave #(
     w_open_d  = w_open_q;
     b_valid_d = b_valid_q;
     b_id_d    = b_id_q;
-    if (!w_open_q && !b_valid_q && awvalid_i) begin
+    if (!w_open_q && !b_valid_q && req_i.aw_valid) begin
       w_open_d = 1'b1;
-      b_id_d   = awid_i;
+      b_id_d   = req_i.aw.id[IdW-1:0];
     end
-    if (w_open_q && wvalid_i && wlast_i) begin
+    if (w_open_q && req_i.w_valid && req_i.w.last) begin
       w_open_d  = 1'b0;
       b_valid_d = 1'b1;
     end
-    if (b_valid_q && bready_i) b_valid_d = 1'b0;
+    if (b_valid_q && req_i.b_ready) b_valid_d = 1'b0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -109,10 +93,13 @@ module axi4_err_slave #(
     end
   end
 
-  assign awready_o = !w_open_q && !b_valid_q;
-  assign wready_o  = w_open_q;
-  assign bvalid_o  = b_valid_q;
-  assign bid_o     = b_id_q;
-  assign bresp_o   = Resp;
+  assign rsp_o.aw_ready = !w_open_q && !b_valid_q;
+  assign rsp_o.w_ready  = w_open_q;
+  assign rsp_o.b_valid  = b_valid_q;
+  assign rsp_o.b        = '{id: ID_W'(b_id_q), resp: Resp};
+
+  // Only the IDs, lengths, handshakes and WLAST matter here.
+  logic unused;
+  assign unused = ^{req_i};
 
 endmodule : axi4_err_slave

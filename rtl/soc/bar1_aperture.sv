@@ -32,24 +32,9 @@ module bar1_aperture #(
   output logic                  err_o,
   output logic [31:0]           rdata_o,
 
-  // AXI4 master (one transfer at a time)
-  output logic                  awvalid_o,
-  input  logic                  awready_i,
-  output logic [31:0]           awaddr_o,
-  output logic                  wvalid_o,
-  input  logic                  wready_i,
-  output logic [63:0]           wdata_o,
-  output logic [7:0]            wstrb_o,
-  input  logic                  bvalid_i,
-  output logic                  bready_o,
-  input  logic [1:0]            bresp_i,
-  output logic                  arvalid_o,
-  input  logic                  arready_i,
-  output logic [31:0]           araddr_o,
-  input  logic                  rvalid_i,
-  output logic                  rready_o,
-  input  logic [63:0]           rdata_i,
-  input  logic [1:0]            rresp_i
+  // AXI4 master (axi4_pkg): one single 64-bit beat at a time, ID 0
+  output axi4_pkg::axi4_req_t   axi_o,
+  input  axi4_pkg::axi4_rsp_t   axi_i
 );
 
   typedef enum logic [2:0] { StIdle, StRead, StReadData, StWrite, StWriteResp, StDone } state_e;
@@ -68,10 +53,10 @@ module bar1_aperture #(
     state_d = state_q;
     unique case (state_q)
       StIdle:      if (req_i) state_d = refused ? StDone : (we_i ? StWrite : StRead);
-      StRead:      if (arready_i) state_d = StReadData;
-      StReadData:  if (rvalid_i) state_d = StDone;
-      StWrite:     if ((aw_done_q || awready_i) && (w_done_q || wready_i)) state_d = StWriteResp;
-      StWriteResp: if (bvalid_i) state_d = StDone;
+      StRead:      if (axi_i.ar_ready) state_d = StReadData;
+      StReadData:  if (axi_i.r_valid) state_d = StDone;
+      StWrite:     if ((aw_done_q || axi_i.aw_ready) && (w_done_q || axi_i.w_ready)) state_d = StWriteResp;
+      StWriteResp: if (axi_i.b_valid) state_d = StDone;
       StDone:      state_d = StIdle;   // the one-cycle acknowledge
       default:     state_d = StIdle;
     endcase
@@ -95,16 +80,16 @@ module bar1_aperture #(
         rdata_q   <= '1;
       end
       if (state_q == StWrite) begin
-        if (awready_i) aw_done_q <= 1'b1;
-        if (wready_i)  w_done_q  <= 1'b1;
+        if (axi_i.aw_ready) aw_done_q <= 1'b1;
+        if (axi_i.w_ready)  w_done_q  <= 1'b1;
       end
-      if (state_q == StReadData && rvalid_i) begin
-        err_q   <= (rresp_i != 2'b00);
-        if (rresp_i != 2'b00)   rdata_q <= '1;
-        else if (addr_q[2])     rdata_q <= rdata_i[63:32];
-        else                    rdata_q <= rdata_i[31:0];
+      if (state_q == StReadData && axi_i.r_valid) begin
+        err_q   <= (axi_i.r.resp != 2'b00);
+        if (axi_i.r.resp != 2'b00) rdata_q <= '1;
+        else if (addr_q[2])       rdata_q <= axi_i.r.data[63:32];
+        else                      rdata_q <= axi_i.r.data[31:0];
       end
-      if (state_q == StWriteResp && bvalid_i) err_q <= (bresp_i != 2'b00);
+      if (state_q == StWriteResp && axi_i.b_valid) err_q <= (axi_i.b.resp != 2'b00);
     end
   end
 
@@ -112,18 +97,26 @@ module bar1_aperture #(
   assign err_o   = err_q;
   assign rdata_o = rdata_q;
 
-  assign arvalid_o = (state_q == StRead);
-  assign araddr_o  = {addr_q[31:3], 3'b000};
-  assign rready_o  = (state_q == StReadData);
-  assign awvalid_o = (state_q == StWrite) && !aw_done_q;
-  assign awaddr_o  = {addr_q[31:3], 3'b000};
-  assign wvalid_o  = (state_q == StWrite) && !w_done_q;
-  assign wdata_o   = {wdata_i, wdata_i};
-  assign wstrb_o   = addr_q[2] ? {wstrb_i, 4'b0000} : {4'b0000, wstrb_i};
-  assign bready_o  = (state_q == StWriteResp);
+  always_comb begin
+    axi_o          = '0;
+    axi_o.ar_valid = (state_q == StRead);
+    axi_o.ar.addr  = axi4_pkg::ADDR_W'({addr_q[31:3], 3'b000});
+    axi_o.ar.size  = 3'd3;
+    axi_o.ar.burst = 2'b01;
+    axi_o.r_ready  = (state_q == StReadData);
+    axi_o.aw_valid = (state_q == StWrite) && !aw_done_q;
+    axi_o.aw       = axi_o.ar;
+    axi_o.w_valid  = (state_q == StWrite) && !w_done_q;
+    axi_o.w.data   = {wdata_i, wdata_i};
+    axi_o.w.strb   = addr_q[2] ? {wstrb_i, 4'b0000} : {4'b0000, wstrb_i};
+    axi_o.w.last   = 1'b1;
+    axi_o.b_ready  = (state_q == StWriteResp);
+  end
 
   // Accesses are whole words: the two low address bits are always zero.
+  // A single ID: the response IDs carry nothing; nor does RLAST of a
+  // single beat.
   logic unused;
-  assign unused = ^{addr_q[1:0]};
+  assign unused = ^{addr_q[1:0], axi_i.b.id, axi_i.r.id, axi_i.r.last};
 
 endmodule : bar1_aperture

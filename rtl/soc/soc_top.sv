@@ -307,34 +307,24 @@ module soc_top
   localparam int unsigned DdrIdW = 4;
   localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
 
-  logic [NDdrMasters-1:0]        dm_awvalid, dm_awready, dm_wvalid, dm_wready, dm_wlast;
-  logic [NDdrMasters-1:0]        dm_bvalid, dm_bready, dm_arvalid, dm_arready;
-  logic [NDdrMasters-1:0]        dm_rvalid, dm_rready, dm_rlast;
-  logic [NDdrMasters*DdrIdW-1:0] dm_awid, dm_bid, dm_arid, dm_rid;
-  logic [NDdrMasters*32-1:0]     dm_awaddr, dm_araddr;
-  logic [NDdrMasters*8-1:0]      dm_awlen, dm_arlen, dm_wstrb;
-  logic [NDdrMasters*3-1:0]      dm_awsize, dm_arsize;
-  logic [NDdrMasters*2-1:0]      dm_awburst, dm_arburst, dm_bresp, dm_rresp;
-  logic [NDdrMasters*64-1:0]     dm_wdata, dm_rdata;
+  // axi4_pkg structs: each master's IDs use DdrIdW bits, its addresses 32.
+  axi4_pkg::axi4_req_t [NDdrMasters-1:0] dm_req;
+  axi4_pkg::axi4_rsp_t [NDdrMasters-1:0] dm_rsp;
+
+  // What a DDR arbiter master sees of a request: 32-bit addresses, no user
+  // sideband (the DDR port has none).
+  function automatic axi4_pkg::axi4_req_t ddr_view(input axi4_pkg::axi4_req_t r);
+    ddr_view = r;
+    ddr_view.aw.addr = axi4_pkg::ADDR_W'(r.aw.addr[31:0]);
+    ddr_view.ar.addr = axi4_pkg::ADDR_W'(r.ar.addr[31:0]);
+    ddr_view.aw.user = '0;
+    ddr_view.ar.user = '0;
+  endfunction
 
   wb_to_axi4 u_ddr_bridge (
     .clk_i, .rst_ni,
     .wb_i (ddr_req), .wb_o (ddr_rsp),
-    .awvalid_o (dm_awvalid[MCpu]), .awready_i (dm_awready[MCpu]),
-    .awid_o (dm_awid[MCpu*DdrIdW +: DdrIdW]), .awaddr_o (dm_awaddr[MCpu*32 +: 32]),
-    .awlen_o (dm_awlen[MCpu*8 +: 8]), .awsize_o (dm_awsize[MCpu*3 +: 3]),
-    .awburst_o (dm_awburst[MCpu*2 +: 2]), .wvalid_o (dm_wvalid[MCpu]),
-    .wready_i (dm_wready[MCpu]), .wdata_o (dm_wdata[MCpu*64 +: 64]),
-    .wstrb_o (dm_wstrb[MCpu*8 +: 8]), .wlast_o (dm_wlast[MCpu]),
-    .bvalid_i (dm_bvalid[MCpu]), .bready_o (dm_bready[MCpu]),
-    .bid_i (dm_bid[MCpu*DdrIdW +: DdrIdW]), .bresp_i (dm_bresp[MCpu*2 +: 2]),
-    .arvalid_o (dm_arvalid[MCpu]), .arready_i (dm_arready[MCpu]),
-    .arid_o (dm_arid[MCpu*DdrIdW +: DdrIdW]), .araddr_o (dm_araddr[MCpu*32 +: 32]),
-    .arlen_o (dm_arlen[MCpu*8 +: 8]), .arsize_o (dm_arsize[MCpu*3 +: 3]),
-    .arburst_o (dm_arburst[MCpu*2 +: 2]), .rvalid_i (dm_rvalid[MCpu]),
-    .rready_o (dm_rready[MCpu]), .rid_i (dm_rid[MCpu*DdrIdW +: DdrIdW]),
-    .rdata_i (dm_rdata[MCpu*64 +: 64]), .rresp_i (dm_rresp[MCpu*2 +: 2]),
-    .rlast_i (dm_rlast[MCpu])
+    .axi_o (dm_req[MCpu]), .axi_i (dm_rsp[MCpu])
   );
 
   assign slv_rsp[SDdrCached] = ddr_rsp;
@@ -396,27 +386,8 @@ module soc_top
     .base_i (aperture_base), .limit_i (aperture_limit),
     .req_i (bar1_req), .we_i (bar1_we), .addr_i (bar1_addr), .wdata_i (bar1_wdata),
     .wstrb_i (bar1_wstrb), .ack_o (bar1_ack), .err_o (bar1_err), .rdata_o (bar1_rdata),
-    .awvalid_o (dm_awvalid[MAperture]), .awready_i (dm_awready[MAperture]),
-    .awaddr_o (dm_awaddr[MAperture*32 +: 32]),
-    .wvalid_o (dm_wvalid[MAperture]), .wready_i (dm_wready[MAperture]),
-    .wdata_o (dm_wdata[MAperture*64 +: 64]), .wstrb_o (dm_wstrb[MAperture*8 +: 8]),
-    .bvalid_i (dm_bvalid[MAperture]), .bready_o (dm_bready[MAperture]),
-    .bresp_i (dm_bresp[MAperture*2 +: 2]),
-    .arvalid_o (dm_arvalid[MAperture]), .arready_i (dm_arready[MAperture]),
-    .araddr_o (dm_araddr[MAperture*32 +: 32]),
-    .rvalid_i (dm_rvalid[MAperture]), .rready_o (dm_rready[MAperture]),
-    .rdata_i (dm_rdata[MAperture*64 +: 64]), .rresp_i (dm_rresp[MAperture*2 +: 2])
+    .axi_o (dm_req[MAperture]), .axi_i (dm_rsp[MAperture])
   );
-  // Single 64-bit beats with one ID.
-  assign dm_awid[MAperture*DdrIdW +: DdrIdW] = '0;
-  assign dm_awlen[MAperture*8 +: 8]          = '0;
-  assign dm_awsize[MAperture*3 +: 3]         = 3'd3;
-  assign dm_awburst[MAperture*2 +: 2]        = 2'b01;
-  assign dm_wlast[MAperture]                 = 1'b1;
-  assign dm_arid[MAperture*DdrIdW +: DdrIdW] = '0;
-  assign dm_arlen[MAperture*8 +: 8]          = '0;
-  assign dm_arsize[MAperture*3 +: 3]         = 3'd3;
-  assign dm_arburst[MAperture*2 +: 2]        = 2'b01;
 
   // ------------------------------------------------------------------ MMU
   // GPU engine i drives MMU translation port i.
@@ -441,6 +412,9 @@ module soc_top
   logic [AsidW-1:0]        pg_inv_asid;
   logic [51:0]             pg_inv_start, pg_inv_end;
 
+  logic [DdrIdW-1:0] mmu_arid;
+  logic [31:0]       mmu_araddr;
+
   mmu_top #(.NWalkers(MmuWalkers), .Mshrs(MmuMshrs), .MissSlots(MmuSlots), .PfDepth(MmuPfDepth),
             .WalkFollow(MmuFollow), .L1Entries(MmuL1Entries)) u_mmu (
     .clk_i, .rst_ni,
@@ -453,13 +427,12 @@ module soc_top
     .rsp_fault_o (tr_rsp_fault), .rsp_zero_o (tr_rsp_zero), .rsp_pa_o (tr_rsp_pa),
     .rsp_seg_o (tr_rsp_seg), .rsp_cc_o (tr_rsp_cc), .rsp_ro_o (tr_rsp_ro), .rsp_nx_o (tr_rsp_nx),
     .rsp_psize_o (tr_rsp_psize),
-    .axi_arvalid_o (dm_arvalid[MMmu]), .axi_arready_i (dm_arready[MMmu]),
-    .axi_arid_o (dm_arid[MMmu*DdrIdW +: DdrIdW]), .axi_araddr_o (dm_araddr[MMmu*32 +: 32]),
-    .axi_arlen_o (dm_arlen[MMmu*8 +: 8]), .axi_arsize_o (dm_arsize[MMmu*3 +: 3]),
-    .axi_arburst_o (dm_arburst[MMmu*2 +: 2]), .axi_rvalid_i (dm_rvalid[MMmu]),
-    .axi_rready_o (dm_rready[MMmu]), .axi_rid_i (dm_rid[MMmu*DdrIdW +: DdrIdW]),
-    .axi_rdata_i (dm_rdata[MMmu*64 +: 64]), .axi_rresp_i (dm_rresp[MMmu*2 +: 2]),
-    .axi_rlast_i (dm_rlast[MMmu]),
+    .axi_arvalid_o (dm_req[MMmu].ar_valid), .axi_arready_i (dm_rsp[MMmu].ar_ready),
+    .axi_arid_o (mmu_arid), .axi_araddr_o (mmu_araddr), .axi_arlen_o (dm_req[MMmu].ar.len),
+    .axi_arsize_o (dm_req[MMmu].ar.size), .axi_arburst_o (dm_req[MMmu].ar.burst),
+    .axi_rvalid_i (dm_rsp[MMmu].r_valid), .axi_rready_o (dm_req[MMmu].r_ready),
+    .axi_rid_i (dm_rsp[MMmu].r.id[DdrIdW-1:0]), .axi_rdata_i (dm_rsp[MMmu].r.data),
+    .axi_rresp_i (dm_rsp[MMmu].r.resp), .axi_rlast_i (dm_rsp[MMmu].r.last),
     .inv_req_valid_i (pg_inv_valid), .inv_req_ready_o (pg_inv_ready),
     .inv_req_type_i (pg_inv_type), .inv_req_asid_i (pg_inv_asid),
     .inv_req_start_i (pg_inv_start), .inv_req_end_i (pg_inv_end),
@@ -469,17 +442,14 @@ module soc_top
   assign slv_rsp[SMmu].err = 1'b0;
 
   // The walker only reads.
-  assign dm_awvalid[MMmu]                  = 1'b0;
-  assign dm_awid[MMmu*DdrIdW +: DdrIdW]    = '0;
-  assign dm_awaddr[MMmu*32 +: 32]          = '0;
-  assign dm_awlen[MMmu*8 +: 8]             = '0;
-  assign dm_awsize[MMmu*3 +: 3]            = '0;
-  assign dm_awburst[MMmu*2 +: 2]           = '0;
-  assign dm_wvalid[MMmu]                   = 1'b0;
-  assign dm_wdata[MMmu*64 +: 64]           = '0;
-  assign dm_wstrb[MMmu*8 +: 8]             = '0;
-  assign dm_wlast[MMmu]                    = 1'b0;
-  assign dm_bready[MMmu]                   = 1'b1;
+  assign dm_req[MMmu].ar.id   = axi4_pkg::ID_W'(mmu_arid);
+  assign dm_req[MMmu].ar.addr = axi4_pkg::ADDR_W'(mmu_araddr);
+  assign dm_req[MMmu].ar.user = '0;
+  assign dm_req[MMmu].aw_valid = 1'b0;
+  assign dm_req[MMmu].aw       = '0;
+  assign dm_req[MMmu].w_valid  = 1'b0;
+  assign dm_req[MMmu].w        = '0;
+  assign dm_req[MMmu].b_ready  = 1'b1;
 
   // --------------------------------------------------------- GPU engines
   // Register blocks ENGINE_STRIDE apart in the ENGINE region; word-address
@@ -495,14 +465,8 @@ module soc_top
 
   // System-memory arbiter masters: one per engine, then the paging engine.
   localparam int unsigned NSysMasters = NEngines + 1, SPagingSys = NEngines;
-  logic [NSysMasters-1:0]        sm_awvalid, sm_awready, sm_wvalid, sm_wready, sm_wlast;
-  logic [NSysMasters-1:0]        sm_bvalid, sm_bready, sm_arvalid, sm_arready;
-  logic [NSysMasters-1:0]        sm_rvalid, sm_rready, sm_rlast, sm_awcc, sm_arcc;
-  logic [NSysMasters*DdrIdW-1:0] sm_awid, sm_bid, sm_arid, sm_rid;
-  logic [NSysMasters*64-1:0]     sm_awaddr, sm_araddr, sm_wdata, sm_rdata;
-  logic [NSysMasters*8-1:0]      sm_awlen, sm_arlen, sm_wstrb;
-  logic [NSysMasters*3-1:0]      sm_awsize, sm_arsize;
-  logic [NSysMasters*2-1:0]      sm_awburst, sm_arburst, sm_bresp, sm_rresp;
+  axi4_pkg::axi4_req_t [NSysMasters-1:0] sm_req;
+  axi4_pkg::axi4_rsp_t [NSysMasters-1:0] sm_rsp;
 
   assign eng_sel = bus.adr[10 +: $clog2(NEngines)];
 
@@ -516,16 +480,13 @@ module soc_top
     localparam int unsigned M = MEngine0 + e;
 
     // The engine's own AXI4 master, before routing.
-    logic              awvalid, awready, wvalid, wready, wlast, bvalid, bready;
-    logic              arvalid, arready, rvalid, rready, rlast, awcc, arcc;
-    logic [DdrIdW-1:0] awid, bid, arid, rid;
-    logic [31:0]       awaddr, araddr;
-    logic [HiW-1:0]    awaddr_hi, araddr_hi;
-    logic [4:0]        awseg, arseg;
-    logic [7:0]        awlen, arlen, wstrb;
-    logic [2:0]        awsize, arsize;
-    logic [1:0]        awburst, arburst, bresp, rresp;
-    logic [63:0]       wdata, rdata;
+    axi4_pkg::axi4_req_t eng_req;
+    axi4_pkg::axi4_rsp_t eng_rsp;
+    logic [DdrIdW-1:0]   awid, arid;
+    logic [31:0]         awaddr, araddr;
+    logic [HiW-1:0]      awaddr_hi, araddr_hi;
+    logic [4:0]          awseg, arseg;
+    logic                awcc, arcc;
 
     assign eng_stb[e] = slv_req[SEngine].stb && (eng_sel == e);
 
@@ -542,137 +503,57 @@ module soc_top
       .tr_rsp_seg_i (tr_rsp_seg[e*5 +: 5]), .tr_rsp_cc_i (tr_rsp_cc[e]),
       .tr_rsp_ro_i (tr_rsp_ro[e]), .tr_rsp_nx_i (tr_rsp_nx[e]),
       .tr_rsp_psize_i (tr_rsp_psize[e*3 +: 3]),
-      .axi_awvalid_o (awvalid), .axi_awready_i (awready), .axi_awid_o (awid),
-      .axi_awaddr_o (awaddr), .axi_awlen_o (awlen), .axi_awsize_o (awsize),
-      .axi_awburst_o (awburst), .axi_awseg_o (awseg), .axi_awcc_o (awcc),
+      .axi_awvalid_o (eng_req.aw_valid), .axi_awready_i (eng_rsp.aw_ready), .axi_awid_o (awid),
+      .axi_awaddr_o (awaddr), .axi_awlen_o (eng_req.aw.len), .axi_awsize_o (eng_req.aw.size),
+      .axi_awburst_o (eng_req.aw.burst), .axi_awseg_o (awseg), .axi_awcc_o (awcc),
       .axi_awaddr_hi_o (awaddr_hi),
-      .axi_wvalid_o (wvalid), .axi_wready_i (wready), .axi_wdata_o (wdata),
-      .axi_wstrb_o (wstrb), .axi_wlast_o (wlast),
-      .axi_bvalid_i (bvalid), .axi_bready_o (bready), .axi_bid_i (bid), .axi_bresp_i (bresp),
-      .axi_arvalid_o (arvalid), .axi_arready_i (arready), .axi_arid_o (arid),
-      .axi_araddr_o (araddr), .axi_arlen_o (arlen), .axi_arsize_o (arsize),
-      .axi_arburst_o (arburst), .axi_arseg_o (arseg), .axi_arcc_o (arcc),
+      .axi_wvalid_o (eng_req.w_valid), .axi_wready_i (eng_rsp.w_ready),
+      .axi_wdata_o (eng_req.w.data), .axi_wstrb_o (eng_req.w.strb), .axi_wlast_o (eng_req.w.last),
+      .axi_bvalid_i (eng_rsp.b_valid), .axi_bready_o (eng_req.b_ready),
+      .axi_bid_i (eng_rsp.b.id[DdrIdW-1:0]), .axi_bresp_i (eng_rsp.b.resp),
+      .axi_arvalid_o (eng_req.ar_valid), .axi_arready_i (eng_rsp.ar_ready), .axi_arid_o (arid),
+      .axi_araddr_o (araddr), .axi_arlen_o (eng_req.ar.len), .axi_arsize_o (eng_req.ar.size),
+      .axi_arburst_o (eng_req.ar.burst), .axi_arseg_o (arseg), .axi_arcc_o (arcc),
       .axi_araddr_hi_o (araddr_hi),
-      .axi_rvalid_i (rvalid), .axi_rready_o (rready), .axi_rid_i (rid), .axi_rdata_i (rdata),
-      .axi_rresp_i (rresp), .axi_rlast_i (rlast),
+      .axi_rvalid_i (eng_rsp.r_valid), .axi_rready_o (eng_req.r_ready),
+      .axi_rid_i (eng_rsp.r.id[DdrIdW-1:0]), .axi_rdata_i (eng_rsp.r.data),
+      .axi_rresp_i (eng_rsp.r.resp), .axi_rlast_i (eng_rsp.r.last),
       .done_o (eng_done[e])
     );
+    logic unused_ids;   // the engine's IDs are DdrIdW bits
+    assign unused_ids = ^{eng_rsp.b.id, eng_rsp.r.id};
 
-    // Routed bursts. Payloads are shared by the three routes; the VRAM route
-    // keeps the low 32 address bits (the engine faults VRAM PAs >= 4 GiB).
-    logic [NRoutes-1:0]        r_awvalid, r_awready, r_wvalid, r_wready, r_bvalid, r_bready;
-    logic [NRoutes-1:0]        r_arvalid, r_arready, r_rvalid, r_rready, r_rlast;
-    logic [NRoutes*DdrIdW-1:0] r_bid, r_rid;
-    logic [NRoutes*2-1:0]      r_bresp, r_rresp;
-    logic [NRoutes*64-1:0]     r_rdata;
-    logic [DdrIdW-1:0]         o_awid, o_arid;
-    logic [63:0]               o_awaddr, o_araddr, o_wdata;
-    logic [7:0]                o_awlen, o_arlen, o_wstrb;
-    logic [2:0]                o_awsize, o_arsize;
-    logic [1:0]                o_awburst, o_arburst;
-    logic                      o_awcc, o_arcc, o_wlast;
+    // The address is the PA at full width; CacheCoherent rides on the user
+    // sideband to the system-memory port's AxCACHE.
+    assign eng_req.aw.id   = axi4_pkg::ID_W'(awid);
+    assign eng_req.aw.addr = {32'(awaddr_hi), awaddr};
+    assign eng_req.aw.user = axi4_pkg::USER_W'(awcc);
+    assign eng_req.ar.id   = axi4_pkg::ID_W'(arid);
+    assign eng_req.ar.addr = {32'(araddr_hi), araddr};
+    assign eng_req.ar.user = axi4_pkg::USER_W'(arcc);
 
-    axi4_demux #(.NSlaves(NRoutes), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_route (
+    // Routed bursts: VRAM to a DDR arbiter master (the low 32 address bits:
+    // the engine faults VRAM PAs >= 4 GiB), system memory to a
+    // system-memory arbiter master, and a segment with no memory behind it
+    // to an error slave (DECERR).
+    axi4_pkg::axi4_req_t [NRoutes-1:0] route_req;
+    axi4_pkg::axi4_rsp_t [NRoutes-1:0] route_rsp;
+
+    axi4_demux #(.NSlaves(NRoutes), .IdW(DdrIdW)) u_route (
       .clk_i, .rst_ni,
-      .m_awvalid_i (awvalid), .m_awready_o (awready), .m_awsel_i (route_of(awseg)),
-      .m_awid_i (awid), .m_awaddr_i ({32'(awaddr_hi), awaddr}), .m_awlen_i (awlen),
-      .m_awsize_i (awsize), .m_awburst_i (awburst), .m_awuser_i (awcc),
-      .m_wvalid_i (wvalid), .m_wready_o (wready), .m_wdata_i (wdata), .m_wstrb_i (wstrb),
-      .m_wlast_i (wlast), .m_bvalid_o (bvalid), .m_bready_i (bready), .m_bid_o (bid),
-      .m_bresp_o (bresp),
-      .m_arvalid_i (arvalid), .m_arready_o (arready), .m_arsel_i (route_of(arseg)),
-      .m_arid_i (arid), .m_araddr_i ({32'(araddr_hi), araddr}), .m_arlen_i (arlen),
-      .m_arsize_i (arsize), .m_arburst_i (arburst), .m_aruser_i (arcc),
-      .m_rvalid_o (rvalid), .m_rready_i (rready), .m_rid_o (rid), .m_rdata_o (rdata),
-      .m_rresp_o (rresp), .m_rlast_o (rlast),
-      .s_awvalid_o (r_awvalid), .s_awready_i (r_awready), .s_awid_o (o_awid),
-      .s_awaddr_o (o_awaddr), .s_awlen_o (o_awlen), .s_awsize_o (o_awsize),
-      .s_awburst_o (o_awburst), .s_awuser_o (o_awcc),
-      .s_wvalid_o (r_wvalid), .s_wready_i (r_wready), .s_wdata_o (o_wdata),
-      .s_wstrb_o (o_wstrb), .s_wlast_o (o_wlast),
-      .s_bvalid_i (r_bvalid), .s_bready_o (r_bready), .s_bid_i (r_bid), .s_bresp_i (r_bresp),
-      .s_arvalid_o (r_arvalid), .s_arready_i (r_arready), .s_arid_o (o_arid),
-      .s_araddr_o (o_araddr), .s_arlen_o (o_arlen), .s_arsize_o (o_arsize),
-      .s_arburst_o (o_arburst), .s_aruser_o (o_arcc),
-      .s_rvalid_i (r_rvalid), .s_rready_o (r_rready), .s_rid_i (r_rid), .s_rdata_i (r_rdata),
-      .s_rresp_i (r_rresp), .s_rlast_i (r_rlast)
+      .m_req_i (eng_req), .m_awsel_i (route_of(awseg)), .m_arsel_i (route_of(arseg)),
+      .m_rsp_o (eng_rsp),
+      .s_req_o (route_req), .s_rsp_i (route_rsp)
     );
 
-    // Route VRAM: a DDR arbiter master.
-    assign dm_awvalid[M]               = r_awvalid[RVram];
-    assign r_awready[RVram]            = dm_awready[M];
-    assign dm_awid[M*DdrIdW +: DdrIdW] = o_awid;
-    assign dm_awaddr[M*32 +: 32]       = o_awaddr[31:0];
-    assign dm_awlen[M*8 +: 8]          = o_awlen;
-    assign dm_awsize[M*3 +: 3]         = o_awsize;
-    assign dm_awburst[M*2 +: 2]        = o_awburst;
-    assign dm_wvalid[M]                = r_wvalid[RVram];
-    assign r_wready[RVram]             = dm_wready[M];
-    assign dm_wdata[M*64 +: 64]        = o_wdata;
-    assign dm_wstrb[M*8 +: 8]          = o_wstrb;
-    assign dm_wlast[M]                 = o_wlast;
-    assign r_bvalid[RVram]             = dm_bvalid[M];
-    assign dm_bready[M]                = r_bready[RVram];
-    assign r_bid[RVram*DdrIdW +: DdrIdW] = dm_bid[M*DdrIdW +: DdrIdW];
-    assign r_bresp[RVram*2 +: 2]       = dm_bresp[M*2 +: 2];
-    assign dm_arvalid[M]               = r_arvalid[RVram];
-    assign r_arready[RVram]            = dm_arready[M];
-    assign dm_arid[M*DdrIdW +: DdrIdW] = o_arid;
-    assign dm_araddr[M*32 +: 32]       = o_araddr[31:0];
-    assign dm_arlen[M*8 +: 8]          = o_arlen;
-    assign dm_arsize[M*3 +: 3]         = o_arsize;
-    assign dm_arburst[M*2 +: 2]        = o_arburst;
-    assign r_rvalid[RVram]             = dm_rvalid[M];
-    assign dm_rready[M]                = r_rready[RVram];
-    assign r_rid[RVram*DdrIdW +: DdrIdW] = dm_rid[M*DdrIdW +: DdrIdW];
-    assign r_rdata[RVram*64 +: 64]     = dm_rdata[M*64 +: 64];
-    assign r_rresp[RVram*2 +: 2]       = dm_rresp[M*2 +: 2];
-    assign r_rlast[RVram]              = dm_rlast[M];
+    assign dm_req[M]        = ddr_view(route_req[RVram]);
+    assign route_rsp[RVram] = dm_rsp[M];
+    assign sm_req[e]        = route_req[RSys];
+    assign route_rsp[RSys]  = sm_rsp[e];
 
-    // Route system memory: a system-memory arbiter master.
-    assign sm_awvalid[e]               = r_awvalid[RSys];
-    assign r_awready[RSys]             = sm_awready[e];
-    assign sm_awid[e*DdrIdW +: DdrIdW] = o_awid;
-    assign sm_awaddr[e*64 +: 64]       = o_awaddr;
-    assign sm_awlen[e*8 +: 8]          = o_awlen;
-    assign sm_awsize[e*3 +: 3]         = o_awsize;
-    assign sm_awburst[e*2 +: 2]        = o_awburst;
-    assign sm_awcc[e]                  = o_awcc;
-    assign sm_wvalid[e]                = r_wvalid[RSys];
-    assign r_wready[RSys]              = sm_wready[e];
-    assign sm_wdata[e*64 +: 64]        = o_wdata;
-    assign sm_wstrb[e*8 +: 8]          = o_wstrb;
-    assign sm_wlast[e]                 = o_wlast;
-    assign r_bvalid[RSys]              = sm_bvalid[e];
-    assign sm_bready[e]                = r_bready[RSys];
-    assign r_bid[RSys*DdrIdW +: DdrIdW] = sm_bid[e*DdrIdW +: DdrIdW];
-    assign r_bresp[RSys*2 +: 2]        = sm_bresp[e*2 +: 2];
-    assign sm_arvalid[e]               = r_arvalid[RSys];
-    assign r_arready[RSys]             = sm_arready[e];
-    assign sm_arid[e*DdrIdW +: DdrIdW] = o_arid;
-    assign sm_araddr[e*64 +: 64]       = o_araddr;
-    assign sm_arlen[e*8 +: 8]          = o_arlen;
-    assign sm_arsize[e*3 +: 3]         = o_arsize;
-    assign sm_arburst[e*2 +: 2]        = o_arburst;
-    assign sm_arcc[e]                  = o_arcc;
-    assign r_rvalid[RSys]              = sm_rvalid[e];
-    assign sm_rready[e]                = r_rready[RSys];
-    assign r_rid[RSys*DdrIdW +: DdrIdW] = sm_rid[e*DdrIdW +: DdrIdW];
-    assign r_rdata[RSys*64 +: 64]      = sm_rdata[e*64 +: 64];
-    assign r_rresp[RSys*2 +: 2]        = sm_rresp[e*2 +: 2];
-    assign r_rlast[RSys]               = sm_rlast[e];
-
-    // Route error: a segment with no memory behind it answers DECERR.
     axi4_err_slave #(.IdW(DdrIdW)) u_no_segment (
       .clk_i, .rst_ni,
-      .awvalid_i (r_awvalid[RErr]), .awready_o (r_awready[RErr]), .awid_i (o_awid),
-      .wvalid_i (r_wvalid[RErr]), .wready_o (r_wready[RErr]), .wlast_i (o_wlast),
-      .bvalid_o (r_bvalid[RErr]), .bready_i (r_bready[RErr]),
-      .bid_o (r_bid[RErr*DdrIdW +: DdrIdW]), .bresp_o (r_bresp[RErr*2 +: 2]),
-      .arvalid_i (r_arvalid[RErr]), .arready_o (r_arready[RErr]), .arid_i (o_arid),
-      .arlen_i (o_arlen), .rvalid_o (r_rvalid[RErr]), .rready_i (r_rready[RErr]),
-      .rid_o (r_rid[RErr*DdrIdW +: DdrIdW]), .rdata_o (r_rdata[RErr*64 +: 64]),
-      .rresp_o (r_rresp[RErr*2 +: 2]), .rlast_o (r_rlast[RErr])
+      .req_i (route_req[RErr]), .rsp_o (route_rsp[RErr])
     );
   end
 
@@ -693,6 +574,11 @@ module soc_top
   // correct for any host page (a snooped access to memory the host maps
   // uncached is only slower), where a non-coherent burst to a cached page
   // could read stale data or be overwritten by a later write-back.
+  // The paging engine's IDs and addresses ({AW, AR}), narrower than the bus's.
+  logic [1:0][DdrIdW-1:0] pg_ddr_id, pg_sys_id;
+  logic [1:0][31:0]       pg_ddr_addr;
+  logic [1:0][63:0]       pg_sys_addr;
+
   paging_engine #(
     .QueueWords    (PagingQueueWords),
     .MaxBurst      (PagingMaxBurst),
@@ -707,127 +593,127 @@ module soc_top
     .wb_cyc_i (bus.cyc), .wb_stb_i (slv_req[SPaging].stb), .wb_we_i (bus.we), .wb_adr_i (bus.adr),
     .wb_dat_i (bus.dat), .wb_ack_o (slv_rsp[SPaging].ack), .wb_dat_o (slv_rsp[SPaging].dat),
     .ddr_size_i ({28'd0, ddr_size_mb_i, 20'd0}),
-    .m_ddr_awvalid_o (dm_awvalid[MPaging]), .m_ddr_awready_i (dm_awready[MPaging]),
-    .m_ddr_awid_o (dm_awid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_awaddr_o (dm_awaddr[MPaging*32 +: 32]),
-    .m_ddr_awlen_o (dm_awlen[MPaging*8 +: 8]), .m_ddr_awsize_o (dm_awsize[MPaging*3 +: 3]),
-    .m_ddr_awburst_o (dm_awburst[MPaging*2 +: 2]),
-    .m_ddr_wvalid_o (dm_wvalid[MPaging]), .m_ddr_wready_i (dm_wready[MPaging]),
-    .m_ddr_wdata_o (dm_wdata[MPaging*64 +: 64]), .m_ddr_wstrb_o (dm_wstrb[MPaging*8 +: 8]),
-    .m_ddr_wlast_o (dm_wlast[MPaging]),
-    .m_ddr_bvalid_i (dm_bvalid[MPaging]), .m_ddr_bready_o (dm_bready[MPaging]),
-    .m_ddr_bid_i (dm_bid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_bresp_i (dm_bresp[MPaging*2 +: 2]),
-    .m_ddr_arvalid_o (dm_arvalid[MPaging]), .m_ddr_arready_i (dm_arready[MPaging]),
-    .m_ddr_arid_o (dm_arid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_araddr_o (dm_araddr[MPaging*32 +: 32]),
-    .m_ddr_arlen_o (dm_arlen[MPaging*8 +: 8]), .m_ddr_arsize_o (dm_arsize[MPaging*3 +: 3]),
-    .m_ddr_arburst_o (dm_arburst[MPaging*2 +: 2]),
-    .m_ddr_rvalid_i (dm_rvalid[MPaging]), .m_ddr_rready_o (dm_rready[MPaging]),
-    .m_ddr_rid_i (dm_rid[MPaging*DdrIdW +: DdrIdW]), .m_ddr_rdata_i (dm_rdata[MPaging*64 +: 64]),
-    .m_ddr_rresp_i (dm_rresp[MPaging*2 +: 2]), .m_ddr_rlast_i (dm_rlast[MPaging]),
-    .m_sys_awvalid_o (sm_awvalid[SPagingSys]), .m_sys_awready_i (sm_awready[SPagingSys]),
-    .m_sys_awid_o (sm_awid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_awaddr_o (sm_awaddr[SPagingSys*64 +: 64]),
-    .m_sys_awlen_o (sm_awlen[SPagingSys*8 +: 8]), .m_sys_awsize_o (sm_awsize[SPagingSys*3 +: 3]),
-    .m_sys_awburst_o (sm_awburst[SPagingSys*2 +: 2]),
-    .m_sys_wvalid_o (sm_wvalid[SPagingSys]), .m_sys_wready_i (sm_wready[SPagingSys]),
-    .m_sys_wdata_o (sm_wdata[SPagingSys*64 +: 64]), .m_sys_wstrb_o (sm_wstrb[SPagingSys*8 +: 8]),
-    .m_sys_wlast_o (sm_wlast[SPagingSys]),
-    .m_sys_bvalid_i (sm_bvalid[SPagingSys]), .m_sys_bready_o (sm_bready[SPagingSys]),
-    .m_sys_bid_i (sm_bid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_bresp_i (sm_bresp[SPagingSys*2 +: 2]),
-    .m_sys_arvalid_o (sm_arvalid[SPagingSys]), .m_sys_arready_i (sm_arready[SPagingSys]),
-    .m_sys_arid_o (sm_arid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_araddr_o (sm_araddr[SPagingSys*64 +: 64]),
-    .m_sys_arlen_o (sm_arlen[SPagingSys*8 +: 8]), .m_sys_arsize_o (sm_arsize[SPagingSys*3 +: 3]),
-    .m_sys_arburst_o (sm_arburst[SPagingSys*2 +: 2]),
-    .m_sys_rvalid_i (sm_rvalid[SPagingSys]), .m_sys_rready_o (sm_rready[SPagingSys]),
-    .m_sys_rid_i (sm_rid[SPagingSys*DdrIdW +: DdrIdW]), .m_sys_rdata_i (sm_rdata[SPagingSys*64 +: 64]),
-    .m_sys_rresp_i (sm_rresp[SPagingSys*2 +: 2]), .m_sys_rlast_i (sm_rlast[SPagingSys]),
+    .m_ddr_awvalid_o (dm_req[MPaging].aw_valid), .m_ddr_awready_i (dm_rsp[MPaging].aw_ready),
+    .m_ddr_awid_o (pg_ddr_id[0]), .m_ddr_awaddr_o (pg_ddr_addr[0]), .m_ddr_awlen_o (dm_req[MPaging].aw.len),
+    .m_ddr_awsize_o (dm_req[MPaging].aw.size), .m_ddr_awburst_o (dm_req[MPaging].aw.burst),
+    .m_ddr_wvalid_o (dm_req[MPaging].w_valid), .m_ddr_wready_i (dm_rsp[MPaging].w_ready), .m_ddr_wdata_o (dm_req[MPaging].w.data),
+    .m_ddr_wstrb_o (dm_req[MPaging].w.strb), .m_ddr_wlast_o (dm_req[MPaging].w.last),
+    .m_ddr_bvalid_i (dm_rsp[MPaging].b_valid), .m_ddr_bready_o (dm_req[MPaging].b_ready),
+    .m_ddr_bid_i (dm_rsp[MPaging].b.id[DdrIdW-1:0]), .m_ddr_bresp_i (dm_rsp[MPaging].b.resp),
+    .m_ddr_arvalid_o (dm_req[MPaging].ar_valid), .m_ddr_arready_i (dm_rsp[MPaging].ar_ready),
+    .m_ddr_arid_o (pg_ddr_id[1]), .m_ddr_araddr_o (pg_ddr_addr[1]), .m_ddr_arlen_o (dm_req[MPaging].ar.len),
+    .m_ddr_arsize_o (dm_req[MPaging].ar.size), .m_ddr_arburst_o (dm_req[MPaging].ar.burst),
+    .m_ddr_rvalid_i (dm_rsp[MPaging].r_valid), .m_ddr_rready_o (dm_req[MPaging].r_ready),
+    .m_ddr_rid_i (dm_rsp[MPaging].r.id[DdrIdW-1:0]), .m_ddr_rdata_i (dm_rsp[MPaging].r.data),
+    .m_ddr_rresp_i (dm_rsp[MPaging].r.resp), .m_ddr_rlast_i (dm_rsp[MPaging].r.last),
+    .m_sys_awvalid_o (sm_req[SPagingSys].aw_valid), .m_sys_awready_i (sm_rsp[SPagingSys].aw_ready),
+    .m_sys_awid_o (pg_sys_id[0]), .m_sys_awaddr_o (pg_sys_addr[0]), .m_sys_awlen_o (sm_req[SPagingSys].aw.len),
+    .m_sys_awsize_o (sm_req[SPagingSys].aw.size), .m_sys_awburst_o (sm_req[SPagingSys].aw.burst),
+    .m_sys_wvalid_o (sm_req[SPagingSys].w_valid), .m_sys_wready_i (sm_rsp[SPagingSys].w_ready), .m_sys_wdata_o (sm_req[SPagingSys].w.data),
+    .m_sys_wstrb_o (sm_req[SPagingSys].w.strb), .m_sys_wlast_o (sm_req[SPagingSys].w.last),
+    .m_sys_bvalid_i (sm_rsp[SPagingSys].b_valid), .m_sys_bready_o (sm_req[SPagingSys].b_ready),
+    .m_sys_bid_i (sm_rsp[SPagingSys].b.id[DdrIdW-1:0]), .m_sys_bresp_i (sm_rsp[SPagingSys].b.resp),
+    .m_sys_arvalid_o (sm_req[SPagingSys].ar_valid), .m_sys_arready_i (sm_rsp[SPagingSys].ar_ready),
+    .m_sys_arid_o (pg_sys_id[1]), .m_sys_araddr_o (pg_sys_addr[1]), .m_sys_arlen_o (sm_req[SPagingSys].ar.len),
+    .m_sys_arsize_o (sm_req[SPagingSys].ar.size), .m_sys_arburst_o (sm_req[SPagingSys].ar.burst),
+    .m_sys_rvalid_i (sm_rsp[SPagingSys].r_valid), .m_sys_rready_o (sm_req[SPagingSys].r_ready),
+    .m_sys_rid_i (sm_rsp[SPagingSys].r.id[DdrIdW-1:0]), .m_sys_rdata_i (sm_rsp[SPagingSys].r.data),
+    .m_sys_rresp_i (sm_rsp[SPagingSys].r.resp), .m_sys_rlast_i (sm_rsp[SPagingSys].r.last),
     .inv_valid_o (pg_inv_valid), .inv_ready_i (pg_inv_ready), .inv_type_o (pg_inv_type),
     .inv_asid_o (pg_inv_asid), .inv_start_o (pg_inv_start), .inv_end_o (pg_inv_end),
     .inv_busy_i (pg_inv_busy),
     .irq_o (paging_irq)
   );
   assign slv_rsp[SPaging].err = 1'b0;
-  assign sm_awcc[SPagingSys] = 1'b1;
-  assign sm_arcc[SPagingSys] = 1'b1;
+  assign dm_req[MPaging].aw.id   = axi4_pkg::ID_W'(pg_ddr_id[0]);
+  assign dm_req[MPaging].aw.addr = axi4_pkg::ADDR_W'(pg_ddr_addr[0]);
+  assign dm_req[MPaging].aw.user = '0;
+  assign dm_req[MPaging].ar.id   = axi4_pkg::ID_W'(pg_ddr_id[1]);
+  assign dm_req[MPaging].ar.addr = axi4_pkg::ADDR_W'(pg_ddr_addr[1]);
+  assign dm_req[MPaging].ar.user = '0;
+  assign sm_req[SPagingSys].aw.id   = axi4_pkg::ID_W'(pg_sys_id[0]);
+  assign sm_req[SPagingSys].aw.addr = pg_sys_addr[0];
+  assign sm_req[SPagingSys].aw.user = axi4_pkg::USER_W'(1'b1);
+  assign sm_req[SPagingSys].ar.id   = axi4_pkg::ID_W'(pg_sys_id[1]);
+  assign sm_req[SPagingSys].ar.addr = pg_sys_addr[1];
+  assign sm_req[SPagingSys].ar.user = axi4_pkg::USER_W'(1'b1);
 
   // ------------------------------------------------- system-memory arbiter
   localparam int unsigned SysIdW = DdrIdW + $clog2(NSysMasters);
-  logic [SysIdW-1:0] sys_awid, sys_bid, sys_arid, sys_rid;
-  logic              sys_awcc, sys_arcc;
+  axi4_pkg::axi4_req_t sys_req;
+  axi4_pkg::axi4_rsp_t sys_rsp;
 
-  axi4_arbiter #(.NMasters(NSysMasters), .IdW(DdrIdW), .AddrW(64), .UserW(1)) u_sysmem_arbiter (
+  axi4_arbiter #(.NMasters(NSysMasters), .IdW(DdrIdW)) u_sysmem_arbiter (
     .clk_i, .rst_ni,
-    .m_awvalid_i (sm_awvalid), .m_awready_o (sm_awready), .m_awid_i (sm_awid),
-    .m_awaddr_i (sm_awaddr), .m_awuser_i (sm_awcc), .m_awlen_i (sm_awlen),
-    .m_awsize_i (sm_awsize), .m_awburst_i (sm_awburst), .m_wvalid_i (sm_wvalid),
-    .m_wready_o (sm_wready), .m_wdata_i (sm_wdata), .m_wstrb_i (sm_wstrb), .m_wlast_i (sm_wlast),
-    .m_bvalid_o (sm_bvalid), .m_bready_i (sm_bready), .m_bid_o (sm_bid), .m_bresp_o (sm_bresp),
-    .m_arvalid_i (sm_arvalid), .m_arready_o (sm_arready), .m_arid_i (sm_arid),
-    .m_araddr_i (sm_araddr), .m_aruser_i (sm_arcc), .m_arlen_i (sm_arlen),
-    .m_arsize_i (sm_arsize), .m_arburst_i (sm_arburst), .m_rvalid_o (sm_rvalid),
-    .m_rready_i (sm_rready), .m_rid_o (sm_rid), .m_rdata_o (sm_rdata), .m_rresp_o (sm_rresp),
-    .m_rlast_o (sm_rlast),
-    .s_awvalid_o (sysmem_awvalid_o), .s_awready_i (sysmem_awready_i), .s_awid_o (sys_awid),
-    .s_awaddr_o (sysmem_awaddr_o), .s_awuser_o (sys_awcc), .s_awlen_o (sysmem_awlen_o),
-    .s_awsize_o (sysmem_awsize_o), .s_awburst_o (sysmem_awburst_o),
-    .s_wvalid_o (sysmem_wvalid_o), .s_wready_i (sysmem_wready_i), .s_wdata_o (sysmem_wdata_o),
-    .s_wstrb_o (sysmem_wstrb_o), .s_wlast_o (sysmem_wlast_o),
-    .s_bvalid_i (sysmem_bvalid_i), .s_bready_o (sysmem_bready_o), .s_bid_i (sys_bid),
-    .s_bresp_i (sysmem_bresp_i),
-    .s_arvalid_o (sysmem_arvalid_o), .s_arready_i (sysmem_arready_i), .s_arid_o (sys_arid),
-    .s_araddr_o (sysmem_araddr_o), .s_aruser_o (sys_arcc), .s_arlen_o (sysmem_arlen_o),
-    .s_arsize_o (sysmem_arsize_o), .s_arburst_o (sysmem_arburst_o),
-    .s_rvalid_i (sysmem_rvalid_i), .s_rready_o (sysmem_rready_o), .s_rid_i (sys_rid),
-    .s_rdata_i (sysmem_rdata_i), .s_rresp_i (sysmem_rresp_i), .s_rlast_i (sysmem_rlast_i)
+    .m_req_i (sm_req), .m_rsp_o (sm_rsp),
+    .s_req_o (sys_req), .s_rsp_i (sys_rsp)
   );
 
-  assign sysmem_awid_o    = SYSMEM_AXI_ID_BITS'(sys_awid);
-  assign sysmem_arid_o    = SYSMEM_AXI_ID_BITS'(sys_arid);
-  assign sys_bid          = sysmem_bid_i[SysIdW-1:0];
-  assign sys_rid          = sysmem_rid_i[SysIdW-1:0];
-  assign sysmem_awcache_o = sys_awcc ? 4'(SYSMEM_AXCACHE_COHERENT) : 4'(SYSMEM_AXCACHE_NONCOHERENT);
-  assign sysmem_arcache_o = sys_arcc ? 4'(SYSMEM_AXCACHE_COHERENT) : 4'(SYSMEM_AXCACHE_NONCOHERENT);
+  // The port: IDs SYSMEM_AXI_ID_BITS wide, CacheCoherent (user bit 0) as
+  // AxCACHE.
+  assign {sysmem_awvalid_o, sysmem_awid_o, sysmem_awaddr_o, sysmem_awlen_o, sysmem_awsize_o,
+          sysmem_awburst_o} = {sys_req.aw_valid, SYSMEM_AXI_ID_BITS'(sys_req.aw.id),
+                               sys_req.aw.addr, sys_req.aw.len, sys_req.aw.size, sys_req.aw.burst};
+  assign sysmem_awcache_o = sys_req.aw.user[0] ? 4'(SYSMEM_AXCACHE_COHERENT)
+                                               : 4'(SYSMEM_AXCACHE_NONCOHERENT);
+  assign {sysmem_wvalid_o, sysmem_wdata_o, sysmem_wstrb_o, sysmem_wlast_o} =
+         {sys_req.w_valid, sys_req.w};
+  assign sysmem_bready_o = sys_req.b_ready;
+  assign {sysmem_arvalid_o, sysmem_arid_o, sysmem_araddr_o, sysmem_arlen_o, sysmem_arsize_o,
+          sysmem_arburst_o} = {sys_req.ar_valid, SYSMEM_AXI_ID_BITS'(sys_req.ar.id),
+                               sys_req.ar.addr, sys_req.ar.len, sys_req.ar.size, sys_req.ar.burst};
+  assign sysmem_arcache_o = sys_req.ar.user[0] ? 4'(SYSMEM_AXCACHE_COHERENT)
+                                               : 4'(SYSMEM_AXCACHE_NONCOHERENT);
+  assign sysmem_rready_o = sys_req.r_ready;
+  assign sys_rsp = '{aw_ready: sysmem_awready_i, w_ready: sysmem_wready_i,
+                     b_valid: sysmem_bvalid_i,
+                     b: '{id: axi4_pkg::ID_W'(sysmem_bid_i[SysIdW-1:0]), resp: sysmem_bresp_i},
+                     ar_ready: sysmem_arready_i, r_valid: sysmem_rvalid_i,
+                     r: '{id: axi4_pkg::ID_W'(sysmem_rid_i[SysIdW-1:0]), data: sysmem_rdata_i,
+                          resp: sysmem_rresp_i, last: sysmem_rlast_i}};
 
   // ---------------------------------------------------------- DDR arbiter
-  logic [ArbIdW-1:0] arb_awid, arb_bid, arb_arid, arb_rid;
-  logic              ddr_awuser, ddr_aruser;  // no sideband on the DDR port
+  axi4_pkg::axi4_req_t ddr_axi_req;
+  axi4_pkg::axi4_rsp_t ddr_axi_rsp;
 
   axi4_arbiter #(.NMasters(NDdrMasters), .IdW(DdrIdW)) u_ddr_arbiter (
     .clk_i, .rst_ni,
-    .m_awvalid_i (dm_awvalid), .m_awready_o (dm_awready), .m_awid_i (dm_awid),
-    .m_awaddr_i (dm_awaddr), .m_awuser_i ('0), .m_awlen_i (dm_awlen), .m_awsize_i (dm_awsize),
-    .m_awburst_i (dm_awburst), .m_wvalid_i (dm_wvalid), .m_wready_o (dm_wready),
-    .m_wdata_i (dm_wdata), .m_wstrb_i (dm_wstrb), .m_wlast_i (dm_wlast),
-    .m_bvalid_o (dm_bvalid), .m_bready_i (dm_bready), .m_bid_o (dm_bid), .m_bresp_o (dm_bresp),
-    .m_arvalid_i (dm_arvalid), .m_arready_o (dm_arready), .m_arid_i (dm_arid),
-    .m_araddr_i (dm_araddr), .m_aruser_i ('0), .m_arlen_i (dm_arlen), .m_arsize_i (dm_arsize),
-    .m_arburst_i (dm_arburst), .m_rvalid_o (dm_rvalid), .m_rready_i (dm_rready),
-    .m_rid_o (dm_rid), .m_rdata_o (dm_rdata), .m_rresp_o (dm_rresp), .m_rlast_o (dm_rlast),
-    .s_awvalid_o (ddr_awvalid_o), .s_awready_i (ddr_awready_i), .s_awid_o (arb_awid),
-    .s_awaddr_o (ddr_awaddr_o), .s_awuser_o (ddr_awuser), .s_awlen_o (ddr_awlen_o), .s_awsize_o (ddr_awsize_o),
-    .s_awburst_o (ddr_awburst_o), .s_wvalid_o (ddr_wvalid_o), .s_wready_i (ddr_wready_i),
-    .s_wdata_o (ddr_wdata_o), .s_wstrb_o (ddr_wstrb_o), .s_wlast_o (ddr_wlast_o),
-    .s_bvalid_i (ddr_bvalid_i), .s_bready_o (ddr_bready_o), .s_bid_i (arb_bid),
-    .s_bresp_i (ddr_bresp_i), .s_arvalid_o (ddr_arvalid_o), .s_arready_i (ddr_arready_i),
-    .s_arid_o (arb_arid), .s_araddr_o (ddr_araddr_o), .s_aruser_o (ddr_aruser), .s_arlen_o (ddr_arlen_o),
-    .s_arsize_o (ddr_arsize_o), .s_arburst_o (ddr_arburst_o), .s_rvalid_i (ddr_rvalid_i),
-    .s_rready_o (ddr_rready_o), .s_rid_i (arb_rid), .s_rdata_i (ddr_rdata_i),
-    .s_rresp_i (ddr_rresp_i), .s_rlast_i (ddr_rlast_i)
+    .m_req_i (dm_req), .m_rsp_o (dm_rsp),
+    .s_req_o (ddr_axi_req), .s_rsp_i (ddr_axi_rsp)
   );
 
-  // The DDR port's IDs are wide enough for every master the SoC will have.
-  assign ddr_awid_o = DDR_AXI_ID_BITS'(arb_awid);
-  assign ddr_arid_o = DDR_AXI_ID_BITS'(arb_arid);
-  assign arb_bid    = ddr_bid_i[ArbIdW-1:0];
-  assign arb_rid    = ddr_rid_i[ArbIdW-1:0];
+  // The port: IDs DDR_AXI_ID_BITS wide (enough for every master the SoC
+  // will have), 32-bit addresses.
+  assign {ddr_awvalid_o, ddr_awid_o, ddr_awaddr_o, ddr_awlen_o, ddr_awsize_o, ddr_awburst_o} =
+         {ddr_axi_req.aw_valid, DDR_AXI_ID_BITS'(ddr_axi_req.aw.id), ddr_axi_req.aw.addr[31:0],
+          ddr_axi_req.aw.len, ddr_axi_req.aw.size, ddr_axi_req.aw.burst};
+  assign {ddr_wvalid_o, ddr_wdata_o, ddr_wstrb_o, ddr_wlast_o} = {ddr_axi_req.w_valid, ddr_axi_req.w};
+  assign ddr_bready_o = ddr_axi_req.b_ready;
+  assign {ddr_arvalid_o, ddr_arid_o, ddr_araddr_o, ddr_arlen_o, ddr_arsize_o, ddr_arburst_o} =
+         {ddr_axi_req.ar_valid, DDR_AXI_ID_BITS'(ddr_axi_req.ar.id), ddr_axi_req.ar.addr[31:0],
+          ddr_axi_req.ar.len, ddr_axi_req.ar.size, ddr_axi_req.ar.burst};
+  assign ddr_rready_o = ddr_axi_req.r_ready;
+  assign ddr_axi_rsp = '{aw_ready: ddr_awready_i, w_ready: ddr_wready_i, b_valid: ddr_bvalid_i,
+                       b: '{id: axi4_pkg::ID_W'(ddr_bid_i[ArbIdW-1:0]), resp: ddr_bresp_i},
+                       ar_ready: ddr_arready_i, r_valid: ddr_rvalid_i,
+                       r: '{id: axi4_pkg::ID_W'(ddr_rid_i[ArbIdW-1:0]), data: ddr_rdata_i,
+                            resp: ddr_rresp_i, last: ddr_rlast_i}};
+
+  // The bus's IDs are wide enough for both ports'.
+  if (ArbIdW > axi4_pkg::ID_W || SysIdW > axi4_pkg::ID_W ||
+      DDR_AXI_ID_BITS < ArbIdW || SYSMEM_AXI_ID_BITS < SysIdW) begin : g_id_too_narrow
+    $error("soc_top: AXI4 IDs do not fit (axi4_pkg::ID_W, DDR_AXI_ID_BITS, SYSMEM_AXI_ID_BITS)");
+  end
 
   // The mailbox takes whole words (strobes unused); the top DDR ID bits are
-  // for masters still to come; the aperture uses a single ID.
+  // for masters still to come; the aperture uses a single ID; the DDR port
+  // has no user sideband and 32-bit addresses.
   logic unused_top;
-  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_awuser, ddr_aruser,
+  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_axi_req.aw.user, ddr_axi_req.ar.user,
+                        ddr_axi_req.aw.addr[63:32], ddr_axi_req.ar.addr[63:32],
+                        sys_req.aw.user[axi4_pkg::USER_W-1:1], sys_req.ar.user[axi4_pkg::USER_W-1:1],
                         sysmem_bid_i[SYSMEM_AXI_ID_BITS-1:SysIdW],
                         sysmem_rid_i[SYSMEM_AXI_ID_BITS-1:SysIdW], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
-                        ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW],
-                        dm_bid[MAperture*DdrIdW +: DdrIdW], dm_rid[MAperture*DdrIdW +: DdrIdW],
-                        dm_awready[MMmu], dm_wready[MMmu], dm_bvalid[MMmu],
-                        dm_bid[MMmu*DdrIdW +: DdrIdW], dm_bresp[MMmu*2 +: 2]};
+                        ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW], dm_rsp[MMmu]};
 
 endmodule : soc_top

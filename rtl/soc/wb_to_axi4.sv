@@ -23,36 +23,9 @@ module wb_to_axi4
   input  wb_pkg::wb_req_t wb_i,
   output wb_pkg::wb_rsp_t wb_o,
 
-  // AXI4 master
-  output logic        awvalid_o,
-  input  logic        awready_i,
-  output logic [3:0]  awid_o,
-  output logic [31:0] awaddr_o,
-  output logic [7:0]  awlen_o,
-  output logic [2:0]  awsize_o,
-  output logic [1:0]  awburst_o,
-  output logic        wvalid_o,
-  input  logic        wready_i,
-  output logic [63:0] wdata_o,
-  output logic [7:0]  wstrb_o,
-  output logic        wlast_o,
-  input  logic        bvalid_i,
-  output logic        bready_o,
-  input  logic [3:0]  bid_i,
-  input  logic [1:0]  bresp_i,
-  output logic        arvalid_o,
-  input  logic        arready_i,
-  output logic [3:0]  arid_o,
-  output logic [31:0] araddr_o,
-  output logic [7:0]  arlen_o,
-  output logic [2:0]  arsize_o,
-  output logic [1:0]  arburst_o,
-  input  logic        rvalid_i,
-  output logic        rready_o,
-  input  logic [3:0]  rid_i,
-  input  logic [63:0] rdata_i,
-  input  logic [1:0]  rresp_i,
-  input  logic        rlast_i
+  // AXI4 master (axi4_pkg: ID AxiId, 32-bit addresses, user 0)
+  output axi4_pkg::axi4_req_t axi_o,
+  input  axi4_pkg::axi4_rsp_t axi_i
 );
 
   localparam logic [2:0] CtiIncr   = 3'b010;
@@ -95,7 +68,7 @@ module wb_to_axi4
       StIdle: begin
         if (request) state_d = wb_i.we ? StWrite : StReadAddr;
       end
-      StReadAddr: if (arready_i) state_d = StRead;
+      StReadAddr: if (axi_i.ar_ready) state_d = StRead;
       StRead: begin
         // Finished when the master ends its burst, or left for another
         // address; drain whatever the memory still owes.
@@ -107,9 +80,9 @@ module wb_to_axi4
           state_d = (rbuf_valid_q && rbuf_last_q) ? StIdle : StDrain;
         end
       end
-      StDrain: if (rvalid_i && rlast_i) state_d = StIdle;
-      StWrite: if ((aw_done_q || awready_i) && (w_done_q || wready_i)) state_d = StWriteResp;
-      StWriteResp: if (bvalid_i) state_d = StIdle;
+      StDrain: if (axi_i.r_valid && axi_i.r.last) state_d = StIdle;
+      StWrite: if ((aw_done_q || axi_i.aw_ready) && (w_done_q || axi_i.w_ready)) state_d = StWriteResp;
+      StWriteResp: if (axi_i.b_valid) state_d = StIdle;
       default: state_d = StIdle;
     endcase
   end
@@ -143,10 +116,10 @@ module wb_to_axi4
       end
 
       // Read data: a one-beat buffer in front of the Wishbone side.
-      if (rvalid_i && rready_o && state_q == StRead) begin
-        rbuf_q           <= rdata_i;
-        rbuf_err_q       <= (rresp_i != 2'b00);
-        rbuf_last_q      <= rlast_i;
+      if (axi_i.r_valid && axi_o.r_ready && state_q == StRead) begin
+        rbuf_q           <= axi_i.r.data;
+        rbuf_err_q       <= (axi_i.r.resp != 2'b00);
+        rbuf_last_q      <= axi_i.r.last;
         rbuf_addr_q      <= next_beat_addr_q;
         rbuf_valid_q     <= 1'b1;
         next_beat_addr_q <= next_beat_addr_q + 32'd8;
@@ -161,12 +134,12 @@ module wb_to_axi4
       if (state_d == StDrain || state_d == StIdle) rbuf_valid_q <= 1'b0;
 
       if (state_q == StWrite) begin
-        if (awready_i) aw_done_q <= 1'b1;
-        if (wready_i)  w_done_q  <= 1'b1;
+        if (axi_i.aw_ready) aw_done_q <= 1'b1;
+        if (axi_i.w_ready)  w_done_q  <= 1'b1;
       end
-      if (state_q == StWriteResp && bvalid_i) begin
-        ack_q <= (bresp_i == 2'b00);
-        err_q <= (bresp_i != 2'b00);
+      if (state_q == StWriteResp && axi_i.b_valid) begin
+        ack_q <= (axi_i.b.resp == 2'b00);
+        err_q <= (axi_i.b.resp != 2'b00);
       end
     end
   end
@@ -175,29 +148,29 @@ module wb_to_axi4
   assign wb_o.err = err_q;
   assign wb_o.dat = dat_q;
 
-  assign arvalid_o = (state_q == StReadAddr);
-  assign arid_o    = AxiId;
-  assign araddr_o  = next_beat_addr_q;
-  assign arlen_o   = arlen_q;
-  assign arsize_o  = 3'd3;
-  assign arburst_o = BurstIncr;
-  assign rready_o  = (state_q == StDrain) || (state_q == StRead && !rbuf_valid_q);
+  always_comb begin
+    axi_o          = '0;
+    axi_o.ar_valid = (state_q == StReadAddr);
+    axi_o.ar.id    = axi4_pkg::ID_W'(AxiId);
+    axi_o.ar.addr  = axi4_pkg::ADDR_W'(next_beat_addr_q);
+    axi_o.ar.len   = arlen_q;
+    axi_o.ar.size  = 3'd3;           // 64-bit beats
+    axi_o.ar.burst = BurstIncr;
+    axi_o.r_ready  = (state_q == StDrain) || (state_q == StRead && !rbuf_valid_q);
 
-  assign awvalid_o = (state_q == StWrite) && !aw_done_q;
-  assign awid_o    = AxiId;
-  assign awaddr_o  = next_beat_addr_q;
-  assign awlen_o   = 8'd0;
-  assign awsize_o  = 3'd3;
-  assign awburst_o = BurstIncr;
-  assign wvalid_o  = (state_q == StWrite) && !w_done_q;
-  assign wdata_o   = {wb_i.dat, wb_i.dat};
-  assign wstrb_o   = wb_i.adr[0] ? {wb_i.sel, 4'b0000} : {4'b0000, wb_i.sel};
-  assign wlast_o   = 1'b1;
-  assign bready_o  = (state_q == StWriteResp);
+    axi_o.aw_valid = (state_q == StWrite) && !aw_done_q;
+    axi_o.aw       = axi_o.ar;
+    axi_o.aw.len   = 8'd0;
+    axi_o.w_valid  = (state_q == StWrite) && !w_done_q;
+    axi_o.w.data   = {wb_i.dat, wb_i.dat};
+    axi_o.w.strb   = wb_i.adr[0] ? {wb_i.sel, 4'b0000} : {4'b0000, wb_i.sel};
+    axi_o.w.last   = 1'b1;
+    axi_o.b_ready  = (state_q == StWriteResp);
+  end
 
   // Single-ID master: the response ids carry no information here. The top
   // address bits only chose the cached or uncached alias.
   logic unused_ids;
-  assign unused_ids = ^{bid_i, rid_i, wb_i.adr[29:AddrWidth-2]};
+  assign unused_ids = ^{axi_i.b.id, axi_i.r.id, wb_i.adr[29:AddrWidth-2]};
 
 endmodule : wb_to_axi4

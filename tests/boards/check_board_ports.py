@@ -129,7 +129,7 @@ def instance_connections(text, module):
         start = i + n.end() - 1
         body = text[start + 1:match_paren(text, start) - 1]
         conns = {}
-        for c in re.finditer(r"\.(\w+)\s*", body):
+        for c in re.finditer(r"(?<![\w\])])\.(\w+)\s*", body):
             j = c.end()
             if j < len(body) and body[j] == "(":
                 conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
@@ -183,7 +183,7 @@ def all_instances(text):
             continue
         body = text[start + 1:match_paren(text, start) - 1]
         conns = {}
-        for c in re.finditer(r"\.(\w+)\s*", body):
+        for c in re.finditer(r"(?<![\w\])])\.(\w+)\s*", body):
             j = c.end()
             if j < len(body) and body[j] == "(":
                 conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Testbench top for the segment router: axi4_demux with three slaves, the
 // third an axi4_err_slave as in soc_top; slaves 0 and 1 are left to the C
-// models (tests/route). Per-slave handshakes are vectors, payloads shared.
+// models (tests/route). Per-slave handshakes are vectors, payloads shared;
+// the ports are flat for the C shell, the DUT's are axi4_pkg structs.
 module route_tb_top #(
   localparam int unsigned IdW = 4
 ) (
@@ -67,63 +68,62 @@ module route_tb_top #(
   input  logic [1:0]       s_rlast_i
 );
 
-  logic [2:0]       awvalid, awready, wvalid, wready, bvalid, bready;
-  logic [2:0]       arvalid, arready, rvalid, rready, rlast;
-  logic [3*IdW-1:0] bid, rid;
-  logic [5:0]       bresp, rresp;
-  logic [191:0]     rdata;
-  logic [2:0]       awsize, arsize;
-  logic [1:0]       awburst, arburst;
+  import axi4_pkg::*;
 
-  axi4_demux #(.NSlaves(3), .IdW(IdW), .AddrW(64), .UserW(1)) u_dut (
+  axi4_req_t       m_req;
+  axi4_rsp_t       m_rsp;
+  axi4_req_t [2:0] s_req;
+  axi4_rsp_t [2:0] s_rsp;
+
+  // The master's bursts have the engines' shape: 64-bit beats, INCR.
+  assign m_req = '{
+    aw_valid: m_awvalid_i,
+    aw: '{id: ID_W'(m_awid_i), addr: m_awaddr_i, len: m_awlen_i, size: 3'd3,
+          burst: 2'b01, user: USER_W'(m_awuser_i)},
+    w_valid: m_wvalid_i, w: '{data: m_wdata_i, strb: m_wstrb_i, last: m_wlast_i},
+    b_ready: m_bready_i,
+    ar_valid: m_arvalid_i,
+    ar: '{id: ID_W'(m_arid_i), addr: m_araddr_i, len: m_arlen_i, size: 3'd3,
+          burst: 2'b01, user: USER_W'(m_aruser_i)},
+    r_ready: m_rready_i};
+  assign {m_awready_o, m_wready_o, m_bvalid_o, m_bid_o, m_bresp_o} =
+         {m_rsp.aw_ready, m_rsp.w_ready, m_rsp.b_valid, m_rsp.b.id[IdW-1:0], m_rsp.b.resp};
+  assign {m_arready_o, m_rvalid_o, m_rid_o, m_rdata_o, m_rresp_o, m_rlast_o} =
+         {m_rsp.ar_ready, m_rsp.r_valid, m_rsp.r.id[IdW-1:0], m_rsp.r.data, m_rsp.r.resp,
+          m_rsp.r.last};
+
+  axi4_demux #(.NSlaves(3), .IdW(IdW)) u_dut (
     .clk_i, .rst_ni,
-    .m_awvalid_i, .m_awready_o, .m_awsel_i, .m_awid_i, .m_awaddr_i, .m_awlen_i,
-    .m_awsize_i (3'd3), .m_awburst_i (2'b01), .m_awuser_i,
-    .m_wvalid_i, .m_wready_o, .m_wdata_i, .m_wstrb_i, .m_wlast_i,
-    .m_bvalid_o, .m_bready_i, .m_bid_o, .m_bresp_o,
-    .m_arvalid_i, .m_arready_o, .m_arsel_i, .m_arid_i, .m_araddr_i, .m_arlen_i,
-    .m_arsize_i (3'd3), .m_arburst_i (2'b01), .m_aruser_i,
-    .m_rvalid_o, .m_rready_i, .m_rid_o, .m_rdata_o, .m_rresp_o, .m_rlast_o,
-    .s_awvalid_o (awvalid), .s_awready_i (awready), .s_awid_o, .s_awaddr_o, .s_awlen_o,
-    .s_awsize_o (awsize), .s_awburst_o (awburst), .s_awuser_o,
-    .s_wvalid_o (wvalid), .s_wready_i (wready), .s_wdata_o, .s_wstrb_o, .s_wlast_o,
-    .s_bvalid_i (bvalid), .s_bready_o (bready), .s_bid_i (bid), .s_bresp_i (bresp),
-    .s_arvalid_o (arvalid), .s_arready_i (arready), .s_arid_o, .s_araddr_o, .s_arlen_o,
-    .s_arsize_o (arsize), .s_arburst_o (arburst), .s_aruser_o,
-    .s_rvalid_i (rvalid), .s_rready_o (rready), .s_rid_i (rid), .s_rdata_i (rdata),
-    .s_rresp_i (rresp), .s_rlast_i (rlast)
+    .m_req_i (m_req), .m_awsel_i, .m_arsel_i, .m_rsp_o (m_rsp),
+    .s_req_o (s_req), .s_rsp_i (s_rsp)
   );
 
   axi4_err_slave #(.IdW(IdW)) u_err (
     .clk_i, .rst_ni,
-    .awvalid_i (awvalid[2]), .awready_o (awready[2]), .awid_i (s_awid_o),
-    .wvalid_i (wvalid[2]), .wready_o (wready[2]), .wlast_i (s_wlast_o),
-    .bvalid_o (bvalid[2]), .bready_i (bready[2]), .bid_o (bid[2*IdW +: IdW]),
-    .bresp_o (bresp[5:4]),
-    .arvalid_i (arvalid[2]), .arready_o (arready[2]), .arid_i (s_arid_o), .arlen_i (s_arlen_o),
-    .rvalid_o (rvalid[2]), .rready_i (rready[2]), .rid_o (rid[2*IdW +: IdW]),
-    .rdata_o (rdata[191:128]), .rresp_o (rresp[5:4]), .rlast_o (rlast[2])
+    .req_i (s_req[2]), .rsp_o (s_rsp[2])
   );
 
-  assign s_awvalid_o = awvalid[1:0];
-  assign awready[1:0] = s_awready_i;
-  assign s_wvalid_o = wvalid[1:0];
-  assign wready[1:0] = s_wready_i;
-  assign bvalid[1:0] = s_bvalid_i;
-  assign s_bready_o = bready[1:0];
-  assign bid[2*IdW-1:0] = s_bid_i;
-  assign bresp[3:0] = s_bresp_i;
-  assign s_arvalid_o = arvalid[1:0];
-  assign arready[1:0] = s_arready_i;
-  assign rvalid[1:0] = s_rvalid_i;
-  assign s_rready_o = rready[1:0];
-  assign rid[2*IdW-1:0] = s_rid_i;
-  assign rdata[127:0] = s_rdata_i;
-  assign rresp[3:0] = s_rresp_i;
-  assign rlast[1:0] = s_rlast_i;
+  // Slaves 0 and 1: the C models. Payloads are the same on every slave.
+  assign {s_awid_o, s_awaddr_o, s_awlen_o, s_awuser_o} =
+         {s_req[0].aw.id[IdW-1:0], s_req[0].aw.addr, s_req[0].aw.len, s_req[0].aw.user[0]};
+  assign {s_wdata_o, s_wstrb_o, s_wlast_o} = s_req[0].w;
+  assign {s_arid_o, s_araddr_o, s_arlen_o, s_aruser_o} =
+         {s_req[0].ar.id[IdW-1:0], s_req[0].ar.addr, s_req[0].ar.len, s_req[0].ar.user[0]};
+  for (genvar s = 0; s < 2; s++) begin : g_slave
+    assign {s_awvalid_o[s], s_wvalid_o[s], s_bready_o[s], s_arvalid_o[s], s_rready_o[s]} =
+           {s_req[s].aw_valid, s_req[s].w_valid, s_req[s].b_ready, s_req[s].ar_valid,
+            s_req[s].r_ready};
+    assign s_rsp[s] = '{
+      aw_ready: s_awready_i[s], w_ready: s_wready_i[s], b_valid: s_bvalid_i[s],
+      b: '{id: ID_W'(s_bid_i[s*IdW +: IdW]), resp: s_bresp_i[s*2 +: 2]},
+      ar_ready: s_arready_i[s], r_valid: s_rvalid_i[s],
+      r: '{id: ID_W'(s_rid_i[s*IdW +: IdW]), data: s_rdata_i[s*64 +: 64],
+           resp: s_rresp_i[s*2 +: 2], last: s_rlast_i[s]}};
+  end
 
-  // Size and burst are fixed here (the engines' shape); not checked.
+  // Size and burst are fixed here (the engines' shape); not checked. The
+  // IDs' upper bits are 0, the user sideband is one bit.
   logic unused;
-  assign unused = ^{awsize, awburst, arsize, arburst};
+  assign unused = ^{m_rsp, s_req};
 
 endmodule : route_tb_top

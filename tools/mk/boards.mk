@@ -279,7 +279,7 @@ t-board-ports:
 	  grep -q 'pcie_perst_ni has no pin' $$tmp/out.txt && grep -q 'host_irq_o (output) of soc_top is not connected' $$tmp/out.txt && \
 	  echo "board-ports: the checker catches a missing pin and an unconnected port"
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	  sed "s/\.S_SYSMEM_awvalid (br_awvalid)/.S_SYSMEM_awvalid (1'b0)/; s/\.m_arvalid_i (sys_arvalid)/.m_arvalid_i (1'b0)/; s/\.S_SYSMEM_rready (/.S_SYSMEM_rrdy (/" \
+	  sed "s/\.S_SYSMEM_awvalid (br_awvalid)/.S_SYSMEM_awvalid (1'b0)/; s/\.sysmem_arvalid_o (sys_req\.ar_valid)/.sysmem_arvalid_o (stub_arvalid)/; s/\.S_SYSMEM_rready (/.S_SYSMEM_rrdy (/" \
 	    $(LF_DIR)/litefury_top.sv > $$tmp/bad_top.sv && \
 	  ! $(CHECK_PORTS) --top $$tmp/bad_top.sv --child rtl/soc/soc_top.sv $(LF_BD_CHECK) > $$tmp/out.txt && \
 	  grep -q 'S_SYSMEM_awvalid is tied to' $$tmp/out.txt && \

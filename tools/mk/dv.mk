@@ -18,7 +18,7 @@
 
 RTL_DV := $(call rtl_files,dv)
 VL_ASSERT ?= 1
-dv_srcs = rtl/dv/axi4_protocol_checker.sv \
+dv_srcs = rtl/prim/axi4_pkg.sv rtl/dv/axi4_protocol_checker.sv rtl/dv/axi4_port_checker.sv \
   $(filter $(patsubst %.sv,rtl/dv/%_dv.sv,$(notdir $(filter %.sv,$(1)))),$(RTL_DV))
 
 # A build without them has its own object directory, and the harnesses
@@ -58,8 +58,9 @@ $(AXI_CHECKER_BIN): tests/dv/axi_checker_tb.sv rtl/dv/axi4_protocol_checker.sv r
 # axi4_arbiter with its checker bound, a slave not ready and a second master
 # asking meanwhile: the waiting AR and AW must stay offered unchanged.
 AXI_ARB_BIN := $(AXI_CHECKER_DIR)/arbiter/Vaxi4_arbiter_tb
-AXI_ARB_SRCS := tests/dv/axi4_arbiter_tb.sv rtl/prim/prim_lowest_set.sv rtl/prim/prim_rr_arb.sv \
-  rtl/soc/axi4_arbiter.sv rtl/dv/axi4_protocol_checker.sv rtl/dv/axi4_arbiter_dv.sv
+AXI_ARB_SRCS := rtl/prim/axi4_pkg.sv tests/dv/axi4_arbiter_tb.sv rtl/prim/prim_lowest_set.sv \
+  rtl/prim/prim_rr_arb.sv rtl/soc/axi4_arbiter.sv rtl/dv/axi4_protocol_checker.sv \
+  rtl/dv/axi4_port_checker.sv rtl/dv/axi4_arbiter_dv.sv
 $(AXI_ARB_BIN): $(AXI_ARB_SRCS) rtl/prim/prim_assert.svh
 	@mkdir -p $(@D)
 	verilator --binary --timing --assert -j $(JOBS) -Wall -Irtl/prim --top-module axi4_arbiter_tb \
