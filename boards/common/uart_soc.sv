@@ -84,18 +84,9 @@ module uart_soc #(
   input  logic        ddr_rlast_i
 );
 
-  logic        bar0_awvalid, bar0_awready, bar0_wvalid, bar0_wready, bar0_bvalid, bar0_bready;
-  logic        bar0_arvalid, bar0_arready, bar0_rvalid, bar0_rready;
-  logic [15:0] bar0_awaddr, bar0_araddr;
-  logic [31:0] bar0_wdata, bar0_rdata;
-  logic [3:0]  bar0_wstrb;
-  logic [1:0]  bar0_bresp, bar0_rresp;
-  logic        bar1_awvalid, bar1_awready, bar1_wvalid, bar1_wready, bar1_bvalid, bar1_bready;
-  logic        bar1_arvalid, bar1_arready, bar1_rvalid, bar1_rready;
-  logic [23:0] bar1_awaddr, bar1_araddr;
-  logic [31:0] bar1_wdata, bar1_rdata;
-  logic [3:0]  bar1_wstrb;
-  logic [1:0]  bar1_bresp, bar1_rresp;
+  // The link's BAR0 and BAR1 masters (axi4_pkg's AXI4-Lite structs).
+  axi4_pkg::axil_req_t [1:0] bar_req;
+  axi4_pkg::axil_rsp_t [1:0] bar_rsp;
   logic        host_msi;
 
   // soc_top's system-memory master as axi4_pkg structs (its IDs are
@@ -111,18 +102,26 @@ module uart_soc #(
     .clk_i, .rst_ni, .boot_arg_i, .ddr_size_mb_i,
     .console_valid_o, .console_data_o, .console_ready_i,
     .exit_valid_o, .exit_code_o,
-    .bar0_awvalid_i (bar0_awvalid), .bar0_awready_o (bar0_awready), .bar0_awaddr_i (bar0_awaddr),
-    .bar0_wvalid_i (bar0_wvalid), .bar0_wready_o (bar0_wready), .bar0_wdata_i (bar0_wdata),
-    .bar0_wstrb_i (bar0_wstrb), .bar0_bvalid_o (bar0_bvalid), .bar0_bready_i (bar0_bready),
-    .bar0_bresp_o (bar0_bresp), .bar0_arvalid_i (bar0_arvalid), .bar0_arready_o (bar0_arready),
-    .bar0_araddr_i (bar0_araddr), .bar0_rvalid_o (bar0_rvalid), .bar0_rready_i (bar0_rready),
-    .bar0_rdata_o (bar0_rdata), .bar0_rresp_o (bar0_rresp),
-    .bar1_awvalid_i (bar1_awvalid), .bar1_awready_o (bar1_awready), .bar1_awaddr_i (bar1_awaddr),
-    .bar1_wvalid_i (bar1_wvalid), .bar1_wready_o (bar1_wready), .bar1_wdata_i (bar1_wdata),
-    .bar1_wstrb_i (bar1_wstrb), .bar1_bvalid_o (bar1_bvalid), .bar1_bready_i (bar1_bready),
-    .bar1_bresp_o (bar1_bresp), .bar1_arvalid_i (bar1_arvalid), .bar1_arready_o (bar1_arready),
-    .bar1_araddr_i (bar1_araddr), .bar1_rvalid_o (bar1_rvalid), .bar1_rready_i (bar1_rready),
-    .bar1_rdata_o (bar1_rdata), .bar1_rresp_o (bar1_rresp),
+    .bar0_awvalid_i (bar_req[0].aw_valid), .bar0_awready_o (bar_rsp[0].aw_ready),
+    .bar0_awaddr_i (bar_req[0].aw_addr[15:0]),
+    .bar0_wvalid_i (bar_req[0].w_valid), .bar0_wready_o (bar_rsp[0].w_ready),
+    .bar0_wdata_i (bar_req[0].w_data), .bar0_wstrb_i (bar_req[0].w_strb),
+    .bar0_bvalid_o (bar_rsp[0].b_valid), .bar0_bready_i (bar_req[0].b_ready),
+    .bar0_bresp_o (bar_rsp[0].b_resp),
+    .bar0_arvalid_i (bar_req[0].ar_valid), .bar0_arready_o (bar_rsp[0].ar_ready),
+    .bar0_araddr_i (bar_req[0].ar_addr[15:0]),
+    .bar0_rvalid_o (bar_rsp[0].r_valid), .bar0_rready_i (bar_req[0].r_ready),
+    .bar0_rdata_o (bar_rsp[0].r_data), .bar0_rresp_o (bar_rsp[0].r_resp),
+    .bar1_awvalid_i (bar_req[1].aw_valid), .bar1_awready_o (bar_rsp[1].aw_ready),
+    .bar1_awaddr_i (bar_req[1].aw_addr[23:0]),
+    .bar1_wvalid_i (bar_req[1].w_valid), .bar1_wready_o (bar_rsp[1].w_ready),
+    .bar1_wdata_i (bar_req[1].w_data), .bar1_wstrb_i (bar_req[1].w_strb),
+    .bar1_bvalid_o (bar_rsp[1].b_valid), .bar1_bready_i (bar_req[1].b_ready),
+    .bar1_bresp_o (bar_rsp[1].b_resp),
+    .bar1_arvalid_i (bar_req[1].ar_valid), .bar1_arready_o (bar_rsp[1].ar_ready),
+    .bar1_araddr_i (bar_req[1].ar_addr[23:0]),
+    .bar1_rvalid_o (bar_rsp[1].r_valid), .bar1_rready_i (bar_req[1].r_ready),
+    .bar1_rdata_o (bar_rsp[1].r_data), .bar1_rresp_o (bar_rsp[1].r_resp),
     .host_irq_o, .host_msi_o (host_msi),
     .ddr_awvalid_o, .ddr_awready_i, .ddr_awid_o, .ddr_awaddr_o, .ddr_awlen_o, .ddr_awsize_o,
     .ddr_awburst_o, .ddr_wvalid_o, .ddr_wready_i, .ddr_wdata_o, .ddr_wstrb_o, .ddr_wlast_o,
@@ -159,20 +158,14 @@ module uart_soc #(
   ) u_link (
     .clk_i, .rst_ni,
     .rx_i (uart_rx_i), .tx_o (uart_tx_o),
-    .bar0_awvalid_o (bar0_awvalid), .bar0_awready_i (bar0_awready), .bar0_awaddr_o (bar0_awaddr),
-    .bar0_wvalid_o (bar0_wvalid), .bar0_wready_i (bar0_wready), .bar0_wdata_o (bar0_wdata),
-    .bar0_wstrb_o (bar0_wstrb), .bar0_bvalid_i (bar0_bvalid), .bar0_bready_o (bar0_bready),
-    .bar0_bresp_i (bar0_bresp), .bar0_arvalid_o (bar0_arvalid), .bar0_arready_i (bar0_arready),
-    .bar0_araddr_o (bar0_araddr), .bar0_rvalid_i (bar0_rvalid), .bar0_rready_o (bar0_rready),
-    .bar0_rdata_i (bar0_rdata), .bar0_rresp_i (bar0_rresp),
-    .bar1_awvalid_o (bar1_awvalid), .bar1_awready_i (bar1_awready), .bar1_awaddr_o (bar1_awaddr),
-    .bar1_wvalid_o (bar1_wvalid), .bar1_wready_i (bar1_wready), .bar1_wdata_o (bar1_wdata),
-    .bar1_wstrb_o (bar1_wstrb), .bar1_bvalid_i (bar1_bvalid), .bar1_bready_o (bar1_bready),
-    .bar1_bresp_i (bar1_bresp), .bar1_arvalid_o (bar1_arvalid), .bar1_arready_i (bar1_arready),
-    .bar1_araddr_o (bar1_araddr), .bar1_rvalid_i (bar1_rvalid), .bar1_rready_o (bar1_rready),
-    .bar1_rdata_i (bar1_rdata), .bar1_rresp_i (bar1_rresp),
+    .bar_o (bar_req), .bar_i (bar_rsp),
     .msi_i ({31'b0, host_msi}),
     .req_o (link_req_o), .nak_o (link_nak_o), .drop_o (link_drop_o)
   );
+
+  // The BARs' addresses are 16 and 24 bits (the link drives the rest 0).
+  logic unused_bar;
+  assign unused_bar = ^{bar_req[0].aw_addr[31:16], bar_req[0].ar_addr[31:16],
+                        bar_req[1].aw_addr[31:24], bar_req[1].ar_addr[31:24]};
 
 endmodule : uart_soc

@@ -10,39 +10,29 @@ module axi4lite_to_reg_dv #(
 ) (
   input logic                 clk_i,
   input logic                 rst_ni,
-  input logic                 awvalid_i,
-  input logic                 awready_o,
-  input logic [AddrWidth-1:0] awaddr_i,
-  input logic                 wvalid_i,
-  input logic                 wready_o,
-  input logic [31:0]          wdata_i,
-  input logic [3:0]           wstrb_i,
-  input logic                 bvalid_o,
-  input logic                 bready_i,
-  input logic [1:0]           bresp_o,
-  input logic                 arvalid_i,
-  input logic                 arready_o,
-  input logic [AddrWidth-1:0] araddr_i,
-  input logic                 rvalid_o,
-  input logic                 rready_i,
-  input logic [31:0]          rdata_o,
-  input logic [1:0]           rresp_o,
-  input logic                 reg_req_o,
-  input logic                 reg_we_o,
-  input logic [AddrWidth-1:0] reg_addr_o
+  input axi4_pkg::axil_req_t  axil_i,
+  input axi4_pkg::axil_rsp_t  axil_o,
+  input axi4_pkg::reg_req_t   reg_o
 );
 
   axi4_protocol_checker #(.IdW(1), .AddrW(AddrWidth), .DataW(32), .UserW(1)) u_chk (
     .clk_i, .rst_ni,
-    .awvalid_i, .awready_i (awready_o), .awid_i (1'b0), .awaddr_i, .awlen_i (8'd0),
-    .awsize_i (3'd2), .awburst_i (2'b01), .awuser_i (1'b0),
-    .wvalid_i, .wready_i (wready_o), .wdata_i, .wstrb_i, .wlast_i (1'b1),
-    .bvalid_i (bvalid_o), .bready_i, .bid_i (1'b0), .bresp_i (bresp_o),
-    .arvalid_i, .arready_i (arready_o), .arid_i (1'b0), .araddr_i, .arlen_i (8'd0),
-    .arsize_i (3'd2), .arburst_i (2'b01), .aruser_i (1'b0),
-    .rvalid_i (rvalid_o), .rready_i, .rid_i (1'b0), .rdata_i (rdata_o), .rresp_i (rresp_o),
-    .rlast_i (1'b1)
+    .awvalid_i (axil_i.aw_valid), .awready_i (axil_o.aw_ready), .awid_i (1'b0),
+    .awaddr_i (axil_i.aw_addr[AddrWidth-1:0]), .awlen_i (8'd0), .awsize_i (3'd2),
+    .awburst_i (2'b01), .awuser_i (1'b0),
+    .wvalid_i (axil_i.w_valid), .wready_i (axil_o.w_ready), .wdata_i (axil_i.w_data),
+    .wstrb_i (axil_i.w_strb), .wlast_i (1'b1),
+    .bvalid_i (axil_o.b_valid), .bready_i (axil_i.b_ready), .bid_i (1'b0),
+    .bresp_i (axil_o.b_resp),
+    .arvalid_i (axil_i.ar_valid), .arready_i (axil_o.ar_ready), .arid_i (1'b0),
+    .araddr_i (axil_i.ar_addr[AddrWidth-1:0]), .arlen_i (8'd0), .arsize_i (3'd2),
+    .arburst_i (2'b01), .aruser_i (1'b0),
+    .rvalid_i (axil_o.r_valid), .rready_i (axil_i.r_ready), .rid_i (1'b0),
+    .rdata_i (axil_o.r_data), .rresp_i (axil_o.r_resp), .rlast_i (1'b1)
   );
+
+  logic unused;
+  assign unused = ^{axil_i, axil_o, reg_o};
 
   logic active_q;
   always_ff @(negedge clk_i or negedge rst_ni) begin
@@ -50,9 +40,9 @@ module axi4lite_to_reg_dv #(
     else         active_q <= 1'b1;
   end
 
-  `ASSERT_KNOWN(reg_req_known, reg_req_o, clk_i, !active_q)
-  `ASSERT_KNOWN_IF(reg_cmd_known, {reg_we_o, reg_addr_o}, reg_req_o, clk_i, !active_q)
-  `ASSERT_KNOWN_IF(rdata_known, rdata_o, rvalid_o, clk_i, !active_q)
+  `ASSERT_KNOWN(reg_req_known, reg_o.req, clk_i, !active_q)
+  `ASSERT_KNOWN_IF(reg_cmd_known, {reg_o.we, reg_o.addr}, reg_o.req, clk_i, !active_q)
+  `ASSERT_KNOWN_IF(rdata_known, axil_o.r_data, axil_o.r_valid, clk_i, !active_q)
 
 endmodule : axi4lite_to_reg_dv
 

@@ -10,9 +10,7 @@
 module mbox_dv (
   input logic        clk_i,
   input logic        rst_ni,
-  input logic        host_ack_o,
-  input logic        host_err_o,
-  input logic [31:0] host_rdata_o,
+  input axi4_pkg::reg_rsp_t host_o,
   input logic [31:0] aperture_base_o,
   input logic        dev_irq_o,
   input logic        host_irq_o,
@@ -26,8 +24,8 @@ module mbox_dv (
   end
   assign off = !active_q;
 
-  `ASSERT_KNOWN(host_ack_known, host_ack_o, clk_i, off)
-  `ASSERT_KNOWN_IF(host_rsp_known, {host_err_o, host_rdata_o}, host_ack_o, clk_i, off)
+  `ASSERT_KNOWN(host_ack_known, host_o.ack, clk_i, off)
+  `ASSERT_KNOWN_IF(host_rsp_known, {host_o.err, host_o.rdata}, host_o.ack, clk_i, off)
   `ASSERT_KNOWN(irq_known, {dev_irq_o, host_irq_o, msi_o}, clk_i, off)
   `ASSERT_KNOWN(aperture_base_known, aperture_base_o, clk_i, off)
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // UART host link, device side: frames from the host become AXI4-Lite
-// accesses on the SoC's BAR0/BAR1 slave ports; answers and MSI interrupts
+// accesses on the SoC's BAR0/BAR1 slave ports (axi4_pkg's AXI4-Lite
+// structs); answers and MSI interrupts
 // go back as frames. The protocol (frame layout, CRC-16, types, status
 // codes, the retry and duplicate rules) is in include/gmmu/uartlink.h, its
 // constants in gmmu_uartlink_pkg.
@@ -46,43 +47,10 @@ module uart_bar_bridge
   input  logic        rx_i,
   output logic        tx_o,
 
-  // BAR0: AXI4-Lite master
-  output logic        bar0_awvalid_o,
-  input  logic        bar0_awready_i,
-  output logic [15:0] bar0_awaddr_o,
-  output logic        bar0_wvalid_o,
-  input  logic        bar0_wready_i,
-  output logic [31:0] bar0_wdata_o,
-  output logic [3:0]  bar0_wstrb_o,
-  input  logic        bar0_bvalid_i,
-  output logic        bar0_bready_o,
-  input  logic [1:0]  bar0_bresp_i,
-  output logic        bar0_arvalid_o,
-  input  logic        bar0_arready_i,
-  output logic [15:0] bar0_araddr_o,
-  input  logic        bar0_rvalid_i,
-  output logic        bar0_rready_o,
-  input  logic [31:0] bar0_rdata_i,
-  input  logic [1:0]  bar0_rresp_i,
-
-  // BAR1: AXI4-Lite master
-  output logic        bar1_awvalid_o,
-  input  logic        bar1_awready_i,
-  output logic [23:0] bar1_awaddr_o,
-  output logic        bar1_wvalid_o,
-  input  logic        bar1_wready_i,
-  output logic [31:0] bar1_wdata_o,
-  output logic [3:0]  bar1_wstrb_o,
-  input  logic        bar1_bvalid_i,
-  output logic        bar1_bready_o,
-  input  logic [1:0]  bar1_bresp_i,
-  output logic        bar1_arvalid_o,
-  input  logic        bar1_arready_i,
-  output logic [23:0] bar1_araddr_o,
-  input  logic        bar1_rvalid_i,
-  output logic        bar1_rready_o,
-  input  logic [31:0] bar1_rdata_i,
-  input  logic [1:0]  bar1_rresp_i,
+  // BAR0 (index 0) and BAR1 (1): AXI4-Lite masters (axi4_pkg). BAR0 gets
+  // the offset's low 16 bits, BAR1 its 24; the other address bits are 0.
+  output axi4_pkg::axil_req_t [1:0] bar_o,
+  input  axi4_pkg::axil_rsp_t [1:0] bar_i,
 
   // MSI: a one-cycle pulse per vector raised
   input  logic [31:0] msi_i,
@@ -270,14 +238,14 @@ module uart_bar_bridge
   logic        bresp_err, rresp_err;  // SLVERR or DECERR; EXOKAY counts as OKAY
   logic [31:0] rdata;
   always_comb begin
-    awready   = q_bar1_q ? bar1_awready_i  : bar0_awready_i;
-    wready    = q_bar1_q ? bar1_wready_i   : bar0_wready_i;
-    bvalid    = q_bar1_q ? bar1_bvalid_i   : bar0_bvalid_i;
-    bresp_err = q_bar1_q ? bar1_bresp_i[1] : bar0_bresp_i[1];
-    arready   = q_bar1_q ? bar1_arready_i  : bar0_arready_i;
-    rvalid    = q_bar1_q ? bar1_rvalid_i   : bar0_rvalid_i;
-    rresp_err = q_bar1_q ? bar1_rresp_i[1] : bar0_rresp_i[1];
-    rdata     = q_bar1_q ? bar1_rdata_i    : bar0_rdata_i;
+    awready   = bar_i[q_bar1_q].aw_ready;
+    wready    = bar_i[q_bar1_q].w_ready;
+    bvalid    = bar_i[q_bar1_q].b_valid;
+    bresp_err = bar_i[q_bar1_q].b_resp[1];
+    arready   = bar_i[q_bar1_q].ar_ready;
+    rvalid    = bar_i[q_bar1_q].r_valid;
+    rresp_err = bar_i[q_bar1_q].r_resp[1];
+    rdata     = bar_i[q_bar1_q].r_data;
   end
 
   // Checks of a new request (fields as they are this cycle). The limits
@@ -490,25 +458,18 @@ module uart_bar_bridge
 
   // AXI4-Lite outputs: only the selected BAR sees valid/ready.
   always_comb begin
-    bar0_awvalid_o = ex_q == StWrite && !q_bar1_q && !aw_done_q;
-    bar0_wvalid_o  = ex_q == StWrite && !q_bar1_q && !w_done_q;
-    bar0_bready_o  = ex_q == StWriteResp && !q_bar1_q;
-    bar0_arvalid_o = ex_q == StRead && !q_bar1_q;
-    bar0_rready_o  = ex_q == StReadResp && !q_bar1_q;
-    bar1_awvalid_o = ex_q == StWrite && q_bar1_q && !aw_done_q;
-    bar1_wvalid_o  = ex_q == StWrite && q_bar1_q && !w_done_q;
-    bar1_bready_o  = ex_q == StWriteResp && q_bar1_q;
-    bar1_arvalid_o = ex_q == StRead && q_bar1_q;
-    bar1_rready_o  = ex_q == StReadResp && q_bar1_q;
+    for (int unsigned b = 0; b < 2; b++) begin
+      bar_o[b].aw_valid = ex_q == StWrite && q_bar1_q == b[0] && !aw_done_q;
+      bar_o[b].w_valid  = ex_q == StWrite && q_bar1_q == b[0] && !w_done_q;
+      bar_o[b].b_ready  = ex_q == StWriteResp && q_bar1_q == b[0];
+      bar_o[b].ar_valid = ex_q == StRead && q_bar1_q == b[0];
+      bar_o[b].r_ready  = ex_q == StReadResp && q_bar1_q == b[0];
+      bar_o[b].aw_addr  = (b == 0) ? 32'(q_off_q[15:0]) : 32'(q_off_q);
+      bar_o[b].ar_addr  = bar_o[b].aw_addr;
+      bar_o[b].w_data   = q_data_q;
+      bar_o[b].w_strb   = 4'hF;
+    end
   end
-  assign bar0_awaddr_o = q_off_q[15:0];
-  assign bar0_araddr_o = q_off_q[15:0];
-  assign bar0_wdata_o  = q_data_q;
-  assign bar0_wstrb_o  = 4'hF;
-  assign bar1_awaddr_o = q_off_q;
-  assign bar1_araddr_o = q_off_q;
-  assign bar1_wdata_o  = q_data_q;
-  assign bar1_wstrb_o  = 4'hF;
 
   // ------------------------------------------------------------ transmit
   logic        tx_active_q, tx_active_d;
@@ -603,6 +564,7 @@ module uart_bar_bridge
   assign drop_o = drop_pulse;
 
   logic unused_resp;
-  assign unused_resp = ^{bar0_bresp_i[0], bar0_rresp_i[0], bar1_bresp_i[0], bar1_rresp_i[0]};
+  assign unused_resp = ^{bar_i[0].b_resp[0], bar_i[0].r_resp[0], bar_i[1].b_resp[0],
+                        bar_i[1].r_resp[0]};
 
 endmodule : uart_bar_bridge

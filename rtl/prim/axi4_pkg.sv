@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The AXI4 interconnect's channels (64-bit data), as one request and one
-// response struct (like wb_pkg, OpenTitan's tlul_pkg and PULP's axi
+// The AXI4 interconnect's channels (64-bit data), and the AXI4-Lite BARs',
+// each as one request and one response struct (like wb_pkg, OpenTitan's tlul_pkg and PULP's axi
 // req_t/resp_t), so an AXI4 port is two lines and the interconnect routes
 // whole structs: the arbiters, the segment router (axi4_demux), the error
 // slave, the CPU's DDR bridge (wb_to_axi4) and the BAR1 aperture.
@@ -74,6 +74,50 @@ package axi4_pkg;
     logic    r_valid;
     axi4_r_t r;
   } axi4_rsp_t;
+
+  // AXI4-Lite, 32-bit data and addresses: the PCIe BARs (axi4lite_to_reg's
+  // slave port, uart_bar_bridge's masters). A BAR uses the low bits of the
+  // address; the rest are 0.
+  typedef struct packed {
+    logic        aw_valid;
+    logic [31:0] aw_addr;
+    logic        w_valid;
+    logic [31:0] w_data;
+    logic [3:0]  w_strb;
+    logic        b_ready;
+    logic        ar_valid;
+    logic [31:0] ar_addr;
+    logic        r_ready;
+  } axil_req_t;
+
+  typedef struct packed {
+    logic        aw_ready;
+    logic        w_ready;
+    logic        b_valid;
+    logic [1:0]  b_resp;
+    logic        ar_ready;
+    logic        r_valid;
+    logic [31:0] r_data;
+    logic [1:0]  r_resp;
+  } axil_rsp_t;
+
+  // The register port axi4lite_to_reg makes of a BAR (the mailbox's host
+  // side, bar1_aperture): one access at a time, the request held until the
+  // one-cycle ack. addr is the byte offset in the BAR (its low bits; the
+  // rest 0); err becomes SLVERR.
+  typedef struct packed {
+    logic        req;
+    logic        we;
+    logic [31:0] addr;
+    logic [31:0] wdata;
+    logic [3:0]  wstrb;
+  } reg_req_t;
+
+  typedef struct packed {
+    logic        ack;
+    logic        err;
+    logic [31:0] rdata;
+  } reg_rsp_t;
 
 endpackage : axi4_pkg
 `endif  // AXI4_PKG_SV

@@ -23,14 +23,9 @@ module bar1_aperture #(
   input  logic [31:0]           base_i,      // DDR offset of the window
   input  logic [31:0]           limit_i,     // DDR offsets at or above it are refused
 
-  input  logic                  req_i,
-  input  logic                  we_i,
-  input  logic [WindowBits-1:0] addr_i,
-  input  logic [31:0]           wdata_i,
-  input  logic [3:0]            wstrb_i,
-  output logic                  ack_o,
-  output logic                  err_o,
-  output logic [31:0]           rdata_o,
+  // Register port (axi4lite_to_reg's): the low WindowBits address bits
+  input  axi4_pkg::reg_req_t    reg_i,
+  output axi4_pkg::reg_rsp_t    reg_o,
 
   // AXI4 master (axi4_pkg): one single 64-bit beat at a time, ID 0
   output axi4_pkg::axi4_req_t   axi_o,
@@ -41,7 +36,7 @@ module bar1_aperture #(
   state_e      state_q, state_d;
   logic [31:0] addr_q;
   logic [32:0] sum;         // base + offset without wrapping
-  assign sum = {1'b0, base_i} + {{(33 - WindowBits){1'b0}}, addr_i};
+  assign sum = {1'b0, base_i} + {{(33 - WindowBits){1'b0}}, reg_i.addr[WindowBits-1:0]};
   // Beyond 4 GiB or at or above the firmware's limit (its own DDR area):
   // no transfer, the error is known at once.
   logic        refused;
@@ -52,7 +47,7 @@ module bar1_aperture #(
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      StIdle:      if (req_i) state_d = refused ? StDone : (we_i ? StWrite : StRead);
+      StIdle:      if (reg_i.req) state_d = refused ? StDone : (reg_i.we ? StWrite : StRead);
       StRead:      if (axi_i.ar_ready) state_d = StReadData;
       StReadData:  if (axi_i.r_valid) state_d = StDone;
       StWrite:     if ((aw_done_q || axi_i.aw_ready) && (w_done_q || axi_i.w_ready)) state_d = StWriteResp;
@@ -72,7 +67,7 @@ module bar1_aperture #(
       rdata_q   <= '0;
     end else begin
       state_q <= state_d;
-      if (state_q == StIdle && req_i) begin
+      if (state_q == StIdle && reg_i.req) begin
         addr_q    <= sum[31:0];
         aw_done_q <= 1'b0;
         w_done_q  <= 1'b0;
@@ -93,9 +88,7 @@ module bar1_aperture #(
     end
   end
 
-  assign ack_o   = (state_q == StDone);
-  assign err_o   = err_q;
-  assign rdata_o = rdata_q;
+  assign reg_o = '{ack: (state_q == StDone), err: err_q, rdata: rdata_q};
 
   always_comb begin
     axi_o          = '0;
@@ -107,8 +100,8 @@ module bar1_aperture #(
     axi_o.aw_valid = (state_q == StWrite) && !aw_done_q;
     axi_o.aw       = axi_o.ar;
     axi_o.w_valid  = (state_q == StWrite) && !w_done_q;
-    axi_o.w.data   = {wdata_i, wdata_i};
-    axi_o.w.strb   = addr_q[2] ? {wstrb_i, 4'b0000} : {4'b0000, wstrb_i};
+    axi_o.w.data   = {reg_i.wdata, reg_i.wdata};
+    axi_o.w.strb   = addr_q[2] ? {reg_i.wstrb, 4'b0000} : {4'b0000, reg_i.wstrb};
     axi_o.w.last   = 1'b1;
     axi_o.b_ready  = (state_q == StWriteResp);
   end
@@ -117,6 +110,6 @@ module bar1_aperture #(
   // A single ID: the response IDs carry nothing; nor does RLAST of a
   // single beat.
   logic unused;
-  assign unused = ^{addr_q[1:0], axi_i.b.id, axi_i.r.id, axi_i.r.last};
+  assign unused = ^{addr_q[1:0], axi_i.b.id, axi_i.r.id, axi_i.r.last, reg_i.addr};
 
 endmodule : bar1_aperture

@@ -33,13 +33,8 @@ module mbox
   input  logic        rst_ni,
 
   // Host (BAR0) register port
-  input  logic        host_req_i,
-  input  logic        host_we_i,
-  input  logic [15:0] host_addr_i,
-  input  logic [31:0] host_wdata_i,
-  output logic        host_ack_o,
-  output logic        host_err_o,
-  output logic [31:0] host_rdata_o,
+  input  axi4_pkg::reg_req_t host_i,   // BAR0 offsets: the low 16 address bits
+  output axi4_pkg::reg_rsp_t host_o,
 
   // CPU Wishbone slave
   input  wb_pkg::wb_req_t wb_i,
@@ -82,14 +77,16 @@ module mbox
   logic [31:0] host_status_d;
 
   logic        host_access, cpu_access, host_ack_q, cpu_ack_q;
+  logic [15:0] host_addr;   // BAR0 offset
+  assign host_addr = host_i.addr[15:0];
   logic [15:0] cpu_addr;
   logic [31:0] cpu_rdata;
   logic        host_wr, cpu_wr;
 
-  assign host_access = host_req_i && !host_ack_q;
+  assign host_access = host_i.req && !host_ack_q;
   assign cpu_access  = wb_i.cyc && wb_i.stb && !cpu_ack_q;
   assign cpu_addr    = {wb_i.adr[13:0], 2'b00};   // the 64 KiB block
-  assign host_wr     = host_access && host_we_i;
+  assign host_wr     = host_access && host_i.we;
   assign cpu_wr      = cpu_access && wb_i.we;
 
   function automatic logic in_range(input logic [15:0] a, input logic [15:0] lo,
@@ -110,14 +107,14 @@ module mbox
   // valid against an older read of it is valid against the current one.
   logic [31:0] cmd_step, cmd_room, cpl_step, cpl_room, evt_step, evt_room;
   logic        host_ptr_ok;
-  assign cmd_step = host_wdata_i - cmd_head_q;
+  assign cmd_step = host_i.wdata - cmd_head_q;
   assign cmd_room = cmd_tail_q + 32'(CMD_SLOTS) - cmd_head_q;
-  assign cpl_step = host_wdata_i - cpl_tail_q;
+  assign cpl_step = host_i.wdata - cpl_tail_q;
   assign cpl_room = cpl_head_q - cpl_tail_q;
-  assign evt_step = host_wdata_i - evt_tail_q;
+  assign evt_step = host_i.wdata - evt_tail_q;
   assign evt_room = evt_head_q - evt_tail_q;
   always_comb begin
-    unique case (host_addr_i)
+    unique case (host_addr)
       MBOX_CMD_HEAD: host_ptr_ok = cmd_step <= cmd_room;
       MBOX_CPL_TAIL: host_ptr_ok = cpl_step <= cpl_room;
       MBOX_EVT_TAIL: host_ptr_ok = evt_step <= evt_room;
@@ -126,7 +123,7 @@ module mbox
   end
 
   logic host_wr_ok, cpu_wr_ok;
-  assign host_wr_ok = host_wr && host_owned(host_addr_i) && host_ptr_ok;
+  assign host_wr_ok = host_wr && host_owned(host_addr) && host_ptr_ok;
   assign cpu_wr_ok  = cpu_wr && !host_owned(cpu_addr);
 
   function automatic logic [31:0] reg_value(input logic [15:0] a);
@@ -168,7 +165,7 @@ module mbox
   // a set in the same cycle as a clear wins, so no event is lost.
   always_comb begin
     host_status_d = host_status_q;
-    if (host_wr_ok && host_addr_i == MBOX_HOST_IRQ_STATUS) host_status_d &= ~host_wdata_i;
+    if (host_wr_ok && host_addr == MBOX_HOST_IRQ_STATUS) host_status_d &= ~host_i.wdata;
     if (cpu_wr_ok && cpu_addr == MBOX_HOST_IRQ_SET)        host_status_d |= wb_i.dat;
   end
 
@@ -191,17 +188,17 @@ module mbox
         host_write_errors_q <= host_write_errors_q + 32'd1;
         host_write_last_q   <= '0;
         host_write_last_q[MBOX_HOST_WRITE_LAST_OFFSET_LSB +: MBOX_HOST_WRITE_LAST_OFFSET_WIDTH] <=
-            host_addr_i;
+            host_addr;
         host_write_last_q[MBOX_HOST_WRITE_LAST_REASON_LSB +: MBOX_HOST_WRITE_LAST_REASON_WIDTH] <=
-            host_owned(host_addr_i) ? 8'(HOST_WRITE_RANGE) : 8'(HOST_WRITE_NOT_HOST);
+            host_owned(host_addr) ? 8'(HOST_WRITE_RANGE) : 8'(HOST_WRITE_NOT_HOST);
       end
       if (host_wr_ok) begin
-        unique case (host_addr_i)
-          MBOX_HOST_IRQ_MASK: host_mask_q <= host_wdata_i;
-          MBOX_CMD_HEAD:      cmd_head_q  <= host_wdata_i;
-          MBOX_CPL_TAIL:      cpl_tail_q  <= host_wdata_i;
-          MBOX_EVT_TAIL:      evt_tail_q  <= host_wdata_i;
-          MBOX_APERTURE_BASE: aperture_base_q <= {host_wdata_i[31:12], 12'b0};
+        unique case (host_addr)
+          MBOX_HOST_IRQ_MASK: host_mask_q <= host_i.wdata;
+          MBOX_CMD_HEAD:      cmd_head_q  <= host_i.wdata;
+          MBOX_CPL_TAIL:      cpl_tail_q  <= host_i.wdata;
+          MBOX_EVT_TAIL:      evt_tail_q  <= host_i.wdata;
+          MBOX_APERTURE_BASE: aperture_base_q <= {host_i.wdata[31:12], 12'b0};
           default: ;
         endcase
       end
@@ -226,14 +223,14 @@ module mbox
 
       // DEV_IRQ_STATUS: the doorbell sets, the firmware's write-1 clears.
       if (cpu_wr_ok && cpu_addr == MBOX_DEV_IRQ_STATUS) dev_status_q <= dev_status_q & ~wb_i.dat;
-      if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
+      if (host_wr_ok && host_addr == MBOX_DOORBELL) begin
         dev_status_q[MBOX_DEV_IRQ_STATUS_DOORBELL_LSB] <= 1'b1;
         doorbell_cycle_q <= cycle_i;
       end
 
       // Doorbell-to-completion latency: armed by a doorbell, taken at the
       // first completion published after it.
-      if (host_wr_ok && host_addr_i == MBOX_DOORBELL) begin
+      if (host_wr_ok && host_addr == MBOX_DOORBELL) begin
         latency_armed_q <= 1'b1;
       end else if (latency_armed_q && cpu_wr_ok && cpu_addr == MBOX_CPL_HEAD) begin
         latency_armed_q <= 1'b0;
@@ -253,18 +250,18 @@ module mbox
   logic [31:0] cmd_a_rdata, cmd_b_rdata, cpl_a_rdata, cpl_b_rdata, evt_a_rdata, evt_b_rdata;
   logic [15:0] host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off, host_cpl_off, host_evt_off;
 
-  assign host_cmd_off = host_addr_i - CmdBase;
+  assign host_cmd_off = host_addr - CmdBase;
   assign cpu_cmd_off  = cpu_addr - CmdBase;
   assign cpu_cpl_off  = cpu_addr - CplBase;
-  assign host_cpl_off = host_addr_i - CplBase;
+  assign host_cpl_off = host_addr - CplBase;
   assign cpu_evt_off  = cpu_addr - EvtBase;
-  assign host_evt_off = host_addr_i - EvtBase;
+  assign host_evt_off = host_addr - EvtBase;
 
   prim_ram_2p #(.Words(CmdWords)) u_cmd_ring (
     .clk_i,
-    .a_we_i    (host_wr_ok && in_range(host_addr_i, CmdBase, CmdEnd)),
+    .a_we_i    (host_wr_ok && in_range(host_addr, CmdBase, CmdEnd)),
     .a_addr_i  (host_cmd_off[$clog2(CmdWords)+1:2]),
-    .a_wdata_i (host_wdata_i),
+    .a_wdata_i (host_i.wdata),
     .a_rdata_o (cmd_a_rdata),
     .b_addr_i  (cpu_cmd_off[$clog2(CmdWords)+1:2]),
     .b_rdata_o (cmd_b_rdata)
@@ -316,8 +313,8 @@ module mbox
       host_ack_q <= host_access;
       cpu_ack_q  <= cpu_access;
       if (host_access) begin
-        host_src_q <= source_of(host_addr_i);
-        host_reg_q <= reg_value(host_addr_i);
+        host_src_q <= source_of(host_addr);
+        host_reg_q <= reg_value(host_addr);
       end
       if (cpu_access) begin
         cpu_src_q <= source_of(cpu_addr);
@@ -328,10 +325,10 @@ module mbox
 
   always_comb begin
     unique case (host_src_q)
-      SrcCmd:  host_rdata_o = cmd_a_rdata;
-      SrcCpl:  host_rdata_o = cpl_b_rdata;
-      SrcEvt:  host_rdata_o = evt_b_rdata;
-      default: host_rdata_o = host_reg_q;
+      SrcCmd:  host_o.rdata = cmd_a_rdata;
+      SrcCpl:  host_o.rdata = cpl_b_rdata;
+      SrcEvt:  host_o.rdata = evt_b_rdata;
+      default: host_o.rdata = host_reg_q;
     endcase
     unique case (cpu_src_q)
       SrcCmd:  cpu_rdata = cmd_b_rdata;
@@ -341,8 +338,8 @@ module mbox
     endcase
   end
 
-  assign host_ack_o = host_ack_q;
-  assign host_err_o = 1'b0;
+  assign host_o.ack = host_ack_q;
+  assign host_o.err = 1'b0;
   assign wb_o.ack    = cpu_ack_q;
   assign wb_o.err    = 1'b0;
   assign wb_o.dat    = cpu_rdata;
@@ -352,7 +349,7 @@ module mbox
   // Ring offsets beyond a ring's size select another ring or a register, and
   // byte bits below a word are not used.
   logic unused;
-  assign unused = ^{wb_i.adr[29:14], wb_i.sel, wb_i.cti, host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off,
+  assign unused = ^{host_i.addr[31:16], host_i.wstrb, wb_i.adr[29:14], wb_i.sel, wb_i.cti, host_cmd_off, cpu_cpl_off, cpu_evt_off, cpu_cmd_off,
                     host_cpl_off, host_evt_off};
 
 endmodule : mbox

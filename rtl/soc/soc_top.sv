@@ -331,22 +331,22 @@ module soc_top
   assign slv_rsp[SDdr]       = ddr_rsp;
 
   // ------------------------------------------------------------ mailbox
-  logic        bar0_req, bar0_we, bar0_ack, bar0_err;
-  logic [15:0] bar0_addr;
-  logic [31:0] bar0_wdata, bar0_rdata;
-  logic [3:0]  bar0_wstrb;
+  // The BAR as axi4_pkg's AXI4-Lite structs, and its register port.
+  axi4_pkg::axil_req_t bar0_axil_req;
+  axi4_pkg::axil_rsp_t bar0_axil_rsp;
+  axi4_pkg::reg_req_t  bar0_reg_req;
+  axi4_pkg::reg_rsp_t  bar0_reg_rsp;
+  assign bar0_axil_req = '{aw_valid: bar0_awvalid_i, aw_addr: 32'(bar0_awaddr_i),
+                            w_valid: bar0_wvalid_i, w_data: bar0_wdata_i, w_strb: bar0_wstrb_i,
+                            b_ready: bar0_bready_i, ar_valid: bar0_arvalid_i,
+                            ar_addr: 32'(bar0_araddr_i), r_ready: bar0_rready_i};
+  assign {bar0_awready_o, bar0_wready_o, bar0_bvalid_o, bar0_bresp_o, bar0_arready_o, bar0_rvalid_o,
+          bar0_rdata_o, bar0_rresp_o} = bar0_axil_rsp;
 
   axi4lite_to_reg #(.AddrWidth(16)) u_bar0 (
     .clk_i, .rst_ni,
-    .awvalid_i (bar0_awvalid_i), .awready_o (bar0_awready_o), .awaddr_i (bar0_awaddr_i),
-    .wvalid_i (bar0_wvalid_i), .wready_o (bar0_wready_o), .wdata_i (bar0_wdata_i),
-    .wstrb_i (bar0_wstrb_i), .bvalid_o (bar0_bvalid_o), .bready_i (bar0_bready_i),
-    .bresp_o (bar0_bresp_o), .arvalid_i (bar0_arvalid_i), .arready_o (bar0_arready_o),
-    .araddr_i (bar0_araddr_i), .rvalid_o (bar0_rvalid_o), .rready_i (bar0_rready_i),
-    .rdata_o (bar0_rdata_o), .rresp_o (bar0_rresp_o),
-    .reg_req_o (bar0_req), .reg_we_o (bar0_we), .reg_addr_o (bar0_addr),
-    .reg_wdata_o (bar0_wdata), .reg_wstrb_o (bar0_wstrb), .reg_ack_i (bar0_ack),
-    .reg_err_i (bar0_err), .reg_rdata_i (bar0_rdata)
+    .axil_i (bar0_axil_req), .axil_o (bar0_axil_rsp),
+    .reg_o (bar0_reg_req), .reg_i (bar0_reg_rsp)
   );
 
   // The mailbox owns APERTURE_BASE; BAR1 below uses it.
@@ -354,38 +354,35 @@ module soc_top
 
   mbox u_mbox (
     .clk_i, .rst_ni,
-    .host_req_i (bar0_req), .host_we_i (bar0_we), .host_addr_i (bar0_addr),
-    .host_wdata_i (bar0_wdata), .host_ack_o (bar0_ack), .host_err_o (bar0_err),
-    .host_rdata_o (bar0_rdata),
+    .host_i (bar0_reg_req), .host_o (bar0_reg_rsp),
     .wb_i (slv_req[SMbox]), .wb_o (slv_rsp[SMbox]),
     .cycle_i (cycle[31:0]), .aperture_base_o (aperture_base), .aperture_limit_o (aperture_limit),
     .dev_irq_o (mbox_irq), .host_irq_o, .msi_o (host_msi_o)
   );
 
   // BAR1: the VRAM aperture, a window into DDR at MBOX.APERTURE_BASE.
-  logic        bar1_req, bar1_we, bar1_ack, bar1_err;
-  logic [23:0] bar1_addr;
-  logic [31:0] bar1_wdata, bar1_rdata;
-  logic [3:0]  bar1_wstrb;
+  // The BAR as axi4_pkg's AXI4-Lite structs, and its register port.
+  axi4_pkg::axil_req_t bar1_axil_req;
+  axi4_pkg::axil_rsp_t bar1_axil_rsp;
+  axi4_pkg::reg_req_t  bar1_reg_req;
+  axi4_pkg::reg_rsp_t  bar1_reg_rsp;
+  assign bar1_axil_req = '{aw_valid: bar1_awvalid_i, aw_addr: 32'(bar1_awaddr_i),
+                            w_valid: bar1_wvalid_i, w_data: bar1_wdata_i, w_strb: bar1_wstrb_i,
+                            b_ready: bar1_bready_i, ar_valid: bar1_arvalid_i,
+                            ar_addr: 32'(bar1_araddr_i), r_ready: bar1_rready_i};
+  assign {bar1_awready_o, bar1_wready_o, bar1_bvalid_o, bar1_bresp_o, bar1_arready_o, bar1_rvalid_o,
+          bar1_rdata_o, bar1_rresp_o} = bar1_axil_rsp;
 
   axi4lite_to_reg #(.AddrWidth(24)) u_bar1 (
     .clk_i, .rst_ni,
-    .awvalid_i (bar1_awvalid_i), .awready_o (bar1_awready_o), .awaddr_i (bar1_awaddr_i),
-    .wvalid_i (bar1_wvalid_i), .wready_o (bar1_wready_o), .wdata_i (bar1_wdata_i),
-    .wstrb_i (bar1_wstrb_i), .bvalid_o (bar1_bvalid_o), .bready_i (bar1_bready_i),
-    .bresp_o (bar1_bresp_o), .arvalid_i (bar1_arvalid_i), .arready_o (bar1_arready_o),
-    .araddr_i (bar1_araddr_i), .rvalid_o (bar1_rvalid_o), .rready_i (bar1_rready_i),
-    .rdata_o (bar1_rdata_o), .rresp_o (bar1_rresp_o),
-    .reg_req_o (bar1_req), .reg_we_o (bar1_we), .reg_addr_o (bar1_addr),
-    .reg_wdata_o (bar1_wdata), .reg_wstrb_o (bar1_wstrb), .reg_ack_i (bar1_ack),
-    .reg_err_i (bar1_err), .reg_rdata_i (bar1_rdata)
+    .axil_i (bar1_axil_req), .axil_o (bar1_axil_rsp),
+    .reg_o (bar1_reg_req), .reg_i (bar1_reg_rsp)
   );
 
   bar1_aperture #(.WindowBits(24)) u_aperture (
     .clk_i, .rst_ni,
     .base_i (aperture_base), .limit_i (aperture_limit),
-    .req_i (bar1_req), .we_i (bar1_we), .addr_i (bar1_addr), .wdata_i (bar1_wdata),
-    .wstrb_i (bar1_wstrb), .ack_o (bar1_ack), .err_o (bar1_err), .rdata_o (bar1_rdata),
+    .reg_i (bar1_reg_req), .reg_o (bar1_reg_rsp),
     .axi_o (dm_req[MAperture]), .axi_i (dm_rsp[MAperture])
   );
 
@@ -705,11 +702,10 @@ module soc_top
     $error("soc_top: AXI4 IDs do not fit (axi4_pkg::ID_W, DDR_AXI_ID_BITS, SYSMEM_AXI_ID_BITS)");
   end
 
-  // The mailbox takes whole words (strobes unused); the top DDR ID bits are
-  // for masters still to come; the aperture uses a single ID; the DDR port
-  // has no user sideband and 32-bit addresses.
+  // The top DDR ID bits are for masters still to come; the walker only
+  // reads; the DDR port has no user sideband and 32-bit addresses.
   logic unused_top;
-  assign unused_top = ^{bar0_wstrb, cycle[63:32], ddr_axi_req.aw.user, ddr_axi_req.ar.user,
+  assign unused_top = ^{cycle[63:32], ddr_axi_req.aw.user, ddr_axi_req.ar.user,
                         ddr_axi_req.aw.addr[63:32], ddr_axi_req.ar.addr[63:32],
                         sys_req.aw.user[axi4_pkg::USER_W-1:1], sys_req.ar.user[axi4_pkg::USER_W-1:1],
                         sysmem_bid_i[SYSMEM_AXI_ID_BITS-1:SysIdW],

@@ -13,7 +13,7 @@
 #   make bitstream BOARD=litefury             Vivado batch flow (needs Vivado)
 
 # ------------------------------------------------------------ UART link RTL
-UART_RTL := $(RTL_PKGS) $(RTL_LINK)
+UART_RTL := $(RTL_PKGS) rtl/prim/axi4_pkg.sv $(RTL_LINK)
 UART_SOC_RTL := $(RTL_ALL) $(RTL_LINK) boards/common/uart_soc.sv
 
 # Simulation: a fast line (4 cycles per bit) keeps the host suite quick. The
