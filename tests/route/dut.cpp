@@ -3,6 +3,9 @@
 // the C test (tests/route/route_test.c). No test logic here.
 #include "dut.h"
 
+#include <cassert>
+#include <cstdint>
+
 #include "Vroute_tb_top.h"
 #include "verilated.h"
 
@@ -33,76 +36,127 @@ extern "C" void route_dut_destroy(struct route_dut *d)
     delete d;
 }
 
-static void drive(Vroute_tb_top &t, const route_master &m, const sysmem_pins s[2])
+// axi4_pkg's structs are packed vectors here (Verilator words, LSB first).
+// A cursor walks one from its most significant field down, as the package
+// declares them; done() checks it ended on the struct's first bit.
+class packed_cursor
 {
-    t.m_awvalid_i = m.awvalid;
-    t.m_awsel_i = m.awsel;
-    t.m_awid_i = m.awid;
-    t.m_awaddr_i = m.awaddr;
-    t.m_awlen_i = m.awlen;
-    t.m_awuser_i = m.awuser;
-    t.m_wvalid_i = m.wvalid;
-    t.m_wdata_i = m.wdata;
-    t.m_wstrb_i = m.wstrb;
-    t.m_wlast_i = m.wlast;
-    t.m_bready_i = m.bready;
-    t.m_arvalid_i = m.arvalid;
-    t.m_arsel_i = m.arsel;
-    t.m_arid_i = m.arid;
-    t.m_araddr_i = m.araddr;
-    t.m_arlen_i = m.arlen;
-    t.m_aruser_i = m.aruser;
-    t.m_rready_i = m.rready;
-    t.s_awready_i = s[0].awready | s[1].awready << 1;
-    t.s_wready_i = s[0].wready | s[1].wready << 1;
-    t.s_bvalid_i = s[0].bvalid | s[1].bvalid << 1;
-    t.s_bid_i = (s[0].bid & 0xF) | (s[1].bid & 0xF) << 4;
-    t.s_bresp_i = s[0].bresp | s[1].bresp << 2;
-    t.s_arready_i = s[0].arready | s[1].arready << 1;
-    t.s_rvalid_i = s[0].rvalid | s[1].rvalid << 1;
-    t.s_rid_i = (s[0].rid & 0xF) | (s[1].rid & 0xF) << 4;
-    t.s_rdata_i[0] = (uint32_t)s[0].rdata;
-    t.s_rdata_i[1] = (uint32_t)(s[0].rdata >> 32);
-    t.s_rdata_i[2] = (uint32_t)s[1].rdata;
-    t.s_rdata_i[3] = (uint32_t)(s[1].rdata >> 32);
-    t.s_rresp_i = s[0].rresp | s[1].rresp << 2;
-    t.s_rlast_i = s[0].rlast | s[1].rlast << 1;
+  public:
+    packed_cursor(uint32_t *words, int lsb, int width) : w_(words), lsb_(lsb), pos_(lsb + width)
+    {
+    }
+    packed_cursor &put(uint64_t v, int width)
+    {
+        pos_ -= width;
+        for (int i = 0; i < width; i++) {
+            uint32_t bit = 1u << ((pos_ + i) % 32);
+            if ((v >> i) & 1)
+                w_[(pos_ + i) / 32] |= bit;
+            else
+                w_[(pos_ + i) / 32] &= ~bit;
+        }
+        return *this;
+    }
+    uint64_t get(int width)
+    {
+        uint64_t v = 0;
+        pos_ -= width;
+        for (int i = 0; i < width; i++)
+            v |= (uint64_t)((w_[(pos_ + i) / 32] >> ((pos_ + i) % 32)) & 1) << i;
+        return v;
+    }
+    void done() const
+    {
+        assert(pos_ == lsb_);
+    }
+
+  private:
+    uint32_t *w_;
+    int lsb_, pos_;
+};
+
+// axi4_pkg's widths (ID_W, ADDR_W, DATA_W, USER_W) and its structs' sizes.
+enum { ID_W = 8, ADDR_W = 64, DATA_W = 64, USER_W = 4, REQ_W = 256, RSP_W = 90 };
+enum { SIZE_8B = 3, BURST_INCR = 1, CACHE_COHERENT = 0xF, CACHE_NONCOHERENT = 0x3 };
+// The package and these must agree: the ports' sizes follow the package.
+static_assert(sizeof(Vroute_tb_top::m_req_i) == REQ_W / 8, "axi4_req_t width");
+static_assert(sizeof(Vroute_tb_top::s_req_o) == 2 * REQ_W / 8, "axi4_req_t width");
+static_assert(sizeof(Vroute_tb_top::m_rsp_o) == 4 * ((RSP_W + 31) / 32), "axi4_rsp_t width");
+static_assert(sizeof(Vroute_tb_top::s_rsp_i) == 4 * ((2 * RSP_W + 31) / 32), "axi4_rsp_t width");
+
+// An axi4_ax_t of the master's: 64-bit INCR beats, the user bit its own.
+static void put_ax(packed_cursor &c, uint8_t id, uint64_t addr, uint8_t len, uint8_t user)
+{
+    c.put(id, ID_W)
+        .put(addr, ADDR_W)
+        .put(len, 8)
+        .put(SIZE_8B, 3)
+        .put(BURST_INCR, 2)
+        .put(user, USER_W);
 }
 
-static void sample(const Vroute_tb_top &t, route_master &m, sysmem_pins s[2])
+static void drive(Vroute_tb_top &t, const route_master &m, const sysmem_pins s[2])
 {
-    m.awready = t.m_awready_o;
-    m.wready = t.m_wready_o;
-    m.bvalid = t.m_bvalid_o;
-    m.bid = t.m_bid_o;
-    m.bresp = t.m_bresp_o;
-    m.arready = t.m_arready_o;
-    m.rvalid = t.m_rvalid_o;
-    m.rid = t.m_rid_o;
-    m.rdata = t.m_rdata_o;
-    m.rresp = t.m_rresp_o;
-    m.rlast = t.m_rlast_o;
+    packed_cursor req(t.m_req_i.data(), 0, REQ_W);
+    req.put(m.awvalid, 1);
+    put_ax(req, m.awid, m.awaddr, m.awlen, m.awuser);
+    req.put(m.wvalid, 1).put(m.wdata, DATA_W).put(m.wstrb, 8).put(m.wlast, 1).put(m.bready, 1);
+    req.put(m.arvalid, 1);
+    put_ax(req, m.arid, m.araddr, m.arlen, m.aruser);
+    req.put(m.rready, 1).done();
+    t.m_awsel_i = m.awsel;
+    t.m_arsel_i = m.arsel;
     for (int k = 0; k < 2; k++) {
-        s[k].awvalid = (t.s_awvalid_o >> k) & 1;
-        s[k].awid = t.s_awid_o;
-        s[k].awaddr = t.s_awaddr_o;
-        s[k].awlen = t.s_awlen_o;
-        s[k].awsize = 3;
-        s[k].awburst = 1;
-        s[k].awcache = t.s_awuser_o ? 0xF : 0x3;
-        s[k].wvalid = (t.s_wvalid_o >> k) & 1;
-        s[k].wdata = t.s_wdata_o;
-        s[k].wstrb = t.s_wstrb_o;
-        s[k].wlast = t.s_wlast_o;
-        s[k].bready = (t.s_bready_o >> k) & 1;
-        s[k].arvalid = (t.s_arvalid_o >> k) & 1;
-        s[k].arid = t.s_arid_o;
-        s[k].araddr = t.s_araddr_o;
-        s[k].arlen = t.s_arlen_o;
-        s[k].arsize = 3;
-        s[k].arburst = 1;
-        s[k].arcache = t.s_aruser_o ? 0xF : 0x3;
-        s[k].rready = (t.s_rready_o >> k) & 1;
+        packed_cursor rsp(t.s_rsp_i.data(), k * RSP_W, RSP_W);
+        rsp.put(s[k].awready, 1).put(s[k].wready, 1);
+        rsp.put(s[k].bvalid, 1).put(s[k].bid, ID_W).put(s[k].bresp, 2);
+        rsp.put(s[k].arready, 1);
+        rsp.put(s[k].rvalid, 1).put(s[k].rid, ID_W).put(s[k].rdata, DATA_W).put(s[k].rresp, 2);
+        rsp.put(s[k].rlast, 1).done();
+    }
+}
+
+// An axi4_ax_t towards a slave model: the user bit becomes AxCACHE.
+static void get_ax(packed_cursor &c, uint8_t &id, uint64_t &addr, uint8_t &len, uint8_t &size,
+                   uint8_t &burst, uint8_t &cache)
+{
+    id = (uint8_t)c.get(ID_W);
+    addr = c.get(ADDR_W);
+    len = (uint8_t)c.get(8);
+    size = (uint8_t)c.get(3);
+    burst = (uint8_t)c.get(2);
+    cache = (c.get(USER_W) & 1) ? CACHE_COHERENT : CACHE_NONCOHERENT;
+}
+
+static void sample(Vroute_tb_top &t, route_master &m, sysmem_pins s[2])
+{
+    packed_cursor rsp(t.m_rsp_o.data(), 0, RSP_W);
+    m.awready = (uint8_t)rsp.get(1);
+    m.wready = (uint8_t)rsp.get(1);
+    m.bvalid = (uint8_t)rsp.get(1);
+    m.bid = (uint8_t)rsp.get(ID_W);
+    m.bresp = (uint8_t)rsp.get(2);
+    m.arready = (uint8_t)rsp.get(1);
+    m.rvalid = (uint8_t)rsp.get(1);
+    m.rid = (uint8_t)rsp.get(ID_W);
+    m.rdata = rsp.get(DATA_W);
+    m.rresp = (uint8_t)rsp.get(2);
+    m.rlast = (uint8_t)rsp.get(1);
+    rsp.done();
+    for (int k = 0; k < 2; k++) {
+        sysmem_pins &p = s[k];
+        packed_cursor req(t.s_req_o.data(), k * REQ_W, REQ_W);
+        p.awvalid = (uint8_t)req.get(1);
+        get_ax(req, p.awid, p.awaddr, p.awlen, p.awsize, p.awburst, p.awcache);
+        p.wvalid = (uint8_t)req.get(1);
+        p.wdata = req.get(DATA_W);
+        p.wstrb = (uint8_t)req.get(8);
+        p.wlast = (uint8_t)req.get(1);
+        p.bready = (uint8_t)req.get(1);
+        p.arvalid = (uint8_t)req.get(1);
+        get_ax(req, p.arid, p.araddr, p.arlen, p.arsize, p.arburst, p.arcache);
+        p.rready = (uint8_t)req.get(1);
+        req.done();
     }
 }
 
