@@ -100,12 +100,7 @@ module axi4_protocol_checker #(
   // Active from the first rising edge after reset (set at the falling edge
   // before it): a flop reset asynchronously, so that rst_ni stays an
   // asynchronous reset only (see prim_assert.svh).
-  logic active_q, off;
-  always_ff @(negedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) active_q <= 1'b0;
-    else         active_q <= 1'b1;
-  end
-  assign off = !active_q;
+  `ASSERT_OFF(off)
 
   // No X: four-state simulators only (empty checks under Verilator).
   `ASSERT_KNOWN(aw_known, {awvalid_i, awready_i}, clk_i, off)

@@ -34,15 +34,11 @@ module axi4lite_to_reg_dv #(
   logic unused;
   assign unused = ^{axil_i, axil_o, reg_o};
 
-  logic active_q;
-  always_ff @(negedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) active_q <= 1'b0;
-    else         active_q <= 1'b1;
-  end
+  `ASSERT_OFF(off)
 
-  `ASSERT_KNOWN(reg_req_known, reg_o.req, clk_i, !active_q)
-  `ASSERT_KNOWN_IF(reg_cmd_known, {reg_o.we, reg_o.addr}, reg_o.req, clk_i, !active_q)
-  `ASSERT_KNOWN_IF(rdata_known, axil_o.r_data, axil_o.r_valid, clk_i, !active_q)
+  `ASSERT_KNOWN(reg_req_known, reg_o.req, clk_i, off)
+  `ASSERT_KNOWN_IF(reg_cmd_known, {reg_o.we, reg_o.addr}, reg_o.req, clk_i, off)
+  `ASSERT_KNOWN_IF(rdata_known, axil_o.r_data, axil_o.r_valid, clk_i, off)
 
 endmodule : axi4lite_to_reg_dv
 

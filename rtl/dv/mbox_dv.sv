@@ -17,12 +17,7 @@ module mbox_dv (
   input logic        msi_o
 );
 
-  logic active_q, off;
-  always_ff @(negedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) active_q <= 1'b0;
-    else         active_q <= 1'b1;
-  end
-  assign off = !active_q;
+  `ASSERT_OFF(off)
 
   `ASSERT_KNOWN(host_ack_known, host_o.ack, clk_i, off)
   `ASSERT_KNOWN_IF(host_rsp_known, {host_o.err, host_o.rdata}, host_o.ack, clk_i, off)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Bound into every mmu_top (the bind at the end of this file): the protocol checker on the
+// Bound into every mmu_top (the binds at the end of this file): the protocol checker on the
 // walker's AXI4 read master (no write channels: tied off), and no X on the
 // MMU's outputs: handshakes, each port's response while valid, the AR
 // payload while valid (the checker's), the Wishbone data while acknowledged,
-// the interrupt and the invalidation port. Its ports are mmu_top's, all
-// inputs, connected by name.
+// the interrupt and the invalidation port. mmu_top_dv's ports are mmu_top's,
+// all inputs, connected by name.
 `include "prim_assert.svh"
 
 module mmu_top_dv #(
@@ -27,43 +27,13 @@ module mmu_top_dv #(
   input logic [NPorts-1:0]      rsp_ro_o,
   input logic [NPorts-1:0]      rsp_nx_o,
   input logic [NPorts*3-1:0]    rsp_psize_o,
-  input logic                   axi_arvalid_o,
-  input logic                   axi_arready_i,
-  input logic [3:0]             axi_arid_o,
-  input logic [31:0]            axi_araddr_o,
-  input logic [7:0]             axi_arlen_o,
-  input logic [2:0]             axi_arsize_o,
-  input logic [1:0]             axi_arburst_o,
-  input logic                   axi_rvalid_i,
-  input logic                   axi_rready_o,
-  input logic [3:0]             axi_rid_i,
-  input logic [63:0]            axi_rdata_i,
-  input logic [1:0]             axi_rresp_i,
-  input logic                   axi_rlast_i,
   input logic                   inv_req_ready_o,
   input logic                   inv_req_busy_o,
   input logic                   irq_o
 );
 
-  axi4_protocol_checker #(.IdW(4), .AddrW(32), .DataW(64), .UserW(1)) u_axi_chk (
-    .clk_i, .rst_ni,
-    .awvalid_i (1'b0), .awready_i (1'b0), .awid_i ('0), .awaddr_i ('0), .awlen_i ('0),
-    .awsize_i ('0), .awburst_i (2'b01), .awuser_i (1'b0),
-    .wvalid_i (1'b0), .wready_i (1'b0), .wdata_i ('0), .wstrb_i ('0), .wlast_i (1'b0),
-    .bvalid_i (1'b0), .bready_i (1'b0), .bid_i ('0), .bresp_i ('0),
-    .arvalid_i (axi_arvalid_o), .arready_i (axi_arready_i), .arid_i (axi_arid_o),
-    .araddr_i (axi_araddr_o), .arlen_i (axi_arlen_o), .arsize_i (axi_arsize_o),
-    .arburst_i (axi_arburst_o), .aruser_i (1'b0),
-    .rvalid_i (axi_rvalid_i), .rready_i (axi_rready_o), .rid_i (axi_rid_i),
-    .rdata_i (axi_rdata_i), .rresp_i (axi_rresp_i), .rlast_i (axi_rlast_i)
-  );
 
-  logic active_q, off;
-  always_ff @(negedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) active_q <= 1'b0;
-    else         active_q <= 1'b1;
-  end
-  assign off = !active_q;
+  `ASSERT_OFF(off)
 
   `ASSERT_KNOWN(wb_ack_known, wb_ack_o, clk_i, off)
   `ASSERT_KNOWN_IF(wb_dat_known, wb_dat_o, wb_ack_o, clk_i, off)
@@ -82,3 +52,18 @@ endmodule : mmu_top_dv
 bind mmu_top mmu_top_dv #(
   .NPorts (NPorts), .TagW (TagW), .PaW ($bits(rsp_pa_o) / NPorts)
 ) u_mmu_top_dv (.*);
+
+// The walker's AXI4 read master: the protocol checker, connected in the bind
+// (no write channels: tied off).
+bind mmu_top axi4_protocol_checker #(.IdW(4), .AddrW(32), .DataW(64), .UserW(1)) u_axi_chk (
+  .clk_i, .rst_ni,
+  .awvalid_i (1'b0), .awready_i (1'b0), .awid_i ('0), .awaddr_i ('0), .awlen_i ('0),
+  .awsize_i ('0), .awburst_i (2'b01), .awuser_i (1'b0),
+  .wvalid_i (1'b0), .wready_i (1'b0), .wdata_i ('0), .wstrb_i ('0), .wlast_i (1'b0),
+  .bvalid_i (1'b0), .bready_i (1'b0), .bid_i ('0), .bresp_i ('0),
+  .arvalid_i (axi_arvalid_o), .arready_i (axi_arready_i), .arid_i (axi_arid_o),
+  .araddr_i (axi_araddr_o), .arlen_i (axi_arlen_o), .arsize_i (axi_arsize_o),
+  .arburst_i (axi_arburst_o), .aruser_i (1'b0),
+  .rvalid_i (axi_rvalid_i), .rready_i (axi_rready_o), .rid_i (axi_rid_i),
+  .rdata_i (axi_rdata_i), .rresp_i (axi_rresp_i), .rlast_i (axi_rlast_i)
+);

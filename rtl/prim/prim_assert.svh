@@ -8,12 +8,14 @@
 //   `ASSERT_KNOWN(name, sig [, clk, disable])     no X or Z on sig
 //   `ASSERT_KNOWN_IF(name, sig, en [, clk, disable])  no X or Z on sig while en
 //   `ASSERT_I(name, expr)                        immediate: expr holds here (in a process)
+//   `ASSERT_OFF(off [, clk, rst_n])              declares off, a disable for the above
 //
 // The defaults are clk_i and !rst_ni. Every flop of this design resets
 // asynchronously, and Verilator's lint counts a `disable iff (!rst_ni)` as a
 // synchronous use of the same net (SYNCASYNCNET), so the checkers of rtl/dv
 // pass a flop of their own instead (reset asynchronously, set at the falling
-// clock edge after reset ends).
+// clock edge after reset ends): `ASSERT_OFF declares it, inverted, as the
+// disable `off`, high from reset until the first rising edge after it.
 //
 // Under SYNTHESIS (Yosys defines it) every macro is empty, so RTL may use
 // them. A failure is $error with the label: a Verilator model built with
@@ -24,6 +26,14 @@
 // the data of a valid beat is the bug they catch.
 `ifndef PRIM_ASSERT_SVH
 `define PRIM_ASSERT_SVH
+
+`define ASSERT_OFF(__off, __clk = clk_i, __rst_n = rst_ni) \
+  logic __off``_active_q, __off; \
+  always_ff @(negedge __clk or negedge __rst_n) begin \
+    if (!__rst_n) __off``_active_q <= 1'b0; \
+    else          __off``_active_q <= 1'b1; \
+  end \
+  assign __off = !__off``_active_q;
 
 `ifdef SYNTHESIS
 

@@ -116,6 +116,21 @@ def match_paren(text, i):
     raise ValueError("unbalanced parentheses")
 
 
+def connections(body, implicit):
+    """{port: expr} of an instance's port list: `.p (expr)`, and with
+    implicit `.p` alone as `.p (p)`. A `.x` right after a name, `]` or `)` is
+    a struct member inside an expression, not a port. Connections inside
+    connections (.x (f(.y))) cannot occur in our tops."""
+    conns = {}
+    for c in re.finditer(r"(?<![\w\])])\.(\w+)\s*", body):
+        j = c.end()
+        if j < len(body) and body[j] == "(":
+            conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
+        elif implicit:
+            conns[c.group(1)] = c.group(1)
+    return conns
+
+
 def instance_connections(text, module):
     """(instance name, {port: expr}) of the (single) instance of module."""
     for m in re.finditer(r"\b" + module + r"\b\s*", text):
@@ -128,16 +143,9 @@ def instance_connections(text, module):
             continue
         start = i + n.end() - 1
         body = text[start + 1:match_paren(text, start) - 1]
-        conns = {}
-        for c in re.finditer(r"(?<![\w\])])\.(\w+)\s*", body):
-            j = c.end()
-            if j < len(body) and body[j] == "(":
-                conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
-            else:
-                conns[c.group(1)] = c.group(1)
+        conns = connections(body, implicit=True)
         if re.search(r"\.\*", body):
             conns["*"] = "*"
-        # Connections inside connections (.x (f(.y))) cannot occur in our tops.
         return n.group(1), conns
     return None, None
 
@@ -181,12 +189,7 @@ def all_instances(text):
             inst, start = n.group(1), i + n.end() - 1
         if inst in KEYWORDS:
             continue
-        body = text[start + 1:match_paren(text, start) - 1]
-        conns = {}
-        for c in re.finditer(r"(?<![\w\])])\.(\w+)\s*", body):
-            j = c.end()
-            if j < len(body) and body[j] == "(":
-                conns[c.group(1)] = body[j + 1:match_paren(body, j) - 1].strip()
+        conns = connections(text[start + 1:match_paren(text, start) - 1], implicit=False)
         if conns:
             out.append((mod, inst, conns))
     return out
