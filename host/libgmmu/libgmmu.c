@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "libgmmu.h"
 
+#include "transport_deadline.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -41,19 +43,6 @@ struct gmmu_dev {
 };
 
 /* ------------------------------------------------------------- helpers */
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
-
 static int rd(struct gmmu_dev *dev, uint32_t off, uint32_t *v)
 {
     int rc = gmmu_transport_read32(dev->t, 0, off, v);

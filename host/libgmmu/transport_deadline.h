@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Deadlines of the stream transports (sim, uart): a wait is bounded by an
- * absolute CLOCK_MONOTONIC deadline in milliseconds, so a loop that polls
- * many times still ends when its timeout says. Private to libgmmu; static
+ * CLOCK_MONOTONIC milliseconds: the deadlines of the stream transports (sim,
+ * uart), where a wait is bounded by an absolute deadline so that a loop
+ * that polls many times still ends when its timeout says, and the polling
+ * sleeps of gmmu_call. Private to libgmmu (its tests use it too); static
  * inline because each transport is also compiled alone into unit tests.
  */
 #ifndef GMMU_HOST_TRANSPORT_DEADLINE_H
@@ -17,6 +18,12 @@ static inline int64_t now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline void sleep_ms(int ms)
+{
+    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
 }
 
 /* -1 = no deadline */

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The MMU: ports with L1 TLBs, shared L2, page-walk cache, walkers, registers.
-// One path per line, relative to the repository root; read by tools/mk/rtl.mk
-// (rtl_files) for every Verilator, Yosys and board flow. Order matters only
-// for packages, which come before their users.
+// A file list as tools/mk/rtl.mk describes (rtl_files).
 rtl/mmu/mmu_top.sv
 rtl/mmu/mmu_port.sv
 rtl/mmu/mmu_prefetch.sv

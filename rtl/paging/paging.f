@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The paging engine (docs/paging-engine.md). Its generated package
 // rtl/pkg/gmmu_paging_pkg.sv comes first in every flow (tools/mk/paging.mk).
-// One path per line, relative to the repository root; read by tools/mk/rtl.mk
-// (rtl_files) for every Verilator, Yosys and board flow. Order matters only
-// for packages, which come before their users.
+// A file list as tools/mk/rtl.mk describes (rtl_files).
 rtl/paging/paging_pkg.sv
 rtl/paging/paging_burst_len.sv
 rtl/paging/paging_regs.sv

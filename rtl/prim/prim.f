@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Generic blocks shared by every other folder.
-// One path per line, relative to the repository root; read by tools/mk/rtl.mk
-// (rtl_files) for every Verilator, Yosys and board flow. Order matters only
-// for packages, which come before their users.
+// A file list as tools/mk/rtl.mk describes (rtl_files).
 rtl/prim/wb_pkg.sv
 rtl/prim/axi4_pkg.sv
 rtl/prim/prim_wb_reg.sv

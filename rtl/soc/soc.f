@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SoC: top, CPU bus (Wishbone), AXI interconnect, mailbox, BAR1 aperture, AXI CDC.
-// One path per line, relative to the repository root; read by tools/mk/rtl.mk
-// (rtl_files) for every Verilator, Yosys and board flow. Order matters only
-// for packages, which come before their users.
+// A file list as tools/mk/rtl.mk describes (rtl_files).
 // axi4_cdc is used by the boards only, not by soc_top.
 rtl/soc/soc_top.sv
 rtl/soc/wb_arbiter.sv

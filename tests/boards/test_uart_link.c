@@ -36,16 +36,10 @@
 #include "gmmu/mailbox.h"
 #include "gmmu/uartlink.h"
 #include "libgmmu.h"
+#include "transport_deadline.h"
 
 static const char *device;
 static struct gmmu_uartlink_stats total; /* summed over the device tests */
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint32_t rand32(uint32_t *s)
 {

@@ -31,6 +31,7 @@
 #include "gmmu/simlink.h"
 #include "gmmu_transport.h"
 #include "pcie_link.h"
+#include "transport_deadline.h"
 
 /* ------------------------------------------------------------ fake device */
 
@@ -62,19 +63,6 @@ struct fake_device {
     char path[128];
     char spec[160];
 };
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
-    nanosleep(&ts, NULL);
-}
 
 static void finish_slow_read(struct fake_device *d, bool force)
 {

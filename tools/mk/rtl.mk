@@ -9,6 +9,9 @@ VEXRISCV_V = $(shell $(PY) tools/vexriscv_path.py $(VEXRISCV_VARIANT))
 
 # Source lists: one file list per RTL folder (rtl/<folder>/<folder>.f), so a
 # module under development does not enter a build before a list names it.
+# A list has one path per line, relative to the repository root, and //
+# comments; every Verilator, Yosys and board flow reads it through
+# rtl_files. Order matters only for packages, which come before their users.
 rtl_files = $(shell sed -e 's://.*$$::' -e '/^[[:space:]]*$$/d' rtl/$(1)/$(1).f)
 RTL_PKGS   := $(call rtl_files,pkg)
 RTL_PRIM   := $(call rtl_files,prim)
