@@ -17,7 +17,8 @@ import re
 import sys
 
 # Outputs that are not zero, by module: name -> SystemVerilog expression.
-# wb_ack_o is handled for every module that has it.
+# wb_ack_o (flat Wishbone ports) or wb_o (a wb_pkg port) is handled for
+# every module that has it.
 OVERRIDES = {
     "mmu_top": {
         "wb_dat_o": "({wb_adr_q[13:0], 2'b00} == gmmu_mmu_pkg::MMU_INV_STATUS) ? "
@@ -38,7 +39,8 @@ OVERRIDES = {
     },
 }
 
-PORT = re.compile(r"^\s*(input|output)\s+logic\s*(\[[^\]]*\])?\s*(\w+)\s*,?\s*(//.*)?$")
+# A port: direction, type (logic and its range, or a package's struct type), name.
+PORT = re.compile(r"^\s*(input|output)\s+(logic\s*(?:\[[^\]]*\])?|\w+::\w+)\s*(\w+)\s*,?\s*(//.*)?$")
 
 
 def header(text):
@@ -56,7 +58,7 @@ def header(text):
     for line in head.splitlines():
         p = PORT.match(line)
         if p:
-            ports.append((p.group(1), p.group(2) or "", p.group(3)))
+            ports.append((p.group(1), p.group(2).strip(), p.group(3)))
     return name, imports, [p[0].rstrip(",") for p in params], ports
 
 
@@ -85,8 +87,17 @@ def main():
         lines.append(",\n".join(f"  {p}" for p in params))
         lines.append(")")
     lines.append("(")
-    lines.append(",\n".join(f"  {d} logic {w} {n}" for d, w, n in ports))
+    lines.append(",\n".join(f"  {d} {t} {n}" for d, t, n in ports))
     lines.append(");")
+    if "wb_o" in names:
+        lines += [
+            "  logic ack_q;",
+            "  always_ff @(posedge clk_i or negedge rst_ni) begin",
+            "    if (!rst_ni) ack_q <= 1'b0;",
+            "    else         ack_q <= wb_i.cyc && wb_i.stb && !ack_q;",
+            "  end",
+            f"  assign wb_o = '{{ack: ack_q, err: 1'b0, dat: {over.get('wb_o.dat', chr(39) + '0')}}};",
+        ]
     if "wb_ack_o" in names:
         lines += [
             "  logic ack_q;",
@@ -103,7 +114,7 @@ def main():
             "  assign wb_ack_o = ack_q;",
         ]
     for d, _, n in ports:
-        if d == "output" and n != "wb_ack_o":
+        if d == "output" and n not in ("wb_ack_o", "wb_o"):
             lines.append(f"  assign {n} = {over.get(n, chr(39) + '0')};")
     lines.append(f"endmodule : {name}")
     lines.append("/* verilator lint_on UNUSEDPARAM */")

@@ -48,14 +48,9 @@ module paging_engine #(
   /* verilator lint_on SYNCASYNCNET */
 
   // Register and queue window (Wishbone classic, 32-bit, word address;
-  // answers the cycle after)
-  input  logic              wb_cyc_i,
-  input  logic              wb_stb_i,
-  input  logic              wb_we_i,
-  input  logic [29:0]       wb_adr_i,
-  input  logic [31:0]       wb_dat_i,
-  output logic              wb_ack_o,
-  output logic [31:0]       wb_dat_o,
+  // answers the cycle after; whole words: SEL and CTI are not looked at)
+  input  wb_pkg::wb_req_t   wb_i,
+  output wb_pkg::wb_rsp_t   wb_o,
 
   // VRAM size in bytes: VRAM ranges must end at or below it (and 4 GiB)
   input  logic [63:0]       ddr_size_i,
@@ -205,22 +200,14 @@ module paging_engine #(
   logic [2:0]  beats;
 
   // ------------------------------------------------------------ registers and queue
-  // The register block's bus port: the flat Wishbone ports in wb_pkg's
-  // field order (cyc, stb, we, adr, dat, sel, cti: single accesses, whole words).
-  wb_pkg::wb_rsp_t regs_wb;
-  assign wb_ack_o = regs_wb.ack;
-  assign wb_dat_o = regs_wb.dat;
-  logic unused_regs_err;
-  assign unused_regs_err = regs_wb.err;  // registers never fail
-
   paging_regs #(
     .QueueWords    (QueueWords),
     .MaxBurst      (MaxBurst),
     .CopyFifoBeats (CopyFifoBeats)
   ) u_regs (
     .clk_i, .rst_ni,
-    .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, 4'hF, 3'b000}),
-    .wb_o           (regs_wb),
+    .wb_i,
+    .wb_o,
     .q_we_lo_o      (q_we_lo),
     .q_we_hi_o      (q_we_hi),
     .q_waddr_o      (q_waddr),

@@ -587,8 +587,7 @@ module soc_top
     .SysIdW        (DdrIdW)
   ) u_paging (
     .clk_i, .rst_ni,
-    .wb_cyc_i (bus.cyc), .wb_stb_i (slv_req[SPaging].stb), .wb_we_i (bus.we), .wb_adr_i (bus.adr),
-    .wb_dat_i (bus.dat), .wb_ack_o (slv_rsp[SPaging].ack), .wb_dat_o (slv_rsp[SPaging].dat),
+    .wb_i (slv_req[SPaging]), .wb_o (slv_rsp[SPaging]),
     .ddr_size_i ({28'd0, ddr_size_mb_i, 20'd0}),
     .m_ddr_awvalid_o (dm_req[MPaging].aw_valid), .m_ddr_awready_i (dm_rsp[MPaging].aw_ready),
     .m_ddr_awid_o (pg_ddr_id[0]), .m_ddr_awaddr_o (pg_ddr_addr[0]), .m_ddr_awlen_o (dm_req[MPaging].aw.len),
@@ -621,7 +620,6 @@ module soc_top
     .inv_busy_i (pg_inv_busy),
     .irq_o (paging_irq)
   );
-  assign slv_rsp[SPaging].err = 1'b0;
   assign dm_req[MPaging].aw.id   = axi4_pkg::ID_W'(pg_ddr_id[0]);
   assign dm_req[MPaging].aw.addr = axi4_pkg::ADDR_W'(pg_ddr_addr[0]);
   assign dm_req[MPaging].aw.user = '0;

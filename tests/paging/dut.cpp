@@ -6,10 +6,15 @@
 #include "Vpaging_engine.h"
 #include "vl_axi.h"
 #include "vl_harness.h"
+#include "vl_packed.h"
 
 #ifndef DUT_QUEUE_WORDS
 #error "build with -DDUT_QUEUE_WORDS=... (and the other DUT_* parameters)"
 #endif
+
+// The packed struct ports' sizes: wb_pkg's 72-bit request, 34-bit response.
+static_assert(sizeof(Vpaging_engine::wb_i) == 12, "wb_pkg::wb_req_t width");
+static_assert(sizeof(Vpaging_engine::wb_o) == 8, "wb_pkg::wb_rsp_t width");
 
 struct dut : VlClocked<Vpaging_engine> {
     dut()
@@ -45,11 +50,10 @@ void dut_destroy(struct dut *d)
 void dut_eval(struct dut *d, struct paging_pins *p)
 {
     Vpaging_engine &t = *d->top;
-    t.wb_cyc_i = p->wb_cyc;
-    t.wb_stb_i = p->wb_stb;
-    t.wb_we_i = p->wb_we;
-    t.wb_adr_i = p->wb_adr;
-    t.wb_dat_i = p->wb_dat;
+    // wb_pkg::wb_req_t: cyc, stb, we, adr, dat, sel, cti (whole words).
+    packed_cursor wb(t.wb_i.data(), 0, 72);
+    wb.put(p->wb_cyc, 1).put(p->wb_stb, 1).put(p->wb_we, 1).put(p->wb_adr, 30).put(p->wb_dat, 32);
+    wb.put(0xF, 4).put(0, 3).done();
     t.ddr_size_i = p->ddr_size;
     t.inv_ready_i = p->inv_ready;
     t.inv_busy_i = p->inv_busy;
@@ -59,8 +63,9 @@ void dut_eval(struct dut *d, struct paging_pins *p)
 
     d->eval_low();
 
-    p->wb_ack = t.wb_ack_o;
-    p->wb_dat_o = t.wb_dat_o;
+    // wb_pkg::wb_rsp_t: ack, err, dat.
+    p->wb_ack = (uint8_t)((t.wb_o >> 33) & 1);
+    p->wb_dat_o = (uint32_t)t.wb_o;
     p->inv_valid = t.inv_valid_o;
     p->inv_type = t.inv_type_o;
     p->inv_asid = t.inv_asid_o;

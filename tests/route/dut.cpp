@@ -3,10 +3,10 @@
 // the C test (tests/route/route_test.c). No test logic here.
 #include "dut.h"
 
-#include <cassert>
 #include <cstdint>
 
 #include "Vroute_tb_top.h"
+#include "vl_packed.h"
 #include "verilated.h"
 
 struct route_dut {
@@ -35,45 +35,6 @@ extern "C" void route_dut_destroy(struct route_dut *d)
     d->top.final();
     delete d;
 }
-
-// axi4_pkg's structs are packed vectors here (Verilator words, LSB first).
-// A cursor walks one from its most significant field down, as the package
-// declares them; done() checks it ended on the struct's first bit.
-class packed_cursor
-{
-  public:
-    packed_cursor(uint32_t *words, int lsb, int width) : w_(words), lsb_(lsb), pos_(lsb + width)
-    {
-    }
-    packed_cursor &put(uint64_t v, int width)
-    {
-        pos_ -= width;
-        for (int i = 0; i < width; i++) {
-            uint32_t bit = 1u << ((pos_ + i) % 32);
-            if ((v >> i) & 1)
-                w_[(pos_ + i) / 32] |= bit;
-            else
-                w_[(pos_ + i) / 32] &= ~bit;
-        }
-        return *this;
-    }
-    uint64_t get(int width)
-    {
-        uint64_t v = 0;
-        pos_ -= width;
-        for (int i = 0; i < width; i++)
-            v |= (uint64_t)((w_[(pos_ + i) / 32] >> ((pos_ + i) % 32)) & 1) << i;
-        return v;
-    }
-    void done() const
-    {
-        assert(pos_ == lsb_);
-    }
-
-  private:
-    uint32_t *w_;
-    int lsb_, pos_;
-};
 
 // axi4_pkg's widths (ID_W, ADDR_W, DATA_W, USER_W) and its structs' sizes.
 enum { ID_W = 8, ADDR_W = 64, DATA_W = 64, USER_W = 4, REQ_W = 256, RSP_W = 90 };
