@@ -173,12 +173,13 @@ FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
 FIXED_CMD(query_alloc, sizeof(struct gmmu_handle_req), sizeof(struct gmmu_alloc_info))
 
 /*
- * A list command's header (copied to hdr) and the check of what follows
- * it: exactly `count` items of item_bytes (list_fits, once the header is
- * read); anything else is malformed.
+ * A list command's request: its header (copied to hdr), then exactly
+ * *count items of item_bytes, count being a field of hdr (read once the
+ * header is copied); anything else is malformed.
  */
-static uint32_t list_header(const struct vidmm *vm, const uint8_t *req, uint32_t req_len, void *hdr,
-                            uint32_t hdr_bytes, uint32_t *resp_len)
+static uint32_t list_request(const struct vidmm *vm, const uint8_t *req, uint32_t req_len,
+                             void *hdr, uint32_t hdr_bytes, const uint32_t *count,
+                             uint32_t item_bytes, uint32_t *resp_len)
 {
     *resp_len = 0;
     if (!vm)
@@ -186,12 +187,9 @@ static uint32_t list_header(const struct vidmm *vm, const uint8_t *req, uint32_t
     if (req_len < hdr_bytes)
         return GMMU_STATUS_MALFORMED_LENGTH;
     memcpy(hdr, req, hdr_bytes);
+    if ((uint64_t)*count * item_bytes != req_len - hdr_bytes)
+        return GMMU_STATUS_MALFORMED_LENGTH;
     return GMMU_STATUS_OK;
-}
-
-static bool list_fits(uint32_t req_len, uint32_t hdr_bytes, uint32_t count, uint32_t item_bytes)
-{
-    return (uint64_t)count * item_bytes == req_len - hdr_bytes;
 }
 
 /* The header, then exactly `count` operations. */
@@ -200,12 +198,11 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
     struct vidmm *vm = ctx;
     struct gmmu_update_req in;
     struct gmmu_paging_rsp out;
-    uint32_t st = list_header(vm, req, req_len, &in, sizeof(in), resp_len);
+    uint32_t st =
+        list_request(vm, req, req_len, &in, sizeof(in), &in.count, GMMU_UPDATE_OP_BYTES, resp_len);
 
     if (st != GMMU_STATUS_OK)
         return st;
-    if (!list_fits(req_len, sizeof(in), in.count, GMMU_UPDATE_OP_BYTES))
-        return GMMU_STATUS_MALFORMED_LENGTH;
     st = vidmm_update_va(vm, &in, req + sizeof(in));
     if (st == GMMU_STATUS_OK)
         out.fence = vidmm_paging_signal(vm);
@@ -218,12 +215,11 @@ static uint32_t residency(VIDMM_CMD_ARGS, bool make)
     struct vidmm *vm = ctx;
     struct gmmu_residency_req in;
     struct gmmu_residency_rsp out;
-    uint32_t st = list_header(vm, req, req_len, &in, sizeof(in), resp_len);
+    uint32_t st =
+        list_request(vm, req, req_len, &in, sizeof(in), &in.count, sizeof(uint32_t), resp_len);
 
     if (st != GMMU_STATUS_OK)
         return st;
-    if (!list_fits(req_len, sizeof(in), in.count, sizeof(uint32_t)))
-        return GMMU_STATUS_MALFORMED_LENGTH;
     if (!make)
         return vidmm_evict(vm, &in, req + sizeof(in));
     st = vidmm_make_resident(vm, &in, req + sizeof(in), &out);

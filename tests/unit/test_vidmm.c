@@ -20,7 +20,7 @@
 
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
-#include "vidmm_call.h"
+#include "vidmm_fixture.h"
 
 #define KiB  1024ull
 #define MiB  (1024ull * KiB)
@@ -31,8 +31,6 @@
 #define VRAM_BYTES   (32 * MiB)
 #define HW_ASIDS     4u
 #define NODES_PER_AS 64u
-
-static struct vidmm_sim sim;
 
 static int setup_with(uint64_t vram, uint32_t asids)
 {
@@ -52,19 +50,7 @@ static int setup_full_asids(void **state)
     return setup_with(VRAM_BYTES, GMMU_ASIDS);
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    vidmm_sim_fini(&sim);
-    return 0;
-}
-
 /* ------------------------------------------------------------ wire helpers */
-
-static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
-{
-    return vidmm_call(&sim, opcode, req, len, rsp, rsp_size);
-}
 
 static uint32_t alloc_req(const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
 {
@@ -1565,7 +1551,7 @@ static void test_malformed_payloads(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
     const struct CMUnitTest tests[] = {
         T(test_handles),
         T(test_alloc_plain_and_64k),
@@ -1584,7 +1570,7 @@ int main(void)
         T(test_asid_recycling),
         T(test_busy_asid_is_kept),
         T(test_backing_pool),
-        cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, teardown),
+        cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, vidmm_teardown),
         T(test_reserve),
         T(test_update_ops),
         T(test_update_rejects_whole_batch),

@@ -24,7 +24,7 @@
 
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
-#include "vidmm_call.h"
+#include "vidmm_fixture.h"
 
 #define KiB  1024ull
 #define MiB  (1024ull * KiB)
@@ -38,8 +38,6 @@
 #define PREF GMMU_ALLOC_FLAG_VRAM_PREFERRED
 #define SYSO GMMU_ALLOC_FLAG_SYSTEM_ONLY
 
-static struct vidmm_sim sim;
-
 static int setup(void **state)
 {
     (void)state;
@@ -48,19 +46,7 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
-    (void)state;
-    vidmm_sim_fini(&sim);
-    return 0;
-}
-
 /* ------------------------------------------------------------ wire helpers */
-
-static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, uint32_t rsp_size)
-{
-    return vidmm_call(&sim, opcode, req, len, rsp, rsp_size);
-}
 
 static uint32_t alloc(uint64_t size, uint32_t flags, uint32_t *handle)
 {
@@ -614,7 +600,7 @@ static void test_tiles_of_4k_pages_follow(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
     const struct CMUnitTest tests[] = {
         T(test_placement_flags),  T(test_placement_pool),     T(test_alloc_evicts_lru),
         T(test_residency_counts), T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
