@@ -27,16 +27,6 @@ struct fixed_cmd {
     uint32_t (*call)(struct vidmm *vm, const void *in, void *out);
 };
 
-union fixed_req {
-    struct gmmu_alloc_req alloc;
-    struct gmmu_handle_req handle;
-    struct gmmu_map_req map;
-    struct gmmu_range_req range;
-    struct gmmu_reserve_req reserve;
-    struct gmmu_query_req query;
-    struct gmmu_backing_req backing;
-};
-
 union fixed_rsp {
     struct gmmu_alloc_rsp alloc;
     struct gmmu_as_rsp as;
@@ -55,7 +45,7 @@ union fixed_rsp {
 static uint32_t serve(VIDMM_CMD_ARGS, const struct fixed_cmd *cmd)
 {
     struct vidmm *vm = ctx;
-    union fixed_req in;
+    union vidmm_fixed_req in;
     union fixed_rsp out;
     uint32_t st;
 

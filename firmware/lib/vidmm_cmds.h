@@ -26,4 +26,16 @@
    commands by their index here). ctx: the struct vidmm served. */
 extern const struct mbox_command_set vidmm_commands;
 
+/* The request of any fixed-size VidMm command (the fuzzer builds them in
+   the same storage). */
+union vidmm_fixed_req {
+    struct gmmu_alloc_req alloc;
+    struct gmmu_handle_req handle;
+    struct gmmu_map_req map;
+    struct gmmu_range_req range;
+    struct gmmu_reserve_req reserve;
+    struct gmmu_query_req query;
+    struct gmmu_backing_req backing;
+};
+
 #endif

@@ -172,15 +172,7 @@ static void fold_update_op(struct gmmu_update_op *op, uint32_t as)
 /* Builds the payload of opcode from the input; returns its length. */
 static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
 {
-    union {
-        struct gmmu_alloc_req alloc;
-        struct gmmu_handle_req handle;
-        struct gmmu_map_req map;
-        struct gmmu_range_req range;
-        struct gmmu_reserve_req reserve;
-        struct gmmu_query_req query;
-        struct gmmu_backing_req backing;
-    } u;
+    union vidmm_fixed_req u;
     struct gmmu_residency_req res;
     struct gmmu_update_req upd;
     uint32_t len = 0;

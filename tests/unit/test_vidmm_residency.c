@@ -110,6 +110,13 @@ static struct gmmu_alloc_info info(uint32_t a)
     return rsp;
 }
 
+/* The residency counts of a and b are ca and cb. */
+static void expect_counts(uint32_t a, uint16_t ca, uint32_t b, uint16_t cb)
+{
+    assert_int_equal(info(a).residency, ca);
+    assert_int_equal(info(b).residency, cb);
+}
+
 /* MAKE_RESIDENT (make) or EVICT of n handles. */
 static uint32_t residency(bool make, const uint32_t *h, uint32_t n, uint64_t *fence)
 {
@@ -370,14 +377,12 @@ static void test_residency_counts(void **state)
     /* A list counts each occurrence. */
     h[0] = a, h[1] = b, h[2] = a;
     assert_int_equal(residency(true, h, 3, NULL), GMMU_STATUS_OK);
-    assert_int_equal(info(a).residency, 2);
-    assert_int_equal(info(b).residency, 1);
+    expect_counts(a, 2, b, 1);
 
     /* Below zero anywhere: INVALID_ARGUMENT, no count changed. */
     h[0] = a, h[1] = b, h[2] = b;
     assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_INVALID_ARGUMENT);
-    assert_int_equal(info(a).residency, 2);
-    assert_int_equal(info(b).residency, 1);
+    expect_counts(a, 2, b, 1);
 
     /* An unknown or stale handle anywhere: BAD_HANDLE, nothing changed. */
     uint32_t stale;
@@ -388,13 +393,11 @@ static void test_residency_counts(void **state)
     assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_BAD_HANDLE);
     h[2] = 0x80000001u; /* an address-space handle */
     assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_BAD_HANDLE);
-    assert_int_equal(info(a).residency, 2);
-    assert_int_equal(info(b).residency, 1);
+    expect_counts(a, 2, b, 1);
 
     h[0] = a, h[1] = a, h[2] = b;
     assert_int_equal(residency(false, h, 3, NULL), GMMU_STATUS_OK);
-    assert_int_equal(info(a).residency, 0);
-    assert_int_equal(info(b).residency, 0);
+    expect_counts(a, 0, b, 0);
     /* At zero nothing moves: both still in VRAM. */
     assert_int_equal(info(a).state, GMMU_ALLOC_STATE_VRAM);
     assert_int_equal(info(b).state, GMMU_ALLOC_STATE_VRAM);
