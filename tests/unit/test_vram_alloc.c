@@ -88,20 +88,9 @@ static void snap_drop(struct snapshot *snap)
     free(snap->meta);
 }
 
-static uint64_t rng_state;
-
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-static uint32_t rng_below(uint32_t n)
-{
-    return (uint32_t)(rng() % n);
-}
+/* Each randomized test seeds it: the same seed, the same run. */
+static uint64_t rng = 1;
+#include "test_rng.h"
 
 /* ------------------------------------------------------ metadata and init */
 
@@ -178,7 +167,7 @@ static void shuffle(uint64_t *v, size_t n)
     size_t i;
 
     for (i = n; i > 1; i--) {
-        size_t j = rng_below((uint32_t)i);
+        size_t j = below(i);
         uint64_t t = v[i - 1];
 
         v[i - 1] = v[j];
@@ -200,7 +189,7 @@ static void test_exhaust_then_free_all(void **state)
     uint32_t n = 0, i;
 
     (void)state;
-    rng_state = 0x1234567;
+    rng = 0x1234567;
     memcpy(fresh, s.meta, s.meta_bytes);
     /* 4 MiB is the largest aligned power of two in 1283 pages. */
     assert_int_equal(stats_of(va).largest_free, 4 * MiB);
@@ -918,6 +907,7 @@ struct random_run {
     struct vram_alloc *va;
     struct model m;
     unsigned int max_order;
+    uint32_t *fresh; /* the metadata as init left it */
 };
 
 static void check_accounting(struct random_run *r, bool deep)
@@ -958,7 +948,7 @@ static void check_accounting(struct random_run *r, bool deep)
 static void random_alloc_block(struct random_run *r)
 {
     struct model *m = &r->m;
-    unsigned int k = rng_below(8) ? rng_below(5) : rng_below(14);
+    unsigned int k = below(8) ? below(5) : below(14);
     bool possible = k <= r->max_order && model_free_nodes(m, k) > 0;
     uint64_t off;
     int err = vram_alloc_block(r->va, PAGE << k, &off);
@@ -984,7 +974,7 @@ static void random_alloc_pages(struct random_run *r)
     static struct vram_block out[1024];
     static const unsigned int orders[] = { 18, 9, 4, 0 };
     struct model *m = &r->m;
-    uint32_t pages = 1 + (rng_below(4) ? rng_below(40) : rng_below(700));
+    uint32_t pages = 1 + (below(4) ? below(40) : below(700));
     uint32_t want[4], left = pages, taken = 0, n, got[4] = { 0 };
     size_t count, i;
     int err = vram_alloc_pages_array(r->va, pages * PAGE, out, 1024, &count);
@@ -1030,49 +1020,110 @@ static bool contig_valid_start(const struct vram_contig *q, uint64_t a, uint64_t
     return !q->boundary || start / q->boundary == last / q->boundary;
 }
 
+/* What a run of contiguous requests met, so a test can show it saw each case. */
+struct contig_tally {
+    uint32_t served;     /* succeeded */
+    uint32_t across;     /* succeeded where no single free buddy block could hold it */
+    uint32_t exact;      /* served exactly at the only valid start */
+    uint32_t no_memory;  /* refused: no valid start has its range free */
+    uint32_t constraint; /* refused: no valid start at all */
+};
+
+/*
+ * Could one free buddy block have held the range at page a: a wholly free
+ * naturally aligned block of at least the request's rounded-up size and
+ * alignment that contains it? (A wholly free aligned block is always inside
+ * one free buddy block: buddies merge when both are free.)
+ */
+static bool model_one_block_holds(struct random_run *r, const struct vram_contig *q, uint64_t a,
+                                  uint32_t pages)
+{
+    unsigned int k = log2_floor(pages) + ((pages & (pages - 1)) != 0);
+    unsigned int align_order = q->align > PAGE ? log2_floor(q->align / PAGE) : 0;
+
+    if (align_order > k)
+        k = align_order;
+    if (k > r->max_order) /* only page 0 is aligned enough: the largest block holds it */
+        k = r->max_order;
+    for (; k <= r->max_order; k++) {
+        uint64_t node = a >> k;
+
+        if (a + pages <= (node + 1) << k && model_range_free(&r->m, node << k, 1ull << k))
+            return true;
+    }
+    return false;
+}
+
 /*
  * The documented promise: a contiguous request succeeds whenever some
  * valid start has every page of its range free, across buddy-block
- * boundaries (issue 29; drm_buddy's contiguous path). The model checks it
- * by brute force over every start: each refusal is checked to have no fit.
+ * boundaries (issue 29; drm_buddy's contiguous path). The model is a shadow
+ * of the segment kept from what the test took and gave back, and every
+ * start is tried on it by brute force: a refusal must have no fit and
+ * change nothing; a success must lie in the window, aligned, inside one
+ * boundary window, on free pages. Returns the error; *off is the start.
  */
-static void random_contig(struct random_run *r)
+static int contig_checked(struct random_run *r, const struct vram_contig *q, uint64_t *off,
+                          struct contig_tally *tally)
 {
     struct model *m = &r->m;
-    uint32_t pages = 1 + (rng_below(4) ? rng_below(16) : rng_below(600));
-    uint64_t seg = r->s.bytes;
-    struct vram_contig q = { .size = pages * PAGE };
-    bool feasible = false, placeable = false;
-    uint64_t a, off;
+    uint32_t pages = (uint32_t)(q->size / PAGE);
+    uint32_t valid_starts = 0, first_fit = UINT32_MAX, a;
+    struct snapshot snap;
     int err;
 
-    q.lowest = rng_below(3) ? rng() % seg : 0;
-    q.highest = rng_below(3) ? q.lowest + rng() % seg : UINT64_MAX;
-    q.boundary = rng_below(2) ? 0 : PAGE << rng_below(12);
-    q.align = rng_below(2) ? 0 : 1ull << rng_below(25);
-
     for (a = 0; a + pages <= m->pages; a++) {
-        if (!contig_valid_start(&q, a, pages))
+        if (!contig_valid_start(q, a, pages))
             continue;
-        feasible = true;
-        if (!placeable && model_range_free(m, a, pages))
-            placeable = true;
+        valid_starts++;
+        if (model_range_free(m, a, pages)) {
+            first_fit = a;
+            break;
+        }
     }
 
-    err = vram_alloc_contig(r->va, &q, &off);
-    if (!feasible) {
-        assert_int_equal(err, VRAM_ERR_CONSTRAINT);
-        return;
+    snap_take(&snap, &r->s);
+    err = vram_alloc_contig(r->va, q, off);
+    if (first_fit == UINT32_MAX) {
+        assert_int_equal(err, valid_starts ? VRAM_ERR_NO_MEMORY : VRAM_ERR_CONSTRAINT);
+        /* Nothing changed: metadata byte for byte, and the accounting. */
+        snap_check(&snap, &r->s);
+        snap_drop(&snap);
+        if (tally) {
+            tally->no_memory += valid_starts != 0;
+            tally->constraint += valid_starts == 0;
+        }
+        return err;
     }
-    if (!placeable) {
-        assert_int_equal(err, VRAM_ERR_NO_MEMORY);
-        return;
-    }
+    snap_drop(&snap);
     assert_int_equal(err, VRAM_OK);
-    assert_true(contig_valid_start(&q, off / PAGE, pages));
-    assert_true(off + q.size <= seg);
-    assert_true(model_range_free(m, off / PAGE, pages));
-    model_hold(m, (uint32_t)(off / PAGE), pages, HELD_RANGE);
+    assert_int_equal(*off % PAGE, 0);
+    assert_true(*off >= q->lowest && *off + q->size - 1 <= q->highest);
+    assert_true(q->align <= PAGE || *off % q->align == 0);
+    assert_true(!q->boundary || *off / q->boundary == (*off + q->size - 1) / q->boundary);
+    assert_true(*off + q->size <= r->s.bytes);
+    assert_true(model_range_free(m, *off / PAGE, pages));
+    if (tally) {
+        tally->served++;
+        tally->across += !model_one_block_holds(r, q, *off / PAGE, pages);
+    }
+    /* model_hold() checks again, page by page, that nothing overlaps. */
+    model_hold(m, (uint32_t)(*off / PAGE), pages, HELD_RANGE);
+    return err;
+}
+
+static void random_contig(struct random_run *r)
+{
+    uint32_t pages = 1 + (below(4) ? below(16) : below(600));
+    uint64_t seg = r->s.bytes;
+    struct vram_contig q = { .size = pages * PAGE };
+    uint64_t off;
+
+    q.lowest = below(3) ? rnd() % seg : 0;
+    q.highest = below(3) ? q.lowest + rnd() % seg : UINT64_MAX;
+    q.boundary = below(2) ? 0 : PAGE << below(12);
+    q.align = below(2) ? 0 : 1ull << below(25);
+    contig_checked(r, &q, &off, NULL);
 }
 
 static void random_free(struct random_run *r)
@@ -1084,7 +1135,7 @@ static void random_free(struct random_run *r)
 
     if (!m->nlive)
         return;
-    index = rng_below(m->nlive);
+    index = below(m->nlive);
     e = m->live[index];
     if (e.kind == HELD_BLOCK) {
         assert_int_equal(vram_alloc_free_block(r->va, e.first * PAGE, &size), VRAM_OK);
@@ -1108,7 +1159,7 @@ static void random_free(struct random_run *r)
 static void random_bad_free(struct random_run *r)
 {
     struct model *m = &r->m;
-    uint32_t page = rng_below(m->pages);
+    uint32_t page = below(m->pages);
     struct snapshot snap;
 
     if (m->kind[page] == HELD_RANGE || (m->kind[page] == HELD_BLOCK && m->first[page] == page))
@@ -1123,12 +1174,12 @@ static void random_bad_free(struct random_run *r)
 static void random_reserve(struct random_run *r)
 {
     struct model *m = &r->m;
-    uint32_t first = rng_below(m->pages);
-    uint32_t count = 1 + rng_below(rng_below(8) ? 8 : 1024);
+    uint32_t first = below(m->pages);
+    uint32_t count = 1 + below(below(8) ? 8 : 1024);
     int err;
 
     /* Mostly start on a free page, or nearly every attempt is busy. */
-    if (rng_below(4))
+    if (below(4))
         while (first + 1 < m->pages && m->kind[first] != FREE_PAGE)
             first++;
     if (count > m->pages - first)
@@ -1142,18 +1193,16 @@ static void random_reserve(struct random_run *r)
     model_hold(m, first, count, HELD_RANGE);
 }
 
-static void random_run(uint32_t pages, uint32_t ops, uint64_t seed)
+static void run_open(struct random_run *r, uint32_t pages, uint64_t seed)
 {
-    struct random_run r;
-    struct model *m = &r.m;
-    uint32_t *fresh;
-    uint32_t op;
+    struct model *m = &r->m;
 
-    rng_state = seed;
-    r.va = seg_init(&r.s, (uint64_t)pages * PAGE);
-    r.max_order = log2_floor(pages);
-    fresh = malloc(r.s.meta_bytes);
-    memcpy(fresh, r.s.meta, r.s.meta_bytes);
+    rng = seed;
+    r->va = seg_init(&r->s, (uint64_t)pages * PAGE);
+    r->max_order = log2_floor(pages);
+    r->fresh = malloc(r->s.meta_bytes);
+    assert_non_null(r->fresh);
+    memcpy(r->fresh, r->s.meta, r->s.meta_bytes);
     m->pages = pages;
     m->kind = calloc(pages, 1);
     m->first = calloc(pages, sizeof(*m->first));
@@ -1163,42 +1212,63 @@ static void random_run(uint32_t pages, uint32_t ops, uint64_t seed)
     m->blocks = 0;
     m->nlive = 0;
     m->prefix_stale = true;
+}
+
+/* Random operations of every kind, checked against the model. */
+static void run_ops(struct random_run *r, uint32_t ops)
+{
+    struct model *m = &r->m;
+    uint32_t op;
 
     for (op = 0; op < ops; op++) {
-        uint32_t pick = rng_below(100);
+        uint32_t pick = below(100);
 
         /* Free more as the segment fills, so it hovers around half. */
-        if (pick < 47 && rng_below(pages) >= m->free_pages + pages / 8)
+        if (pick < 47 && below(m->pages) >= m->free_pages + m->pages / 8)
             pick = 50;
         if (pick < 25)
-            random_alloc_block(&r);
+            random_alloc_block(r);
         else if (pick < 37)
-            random_alloc_pages(&r);
+            random_alloc_pages(r);
         else if (pick < 47)
-            random_contig(&r);
+            random_contig(r);
         else if (pick < 82)
-            random_free(&r);
+            random_free(r);
         else if (pick < 92)
-            random_bad_free(&r);
+            random_bad_free(r);
         else
-            random_reserve(&r);
-        check_accounting(&r, op % 64 == 0);
+            random_reserve(r);
+        check_accounting(r, op % 64 == 0);
     }
-    check_accounting(&r, true);
+    check_accounting(r, true);
+}
+
+/* Free everything: the metadata must be exactly as after init. */
+static void run_close(struct random_run *r)
+{
+    struct model *m = &r->m;
 
     while (m->nlive)
-        random_free(&r);
-    check_accounting(&r, true);
-    assert_memory_equal(fresh, r.s.meta, r.s.meta_bytes);
+        random_free(r);
+    check_accounting(r, true);
+    assert_memory_equal(r->fresh, r->s.meta, r->s.meta_bytes);
 
     free(m->live);
     free(m->prefix);
     free(m->first);
     free(m->kind);
-    free(fresh);
-    seg_drop(&r.s);
+    free(r->fresh);
+    seg_drop(&r->s);
 }
 
+static void random_run(uint32_t pages, uint32_t ops, uint64_t seed)
+{
+    struct random_run r;
+
+    run_open(&r, pages, seed);
+    run_ops(&r, ops);
+    run_close(&r);
+}
 static void test_random_against_model(void **state)
 {
     (void)state;
@@ -1207,6 +1277,145 @@ static void test_random_against_model(void **state)
     random_run(1024, 10000, 42);
     random_run(3, 3000, 7);
     random_run(1, 1000, 99);
+}
+
+/* ------------------------------------ contiguous requests: fit or no fit */
+
+/*
+ * Prime page counts, as in drm_buddy's range tests: never a power of two,
+ * so a free run that holds one is seldom a single buddy block.
+ */
+static const uint32_t prime_pages[] = { 2,  3,  5,  7,  11, 13, 17, 19,  23,  29,  31,  37,
+                                        41, 43, 47, 53, 61, 67, 97, 127, 131, 251, 257, 509 };
+#define PRIME_COUNTS (sizeof(prime_pages) / sizeof(prime_pages[0]))
+
+/* A prime of at most n pages (n >= 2), small ones more often. */
+static uint32_t random_prime(uint32_t n)
+{
+    uint32_t fit = 0;
+
+    while (fit < PRIME_COUNTS && prime_pages[fit] <= n)
+        fit++;
+    if (below(2) && fit > 11)
+        fit = 11;
+    return prime_pages[below(fit)];
+}
+
+/* Free the range the last contig_checked() took, in the allocator and the model. */
+static void release_last(struct random_run *r, uint64_t off, uint64_t size)
+{
+    assert_int_equal(vram_alloc_free_range(r->va, off, size), VRAM_OK);
+    model_release(&r->m, r->m.nlive - 1);
+}
+
+/*
+ * A prime-sized request with a random window (lowest inside a page at
+ * times, highest inclusive), alignment and boundary multiple. Half of what
+ * is served is given back at once so the pool stays fragmented.
+ */
+static void prime_request(struct random_run *r, struct contig_tally *tally)
+{
+    uint64_t seg = r->s.bytes, off;
+    struct vram_contig q = { .size = random_prime(509) * PAGE, .highest = UINT64_MAX };
+
+    switch (below(3)) {
+    case 0: /* the whole segment */
+        break;
+    case 1: /* anywhere, any width */
+        q.lowest = below(seg / PAGE) * PAGE + (below(4) ? 0 : below(PAGE));
+        q.highest = q.lowest + below(seg) - (below(4) ? 0 : 1);
+        break;
+    default: /* a narrow window: up to twice the size */
+        q.lowest = below(seg / PAGE) * PAGE;
+        q.highest = q.lowest + q.size + below(q.size / PAGE + 1) * PAGE - 1;
+        break;
+    }
+    if (!below(3))
+        q.align = below(4) ? PAGE << below(8) : 1ull << below(12); /* under a page: a page */
+    if (!below(3))
+        q.boundary = PAGE << below(11);
+    if (contig_checked(r, &q, &off, tally) == VRAM_OK && below(2))
+        release_last(r, off, q.size);
+}
+
+/*
+ * drm_buddy's range test in a fragmented pool: a window exactly as large
+ * as a prime number of free pages inside a free run. Its one valid start
+ * has every page free, so it must be served exactly there.
+ */
+static void exact_window(struct random_run *r, struct contig_tally *tally)
+{
+    struct model *m = &r->m;
+    uint32_t page = below(m->pages), tries, first, end, pages;
+    uint64_t off;
+
+    for (tries = 0; m->kind[page] != FREE_PAGE; tries++) {
+        if (tries == m->pages)
+            return;
+        page = (page + 1) % m->pages;
+    }
+    for (first = page; first && m->kind[first - 1] == FREE_PAGE; first--)
+        ;
+    for (end = page + 1; end < m->pages && m->kind[end] == FREE_PAGE; end++)
+        ;
+    if (end - first < 2)
+        return;
+    pages = random_prime(end - first);
+    first += below(end - first - pages + 1);
+
+    struct vram_contig q = { .size = pages * PAGE,
+                             .lowest = first * PAGE,
+                             .highest = (first + pages) * PAGE - 1 };
+
+    assert_int_equal(contig_checked(r, &q, &off, tally), VRAM_OK);
+    assert_int_equal(off, first * PAGE);
+    tally->exact++;
+    if (below(2))
+        release_last(r, off, q.size);
+}
+
+/*
+ * Issue 29's check. Pools fragmented by random allocations and frees of
+ * mixed sizes (blocks, page lists, contiguous ranges, reserved ranges),
+ * then prime-sized contiguous requests with random windows, alignments
+ * and boundary multiples, and exact windows; contig_checked() holds every
+ * refusal against a brute-force search of the model. The tally shows the
+ * run met every case, including fits that span several buddy blocks.
+ */
+static void test_contig_fit_or_no_fit(void **state)
+{
+    /* 8 MiB, and a ragged 11.7 MiB whose tail blocks never merge. */
+    static const struct {
+        uint32_t pages;
+        uint64_t seed;
+    } pools[] = { { 2048, 0x2545f4914f6cdd1dull }, { 3001, 0x853c49e6748fea9bull } };
+    struct contig_tally tally = { 0 };
+    struct random_run r;
+    uint32_t round, n;
+
+    (void)state;
+    for (size_t p = 0; p < sizeof(pools) / sizeof(pools[0]); p++) {
+        run_open(&r, pools[p].pages, pools[p].seed);
+        run_ops(&r, 3000);
+        for (round = 0; round < 20; round++) {
+            for (n = 0; n < 100; n++) {
+                if (below(4))
+                    prime_request(&r, &tally);
+                else
+                    exact_window(&r, &tally);
+            }
+            check_accounting(&r, true);
+            run_ops(&r, 200);
+        }
+        run_close(&r);
+    }
+    print_message("contiguous: %u served (%u spanning blocks, %u exact windows), %u no memory, "
+                  "%u constraint\n",
+                  tally.served, tally.across, tally.exact, tally.no_memory, tally.constraint);
+    assert_true(tally.across >= 100);
+    assert_true(tally.exact >= 100);
+    assert_true(tally.no_memory >= 100);
+    assert_true(tally.constraint >= 20);
 }
 
 /* ------------------------------------------------------ operation count */
@@ -1299,6 +1508,7 @@ int main(void)
         cmocka_unit_test(test_reserve),
         cmocka_unit_test(test_random_against_model),
         cmocka_unit_test(test_contig_across_blocks),
+        cmocka_unit_test(test_contig_fit_or_no_fit),
         cmocka_unit_test(test_operation_count_is_logarithmic),
     };
 
