@@ -404,7 +404,11 @@ static void carve(struct vram_alloc *va, unsigned int k, uint32_t i, uint32_t fi
     carve(va, k - 1, 2 * i + 1, first, end);
 }
 
-/* The free block holding page, if there is one. */
+/*
+ * The free block holding page, if there is one. Walking up from the leaf,
+ * the first node whose parent is split is the block holding the page: if
+ * it is not free, no node above it is.
+ */
 static bool find_free_block(struct vram_alloc *va, uint32_t page, unsigned int *order,
                             uint32_t *index)
 {
@@ -417,6 +421,8 @@ static bool find_free_block(struct vram_alloc *va, uint32_t page, unsigned int *
             *index = page >> k;
             return true;
         }
+        if (parent_split(va, k, page >> k))
+            return false;
     }
     return false;
 }
@@ -721,6 +727,21 @@ static bool contig_place(const struct contig_window *w, unsigned int k, uint32_t
     return true;
 }
 
+#define NO_PAGE UINT32_MAX
+
+/* First page of the lowest free node of order k overlapping [from, end), or NO_PAGE. */
+static uint32_t next_free_node(struct vram_alloc *va, unsigned int k, uint32_t from, uint32_t end)
+{
+    uint32_t base = va->order_bit[k], stop = base + ((end - 1) >> k), bit;
+
+    if (from >= end)
+        return NO_PAGE;
+    if (stop >= va->order_bit[k + 1]) /* the last node sticks out of the segment */
+        stop = va->order_bit[k + 1] - 1;
+    bit = free_bit_next(va, base + (from >> k));
+    return bit <= stop ? (bit - base) << k : NO_PAGE; /* NO_BIT is above any stop */
+}
+
 /*
  * Free blocks of order k that overlap the window, lowest first. Blocks
  * wholly inside the window always fit (k covers size and alignment), so
@@ -729,71 +750,73 @@ static bool contig_place(const struct contig_window *w, unsigned int k, uint32_t
 static bool contig_search_order(struct vram_alloc *va, const struct contig_window *w,
                                 unsigned int k, uint32_t *index, uint32_t *start)
 {
-    uint32_t last_block = (w->last + w->size - 1) >> k;
-    uint32_t bit = va->order_bit[k] + (w->first >> k);
-    uint32_t stop;
+    uint32_t page = w->first;
 
-    if (last_block >= blocks_of_order(va, k))
-        last_block = blocks_of_order(va, k) - 1;
-    stop = va->order_bit[k] + last_block;
-    for (;; bit++) {
-        bit = free_bit_next(va, bit);
-        if (bit == NO_BIT || bit > stop)
+    for (;; page += 1u << k) {
+        page = next_free_node(va, k, page, w->last + w->size);
+        if (page == NO_PAGE)
             return false;
-        *index = bit - va->order_bit[k];
+        *index = page >> k;
         if (contig_place(w, k, *index, start))
             return true;
     }
 }
 
-/* Order of the block (free or allocated) that holds page: the first node
-   up from the leaf whose parent is split. */
-static unsigned int containing_order(struct vram_alloc *va, uint32_t page)
-{
-    unsigned int k = 0;
-
-    while (!parent_split(va, k, page >> k)) {
-        va->steps++;
-        k++;
-    }
-    return k;
-}
-
 /*
  * A run of free pages across several free blocks (buddies of different
  * parents never merge, so a run can span blocks no single one of which
- * holds the request). Walks the blocks that tile the window in address
- * order, free or allocated, one step per block; returns the lowest start
- * that fits, as the single-block search would.
+ * holds the request). Returns the lowest start that fits, as a walk over
+ * every block of the window would, without visiting the blocks in use:
+ *
+ * A range of n pages contains a naturally aligned block of order
+ * a = floor(log2(n + 1)) - 1, and a wholly free aligned block lies inside
+ * one free buddy block (free buddies merge). So every run that can hold
+ * the request holds a free node of order >= a: those anchors are taken
+ * from the free bitmaps in address order (one cursor per order), each
+ * anchor's run is grown block by block to both sides, and the anchors
+ * inside a run that cannot hold it are skipped. A maximal free run is at
+ * most two blocks of each order (no two free blocks are buddies), so one
+ * run costs O(log^2 n) and the search O(anchors in the window * log^2 n).
  */
 static bool contig_search_runs(struct vram_alloc *va, const struct contig_window *w,
                                uint32_t *start)
 {
-    uint32_t end = w->last + w->size; /* no fitting range reaches past it */
-    uint32_t run = 0;                 /* start of the free run being grown */
-    bool in_run = false;
+    uint32_t end = w->last + w->size;     /* no fitting range reaches past it */
+    uint32_t anchor[VRAM_ORDERS] = { 0 }; /* per order: the next anchor not yet in a run */
+    uint32_t run_end = w->first;          /* anchors up to here are looked at */
+    unsigned int lowest_order = highest_bit(w->size + 1) - 1, k, anchor_order = 0;
 
-    for (uint32_t page = w->first; page < end;) {
-        unsigned int k = containing_order(va, page);
-        uint32_t next = ((page >> k) + 1) << k;
+    for (;;) {
+        uint32_t first = NO_PAGE, i, at;
 
-        if (!node_free(va, k, page >> k)) {
-            in_run = false;
-            page = next;
-            continue;
+        /* A run that cannot hold it ends in a block in use, so no anchor starts at run_end. */
+        for (k = lowest_order; k <= va->max_order; k++) {
+            if (anchor[k] <= run_end)
+                anchor[k] = next_free_node(va, k, run_end, end);
+            if (anchor[k] < first) {
+                first = anchor[k];
+                anchor_order = k;
+            }
         }
-        if (!in_run) {
-            run = page;
-            in_run = true;
-        }
-        uint32_t at = contig_fit(w, run);
-        if (at <= w->last && at + w->size <= next) {
+        if (first == NO_PAGE)
+            return false;
+        run_end = first + (1u << anchor_order);
+        while (first > w->first && find_free_block(va, first - 1, &k, &i))
+            first = i << k;
+        if (first < w->first)
+            first = w->first;
+
+        /* Valid starts only grow from here: none left means none anywhere. */
+        at = contig_fit(w, first);
+        if (at > w->last)
+            return false;
+        while (run_end < at + w->size && run_end < end && find_free_block(va, run_end, &k, &i))
+            run_end = (i + 1) << k;
+        if (at + w->size <= run_end) {
             *start = at;
             return true;
         }
-        page = next;
     }
-    return false;
 }
 
 int vram_alloc_contig(struct vram_alloc *va, const struct vram_contig *req, uint64_t *offset)

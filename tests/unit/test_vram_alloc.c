@@ -1423,7 +1423,8 @@ static void test_contig_fit_or_no_fit(void **state)
 /*
  * Inner-loop iterations per operation on a heavily fragmented 256 MiB
  * segment (every other page in use) stay within 64 * log2(pages): no
- * operation scans the 32768 free blocks.
+ * operation scans the 32768 free blocks, but for a two-page contiguous
+ * request that no free block holds, which has to look at each.
  */
 static void test_operation_count_is_logarithmic(void **state)
 {
@@ -1459,10 +1460,36 @@ static void test_operation_count_is_logarithmic(void **state)
     assert_int_equal(vram_alloc_block(va, 64 * KiB, &off), VRAM_ERR_NO_MEMORY);
     assert_true(va->steps <= bound);
 
-    /* Every order from 8 KB up is searched and found empty. */
+    /*
+     * Three pages: every order from 16 KB up is searched for one block and
+     * found empty, and any run of three would hold a free 8 KB block:
+     * there is none, so the run search ends at once.
+     */
+    va->steps = 0;
+    assert_int_equal(alloc_contig(va, contig(12 * KiB, 0, UINT64_MAX, 0, 0), &off),
+                     VRAM_ERR_NO_MEMORY);
+    assert_true(va->steps <= bound);
+
+    /*
+     * Two pages could be any two neighbouring free blocks: the one
+     * request whose refusal has to look at each of the 32768 free pages,
+     * about three steps each (the pages in use are never visited).
+     */
     va->steps = 0;
     assert_int_equal(alloc_contig(va, contig(8 * KiB, 0, UINT64_MAX, 0, 0), &off),
                      VRAM_ERR_NO_MEMORY);
+    assert_true(va->steps <= 4 * 32768);
+
+    /*
+     * Pages 2000-2004 free: 16 KB at 2000 and a page at 2004, of different
+     * parents. Five pages are found there from the one free block of 8 KB
+     * or more, without visiting the 2000 blocks below it.
+     */
+    assert_int_equal(vram_alloc_free_block(va, 2001 * PAGE, NULL), VRAM_OK);
+    assert_int_equal(vram_alloc_free_block(va, 2003 * PAGE, NULL), VRAM_OK);
+    va->steps = 0;
+    assert_int_equal(alloc_contig(va, contig(5 * PAGE, 0, UINT64_MAX, 0, 0), &off), VRAM_OK);
+    assert_int_equal(off, 2000 * PAGE);
     assert_true(va->steps <= bound);
 
     va->steps = 0;
