@@ -7,11 +7,14 @@
 
 #include "uart_line.h"
 
+#include "gmmu/uartlink.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
@@ -52,6 +55,9 @@ struct uart_line {
     char *link_path;
     uint64_t rng;
     unsigned poll_count;
+    uint64_t cycles;    /* uart_line_sample calls: the simulated cycles */
+    uint8_t *clock_map; /* the shared clock file, or NULL */
+    char *clock_path;
 
     /* host -> device: bytes from the pty, then the bit serialiser */
     struct byte_queue to_dev;
@@ -101,6 +107,38 @@ static int set_raw(int fd)
     return tcsetattr(fd, TCSANOW, &t);
 }
 
+static uint64_t *clock_cycles(struct uart_line *l)
+{
+    return (uint64_t *)(void *)(l->clock_map + GMMU_UARTLINK_SIMCLOCK_CYCLES_OFFSET);
+}
+
+/* Written in full before the magic, so a host never takes a half-made file
+ * for a clock. */
+static int open_clock(struct uart_line *l, const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    void *map = MAP_FAILED;
+    if (ftruncate(fd, GMMU_UARTLINK_SIMCLOCK_BYTES) == 0)
+        map = mmap(NULL, GMMU_UARTLINK_SIMCLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int err = errno;
+    close(fd);
+    if (map == MAP_FAILED) {
+        unlink(path);
+        errno = err;
+        return -1;
+    }
+    l->clock_map = map;
+    l->clock_path = strdup(path);
+    uint32_t cycles_per_bit = l->cfg.clk_div;
+    memcpy(l->clock_map + GMMU_UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET, &cycles_per_bit, 4);
+    __atomic_store_n(clock_cycles(l), 0, __ATOMIC_RELEASE);
+    uint32_t magic = GMMU_UARTLINK_SIMCLOCK_MAGIC;
+    __atomic_store_n((uint32_t *)(void *)l->clock_map, magic, __ATOMIC_RELEASE);
+    return l->clock_path != NULL ? 0 : -1;
+}
+
 struct uart_line *uart_line_open(const struct uart_line_config *cfg, const char *link_path)
 {
     if (cfg == NULL || cfg->clk_div < 4 || cfg->error_rate < 0.0 || cfg->error_rate > 1.0) {
@@ -126,6 +164,9 @@ struct uart_line *uart_line_open(const struct uart_line_config *cfg, const char 
     if (l->slave < 0 || set_raw(l->slave) != 0)
         goto fail;
 
+    /* Before the link: a host that finds the pty finds the clock too. */
+    if (cfg->clock_path != NULL && open_clock(l, cfg->clock_path) != 0)
+        goto fail;
     if (link_path != NULL) {
         struct stat sb;
         if (lstat(link_path, &sb) == 0) {
@@ -158,6 +199,12 @@ void uart_line_close(struct uart_line *l)
     if (l->link_path != NULL) {
         unlink(l->link_path);
         free(l->link_path);
+    }
+    if (l->clock_map != NULL)
+        munmap(l->clock_map, GMMU_UARTLINK_SIMCLOCK_BYTES);
+    if (l->clock_path != NULL) {
+        unlink(l->clock_path);
+        free(l->clock_path);
     }
     if (l->slave >= 0)
         close(l->slave);
@@ -286,8 +333,11 @@ void uart_line_sample(struct uart_line *l, int tx_pin)
             }
         }
     }
+    l->cycles++;
     if (++l->poll_count >= l->cfg.poll_interval) {
         l->poll_count = 0;
+        if (l->clock_map != NULL)
+            __atomic_store_n(clock_cycles(l), l->cycles, __ATOMIC_RELEASE);
         pump_pty(l);
     }
 }

@@ -18,6 +18,12 @@
  *
  * The line keeps a slave descriptor open itself, so the pty never hangs up
  * between hosts and its raw mode stays set. Not thread-safe.
+ *
+ * Simulated time: the line counts the cycles it is clocked (one
+ * uart_line_sample per cycle) and, with a clock_path, publishes the count
+ * with its cycles per bit in a shared file. A host that reads it
+ * ("uart:PATH,simclock=FILE") measures its retry and timeout waits in the
+ * line's bit times instead of the machine's clock.
  */
 #ifndef GMMU_SIM_UART_LINE_H
 #define GMMU_SIM_UART_LINE_H
@@ -33,6 +39,10 @@ struct uart_line_config {
     double error_rate;      /* probability that a byte is damaged, 0..1 */
     uint64_t seed;          /* for the fault generator */
     unsigned poll_interval; /* cycles between looks at the pty (0: 16) */
+    /* If not NULL: the simulated clock file (gmmu/uartlink.h,
+     * GMMU_UARTLINK_SIMCLOCK_*) created here and kept current at every look
+     * at the pty, so a host's link timers can run on simulated time. */
+    const char *clock_path;
 };
 
 struct uart_line_stats {

@@ -31,7 +31,8 @@ namespace
 {
 
 struct Options : soc_harness::Options {
-    std::string link; // symlink to the pty slave, empty = none
+    std::string link;  // symlink to the pty slave, empty = none
+    std::string clock; // simulated clock file for the host, empty = none
     double error_rate = 0.0;
     uint64_t seed = 1;
 };
@@ -41,10 +42,13 @@ void usage()
     std::fprintf(stderr,
                  "usage: Vuart_soc [--max-cycles N] [--ddr-latency N] [--ddr-size-mb N]\n"
                  "                 [--boot-arg N] [--trace FILE.fst] [--uart-link PATH]\n"
-                 "                 [--uart-error-rate P] [--uart-seed N] FIRMWARE.elf\n"
+                 "                 [--uart-error-rate P] [--uart-seed N] [--uart-clock FILE]\n"
+                 "                 FIRMWARE.elf\n"
                  "Serves the UART host link on a pty until the firmware exits, the cycle\n"
                  "limit passes (0: none, the default) or SIGINT/SIGTERM. --uart-error-rate\n"
-                 "damages each byte on the line with probability P (flip, bad stop bit, drop).\n");
+                 "damages each byte on the line with probability P (flip, bad stop bit, drop).\n"
+                 "--uart-clock publishes the simulated cycles for the host's link timers\n"
+                 "(\"uart:PTY,simclock=FILE\", docs/uart-link.md).\n");
     std::exit(2);
 }
 
@@ -54,6 +58,8 @@ Options parse(int argc, char **argv)
     auto own = [&](const std::string &a, auto next) {
         if (a == "--uart-link")
             o.link = next();
+        else if (a == "--uart-clock")
+            o.clock = next();
         else if (a == "--uart-error-rate")
             o.error_rate = std::strtod(next(), nullptr);
         else if (a == "--uart-seed")
@@ -80,10 +86,11 @@ int main(int argc, char **argv)
     lcfg.clk_div = UART_CLK_DIV;
     lcfg.error_rate = opt.error_rate;
     lcfg.seed = opt.seed;
+    lcfg.clock_path = opt.clock.empty() ? nullptr : opt.clock.c_str();
     uart_line *line = uart_line_open(&lcfg, opt.link.empty() ? nullptr : opt.link.c_str());
     if (!line) {
-        std::fprintf(stderr, "sim: cannot open the pty%s%s: %s\n", opt.link.empty() ? "" : " link ",
-                     opt.link.c_str(), std::strerror(errno));
+        std::fprintf(stderr, "sim: cannot open the pty%s%s or the clock file: %s\n",
+                     opt.link.empty() ? "" : " link ", opt.link.c_str(), std::strerror(errno));
         return 2;
     }
     std::printf("sim: UART host link on %s%s%s (%u cycles per bit, error rate %g, seed %llu)\n",

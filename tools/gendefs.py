@@ -339,6 +339,10 @@ def check_uartlink(d):
         errors.append("UARTLINK_REQ_BYTES does not match the request layout")
     if c["UARTLINK_RSP_BYTES"] != 4 + 4 + 2:
         errors.append("UARTLINK_RSP_BYTES does not match the response layout")
+    if not (c["UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET"] == 4
+            and c["UARTLINK_SIMCLOCK_CYCLES_OFFSET"] == 8
+            and c["UARTLINK_SIMCLOCK_BYTES"] == 16):
+        errors.append("the simulated clock file is magic (4), cycles per bit (4), cycles (8)")
     check = crc16_ccitt(b"123456789", c["UARTLINK_CRC_POLY"], c["UARTLINK_CRC_INIT"])
     if check != 0x29B1:
         errors.append(f"the CRC parameters give check value {check:#06x}; CRC-16/CCITT-FALSE's is 0x29b1")

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * "uart:PATH[,BAUD][,retry=MS][,tries=N][,seq=S]": a board reached over a serial
+ * "uart:PATH[,BAUD][,retry=MS][,tries=N][,seq=S][,simclock=FILE]": a board reached over a serial
  * line (a USB-serial adapter, or the simulation's pty), through the device's
  * uart_bar_bridge. Protocol: include/gmmu/uartlink.h; rules: docs/uart-link.md.
  *
@@ -12,6 +12,14 @@
  *   tries=N   attempts per access before GMMU_E_TIMEOUT (default 8)
  *   seq=S     the first request's sequence number, 0-255 (default: a
  *             different one per handle); for reproducible byte streams
+ *   simclock=FILE
+ *             a simulated board's clock file (the simulator's --uart-clock):
+ *             every wait of the link (retry, the handle's timeout, wait_irq)
+ *             is measured in the simulated line's bit times at BAUD instead
+ *             of the machine's clock, so a loaded machine that slows the
+ *             simulation slows the timers with it; a simulation that stands
+ *             still for the handle's timeout of the machine's clock fails
+ *             the wait (GMMU_E_TIMEOUT)
  *
  * Stop-and-wait: every read and write is one request frame answered by one
  * response frame with the same sequence number. A NAK, a response with a bad
@@ -37,6 +45,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,6 +56,18 @@
 #define DEFAULT_TRIES          8
 #define MAX_TRIES              64
 #define RX_BYTES               1024u
+/* How often a wait on the simulated clock looks at it again. */
+#define SIMCLOCK_POLL_MS       2
+
+/* The clock the link's waits run on: the machine's (map NULL), or a
+ * simulated board's (simclock=FILE). */
+struct link_clock {
+    const uint8_t *map;
+    uint32_t cycles_per_bit;
+    unsigned long baud;
+    uint64_t seen_cycles;  /* the count last read */
+    int64_t seen_moved_ms; /* machine time it was seen to move (or the wait began) */
+};
 
 struct uart_transport {
     struct gmmu_transport base; /* first: handles are cast both ways */
@@ -56,6 +78,7 @@ struct uart_transport {
     uint32_t irq_pending;
     uint8_t rx[RX_BYTES];
     size_t rx_len;
+    struct link_clock clock;
     struct gmmu_uartlink_stats st;
 };
 
@@ -65,6 +88,57 @@ static struct uart_transport *to_uart(struct gmmu_transport *t)
 }
 
 /* ------------------------------------------------------------ deadlines */
+
+static uint64_t simulated_cycles(const struct link_clock *c)
+{
+    return __atomic_load_n(
+        (const uint64_t *)(const void *)(c->map + GMMU_UARTLINK_SIMCLOCK_CYCLES_OFFSET),
+        __ATOMIC_ACQUIRE);
+}
+
+/* Microseconds on the link's clock: the machine's (to the millisecond), or
+ * the simulated line's bits at BAUD. Deadlines are kept in these. */
+static int64_t link_now_us(struct uart_transport *u)
+{
+    struct link_clock *c = &u->clock;
+    if (c->map == NULL)
+        return now_ms() * 1000;
+    uint64_t cycles = simulated_cycles(c);
+    if (cycles != c->seen_cycles) {
+        c->seen_cycles = cycles;
+        c->seen_moved_ms = now_ms();
+    }
+    return (int64_t)(cycles / c->cycles_per_bit * 1000000u / c->baud);
+}
+
+static int64_t link_deadline(struct uart_transport *u, int timeout_ms)
+{
+    return timeout_ms < 0 ? -1 : link_now_us(u) + (int64_t)timeout_ms * 1000;
+}
+
+/* A wait begins: the simulation has the handle's timeout from now to move. */
+static void link_wait_begins(struct uart_transport *u)
+{
+    if (u->clock.map == NULL)
+        return;
+    u->clock.seen_cycles = simulated_cycles(&u->clock);
+    u->clock.seen_moved_ms = now_ms();
+}
+
+/* The simulation stood still for the handle's timeout of the machine's
+ * clock: stopped, or gone. Waiting longer would wait for ever. */
+static bool link_stalled(const struct uart_transport *u)
+{
+    return u->clock.map != NULL && u->base.timeout_ms >= 0 &&
+           now_ms() - u->clock.seen_moved_ms >= u->base.timeout_ms;
+}
+
+/* On the simulated clock: the deadline passed, or the simulation stalled. */
+static bool link_expired(struct uart_transport *u, int64_t deadline)
+{
+    int64_t now = link_now_us(u);
+    return (deadline >= 0 && now >= deadline) || link_stalled(u);
+}
 
 static int64_t earlier(int64_t a, int64_t b)
 {
@@ -104,7 +178,11 @@ static int wait_fd(struct uart_transport *u, short events, int64_t deadline)
 {
     struct pollfd p = { .fd = u->fd, .events = events };
     for (;;) {
-        int n = poll(&p, 1, ms_left(deadline));
+        /* poll() sleeps on the machine's clock: on a simulated one, look
+         * at the clock every few milliseconds instead. */
+        bool simulated = u->clock.map != NULL;
+        int n = poll(&p, 1,
+                     simulated ? SIMCLOCK_POLL_MS : ms_left(deadline < 0 ? -1 : deadline / 1000));
         if (n > 0) {
             if ((p.revents & (POLLERR | POLLNVAL)) ||
                 ((p.revents & POLLHUP) && !(p.revents & POLLIN))) {
@@ -113,9 +191,9 @@ static int wait_fd(struct uart_transport *u, short events, int64_t deadline)
             }
             return GMMU_OK;
         }
-        if (n == 0)
+        if (n == 0 && (!simulated || link_expired(u, deadline)))
             return GMMU_E_TIMEOUT;
-        if (errno != EINTR)
+        if (n < 0 && errno != EINTR)
             return GMMU_E_IO;
     }
 }
@@ -229,7 +307,8 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
      * run it, and the next request must not look like its resend. */
     uint8_t seq = u->next_seq++;
     gmmu_uartlink_encode_req(frame, type, seq, (uint8_t)bar, off, data);
-    int64_t overall = deadline_after(u->base.timeout_ms);
+    link_wait_begins(u);
+    int64_t overall = link_deadline(u, u->base.timeout_ms);
 
     /* Each attempt that times out doubles the next one's wait (up to 16
      * times retry_ms): when the device or the line is slower than retry_ms,
@@ -240,7 +319,7 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
     for (unsigned attempt = 0; attempt < u->tries; attempt++) {
         if (attempt > 0)
             u->st.retries++;
-        int64_t deadline = earlier(overall, deadline_after(u->retry_ms << backoff));
+        int64_t deadline = earlier(overall, link_deadline(u, u->retry_ms << backoff));
         int rc = send_bytes(u, frame, sizeof(frame), overall);
         if (rc != GMMU_OK)
             return rc;
@@ -249,6 +328,8 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
             rc = recv_frame(u, deadline, &r);
             if (rc == GMMU_E_TIMEOUT) {
                 u->st.timeouts++;
+                if (link_stalled(u))
+                    return rc; /* a resend would not be heard either */
                 if (backoff < 4)
                     backoff++;
                 break; /* resend */
@@ -269,7 +350,7 @@ static int transact(struct uart_transport *u, uint8_t type, unsigned bar, uint32
             if (r.type != GMMU_UARTLINK_IRQ)
                 u->st.stale++; /* a repeated answer to an earlier request */
         }
-        if (overall >= 0 && now_ms() >= overall)
+        if (overall >= 0 && link_now_us(u) >= overall)
             return GMMU_E_TIMEOUT;
     }
     return GMMU_E_TIMEOUT;
@@ -306,7 +387,8 @@ static int uart_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, ui
 static int uart_wait_irq(struct gmmu_transport *t, int timeout_ms, uint32_t *vectors)
 {
     struct uart_transport *u = to_uart(t);
-    int64_t deadline = deadline_after(timeout_ms);
+    link_wait_begins(u);
+    int64_t deadline = link_deadline(u, timeout_ms);
     while (u->irq_pending == 0) {
         struct gmmu_uartlink_rsp r;
         int rc = recv_frame(u, deadline, &r); /* records IRQs; drops late answers */
@@ -364,9 +446,12 @@ static bool parse_number(const char *s, size_t len, unsigned long min, unsigned 
 
 struct uart_options {
     speed_t speed;
+    unsigned long baud;
     int retry_ms;
     unsigned tries;
-    int first_seq; /* -1: chosen at open */
+    int first_seq;        /* -1: chosen at open */
+    const char *simclock; /* points into the spec, or NULL */
+    size_t simclock_len;
 };
 
 /* One ",NAME=VALUE" or ",BAUD" option. */
@@ -382,15 +467,20 @@ static bool parse_option(const char *opt, size_t olen, bool *have_baud, struct u
     else if (olen > 4 && strncmp(opt, "seq=", 4) == 0 &&
              parse_number(opt + 4, olen - 4, 0, 255, &v))
         o->first_seq = (int)v;
-    else if (!*have_baud && parse_number(opt, olen, 1, 100000000, &v) &&
-             baud_constant(v, &o->speed))
+    else if (olen > 9 && olen < 9 + 4096 && strncmp(opt, "simclock=", 9) == 0 &&
+             o->simclock == NULL) {
+        o->simclock = opt + 9;
+        o->simclock_len = olen - 9;
+    } else if (!*have_baud && parse_number(opt, olen, 1, 100000000, &v) &&
+               baud_constant(v, &o->speed)) {
         *have_baud = true;
-    else
+        o->baud = v;
+    } else
         return false;
     return true;
 }
 
-/* PATH[,BAUD][,retry=MS][,tries=N][,seq=S] */
+/* PATH[,BAUD][,retry=MS][,tries=N][,seq=S][,simclock=FILE] */
 static int parse_spec(const char *rest, char **path, struct uart_options *o)
 {
     const char *comma = strchr(rest, ',');
@@ -398,7 +488,8 @@ static int parse_spec(const char *rest, char **path, struct uart_options *o)
     if (plen == 0 || plen >= 4096)
         return GMMU_E_BAD_SPEC;
     bool have_baud = false;
-    baud_constant(GMMU_UART_DEFAULT_BAUD, &o->speed);
+    o->baud = GMMU_UART_DEFAULT_BAUD;
+    baud_constant(o->baud, &o->speed);
     while (comma != NULL) {
         const char *opt = comma + 1;
         comma = strchr(opt, ',');
@@ -469,10 +560,45 @@ static int handshake(struct uart_transport *u, int first_seq)
     return GMMU_OK;
 }
 
+/* Maps a simulated board's clock file: GMMU_E_NO_DEVICE if it is not
+ * there, GMMU_E_BAD_SPEC if it is not a clock file. */
+static int open_simclock(struct uart_transport *u, const struct uart_options *o)
+{
+    char *path = strndup(o->simclock, o->simclock_len);
+    if (path == NULL)
+        return GMMU_E_NO_MEMORY;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int err = errno;
+    free(path);
+    if (fd < 0)
+        return open_errno_to_error(err);
+    struct stat sb;
+    void *map = MAP_FAILED;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= GMMU_UARTLINK_SIMCLOCK_BYTES)
+        map = mmap(NULL, GMMU_UARTLINK_SIMCLOCK_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return GMMU_E_BAD_SPEC;
+    const uint8_t *bytes = map;
+    uint32_t magic = __atomic_load_n((const uint32_t *)map, __ATOMIC_ACQUIRE);
+    uint32_t cycles_per_bit;
+    memcpy(&cycles_per_bit, bytes + GMMU_UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET, 4);
+    if (magic != GMMU_UARTLINK_SIMCLOCK_MAGIC || cycles_per_bit == 0) {
+        munmap(map, GMMU_UARTLINK_SIMCLOCK_BYTES);
+        return GMMU_E_BAD_SPEC;
+    }
+    u->clock.map = bytes;
+    u->clock.cycles_per_bit = cycles_per_bit;
+    u->clock.baud = o->baud;
+    return GMMU_OK;
+}
+
 static void uart_close(struct gmmu_transport *t)
 {
     struct uart_transport *u = to_uart(t);
     line_gone(u);
+    if (u->clock.map != NULL)
+        munmap((void *)(uintptr_t)u->clock.map, GMMU_UARTLINK_SIMCLOCK_BYTES);
     free(u);
 }
 
@@ -490,6 +616,8 @@ static int uart_open(const char *rest, struct gmmu_transport **out)
     int rc = parse_spec(rest, &path, &opts);
     u->retry_ms = opts.retry_ms;
     u->tries = opts.tries;
+    if (rc == GMMU_OK && opts.simclock != NULL)
+        rc = open_simclock(u, &opts);
     if (rc == GMMU_OK) {
         u->fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
         if (u->fd < 0)

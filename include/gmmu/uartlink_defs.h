@@ -17,6 +17,10 @@
 #define GMMU_UARTLINK_HELLO_BAR0_LOG2_SHIFT GMMU_U(0x00000008) /* HELLO_ACK data: position of log2(BAR0 bytes) (8 bits) */
 #define GMMU_UARTLINK_HELLO_BAR1_LOG2_SHIFT GMMU_U(0x00000010) /* HELLO_ACK data: position of log2(BAR1 bytes) (8 bits; 0: no BAR1) */
 #define GMMU_UARTLINK_OFFSET_BITS GMMU_U(0x00000018) /* Width of a frame's BAR offset: the largest offset it can carry */
+#define GMMU_UARTLINK_SIMCLOCK_MAGIC GMMU_U(0x4B4C4353) /* Simulated clock file: first word, "SCLK" in ASCII, little-endian */
+#define GMMU_UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET GMMU_U(0x00000004) /* Simulated clock file: byte offset of the line's cycles per bit (32 bits) */
+#define GMMU_UARTLINK_SIMCLOCK_CYCLES_OFFSET GMMU_U(0x00000008) /* Simulated clock file: byte offset of the cycles simulated so far (64 bits, only grows) */
+#define GMMU_UARTLINK_SIMCLOCK_BYTES GMMU_U(0x00000010) /* Simulated clock file: its size in bytes */
 #ifndef __ASSEMBLER__
 enum gmmu_uartlink_req_type {
     GMMU_UARTLINK_HELLO = 1, /* forget the last request; answered by HELLO_ACK */

@@ -18,6 +18,10 @@ package gmmu_uartlink_pkg;
   localparam int unsigned UARTLINK_HELLO_BAR0_LOG2_SHIFT = 8;  // HELLO_ACK data: position of log2(BAR0 bytes) (8 bits)
   localparam int unsigned UARTLINK_HELLO_BAR1_LOG2_SHIFT = 16;  // HELLO_ACK data: position of log2(BAR1 bytes) (8 bits; 0: no BAR1)
   localparam int unsigned UARTLINK_OFFSET_BITS = 24;  // Width of a frame's BAR offset: the largest offset it can carry
+  localparam int unsigned UARTLINK_SIMCLOCK_MAGIC = 1263289171;  // Simulated clock file: first word, "SCLK" in ASCII, little-endian
+  localparam int unsigned UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET = 4;  // Simulated clock file: byte offset of the line's cycles per bit (32 bits)
+  localparam int unsigned UARTLINK_SIMCLOCK_CYCLES_OFFSET = 8;  // Simulated clock file: byte offset of the cycles simulated so far (64 bits, only grows)
+  localparam int unsigned UARTLINK_SIMCLOCK_BYTES = 16;  // Simulated clock file: its size in bytes
   typedef enum logic [7:0] {
     UARTLINK_HELLO = 8'd1,
     UARTLINK_READ = 8'd2,

@@ -5,7 +5,8 @@
  *
  * Offline part (always runs): the CRC and frame helpers, spec parsing, and
  * the transport's retry logic against a scripted fake device on a pty of
- * its own (no answer, NAK, damaged answer, stale answer, IRQ in between).
+ * its own (no answer, NAK, damaged answer, stale answer, IRQ in between),
+ * and its waits on a simulated clock that the test itself moves.
  *
  * Device part (GMMU_DEVICE=uart:..., the simulated board from
  * tests/boards/with_uart_sim.sh, normally with --uart-error-rate): values
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -138,17 +140,46 @@ static void test_spec_errors(void **state)
     close(p.master);
 }
 
-/* Reads len bytes from fd, starting at the next SOF, within timeout_ms;
-   0, or -1 if they did not all come. */
+/* The simulated board's clock file when GMMU_DEVICE names one
+   (",simclock=FILE"), else NULL: the raw line tests then wait in the
+   simulated line's time, as the transport does. */
+static const uint8_t *device_clock;
+
+/* Milliseconds of the device's line at the default 1 Mbaud, or of the
+   machine's clock. */
+static int64_t device_now_ms(void)
+{
+    if (device_clock == NULL)
+        return now_ms();
+    uint64_t cycles = __atomic_load_n(
+        (const uint64_t *)(const void *)(device_clock + GMMU_UARTLINK_SIMCLOCK_CYCLES_OFFSET),
+        __ATOMIC_ACQUIRE);
+    uint32_t cycles_per_bit;
+    memcpy(&cycles_per_bit, device_clock + GMMU_UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET, 4);
+    return cycles_per_bit ? (int64_t)(cycles / cycles_per_bit / 1000u) : now_ms();
+}
+
+/* A simulation that stopped moving fails the wait after this much of the
+   machine's clock instead of hanging the test. */
+#define STALLED_DEVICE_MS 60000
+
+/* Reads len bytes from fd, starting at the next SOF, within timeout_ms of
+   the device's clock; 0, or -1 if they did not all come. */
 static int read_frame(int fd, uint8_t *frame, size_t len, int timeout_ms)
 {
     size_t got = 0;
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = device_now_ms() + timeout_ms;
+    int64_t stalled = now_ms() + STALLED_DEVICE_MS;
     while (got < len) {
         struct pollfd pfd = { .fd = fd, .events = POLLIN };
-        int left = (int)(deadline - now_ms());
-        if (left <= 0 || poll(&pfd, 1, left) <= 0)
+        int left = (int)(deadline - device_now_ms());
+        if (left <= 0 || now_ms() >= stalled)
             return -1;
+        int n_ready = poll(&pfd, 1, left < 2 ? left : 2);
+        if (n_ready < 0)
+            return -1;
+        if (n_ready == 0)
+            continue;
         ssize_t n = read(fd, frame + got, got == 0 ? 1 : len - got);
         if (n <= 0)
             return -1;
@@ -222,7 +253,7 @@ static void *fake_device(void *arg)
         uint8_t req[GMMU_UARTLINK_REQ_BYTES];
         if (read_request(f->fd, req, 3000) != 0)
             return NULL;
-        f->seqs[f->requests++ % 32] = req[2];
+        f->seqs[__atomic_fetch_add(&f->requests, 1, __ATOMIC_ACQ_REL) % 32] = req[2];
         uint8_t type = req[1] == GMMU_UARTLINK_HELLO  ? GMMU_UARTLINK_HELLO_ACK
                        : req[1] == GMMU_UARTLINK_READ ? GMMU_UARTLINK_READ_RSP
                                                       : GMMU_UARTLINK_WRITE_ACK;
@@ -374,6 +405,168 @@ static void test_failed_request_uses_up_its_seq(void **state)
     assert_int_equal(f.requests, 4);
     assert_int_equal(f.seqs[2], f.seqs[1]);                /* the resend */
     assert_int_equal(f.seqs[3], (uint8_t)(f.seqs[1] + 1)); /* a new seq after the failure */
+    close(p.master);
+}
+
+/* ------------------------------------------------------------ simulated clock */
+
+/* A clock file as the simulator writes it (GMMU_UARTLINK_SIMCLOCK_*), moved
+   by the test by hand. */
+struct sim_clock {
+    char path[64];
+    uint8_t *map;
+};
+
+static void sim_clock_create(struct sim_clock *c, uint32_t magic, uint32_t cycles_per_bit)
+{
+    snprintf(c->path, sizeof c->path, "/tmp/gmmu-simclock.XXXXXX");
+    int fd = mkstemp(c->path);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, GMMU_UARTLINK_SIMCLOCK_BYTES), 0);
+    c->map = mmap(NULL, GMMU_UARTLINK_SIMCLOCK_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    assert_true(c->map != MAP_FAILED);
+    close(fd);
+    memcpy(c->map, &magic, 4);
+    memcpy(c->map + GMMU_UARTLINK_SIMCLOCK_CYCLES_PER_BIT_OFFSET, &cycles_per_bit, 4);
+}
+
+static void sim_clock_set(struct sim_clock *c, uint64_t cycles)
+{
+    __atomic_store_n((uint64_t *)(void *)(c->map + GMMU_UARTLINK_SIMCLOCK_CYCLES_OFFSET), cycles,
+                     __ATOMIC_RELEASE);
+}
+
+static void sim_clock_remove(struct sim_clock *c)
+{
+    munmap(c->map, GMMU_UARTLINK_SIMCLOCK_BYTES);
+    unlink(c->path);
+}
+
+static void test_simclock_spec_errors(void **state)
+{
+    (void)state;
+    struct pty p;
+    pty_open(&p);
+    char spec[256];
+    struct gmmu_transport *t = NULL;
+    snprintf(spec, sizeof spec, "uart:%s,simclock=/nonexistent/clock", p.name);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_NO_DEVICE);
+    snprintf(spec, sizeof spec, "uart:%s,simclock=", p.name);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    snprintf(spec, sizeof spec, "uart:%s,simclock=/dev/null", p.name); /* not a file */
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    struct sim_clock c;
+    sim_clock_create(&c, 0x12345678, 4); /* no magic: not a clock, or not ready */
+    snprintf(spec, sizeof spec, "uart:%s,simclock=%s", p.name, c.path);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    sim_clock_remove(&c);
+    sim_clock_create(&c, GMMU_UARTLINK_SIMCLOCK_MAGIC, 0); /* no line speed */
+    snprintf(spec, sizeof spec, "uart:%s,simclock=%s", p.name, c.path);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    snprintf(spec, sizeof spec, "uart:%s,simclock=%s,simclock=%s", p.name, c.path, c.path);
+    assert_int_equal(gmmu_transport_open(spec, &t), GMMU_E_BAD_SPEC);
+    sim_clock_remove(&c);
+    assert_null(t);
+    close(p.master);
+}
+
+/* 4 cycles a bit at the default 1 Mbaud: 4 000 cycles a millisecond. */
+#define CYCLES_PER_MS 4000u
+
+struct frozen_clock_watch {
+    struct sim_clock *clock;
+    struct fake *device;
+    int frozen_ms;
+    size_t requests_while_frozen;
+};
+
+/* Holds the clock still for frozen_ms of the machine's clock, notes what
+   the device had received by then, and moves the clock past the retry. */
+static void *hold_then_move_clock(void *arg)
+{
+    struct frozen_clock_watch *w = arg;
+    sleep_ms(w->frozen_ms);
+    w->requests_while_frozen = __atomic_load_n(&w->device->requests, __ATOMIC_ACQUIRE);
+    sim_clock_set(w->clock, 11u * CYCLES_PER_MS);
+    return NULL;
+}
+
+/* With simclock=, a lost answer is resent when the *simulated* retry time
+   has passed, however much of the machine's time passes first: ten times
+   the retry of the machine's clock goes by with no resend, and the resend
+   follows the clock's move. */
+static void test_retry_runs_on_simulated_time(void **state)
+{
+    (void)state;
+    static const enum action script[] = { ANSWER, IGNORE, ANSWER };
+    struct pty p;
+    pty_open(&p);
+    struct sim_clock c;
+    sim_clock_create(&c, GMMU_UARTLINK_SIMCLOCK_MAGIC, 4);
+    sim_clock_set(&c, 0);
+    struct fake f = { .fd = p.master, .script = script, .steps = 3, .value = 0xABCD };
+    pthread_t device_thread, clock_thread;
+    assert_int_equal(pthread_create(&device_thread, NULL, fake_device, &f), 0);
+    char spec[256];
+    snprintf(spec, sizeof spec, "uart:%s,retry=10,tries=2,simclock=%s", p.name, c.path);
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open(spec, &t), 0);
+
+    struct frozen_clock_watch w = { .clock = &c, .device = &f, .frozen_ms = 100 };
+    assert_int_equal(pthread_create(&clock_thread, NULL, hold_then_move_clock, &w), 0);
+    int64_t start = now_ms();
+    uint32_t v = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, 0x40, &v), 0);
+    int64_t took = now_ms() - start;
+    pthread_join(clock_thread, NULL);
+    assert_int_equal(v, 0xABCD);
+    assert_true(took >= w.frozen_ms);
+    assert_int_equal(w.requests_while_frozen, 2); /* HELLO and the first try only */
+
+    struct gmmu_uartlink_stats st;
+    assert_int_equal(gmmu_transport_uart_stats(t, &st), 0);
+    assert_int_equal(st.timeouts, 1);
+    assert_int_equal(st.retries, 1);
+    gmmu_transport_close(t);
+    pthread_join(device_thread, NULL);
+    assert_int_equal(f.requests, 3);
+    assert_int_equal(f.seqs[2], f.seqs[1]); /* the resend */
+    sim_clock_remove(&c);
+    close(p.master);
+}
+
+/* A simulation that stops (a debugger, a crash that left the pty open):
+   the access fails after the handle's timeout of the machine's clock,
+   without resends, since no simulated time passed. */
+static void test_stalled_simulation_times_out(void **state)
+{
+    (void)state;
+    static const enum action script[] = { ANSWER, IGNORE };
+    struct pty p;
+    pty_open(&p);
+    struct sim_clock c;
+    sim_clock_create(&c, GMMU_UARTLINK_SIMCLOCK_MAGIC, 4);
+    sim_clock_set(&c, 12345);
+    struct fake f = { .fd = p.master, .script = script, .steps = 2 };
+    pthread_t device_thread;
+    assert_int_equal(pthread_create(&device_thread, NULL, fake_device, &f), 0);
+    char spec[256];
+    snprintf(spec, sizeof spec, "uart:%s,retry=5,tries=8,simclock=%s", p.name, c.path);
+    struct gmmu_transport *t = NULL;
+    assert_int_equal(gmmu_transport_open(spec, &t), 0);
+    gmmu_transport_set_timeout(t, 150);
+    int64_t start = now_ms();
+    uint32_t v = 0;
+    assert_int_equal(gmmu_transport_read32(t, 0, 0x40, &v), GMMU_E_TIMEOUT);
+    int64_t took = now_ms() - start;
+    assert_true(took >= 150);
+    struct gmmu_uartlink_stats st;
+    assert_int_equal(gmmu_transport_uart_stats(t, &st), 0);
+    assert_int_equal(st.retries, 0);
+    gmmu_transport_close(t);
+    pthread_join(device_thread, NULL);
+    assert_int_equal(f.requests, 2);
+    sim_clock_remove(&c);
     close(p.master);
 }
 
@@ -558,6 +751,11 @@ static int read_response(int fd, struct gmmu_uartlink_rsp *r, int timeout_ms)
     return gmmu_uartlink_decode_rsp(buf, r);
 }
 
+/* An answer takes about 25 byte times (0.25 ms at 1 Mbaud): these leave
+   hundreds of times that, on the device's clock. */
+#define ANSWER_MS 100
+#define QUIET_MS  20
+
 static void send_raw(int fd, const uint8_t *bytes, size_t len)
 {
     assert_int_equal(write(fd, bytes, len), (ssize_t)len);
@@ -579,7 +777,7 @@ static void test_resend_is_not_swallowed_after_lost_sync(void **state)
     struct gmmu_uartlink_rsp r;
     gmmu_uartlink_encode_req(frame, GMMU_UARTLINK_HELLO, 0x40, 0, 0, 0);
     send_raw(fd, frame, sizeof frame);
-    assert_int_equal(read_response(fd, &r, 5000), 0);
+    assert_int_equal(read_response(fd, &r, ANSWER_MS), 0);
     assert_int_equal(r.type, GMMU_UARTLINK_HELLO_ACK);
 
     const uint32_t word = 0x1200A534; /* little-endian: 34 A5 00 12 */
@@ -593,7 +791,7 @@ static void test_resend_is_not_swallowed_after_lost_sync(void **state)
     unsigned naks = 0;
     bool acked = false;
     for (int attempt = 0; attempt < 8 && !acked; attempt++) {
-        assert_int_equal(read_response(fd, &r, 5000), 0);
+        assert_int_equal(read_response(fd, &r, ANSWER_MS), 0);
         if (r.type == GMMU_UARTLINK_NAK) {
             naks++;
             send_raw(fd, frame, sizeof frame);
@@ -605,12 +803,12 @@ static void test_resend_is_not_swallowed_after_lost_sync(void **state)
         acked = true;
     }
     assert_true(acked);
-    assert_int_equal(naks, 1);                        /* the two dropped frames share one NAK */
-    assert_int_equal(read_response(fd, &r, 200), -1); /* and nothing else came */
+    assert_int_equal(naks, 1); /* the two dropped frames share one NAK */
+    assert_int_equal(read_response(fd, &r, QUIET_MS), -1); /* and nothing else came */
 
     gmmu_uartlink_encode_req(frame, GMMU_UARTLINK_READ, 0x42, 0, GMMU_CMD_RING, 0);
     send_raw(fd, frame, sizeof frame);
-    assert_int_equal(read_response(fd, &r, 5000), 0);
+    assert_int_equal(read_response(fd, &r, ANSWER_MS), 0);
     assert_int_equal(r.type, GMMU_UARTLINK_READ_RSP);
     assert_int_equal(r.data, word);
     close(fd);
@@ -633,9 +831,32 @@ static void test_noise_was_caught(void **state)
     }
 }
 
+/* Maps the clock file of ",simclock=FILE" in GMMU_DEVICE, if any. */
+static void map_device_clock(void)
+{
+    const char *opt = device ? strstr(device, ",simclock=") : NULL;
+    if (opt == NULL)
+        return;
+    char path[256];
+    opt += strlen(",simclock=");
+    size_t n = strcspn(opt, ",");
+    if (n == 0 || n >= sizeof path)
+        return;
+    memcpy(path, opt, n);
+    path[n] = '\0';
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return;
+    void *map = mmap(NULL, GMMU_UARTLINK_SIMCLOCK_BYTES, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map != MAP_FAILED)
+        device_clock = map;
+}
+
 int main(void)
 {
     device = getenv("GMMU_DEVICE");
+    map_device_clock();
     const struct CMUnitTest offline[] = {
         cmocka_unit_test(test_crc_and_frames),
         cmocka_unit_test(test_spec_errors),
@@ -643,6 +864,9 @@ int main(void)
         cmocka_unit_test(test_retries_against_fake_device),
         cmocka_unit_test(test_stray_sof_inside_damaged_frame),
         cmocka_unit_test(test_failed_request_uses_up_its_seq),
+        cmocka_unit_test(test_simclock_spec_errors),
+        cmocka_unit_test(test_retry_runs_on_simulated_time),
+        cmocka_unit_test(test_stalled_simulation_times_out),
     };
     const struct CMUnitTest on_device[] = {
         cmocka_unit_test(test_device_identity),

@@ -5,7 +5,10 @@
 # simulation afterwards. The simulator's log ends with the line statistics
 # (bytes, injected faults, NAKs the bridge sent).
 #   with_uart_sim.sh SIM_BIN FIRMWARE.elf LOG [SIM_ARGS...] -- COMMAND...
-# UART_SPEC_OPTS (default ",retry=50") is appended to the device spec.
+# The device spec names the simulation's clock file (simclock=), so the
+# host's link timers count simulated time: a loaded machine slows the
+# simulation and the timers alike. UART_SPEC_OPTS (default ",retry=2", in
+# milliseconds of the simulated 1 Mbaud line) is appended to the spec.
 set -u
 sim=$1; elf=$2; log=$3; shift 3
 sim_args=()
@@ -14,7 +17,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do sim_args+=("$1"); shift; done
 shift
 dir=$(mktemp -d /tmp/gmmu-uart.XXXXXX)
 tty="$dir/tty"
-"$sim" --uart-link "$tty" "${sim_args[@]}" "$elf" >"$log" 2>&1 &
+clock="$dir/clock"
+"$sim" --uart-link "$tty" --uart-clock "$clock" "${sim_args[@]}" "$elf" >"$log" 2>&1 &
 pid=$!
 cleanup() {
   kill -INT "$pid" 2>/dev/null
@@ -27,12 +31,13 @@ trap 'cleanup' EXIT
 for _ in $(seq 200); do [ -L "$tty" ] && break; sleep 0.05; done
 [ -L "$tty" ] || { echo "with_uart_sim: the simulator did not start"; cat "$log"; exit 1; }
 # Let the firmware boot first (its DDR self-test takes seconds of wall time
-# on a loaded machine), and give each access a generous overall timeout:
-# the retry counts, not the wall clock, should decide when the link failed.
+# on a loaded machine). GMMU_TIMEOUT_MS is libgmmu's command timeout (from
+# the firmware's last sign of progress) and, on the link, how long the
+# simulation may stand still before an access fails.
 for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
 grep -q '^mailbox: ready' "$log" || { echo "with_uart_sim: the firmware did not come up"; tail -20 "$log"; exit 1; }
 start=$(date +%s.%N)
-GMMU_TIMEOUT_MS=${GMMU_TIMEOUT_MS:-30000} GMMU_DEVICE="uart:$tty${UART_SPEC_OPTS-,retry=50}" timeout 600 "$@"
+GMMU_TIMEOUT_MS=${GMMU_TIMEOUT_MS:-30000} GMMU_DEVICE="uart:$tty,simclock=$clock${UART_SPEC_OPTS-,retry=2}" timeout 600 "$@"
 rc=$?
 end=$(date +%s.%N)
 trap - EXIT
