@@ -15,6 +15,18 @@
 
 #include <string.h>
 
+#include "gmmu/pte.h"
+
+/* GET_SEGMENTS' answer: the header and the segments VidMm has, system
+   memory then VRAM. There is no aperture segment yet (issue 29); none is
+   listed rather than an empty one. */
+#define VIDMM_SEGMENTS 2
+_Static_assert(VIDMM_SEGMENTS <= GMMU_SEGMENTS_MAX, "GET_SEGMENTS lists too many");
+struct segments_out {
+    struct gmmu_segments_rsp hdr;
+    struct gmmu_segment_desc seg[VIDMM_SEGMENTS];
+};
+
 #define VIDMM_CMD_ARGS                                                                 \
     void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp, uint32_t resp_cap, \
         uint32_t *resp_len
@@ -36,6 +48,7 @@ union fixed_rsp {
     struct gmmu_query_rsp query;
     struct gmmu_vram_rsp vram;
     struct gmmu_alloc_info info;
+    struct segments_out segments;
 };
 
 /* INTERNAL without an instance; MALFORMED_LENGTH unless the request is
@@ -141,6 +154,31 @@ static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
     return GMMU_STATUS_OK;
 }
 
+/* From VidMm's accounting, so the two can never disagree. The host's own
+   SYSTEM buffers are not VidMm's to count: system memory's size is the
+   backing pool. Page tables live in VRAM only; BAR1 reaches VRAM (up to
+   APERTURE_LIMIT), never host memory. */
+static uint32_t get_segments(struct vidmm *vm, const void *in, void *out)
+{
+    struct gmmu_vram_rsp v;
+    (void)in;
+    vidmm_get_vram(vm, &v);
+    *(struct segments_out *)out = (struct segments_out){
+        .hdr = { .count = VIDMM_SEGMENTS },
+        .seg = { { .id = GMMU_SEGMENT_SYSTEM,
+                   .kind = GMMU_SEGMENT_KIND_SYSTEM,
+                   .flags = GMMU_SEGMENT_FLAG_HOST_MEMORY,
+                   .size = v.backing_bytes,
+                   .in_use = v.backing_bytes - v.backing_free },
+                 { .id = GMMU_SEGMENT_VRAM,
+                   .kind = GMMU_SEGMENT_KIND_MEMORY,
+                   .flags = GMMU_SEGMENT_FLAG_BAR1 | GMMU_SEGMENT_FLAG_PAGE_TABLES,
+                   .size = v.segment_bytes,
+                   .in_use = v.segment_bytes - v.free_bytes } },
+    };
+    return GMMU_STATUS_OK;
+}
+
 /* The handler cmd_<call> of a fixed command: serve() with the request's
    and response's sizes and the call. */
 #define FIXED_CMD(call, req_bytes, rsp_bytes)                                   \
@@ -161,6 +199,7 @@ FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp)
 FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
 FIXED_CMD(query_alloc, sizeof(struct gmmu_handle_req), sizeof(struct gmmu_alloc_info))
+FIXED_CMD(get_segments, 0, sizeof(struct segments_out))
 
 /*
  * A list command's request: its header (copied to hdr), then exactly
@@ -241,5 +280,6 @@ static const struct mbox_command commands[] = {
     { GMMU_OP_MAKE_RESIDENT, cmd_make_resident },
     { GMMU_OP_EVICT, cmd_evict },
     { GMMU_OP_QUERY_ALLOC, cmd_query_alloc },
+    { GMMU_OP_GET_SEGMENTS, cmd_get_segments },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Mailbox handlers of the VidMm opcodes (ALLOC..GET_VRAM): each decodes its
+ * Mailbox handlers of the VidMm opcodes (ALLOC..GET_SEGMENTS): each decodes its
  * payload, runs the vidmm command and encodes the completion payload.
  *
  * vidmm_commands is the only place these opcodes are paired with their
@@ -22,7 +22,8 @@
 #include "vidmm.h"
 
 /* ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA,
-   UPDATE_VA, QUERY_VA, GET_VRAM, in this order (the fuzzer's seeds name
+   UPDATE_VA, QUERY_VA, GET_VRAM, then the later ones (ADD_BACKING ..
+   GET_SEGMENTS), in this order (the fuzzer's seeds name
    commands by their index here). ctx: the struct vidmm served. */
 extern const struct mbox_command_set vidmm_commands;
 

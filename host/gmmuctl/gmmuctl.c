@@ -324,6 +324,54 @@ static int cmd_ident(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+static const char *segment_kind_name(uint16_t kind)
+{
+    switch (kind) {
+    case GMMU_SEGMENT_KIND_MEMORY:
+        return "memory";
+    case GMMU_SEGMENT_KIND_APERTURE:
+        return "aperture";
+    case GMMU_SEGMENT_KIND_SYSTEM:
+        return "system";
+    default:
+        return "unknown";
+    }
+}
+
+static int cmd_segments(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_segment_desc seg[GMMU_SEGMENTS_MAX];
+    size_t count = 0;
+    int rc = gmmu_get_segments(dev, seg, GMMU_SEGMENTS_MAX, &count);
+    if (rc)
+        return fail(o, "segments", rc);
+    if (o->json)
+        printf("[");
+    for (size_t i = 0; i < count; i++) {
+        const struct gmmu_segment_desc *d = &seg[i];
+        bool bar1 = d->flags & GMMU_SEGMENT_FLAG_BAR1;
+        bool tables = d->flags & GMMU_SEGMENT_FLAG_PAGE_TABLES;
+        bool host = d->flags & GMMU_SEGMENT_FLAG_HOST_MEMORY;
+        if (o->json)
+            printf("%s{\"id\": %u, \"kind\": \"%s\", \"flags\": %u, \"base\": %llu, "
+                   "\"size\": %llu, \"in_use\": %llu, \"bar1\": %s, \"page_tables\": %s, "
+                   "\"host_memory\": %s}",
+                   i ? ", " : "", d->id, segment_kind_name(d->kind), d->flags,
+                   (unsigned long long)d->base, (unsigned long long)d->size,
+                   (unsigned long long)d->in_use, bar1 ? "true" : "false",
+                   tables ? "true" : "false", host ? "true" : "false");
+        else
+            printf("segment %u: %s, %llu KiB, %llu KiB in use, base 0x%llx%s%s%s\n", d->id,
+                   segment_kind_name(d->kind), (unsigned long long)d->size >> 10,
+                   (unsigned long long)d->in_use >> 10, (unsigned long long)d->base,
+                   host ? ", host memory" : "", bar1 ? ", CPU through BAR1" : ", no BAR1",
+                   tables ? ", page tables" : "");
+    }
+    if (o->json)
+        printf("]\n");
+    return 0;
+}
+
 static int cmd_vram(struct gmmu_dev *dev, const struct options *o)
 {
     struct gmmu_vram_rsp v;
@@ -675,6 +723,9 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
     { "vram", "", "GET_VRAM",
       "VRAM segment accounting: size, free, largest free block, tables, backing pool", NULL,
       SEC_MEMORY, cmd_vram },
+    { "segments", "", "GET_SEGMENTS",
+      "each segment: id, kind, size, bytes in use, BAR1 reach, page tables", NULL, SEC_MEMORY,
+      cmd_segments },
     { "backing-add", "SYS_ADDR SIZE", "ADD_BACKING",
       "give the device host memory (64 KB aligned) for its backing pool",
       "The device writes 8 bytes at each end of the range to check it reaches it.\n", SEC_MEMORY,

@@ -184,6 +184,29 @@ int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out)
     return rc;
 }
 
+int gmmu_get_segments(struct gmmu_dev *dev, struct gmmu_segment_desc *out, size_t cap,
+                      size_t *count)
+{
+    struct {
+        struct gmmu_segments_rsp hdr;
+        struct gmmu_segment_desc seg[GMMU_SEGMENTS_MAX];
+    } rsp;
+    size_t got = 0;
+    int rc;
+
+    if (!count || (cap && !out))
+        return GMMU_E_INVALID_ARG;
+    rc = gmmu_call(dev, GMMU_OP_GET_SEGMENTS, NULL, 0, &rsp, sizeof(rsp), &got);
+    if (rc)
+        return rc;
+    if (got < sizeof(rsp.hdr) || rsp.hdr.count > GMMU_SEGMENTS_MAX ||
+        got != sizeof(rsp.hdr) + rsp.hdr.count * sizeof(rsp.seg[0]))
+        return GMMU_E_PROTOCOL;
+    *count = rsp.hdr.count;
+    memcpy(out, rsp.seg, (cap < rsp.hdr.count ? cap : rsp.hdr.count) * sizeof(rsp.seg[0]));
+    return 0;
+}
+
 int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size)
 {
     struct gmmu_backing_req req = { .sys_addr = sys_addr, .size = size };

@@ -51,6 +51,10 @@ int gmmu_update_va(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_u
 int gmmu_query_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va,
                   struct gmmu_query_rsp *out);
 int gmmu_get_vram(struct gmmu_dev *dev, struct gmmu_vram_rsp *out);
+/* The device's segments (GET_SEGMENTS), in id order: the first `cap` go to
+   out, *count says how many there are (at most GMMU_SEGMENTS_MAX). */
+int gmmu_get_segments(struct gmmu_dev *dev, struct gmmu_segment_desc *out, size_t cap,
+                      size_t *count);
 /* Gives the device [sys_addr, sys_addr + size) of host memory (64 KB
    aligned; from gmmu_sysmem_alloc, say) for its backing pool. The device
    writes 8 bytes at each end to check it can reach them. */

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010008) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010009) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -18,6 +18,7 @@
 #define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
 #define GMMU_RESIDENCY_MAX GMMU_U(0x00000100) /* Most handles in one MAKE_RESIDENT or EVICT list */
+#define GMMU_SEGMENTS_MAX GMMU_U(0x00000008) /* Most segments GET_SEGMENTS lists */
 #define GMMU_FENCES GMMU_U(0x00000010) /* Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY */
 #define GMMU_FENCE_WAITS GMMU_U(0x00000010) /* Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired) */
 #define GMMU_FENCE_PAGING GMMU_U(0x46000001) /* Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it */
@@ -92,6 +93,7 @@ enum gmmu_op {
     GMMU_OP_MAKE_RESIDENT = 27, /* Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp) */
     GMMU_OP_EVICT = 28, /* Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles) */
     GMMU_OP_QUERY_ALLOC = 29, /* Where an allocation lives now and its residency count (handle_req -> alloc_info) */
+    GMMU_OP_GET_SEGMENTS = 30, /* The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc) */
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
@@ -125,6 +127,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 27: return "MAKE_RESIDENT";
     case 28: return "EVICT";
     case 29: return "QUERY_ALLOC";
+    case 30: return "GET_SEGMENTS";
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
@@ -160,6 +163,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 27: return "Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)";
     case 28: return "Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)";
     case 29: return "Where an allocation lives now and its residency count (handle_req -> alloc_info)";
+    case 30: return "The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc)";
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
@@ -229,6 +233,58 @@ static inline const char *gmmu_alloc_state_desc(unsigned value)
     case 2: return "In the backing pool, mapped there (Segment 0)";
     case 3: return "A VRAM-only allocation evicted to the backing pool: not resident, its MAP_VA mappings invalid (an access faults) until MAKE_RESIDENT brings it back";
     case 4: return "A SYSTEM allocation: the host's own pages at sys_addr";
+    default: return 0;
+    }
+}
+
+enum gmmu_segment_kind {
+    GMMU_SEGMENT_KIND_MEMORY = 1, /* A memory segment: device memory (VRAM) that VidMm manages */
+    GMMU_SEGMENT_KIND_APERTURE = 2, /* An aperture segment: a global table that makes scattered host pages look contiguous to the engines */
+    GMMU_SEGMENT_KIND_SYSTEM = 3, /* The system-memory segment (Segment 0): host memory */
+};
+
+static inline const char *gmmu_segment_kind_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "MEMORY";
+    case 2: return "APERTURE";
+    case 3: return "SYSTEM";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_segment_kind_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "A memory segment: device memory (VRAM) that VidMm manages";
+    case 2: return "An aperture segment: a global table that makes scattered host pages look contiguous to the engines";
+    case 3: return "The system-memory segment (Segment 0): host memory";
+    default: return 0;
+    }
+}
+
+enum gmmu_segment_flag {
+    GMMU_SEGMENT_FLAG_BAR1 = 1, /* The host CPU reaches the segment through the BAR1 aperture (APERTURE_BASE .. APERTURE_LIMIT) */
+    GMMU_SEGMENT_FLAG_HOST_MEMORY = 2, /* The segment is host memory: the host CPU's own pages, reached by the device over the system-memory path */
+    GMMU_SEGMENT_FLAG_PAGE_TABLES = 4, /* GPU page tables may live in the segment */
+};
+
+static inline const char *gmmu_segment_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "BAR1";
+    case 2: return "HOST_MEMORY";
+    case 4: return "PAGE_TABLES";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_segment_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "The host CPU reaches the segment through the BAR1 aperture (APERTURE_BASE .. APERTURE_LIMIT)";
+    case 2: return "The segment is host memory: the host CPU's own pages, reached by the device over the system-memory path";
+    case 4: return "GPU page tables may live in the segment";
     default: return 0;
     }
 }
@@ -687,6 +743,26 @@ struct gmmu_vram_rsp {
 };
 #define GMMU_VRAM_RSP_BYTES 88u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_vram_rsp) == 88, "vram_rsp layout");
+
+/* GET_SEGMENTS completion payload header; count segment_desc follow, in id order */
+struct gmmu_segments_rsp {
+    uint32_t count; /* +0: Segments that follow */
+    uint32_t reserved; /* +4: 0 */
+};
+#define GMMU_SEGMENTS_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_segments_rsp) == 8, "segments_rsp layout");
+
+/* One segment of GET_SEGMENTS */
+struct gmmu_segment_desc {
+    uint16_t id; /* +0: The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM) */
+    uint16_t kind; /* +2: SEGMENT_KIND_* */
+    uint32_t flags; /* +4: SEGMENT_FLAG_* */
+    uint64_t base; /* +8: Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are) */
+    uint64_t size; /* +16: Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted) */
+    uint64_t in_use; /* +24: Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations) */
+};
+#define GMMU_SEGMENT_DESC_BYTES 32u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_segment_desc) == 32, "segment_desc layout");
 
 /* ADD_BACKING payload */
 struct gmmu_backing_req {

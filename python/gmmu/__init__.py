@@ -35,7 +35,7 @@ from ._defs import (MSG_HDR_BYTES, MSG_MAX_BYTES, MMU_PORTS_MAX, UPDATE_OP_BYTES
                     Caps, EngineOp, EngineReq, EngineRsp, Evt, Fault, FaultEvt, Info, MapFlag,
                     MapReq, MmuCounters, MmuCountersFlag, MmuPortCounters, PtStats, QueryRsp,
                     Stats, Status, UpdateOp, UpdateOpKind, VramRsp, AllocInfo, RESIDENCY_MAX,
-                    _Struct)
+                    SEGMENTS_MAX, SegmentDesc, _Struct)
 
 __version__ = VERSION
 
@@ -159,6 +159,7 @@ def _load():
         "gmmu_update_va": (_int, [_dev_p, _u32, _c.POINTER(UpdateOp), _size]),
         "gmmu_query_va": (_int, [_dev_p, _u32, _u64, _c.POINTER(QueryRsp)]),
         "gmmu_get_vram": (_int, [_dev_p, _c.POINTER(VramRsp)]),
+        "gmmu_get_segments": (_int, [_dev_p, _c.POINTER(SegmentDesc), _size, _c.POINTER(_size)]),
         "gmmu_engine_run": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(EngineRsp)]),
         "gmmu_add_backing": (_int, [_dev_p, _c.c_uint64, _c.c_uint64]),
         "gmmu_make_resident": (_int, [_dev_p, _c.POINTER(_u32), _size, _c.POINTER(_u64)]),
@@ -321,6 +322,14 @@ class Device:
 
     def vram(self):
         return self._get(_lib.gmmu_get_vram, VramRsp, "GET_VRAM")
+
+    def segments(self):
+        """The device's segments (GET_SEGMENTS), in id order: SegmentDesc each."""
+        out = (SegmentDesc * SEGMENTS_MAX)()
+        count = _size()
+        _check(_lib.gmmu_get_segments(self._handle(), out, SEGMENTS_MAX, _c.byref(count)),
+               "GET_SEGMENTS")
+        return [SegmentDesc.from_buffer_copy(out[i]) for i in range(count.value)]
 
     def mmu_counters(self, clear=False):
         p = _MmuPerf()

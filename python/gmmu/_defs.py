@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10008  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture)
+PROTO_VERSION = 0x10009  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -20,6 +20,7 @@ BAR0_BYTES = 0x10000  # Size of BAR0
 BAR1_BYTES = 0x1000000  # Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
 MSG_MAX_BYTES = 0x1000  # Largest message: the whole command ring
 RESIDENCY_MAX = 0x100  # Most handles in one MAKE_RESIDENT or EVICT list
+SEGMENTS_MAX = 0x8  # Most segments GET_SEGMENTS lists
 FENCES = 0x10  # Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
 FENCE_WAITS = 0x10  # Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
 FENCE_PAGING = 0x46000001  # Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
@@ -57,6 +58,7 @@ class Op(enum.IntEnum):
     MAKE_RESIDENT = 0x1b  # Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)
     EVICT = 0x1c  # Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)
     QUERY_ALLOC = 0x1d  # Where an allocation lives now and its residency count (handle_req -> alloc_info)
+    GET_SEGMENTS = 0x1e  # The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc)
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
@@ -80,6 +82,18 @@ class AllocState(enum.IntEnum):
     BACKING = 0x2  # In the backing pool, mapped there (Segment 0)
     OFFLINE = 0x3  # A VRAM-only allocation evicted to the backing pool: not resident, its MAP_VA mappings invalid (an access faults) until MAKE_RESIDENT brings it back
     HOST = 0x4  # A SYSTEM allocation: the host's own pages at sys_addr
+
+
+class SegmentKind(enum.IntEnum):
+    MEMORY = 0x1  # A memory segment: device memory (VRAM) that VidMm manages
+    APERTURE = 0x2  # An aperture segment: a global table that makes scattered host pages look contiguous to the engines
+    SYSTEM = 0x3  # The system-memory segment (Segment 0): host memory
+
+
+class SegmentFlag(enum.IntFlag):
+    BAR1 = 0x1  # The host CPU reaches the segment through the BAR1 aperture (APERTURE_BASE .. APERTURE_LIMIT)
+    HOST_MEMORY = 0x2  # The segment is host memory: the host CPU's own pages, reached by the device over the system-memory path
+    PAGE_TABLES = 0x4  # GPU page tables may live in the segment
 
 
 class EngineStatusFlag(enum.IntFlag):
@@ -372,6 +386,26 @@ class VramRsp(_Struct):
     ]
 
 
+class SegmentsRsp(_Struct):
+    'GET_SEGMENTS completion payload header; count segment_desc follow, in id order'
+    _fields_ = [
+        ("count", ctypes.c_uint32),  # Segments that follow
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class SegmentDesc(_Struct):
+    'One segment of GET_SEGMENTS'
+    _fields_ = [
+        ("id", ctypes.c_uint16),  # The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM)
+        ("kind", ctypes.c_uint16),  # SEGMENT_KIND_*
+        ("flags", ctypes.c_uint32),  # SEGMENT_FLAG_*
+        ("base", ctypes.c_uint64),  # Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are)
+        ("size", ctypes.c_uint64),  # Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted)
+        ("in_use", ctypes.c_uint64),  # Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations)
+    ]
+
+
 class BackingReq(_Struct):
     'ADD_BACKING payload'
     _fields_ = [
@@ -610,6 +644,8 @@ UPDATE_OP_BYTES = ctypes.sizeof(UpdateOp)
 QUERY_REQ_BYTES = ctypes.sizeof(QueryReq)
 QUERY_RSP_BYTES = ctypes.sizeof(QueryRsp)
 VRAM_RSP_BYTES = ctypes.sizeof(VramRsp)
+SEGMENTS_RSP_BYTES = ctypes.sizeof(SegmentsRsp)
+SEGMENT_DESC_BYTES = ctypes.sizeof(SegmentDesc)
 BACKING_REQ_BYTES = ctypes.sizeof(BackingReq)
 RESIDENCY_REQ_BYTES = ctypes.sizeof(ResidencyReq)
 RESIDENCY_RSP_BYTES = ctypes.sizeof(ResidencyRsp)

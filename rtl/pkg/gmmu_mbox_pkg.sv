@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65544;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture)
+  localparam int unsigned PROTO_VERSION = 65545;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -19,6 +19,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
   localparam int unsigned MSG_MAX_BYTES = 4096;  // Largest message: the whole command ring
   localparam int unsigned RESIDENCY_MAX = 256;  // Most handles in one MAKE_RESIDENT or EVICT list
+  localparam int unsigned SEGMENTS_MAX = 8;  // Most segments GET_SEGMENTS lists
   localparam int unsigned FENCES = 16;  // Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
   localparam int unsigned FENCE_WAITS = 16;  // Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
   localparam int unsigned FENCE_PAGING = 1174405121;  // Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
@@ -52,6 +53,7 @@ package gmmu_mbox_pkg;
     OP_MAKE_RESIDENT = 6'd27,
     OP_EVICT = 6'd28,
     OP_QUERY_ALLOC = 6'd29,
+    OP_GET_SEGMENTS = 6'd30,
     OP_ENGINE_RUN = 6'd32,
     OP_ENGINE_START = 6'd33,
     OP_ENGINE_STATUS = 6'd34,
@@ -74,6 +76,16 @@ package gmmu_mbox_pkg;
     ALLOC_STATE_OFFLINE = 3'd3,
     ALLOC_STATE_HOST = 3'd4
   } alloc_state_e;
+  typedef enum logic [1:0] {
+    SEGMENT_KIND_MEMORY = 2'd1,
+    SEGMENT_KIND_APERTURE = 2'd2,
+    SEGMENT_KIND_SYSTEM = 2'd3
+  } segment_kind_e;
+  typedef enum logic [2:0] {
+    SEGMENT_FLAG_BAR1 = 3'd1,
+    SEGMENT_FLAG_HOST_MEMORY = 3'd2,
+    SEGMENT_FLAG_PAGE_TABLES = 3'd4
+  } segment_flag_e;
   typedef enum logic [0:0] {
     ENGINE_STATUS_FLAG_ABORT = 1'd1
   } engine_status_flag_e;
@@ -197,6 +209,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned QUERY_REQ_BYTES = 16;
   localparam int unsigned QUERY_RSP_BYTES = 24;
   localparam int unsigned VRAM_RSP_BYTES = 88;
+  localparam int unsigned SEGMENTS_RSP_BYTES = 8;
+  localparam int unsigned SEGMENT_DESC_BYTES = 32;
   localparam int unsigned BACKING_REQ_BYTES = 16;
   localparam int unsigned RESIDENCY_REQ_BYTES = 8;
   localparam int unsigned RESIDENCY_RSP_BYTES = 8;

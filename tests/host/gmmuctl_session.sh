@@ -17,8 +17,19 @@ expect() { # what, got, want (an empty answer never matches)
 }
 
 free0=$(ctl --json vram | json free_bytes)
+# The VRAM segment (id 1, the second listed) holds what GET_VRAM does not
+# count as free; a 2 MB allocation adds exactly 2 MiB to it.
+segment_bytes=$(ctl --json vram | json segment_bytes)
+segments=$(ctl --json segments)
+expect "segments" "$(grep -Eo '"id": [0-9]+, "kind": "[a-z]+"' <<<"$segments" | tr '\n' ';')" \
+  '"id": 0, "kind": "system";"id": 1, "kind": "memory";'
+vram_in_use() { ctl --json segments | grep -Eo '"in_use": [0-9]+' | sed -n 2p | grep -Eo '[0-9]+$'; }
+in_use0=$(vram_in_use)
+expect "VRAM in use" "$in_use0" $((segment_bytes - free0))
 as=$(ctl --json as-create | json as) || fail "as-create"
+in_use1=$(vram_in_use)   # the address space's root table
 alloc=$(ctl --json alloc 2M,contig | json handle)
+expect "VRAM in use after 2 MiB" "$(vram_in_use)" $((in_use1 + 2 * 1024 * 1024))
 alloc2=$(ctl --json alloc 64K,contig | json handle)
 [ -n "$as" ] && [ -n "$alloc" ] && [ -n "$alloc2" ] || { fail "setup"; exit 1; }
 

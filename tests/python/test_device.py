@@ -77,6 +77,19 @@ def test_alloc_map_query_unmap(dev, space, allocs):
     assert dev.vram().free_bytes < free0
 
 
+def test_segments(dev, allocs):
+    system, vram = dev.segments()
+    assert (system.id, system.kind, system.flags) == (0, gmmu.SegmentKind.SYSTEM,
+                                                      gmmu.SegmentFlag.HOST_MEMORY)
+    assert (vram.id, vram.kind, vram.flags) == (
+        1, gmmu.SegmentKind.MEMORY, gmmu.SegmentFlag.BAR1 | gmmu.SegmentFlag.PAGE_TABLES)
+    v = dev.vram()
+    assert (vram.size, vram.in_use) == (v.segment_bytes, v.segment_bytes - v.free_bytes)
+    assert (system.size, system.in_use) == (v.backing_bytes, v.backing_bytes - v.backing_free)
+    allocs(2 * M)
+    assert dev.segments()[1].in_use == vram.in_use + 2 * M
+
+
 def test_device_errors_carry_the_status(dev, space):
     with pytest.raises(gmmu.DeviceError) as e:
         dev.free(999999)

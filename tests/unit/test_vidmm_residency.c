@@ -601,12 +601,87 @@ static void test_tiles_of_4k_pages_follow(void **state)
     assert_int_equal(vram().resident_bytes, 0);
 }
 
+/* ------------------------------------------------------------ segments */
+
+struct segments {
+    struct gmmu_segments_rsp hdr;
+    struct gmmu_segment_desc seg[2];
+};
+
+static struct segments segments(void)
+{
+    struct segments s;
+
+    assert_int_equal(call(GMMU_OP_GET_SEGMENTS, NULL, 0, &s, sizeof(s)), GMMU_STATUS_OK);
+    assert_int_equal(s.hdr.count, 2);
+    assert_int_equal(s.hdr.reserved, 0);
+    return s;
+}
+
+/* The segment a GET_SEGMENTS entry describes, and what it holds: sizes
+   and use worked out by hand from what the test allocated. */
+static void expect_segment(const struct gmmu_segment_desc *d, uint16_t id, uint16_t kind,
+                           uint32_t flags, uint64_t size, uint64_t in_use)
+{
+    assert_int_equal(d->id, id);
+    assert_int_equal(d->kind, kind);
+    assert_int_equal(d->flags, flags);
+    assert_int_equal(d->base, 0);
+    assert_int_equal(d->size, size);
+    assert_int_equal(d->in_use, in_use);
+}
+
+static void expect_segments(uint64_t pool, uint64_t pool_used, uint64_t vram_used)
+{
+    struct segments s = segments();
+
+    expect_segment(&s.seg[0], GMMU_SEGMENT_SYSTEM, GMMU_SEGMENT_KIND_SYSTEM,
+                   GMMU_SEGMENT_FLAG_HOST_MEMORY, pool, pool_used);
+    expect_segment(&s.seg[1], GMMU_SEGMENT_VRAM, GMMU_SEGMENT_KIND_MEMORY,
+                   GMMU_SEGMENT_FLAG_BAR1 | GMMU_SEGMENT_FLAG_PAGE_TABLES, VRAM_BYTES, vram_used);
+}
+
+/* GET_SEGMENTS lists system memory (the backing pool) and VRAM, and their
+   use follows ALLOC into VRAM and into the pool, and FREE; a request with
+   a payload is malformed. */
+static void test_segments(void **state)
+{
+    (void)state;
+    uint32_t in_vram, in_pool, spilled, word = 0;
+
+    expect_segments(0, 0, 0);
+    assert_int_equal(add_backing(HOST, 2 * MiB), GMMU_STATUS_OK);
+    expect_segments(2 * MiB, 0, 0);
+    assert_int_equal(alloc(MiB, 0, &in_vram), GMMU_STATUS_OK);
+    expect_segments(2 * MiB, 0, MiB);
+    assert_int_equal(alloc(256 * KiB, SYSO, &in_pool), GMMU_STATUS_OK);
+    expect_segments(2 * MiB, 256 * KiB, MiB);
+    /* VRAM full but for 1 MiB: a preferred allocation of 1 MiB + 64 KiB
+       lands in the pool. */
+    assert_int_equal(alloc(VRAM_BYTES - 2 * MiB, 0, &spilled), GMMU_STATUS_OK);
+    expect_segments(2 * MiB, 256 * KiB, VRAM_BYTES - MiB);
+    uint32_t pref;
+    assert_int_equal(alloc(MiB + 64 * KiB, PREF, &pref), GMMU_STATUS_OK);
+    assert_int_equal(info(pref).state, GMMU_ALLOC_STATE_BACKING);
+    expect_segments(2 * MiB, 256 * KiB + MiB + 64 * KiB, VRAM_BYTES - MiB);
+    assert_int_equal(free_alloc(pref), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(spilled), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(in_pool), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(in_vram), GMMU_STATUS_OK);
+    expect_segments(2 * MiB, 0, 0);
+
+    struct segments s;
+    assert_int_equal(call(GMMU_OP_GET_SEGMENTS, &word, sizeof(word), &s, sizeof(s)),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
     const struct CMUnitTest tests[] = {
         T(test_placement_flags),  T(test_placement_pool),     T(test_alloc_evicts_lru),
         T(test_residency_counts), T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
+        T(test_segments),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
