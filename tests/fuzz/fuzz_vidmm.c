@@ -391,6 +391,8 @@ static uint32_t rsp_size(uint16_t opcode)
         return GMMU_RESIDENCY_RSP_BYTES;
     case GMMU_OP_QUERY_ALLOC:
         return GMMU_ALLOC_INFO_BYTES;
+    case GMMU_OP_GET_SEGMENTS: /* system memory and VRAM */
+        return GMMU_SEGMENTS_RSP_BYTES + 2 * GMMU_SEGMENT_DESC_BYTES;
     default:
         return 0;
     }
