@@ -45,11 +45,14 @@ lint-uart:
 
 # The simulated board in the foreground: then
 #   build/host/gmmuctl -d uart:$(UART_LINK) info
+# The simulation's clock file lets the host's link timers count simulated
+# time (docs/uart-link.md, simclock=).
 UART_LINK ?= $(UART_SIM_DIR)/tty
+UART_CLOCK ?= $(UART_SIM_DIR)/clock
 uart-server: $(UART_SIM_BIN) $(call FW_ELF,gmmu) $(GMMUCTL)
-	@echo "uart-server: pty link $(UART_LINK)"
-	@echo "uart-server: try  $(GMMUCTL) -d uart:$(UART_LINK) info"
-	$(UART_SIM_BIN) --uart-link $(UART_LINK) $(SIM_ARGS) $(call FW_ELF,gmmu)
+	@echo "uart-server: pty link $(UART_LINK), clock $(UART_CLOCK)"
+	@echo "uart-server: try  $(GMMUCTL) -d uart:$(UART_LINK),simclock=$(UART_CLOCK) info"
+	$(UART_SIM_BIN) --uart-link $(UART_LINK) --uart-clock $(UART_CLOCK) $(SIM_ARGS) $(call FW_ELF,gmmu)
 
 # ------------------------------------------------------------ UART link tests
 # The link's constants are generated from include/defs/uartlink.toml for C
