@@ -398,11 +398,19 @@ static uint64_t meta_area(void)
            ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
-/* The DDR below the firmware's area and the fence page, at most
+/* DDR for the page tables' valid-entry counts (ptmgr's table_counts), for
+   the largest segment: only the CPU reads them, so they need not be in the
+   segment. */
+static uint64_t counts_area(void)
+{
+    return PTM_COUNT_WORDS(VIDMM_HW_VRAM_MAX) * sizeof(uint32_t);
+}
+
+/* The DDR below the firmware's areas and the fence page, at most
    VIDMM_HW_VRAM_MAX; 0 if none. */
 static uint64_t segment_bytes(uint64_t ddr)
 {
-    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + VRAM_PAGE_SIZE;
+    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + counts_area() + VRAM_PAGE_SIZE;
 
     if (ddr <= area)
         return 0;
@@ -418,6 +426,10 @@ bool vidmm_hw_init(void)
     size_t meta_bytes = vram_alloc_metadata_bytes(segment);
     /* Written by the CPU alone: the write-through cache keeps it right. */
     void *meta = (void *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area());
+    /* Cached like the metadata: the CPU alone writes them (write-through),
+       and a count is read once per table a command changes. */
+    uint32_t *counts = (uint32_t *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area() -
+                                                             counts_area());
     struct vidmm_config cfg;
 
     /* BAR1 reaches the VRAM segment and the fence page just above it, and
@@ -440,6 +452,7 @@ bool vidmm_hw_init(void)
     cfg = (struct vidmm_config){
         .hw = engine ? &engine_hooks : &hooks,
         .vram = &vram,
+        .table_counts = counts,
         /* Cached: only the CPU touches the nodes, and the write-through
            cache keeps DDR current; an uncached node access paid the DDR
            latency per word (va_alloc's searches were ~1 000 cycles of a

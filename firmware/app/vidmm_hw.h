@@ -8,7 +8,10 @@
  *   [0, segment)                      the VRAM segment (vram_alloc)
  *   [segment, segment + 4 KB)         the fence page (fence_hw.c), the end
  *                                     of what BAR1 reaches
- *   [.., ddr - VIDMM_HW_DDR_AREA)     vram_alloc's metadata (cached alias,
+ *   [.., meta)                        the page tables' valid-entry counts
+ *                                     (cached alias, 16 bytes per 4 KB page
+ *                                     of VIDMM_HW_VRAM_MAX: 1 MiB)
+ *   [meta, ddr - VIDMM_HW_DDR_AREA)   vram_alloc's metadata (cached alias,
  *                                     sized for VIDMM_HW_VRAM_MAX)
  *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
  * The segment is the DDR below the firmware's areas, at most

@@ -149,11 +149,15 @@ struct op {
 };
 
 /* A table of the walk. A virtual one exists only while counting: it is the
- * table the apply pass will create, and reads as the split of `split`. */
+ * table the apply pass will create, and reads as the split of `split`.
+ * delta: valid words gained by the command's writes into it (apply);
+ * fresh: made by this command, so its count starts at 0. */
 struct table {
     uint64_t offset;
     uint64_t split;
     bool is_virtual;
+    bool fresh;
+    int32_t delta;
 };
 
 /* ------------------------------------------------------------ PTE helpers */
@@ -292,26 +296,6 @@ static void flush(struct op *op)
     w->pattern = false;
 }
 
-static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset);
-
-static uint64_t root_bytes(const struct ptm *pm)
-{
-    return pm->levels == 2 ? GMMU_L1_TABLE_BYTES : GMMU_TABLE_BYTES;
-}
-
-/* Keep root_valid exact: root words change rarely (a level-2 table linked
- * or unlinked), so reading the old word there costs little. */
-static void note_root_word(struct op *op, uint64_t offset, uint64_t value)
-{
-    struct ptm *pm = op->pm;
-    bool was = pte_valid(get(pm, op, offset)), is = pte_valid(value);
-
-    if (is && !was)
-        pm->root_valid++;
-    else if (was && !is)
-        pm->root_valid--;
-}
-
 /* Queue one entry write. Writes reach VRAM in the order they are put;
  * consecutive ones go out as one run. */
 static void put(struct op *op, uint64_t offset, uint64_t value)
@@ -319,8 +303,6 @@ static void put(struct op *op, uint64_t offset, uint64_t value)
     struct writer *w = &op->w;
     bool next = w->n && offset == w->offset + w->n * GMMU_PTE_BYTES;
 
-    if (offset - op->pm->root < root_bytes(op->pm))
-        note_root_word(op, offset, value);
     op->changed = true;
     if (w->pattern) {
         if (next && value == w->first + w->n * w->step && w->n < PATTERN_MAX) {
@@ -371,6 +353,71 @@ static void get_run(const struct op *op, uint64_t offset, uint64_t *words, size_
         return;
     }
     hw_read_run(op->pm, offset, words, n);
+}
+
+/* Queue the write of an entry that holds `old` now, keeping its table's
+ * count of valid words (*delta, settled once per table and command). */
+static void put_counted(struct op *op, int32_t *delta, uint64_t offset, uint64_t old,
+                        uint64_t value)
+{
+    *delta += (int32_t)pte_valid(value) - (int32_t)pte_valid(old);
+    put(op, offset, value);
+}
+
+/* ------------------------------------------------------------ valid counts */
+
+/*
+ * Every table's count of valid words lives in pm->counts, 16 bytes per
+ * 4 KB page of the segment (PTM_COUNT_WORDS): a 4 KB or 8 KB table's is
+ * word 0 of its first page's four, a 64 KB-page table's the byte of its
+ * 256-byte slot. The root's is root_valid, in RAM. A command adds up the
+ * changes of each table it writes (put_counted) and settles them once, so
+ * a table's emptiness costs one count read instead of a scan of its words.
+ */
+static uint32_t *count_word(const struct ptm *pm, uint64_t table)
+{
+    return &pm->counts[(table >> GMMU_PAGE_SHIFT_4K) * 4u];
+}
+
+static uint8_t *count_byte(const struct ptm *pm, uint64_t leaf64k)
+{
+    return (uint8_t *)pm->counts + (leaf64k >> 8);
+}
+
+static uint32_t count_read(const struct ptm *pm, uint64_t table, bool leaf64k)
+{
+    if (table == pm->root)
+        return pm->root_valid;
+    return leaf64k ? *count_byte(pm, table) : *count_word(pm, table);
+}
+
+/* A table's count after the command's writes into it, stored if they
+ * changed it; whether the table still holds a valid word. A table that was
+ * there before and whose count did not change is in use (an empty one
+ * would have been freed); a fresh one starts at 0. */
+static bool count_settle(struct ptm *pm, uint64_t table, bool leaf64k, bool fresh, int32_t delta)
+{
+    uint32_t n;
+
+    if (!delta)
+        return !fresh;
+    n = (uint32_t)((int32_t)(fresh ? 0 : count_read(pm, table, leaf64k)) + delta);
+    if (table == pm->root)
+        pm->root_valid = (uint16_t)n;
+    else if (leaf64k)
+        *count_byte(pm, table) = (uint8_t)n;
+    else
+        *count_word(pm, table) = n;
+    return n != 0;
+}
+
+/* A new slab's slots hold no table: their counts start at 0, so that the
+ * slab reads as empty once its last table goes (window_finish). */
+static void count_clear_slab(const struct ptm *pm, uint64_t slab)
+{
+    uint32_t *c = count_word(pm, slab);
+
+    c[0] = c[1] = c[2] = c[3] = 0;
 }
 
 static void fill_zero(struct op *op, uint64_t offset, uint64_t bytes)
@@ -761,23 +808,6 @@ static bool source_has_valid(struct op *op, uint64_t a, uint64_t b)
 
 /* ------------------------------------------------------------ freeing */
 
-/* Scan a table for a valid word: only done once a command has cleared
- * entries in it and written none valid. */
-static bool words_have_valid(struct op *op, uint64_t offset, unsigned words)
-{
-    uint64_t run[SCAN_WORDS];
-
-    for (unsigned i = 0; i < words; i += SCAN_WORDS) {
-        unsigned n = words - i < SCAN_WORDS ? words - i : SCAN_WORDS;
-
-        get_run(op, offset + (uint64_t)i * GMMU_PTE_BYTES, run, n);
-        for (unsigned j = 0; j < n; j++)
-            if (pte_valid(run[j]))
-                return true;
-    }
-    return false;
-}
-
 static void free_dual_table(struct op *op, uint64_t offset, uint64_t va)
 {
     struct ptm *pm = op->pm;
@@ -839,8 +869,7 @@ static void free_subtree(struct op *op, unsigned level, uint64_t offset, uint64_
 
 /* ------------------------------------------------------------ the walk */
 
-static bool walk_table(struct op *op, unsigned level, const struct table *t, uint64_t lo,
-                       uint64_t hi);
+static bool walk_table(struct op *op, unsigned level, struct table *t, uint64_t lo, uint64_t hi);
 
 /* A new table one level below `parent`, holding its split. */
 static bool new_table(struct op *op, unsigned level, uint64_t parent, struct table *t)
@@ -848,7 +877,7 @@ static bool new_table(struct op *op, unsigned level, uint64_t parent, struct tab
     enum block_kind kind = level == DUAL ? BLOCK_8K : BLOCK_4K;
     uint64_t stride = level == DUAL ? DUAL_BYTES : GMMU_PTE_BYTES;
 
-    *t = (struct table){ .split = parent, .is_virtual = op->counting };
+    *t = (struct table){ .split = parent, .is_virtual = op->counting, .fresh = true };
     t->offset = take_block(op, kind, !pte_terminal(parent));
     if (op->counting)
         return true;
@@ -861,27 +890,28 @@ static bool new_table(struct op *op, unsigned level, uint64_t parent, struct tab
     if (!pte_terminal(parent))
         return true;
     for (unsigned i = 0; i < ENTRIES; i++) {
-        put(op, t->offset + stride * i, split_child(parent, level, i));
+        put_counted(op, &t->delta, t->offset + stride * i, 0, split_child(parent, level, i));
         if (level == DUAL)
             put(op, t->offset + stride * i + GMMU_PTE_BYTES, 0);
     }
     return true;
 }
 
-/* Entry e at level >= 2 is replaced by a terminal (or invalid) entry. */
-static void replace_upper(struct op *op, unsigned level, uint64_t entry_offset, uint64_t e,
-                          uint64_t ne, uint64_t base)
+/* Entry e of t (level >= 2) is replaced by a terminal (or invalid) entry. */
+static void replace_upper(struct op *op, unsigned level, struct table *t, uint64_t entry_offset,
+                          uint64_t e, uint64_t ne, uint64_t base)
 {
     if (ne == e)
         return;
-    put(op, entry_offset, ne);
+    put_counted(op, &t->delta, entry_offset, e, ne);
     if (pte_table(e))
         free_subtree(op, level - 1, gmmu_pte_addr(e), base);
 }
 
-/* Go one level down below entry e for [a, b). Returns the entry after. */
-static uint64_t descend_upper(struct op *op, unsigned level, uint64_t entry_offset, uint64_t e,
-                              uint64_t base, uint64_t a, uint64_t b)
+/* Go one level down below entry e of t for [a, b). Returns the entry
+ * after. */
+static uint64_t descend_upper(struct op *op, unsigned level, struct table *t, uint64_t entry_offset,
+                              uint64_t e, uint64_t base, uint64_t a, uint64_t b)
 {
     bool fresh = !pte_table(e);
     enum block_kind kind = level - 1 == DUAL ? BLOCK_8K : BLOCK_4K;
@@ -896,7 +926,7 @@ static uint64_t descend_upper(struct op *op, unsigned level, uint64_t entry_offs
     if (in_use) {
         /* The child is complete before the walker can reach it. */
         if (fresh)
-            put(op, entry_offset, gmmu_pte_make_table(child.offset));
+            put_counted(op, &t->delta, entry_offset, e, gmmu_pte_make_table(child.offset));
         return fresh ? gmmu_pte_make_table(child.offset) : e;
     }
     if (level - 1 == DUAL)
@@ -906,17 +936,17 @@ static uint64_t descend_upper(struct op *op, unsigned level, uint64_t entry_offs
     if (fresh) {
         drop_fresh(op, kind, child.offset);
         if (pte_valid(e))
-            put(op, entry_offset, 0);
+            put_counted(op, &t->delta, entry_offset, e, 0);
         return 0;
     }
-    put(op, entry_offset, 0);
+    put_counted(op, &t->delta, entry_offset, e, 0);
     defer_block(op, kind, child.offset, base, base + level_span(level));
     return 0;
 }
 
 /* One entry of level >= 2 covering [base, base + span), of which the
  * command owns [a, b). Returns the entry after. */
-static uint64_t upper_entry(struct op *op, unsigned level, const struct table *t, uint64_t base,
+static uint64_t upper_entry(struct op *op, unsigned level, struct table *t, uint64_t base,
                             uint64_t a, uint64_t b)
 {
     uint64_t span = level_span(level);
@@ -933,27 +963,22 @@ static uint64_t upper_entry(struct op *op, unsigned level, const struct table *t
             uint64_t ne = make_entry(&r, 0, level);
 
             if (!op->counting)
-                replace_upper(op, level, entry_offset, e, ne, base);
+                replace_upper(op, level, t, entry_offset, e, ne, base);
             return ne;
         }
     }
-    return descend_upper(op, level, entry_offset, e, base, a, b);
+    return descend_upper(op, level, t, entry_offset, e, base, a, b);
 }
 
-static bool walk_upper(struct op *op, unsigned level, const struct table *t, uint64_t lo,
-                       uint64_t hi)
+static bool walk_upper(struct op *op, unsigned level, struct table *t, uint64_t lo, uint64_t hi)
 {
     uint64_t span = level_span(level);
-    bool any_valid = false;
 
-    for (uint64_t base = lo & ~(span - 1); base < hi; base += span) {
-        uint64_t e = upper_entry(op, level, t, base, max64(lo, base), min64(hi, base + span));
-
-        any_valid |= pte_valid(e);
-    }
-    if (op->counting || any_valid)
+    for (uint64_t base = lo & ~(span - 1); base < hi; base += span)
+        upper_entry(op, level, t, base, max64(lo, base), min64(hi, base + span));
+    if (op->counting)
         return true;
-    return words_have_valid(op, t->offset, ENTRIES);
+    return count_settle(op->pm, t->offset, false, t->fresh, t->delta);
 }
 
 /* ------------------------------------------------------------ level 1 */
@@ -993,6 +1018,7 @@ static uint64_t new_slot(struct op *op, const struct table *t, unsigned i, struc
         if (op->counting || win->slab == NO_BLOCK)
             return NO_BLOCK;
         op->pm->slab_pages++;
+        count_clear_slab(op->pm, win->slab);
     }
     if (op->counting || win->slab == NO_BLOCK)
         return NO_BLOCK;
@@ -1000,16 +1026,19 @@ static uint64_t new_slot(struct op *op, const struct table *t, unsigned i, struc
     return win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
 }
 
-/* At the end of a window: a slab none of whose slots is in use goes. */
-static void window_finish(struct op *op, const struct table *t, uint64_t wbase,
-                          const struct window *win)
+/* At the end of a window: a slab none of whose slots is in use goes. A
+ * slot is in use exactly when its count is not 0 (a 64 KB-page table is
+ * dropped when it empties, and a free slot's count is 0), so the slab's
+ * 16 counts say it without reading the level-1 table. */
+static void window_finish(struct op *op, uint64_t wbase, const struct window *win)
 {
-    unsigned first = window_first(gmmu_va_index(wbase, DUAL));
+    const uint8_t *slots;
 
     if (op->counting || !win->emptied || win->slab == NO_BLOCK)
         return;
-    for (unsigned j = first; j < first + SLAB_SLOTS; j++)
-        if (pte_valid(table_word(op, t, DUAL, 2 * j + 1)))
+    slots = count_byte(op->pm, win->slab);
+    for (unsigned j = 0; j < SLAB_SLOTS; j++)
+        if (slots[j])
             return;
     /* Every slot was cleared as it emptied, so the block is all zero. */
     defer_block(op, BLOCK_4K, win->slab, wbase, wbase + WINDOW_SPAN);
@@ -1026,7 +1055,7 @@ enum chunk_action {
 /* The leaf tables of one 2 MB region while the command edits them. */
 struct leaves {
     struct op *op;
-    const struct table *l1;
+    struct table *l1;
     unsigned index; /* of the dual entry */
     uint64_t entry_offset;
     uint64_t base, a, b; /* region VA; the command's part */
@@ -1034,8 +1063,8 @@ struct leaves {
     bool split;          /* w0 is a 2 MB page or zero, being split */
     uint64_t t4, t64;    /* leaf tables, NO_BLOCK if none */
     bool t4_fresh, t64_fresh;
-    bool wrote_valid4, cleared4, wrote_valid64, cleared64;
-    unsigned c0, c1; /* chunks to visit, inclusive */
+    int32_t delta4, delta64; /* valid words gained by t4, t64 */
+    unsigned c0, c1;         /* chunks to visit, inclusive */
     uint8_t action[CHUNKS];
     uint64_t new64[CHUNKS];
 };
@@ -1139,12 +1168,9 @@ static void write_chunk_4k(struct leaves *lv, unsigned c, const uint64_t old[],
 {
     uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
 
-    for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-        lv->wrote_valid4 |= pte_valid(want[p]);
-        lv->cleared4 |= pte_valid(old[p]) && !pte_valid(want[p]);
+    for (unsigned p = 0; p < CHUNK_PAGES; p++)
         if (old[p] != want[p])
-            put(lv->op, at + p * GMMU_PTE_BYTES, want[p]);
-    }
+            put_counted(lv->op, &lv->delta4, at + p * GMMU_PTE_BYTES, old[p], want[p]);
 }
 
 /* Pass 1: the 4 KB entries that become valid or change. */
@@ -1175,11 +1201,8 @@ static void pass_64k(struct leaves *lv)
         /* A kept chunk is rewritten only when a split moves it. */
         uint64_t want = lv->new64[c];
 
-        lv->wrote_valid64 |= pte_valid(want);
-        if (want == cur)
-            continue;
-        lv->cleared64 |= pte_valid(cur) && !pte_valid(want);
-        put(lv->op, at, want);
+        if (want != cur)
+            put_counted(lv->op, &lv->delta64, at, cur, want);
     }
 }
 
@@ -1204,22 +1227,16 @@ static bool leaf4k_in_use(struct leaves *lv)
 {
     if (lv->t4 == NO_BLOCK)
         return false;
-    if (lv->wrote_valid4)
-        return true;
-    if (!lv->cleared4)
-        return !lv->t4_fresh;
-    return words_have_valid(lv->op, lv->t4, ENTRIES);
+    return count_settle(lv->op->pm, lv->t4, false, lv->t4_fresh, lv->delta4);
 }
 
+/* A 64 KB-page table's count is settled even when it drops to 0: the free
+ * slot must read 0 for window_finish. */
 static bool leaf64k_in_use(struct leaves *lv)
 {
     if (lv->t64 == NO_BLOCK)
         return false;
-    if (lv->wrote_valid64)
-        return true;
-    if (!lv->cleared64)
-        return !lv->t64_fresh;
-    return words_have_valid(lv->op, lv->t64, CHUNKS);
+    return count_settle(lv->op->pm, lv->t64, true, lv->t64_fresh, lv->delta64);
 }
 
 /* Drop a 64 KB-page table whose entries are all invalid (so its slot is
@@ -1249,18 +1266,20 @@ static bool leaves_finish(struct leaves *lv, struct window *win)
     bool v4 = leaf4k_in_use(lv), v64 = leaf64k_in_use(lv);
     uint64_t w0_at = lv->entry_offset, w1_at = lv->entry_offset + GMMU_PTE_BYTES;
 
+    int32_t *delta = &lv->l1->delta;
+
     if (lv->split) {
         /* The old 2 MB page shadows word 1, so word 1 goes first and
          * the single word-0 write switches over. */
         if (v64)
-            put(op, w1_at, gmmu_pte_make_table_64k(lv->t64));
-        put(op, w0_at, v4 ? gmmu_pte_make_table(lv->t4) : 0);
+            put_counted(op, delta, w1_at, lv->w1, gmmu_pte_make_table_64k(lv->t64));
+        put_counted(op, delta, w0_at, lv->w0, v4 ? gmmu_pte_make_table(lv->t4) : 0);
     } else {
         /* Fresh tables left empty were never linked. */
         if (lv->t4 != NO_BLOCK && !v4 && !lv->t4_fresh)
-            put(op, w0_at, 0);
+            put_counted(op, delta, w0_at, lv->w0, 0);
         if (lv->t64 != NO_BLOCK && !v64 && !lv->t64_fresh)
-            put(op, w1_at, 0);
+            put_counted(op, delta, w1_at, lv->w1, 0);
     }
     if (lv->t4 != NO_BLOCK && !v4)
         drop_leaf4k(lv);
@@ -1302,24 +1321,27 @@ static bool dual_leaves(struct leaves *lv, struct window *win)
     if (op->counting)
         return true;
 
+    /* A fresh table is linked once it holds its valid entries; pass 3
+     * only clears entries of a table that was there. */
     pass_4k_gain(lv);
-    if (!lv->split && lv->t4_fresh && lv->t4 != NO_BLOCK && lv->wrote_valid4)
-        put(op, lv->entry_offset, gmmu_pte_make_table(lv->t4));
+    if (!lv->split && lv->t4_fresh && lv->t4 != NO_BLOCK && lv->delta4)
+        put_counted(op, &lv->l1->delta, lv->entry_offset, lv->w0, gmmu_pte_make_table(lv->t4));
     pass_64k(lv);
-    if (!lv->split && lv->t64_fresh && lv->t64 != NO_BLOCK && lv->wrote_valid64)
-        put(op, lv->entry_offset + GMMU_PTE_BYTES, gmmu_pte_make_table_64k(lv->t64));
+    if (!lv->split && lv->t64_fresh && lv->t64 != NO_BLOCK && lv->delta64)
+        put_counted(op, &lv->l1->delta, lv->entry_offset + GMMU_PTE_BYTES, lv->w1,
+                    gmmu_pte_make_table_64k(lv->t64));
     pass_4k_clear(lv);
     return leaves_finish(lv, win);
 }
 
-/* The dual entry becomes terminal (2 MB page or zero) or invalid. */
-static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0, uint64_t w1,
-                         uint64_t ne, uint64_t base, struct window *win)
+/* The dual entry of t becomes terminal (2 MB page or zero) or invalid. */
+static void replace_dual(struct op *op, struct table *t, uint64_t entry_offset, uint64_t w0,
+                         uint64_t w1, uint64_t ne, uint64_t base, struct window *win)
 {
     if (ne == w0 && !pte_valid(w1))
         return;
-    put(op, entry_offset, ne);
-    put(op, entry_offset + GMMU_PTE_BYTES, 0);
+    put_counted(op, &t->delta, entry_offset, w0, ne);
+    put_counted(op, &t->delta, entry_offset + GMMU_PTE_BYTES, w1, 0);
     if (pte_table(w0)) {
         fill_zero(op, gmmu_pte_addr(w0), GMMU_TABLE_BYTES);
         defer_block(op, BLOCK_4K, gmmu_pte_addr(w0), base, base + SIZE_2M);
@@ -1327,6 +1349,7 @@ static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0, uint
     }
     if (pte_valid(w1)) {
         fill_zero(op, gmmu_pte_addr(w1), GMMU_LEAF64K_TABLE_BYTES);
+        *count_byte(op->pm, gmmu_pte_addr(w1)) = 0;
         op->pm->leaf64k_tables--;
         win->emptied = true;
     }
@@ -1335,7 +1358,7 @@ static void replace_dual(struct op *op, uint64_t entry_offset, uint64_t w0, uint
 /* Field by field, as run_make: the per-chunk arrays (about 300 bytes) are
  * written by plan_chunk before anything reads them, so they are not
  * cleared. Once per 2 MB region and pass. */
-static void leaves_init(struct leaves *lv, struct op *op, const struct table *t, uint64_t base,
+static void leaves_init(struct leaves *lv, struct op *op, struct table *t, uint64_t base,
                         uint64_t a, uint64_t b)
 {
     unsigned i = gmmu_va_index(base, DUAL);
@@ -1353,13 +1376,13 @@ static void leaves_init(struct leaves *lv, struct op *op, const struct table *t,
     lv->t4 = NO_BLOCK;
     lv->t64 = NO_BLOCK;
     lv->t4_fresh = lv->t64_fresh = false;
-    lv->wrote_valid4 = lv->cleared4 = lv->wrote_valid64 = lv->cleared64 = false;
+    lv->delta4 = lv->delta64 = 0;
     lv->c0 = lv->c1 = 0;
 }
 
 /* One dual entry covering [base, base + 2 MB), of which the command owns
  * [a, b). Returns whether the entry maps anything after. */
-static bool dual_entry(struct op *op, const struct table *t, uint64_t base, uint64_t a, uint64_t b,
+static bool dual_entry(struct op *op, struct table *t, uint64_t base, uint64_t a, uint64_t b,
                        struct window *win)
 {
     struct leaves lv;
@@ -1376,7 +1399,7 @@ static bool dual_entry(struct op *op, const struct table *t, uint64_t base, uint
             uint64_t ne = make_entry(&r, 0, DUAL);
 
             if (!op->counting)
-                replace_dual(op, lv.entry_offset, lv.w0, lv.w1, ne, base, win);
+                replace_dual(op, t, lv.entry_offset, lv.w0, lv.w1, ne, base, win);
             return pte_valid(ne);
         }
     }
@@ -1388,27 +1411,24 @@ static bool dual_entry(struct op *op, const struct table *t, uint64_t base, uint
     return dual_leaves(&lv, win);
 }
 
-static bool walk_dual(struct op *op, const struct table *t, uint64_t lo, uint64_t hi)
+static bool walk_dual(struct op *op, struct table *t, uint64_t lo, uint64_t hi)
 {
-    bool any_valid = false;
-
     for (uint64_t wbase = lo & ~(WINDOW_SPAN - 1); wbase < hi; wbase += WINDOW_SPAN) {
         struct window win = { .slab = NO_BLOCK };
         uint64_t end = min64(hi, wbase + WINDOW_SPAN);
 
         for (uint64_t base = max64(wbase, lo & ~(SIZE_2M - 1)); base < end; base += SIZE_2M)
-            any_valid |= dual_entry(op, t, base, max64(lo, base), min64(hi, base + SIZE_2M), &win);
-        window_finish(op, t, wbase, &win);
+            dual_entry(op, t, base, max64(lo, base), min64(hi, base + SIZE_2M), &win);
+        window_finish(op, wbase, &win);
     }
-    if (op->counting || any_valid)
+    if (op->counting)
         return true;
-    return words_have_valid(op, t->offset, ENTRIES * GMMU_L1_ENTRY_WORDS);
+    return count_settle(op->pm, t->offset, false, t->fresh, t->delta);
 }
 
 /* Edit [lo, hi) of table t (level `level`); returns whether t still maps
  * anything (only meaningful when applying). */
-static bool walk_table(struct op *op, unsigned level, const struct table *t, uint64_t lo,
-                       uint64_t hi)
+static bool walk_table(struct op *op, unsigned level, struct table *t, uint64_t lo, uint64_t hi)
 {
     if (level == DUAL)
         return walk_dual(op, t, lo, hi);
@@ -1542,42 +1562,39 @@ static enum plan plan_command(struct op *op, uint64_t lo, uint64_t hi, uint64_t 
 /*
  * The walk's result for PLAN_LEAF, in a few hundred bytes of code instead
  * of the general walk (whose code, several times the 4 KiB instruction
- * cache, was most of a one-page command): the 16 or 32 entries of the one
- * or two chunks the range touches are read, the command's pages replaced
- * from the source, and the changed ones written in ascending order, as
- * the walk's first leaf pass does. The table stays in use when any entry
- * of those chunks is valid after (the walk's own test); otherwise, or for
- * a source it does not handle, nothing is written and false sends the
- * command to the general walk, which may free the table.
+ * cache, was most of a one-page command): the range's entries (at most
+ * two chunks) are read, replaced from the source, and the changed ones
+ * written in ascending order, as the walk's first leaf pass does; the
+ * table's count follows. An unmap that would empty the table, or a source
+ * it does not handle, writes nothing and returns false: the general walk
+ * then frees the table.
  */
 static bool leaf_edit(struct op *op, uint64_t lo, uint64_t hi, uint64_t t4)
 {
     uint64_t base = lo & ~(SIZE_64K - 1);
-    unsigned n = (unsigned)(((hi - 1) >> GMMU_PAGE_SHIFT_64K) - (lo >> GMMU_PAGE_SHIFT_64K) + 1) *
-                 CHUNK_PAGES;
     unsigned i0 = (unsigned)((lo - base) / SIZE_4K), i1 = (unsigned)((hi - base) / SIZE_4K);
     uint64_t at = t4 + (uint64_t)gmmu_va_index(base, LEAF) * GMMU_PTE_BYTES;
     uint64_t old[2 * CHUNK_PAGES];
+    int32_t delta = 0;
 
+    if (op->src->kind != SRC_INVALID && op->src->kind != SRC_EXTENTS)
+        return false;
+    /* Only the range's entries are read, to leave the unchanged ones
+       alone. */
+    get_run(op, at + (uint64_t)i0 * GMMU_PTE_BYTES, old, i1 - i0);
     if (op->src->kind == SRC_INVALID) {
-        bool valid = false;
-
-        /* Valid after: some entry of the chunks outside the range. */
-        get_run(op, at, old, n);
-        for (unsigned i = 0; i < n; i++)
-            valid |= (i < i0 || i >= i1) && pte_valid(old[i]);
-        if (!valid)
+        for (unsigned i = 0; i < i1 - i0; i++)
+            delta -= (int32_t)pte_valid(old[i]);
+        if (!delta)
+            return true;
+        if ((int32_t)count_read(op->pm, t4, false) + delta == 0)
             return false;
-        for (unsigned i = i0; i < i1; i++)
+        for (unsigned i = 0; i < i1 - i0; i++)
             if (old[i])
-                put(op, at + (uint64_t)i * GMMU_PTE_BYTES, 0);
+                put(op, at + (uint64_t)(i0 + i) * GMMU_PTE_BYTES, 0);
+        count_settle(op->pm, t4, false, false, delta);
         return true;
     }
-    if (op->src->kind != SRC_EXTENTS)
-        return false;
-    /* A mapping's entries are valid: the table stays in use. Only the
-       range's entries are read, to leave the unchanged ones alone. */
-    get_run(op, at + (uint64_t)i0 * GMMU_PTE_BYTES, old, i1 - i0);
     for (uint64_t pos = lo; pos < hi;) {
         struct run r = source_run(op, pos, hi - pos, 0);
 
@@ -1586,10 +1603,11 @@ static bool leaf_edit(struct op *op, uint64_t lo, uint64_t hi, uint64_t t4)
             uint64_t e = make_entry(&r, off, LEAF);
 
             if (e != old[i - i0])
-                put(op, at + (uint64_t)i * GMMU_PTE_BYTES, e);
+                put_counted(op, &delta, at + (uint64_t)i * GMMU_PTE_BYTES, old[i - i0], e);
         }
         pos += r.len;
     }
+    count_settle(op->pm, t4, false, false, delta);
     return true;
 }
 
@@ -1815,8 +1833,8 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
     enum block_kind kind;
     struct op op;
 
-    if (!pm || !cfg || !cfg->hw || !cfg->vram || !cfg->hw->read64 || !cfg->hw->write64 ||
-        !cfg->hw->invalidate)
+    if (!pm || !cfg || !cfg->hw || !cfg->vram || !cfg->table_counts || !cfg->hw->read64 ||
+        !cfg->hw->write64 || !cfg->hw->invalidate)
         return PTM_ERR_INVALID;
     levels = cfg->levels ? cfg->levels : GMMU_LEVELS_DEFAULT;
     if (levels < 2 || levels > 4)
@@ -1829,6 +1847,7 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg)
         .vram = cfg->vram,
         .asid = cfg->asid,
         .levels = (uint8_t)levels,
+        .counts = cfg->table_counts,
     };
     kind = levels == 2 ? BLOCK_8K : BLOCK_4K;
     if (vram_alloc_block(pm->vram, block_bytes[kind], &pm->root) != VRAM_OK)
@@ -1917,4 +1936,9 @@ void ptm_usage(const struct ptm *pm, struct ptm_usage *out)
                    pm->deferred[BLOCK_4K].count) *
             GMMU_TABLE_BYTES +
         (uint64_t)(out->l1_tables + pm->deferred[BLOCK_8K].count) * GMMU_L1_TABLE_BYTES;
+}
+
+uint32_t ptm_valid_count(const struct ptm *pm, uint64_t table, bool leaf64k)
+{
+    return count_read(pm, table, leaf64k);
 }

@@ -14,13 +14,16 @@
  *    PTM_ERR_NO_VRAM and nothing (tables, VRAM accounting) has changed;
  *  - a table that becomes empty is freed, after its entries and the parent
  *    entry have been made invalid and a TLB invalidation covering it has
- *    been requested (ExplicitPageTableInvalidation);
+ *    been requested (ExplicitPageTableInvalidation); every table's count
+ *    of valid words (kept in the caller's table_counts) says so without
+ *    reading the table;
  *  - one range invalidation per command, or per batch (ptm_batch_begin/
  *    end), never one per page.
  *
  * The manager touches hardware only through struct ptm_hw, so the same
  * code drives the SoC (through the HAL) and a host buffer in unit tests.
- * Its RAM state is this struct: tables are found by walking them in VRAM.
+ * Its RAM state is this struct: tables are found by walking them in VRAM,
+ * and their counts live in memory the caller lends (ptm_config.table_counts).
  * See docs/page-table-manager.md.
  */
 #ifndef PTMGR_H
@@ -99,12 +102,28 @@ struct ptm_hw {
     void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
 };
 
+/*
+ * 32-bit words of ptm_config.table_counts for a VRAM segment of
+ * segment_bytes: 16 bytes per 4 KB page. A 4 KB or 8 KB table's count of
+ * valid words is word 0 of its (first) page's four; the 16 bytes of a
+ * page holding 64 KB-page tables are those tables' counts, one byte per
+ * 256-byte slot.
+ */
+#define PTM_COUNT_WORDS(segment_bytes) ((size_t)((segment_bytes) >> 12) * 4u)
+
 struct ptm_config {
     const struct ptm_hw *hw;
     void *hw_ctx;
     struct vram_alloc *vram; /* the segment the tables live in */
-    uint32_t asid;           /* passed to invalidate() */
-    unsigned levels;         /* 2..4; 0 means GMMU_LEVELS_DEFAULT */
+    /*
+     * PTM_COUNT_WORDS(segment) words of CPU memory, shared by every
+     * address space of the segment (a table's count is found by its
+     * offset). Never read by hardware, so plain stores keep it; no
+     * clearing needed (a count is written when its table is made).
+     */
+    uint32_t *table_counts;
+    uint32_t asid;   /* passed to invalidate() */
+    unsigned levels; /* 2..4; 0 means GMMU_LEVELS_DEFAULT */
     /* Optional: table reads call this with read_ctx instead of
      * hw->read64 with hw_ctx, so a binding that adapts its own hooks
      * (vidmm's per-address-space trampolines) can hand the platform's read
@@ -177,6 +196,7 @@ struct ptm {
     uint64_t inv_start, inv_end;
     uint32_t upper_tables, l1_tables, leaf4k_tables, leaf64k_tables;
     uint32_t slab_pages;
+    uint32_t *counts; /* ptm_config.table_counts */
     /* Self-checks of the counting pass; they stay 0 (tests assert it). */
     uint32_t count_short;  /* apply needed a block not reserved */
     uint32_t count_excess; /* reserved blocks left over */
@@ -234,5 +254,10 @@ void ptm_batch_begin(struct ptm *pm);
 enum ptm_status ptm_batch_end(struct ptm *pm);
 
 void ptm_usage(const struct ptm *pm, struct ptm_usage *out);
+
+/* The count of valid words the manager keeps for the table at VRAM offset
+ * table (a 256-byte 64 KB-page table when leaf64k); the root's is
+ * root_valid. For tests: it must equal the valid words in the table. */
+uint32_t ptm_valid_count(const struct ptm *pm, uint64_t table, bool leaf64k);
 
 #endif

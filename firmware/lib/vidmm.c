@@ -820,13 +820,14 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     const struct vidmm_hw *hw = cfg ? cfg->hw : NULL;
 
     if (!vm || !hw || !hw->read64 || !hw->write64 || !hw->invalidate || !hw->set_as || !cfg->vram ||
-        !cfg->va_nodes || !cfg->va_nodes_per_as || !cfg->hw_asids ||
+        !cfg->table_counts || !cfg->va_nodes || !cfg->va_nodes_per_as || !cfg->hw_asids ||
         cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
         return GMMU_STATUS_INVALID_ARGUMENT;
     memset(vm, 0, sizeof(*vm));
     vm->hw = hw;
     vm->hw_ctx = cfg->hw_ctx;
     vm->vram = cfg->vram;
+    vm->table_counts = cfg->table_counts;
     vm->va_nodes = cfg->va_nodes;
     vm->va_nodes_per_as = cfg->va_nodes_per_as;
     vm->hw_asids = cfg->hw_asids;
@@ -1063,6 +1064,7 @@ uint32_t vidmm_create_as(struct vidmm *vm, struct gmmu_as_rsp *rsp)
         .hw = vm->ptm_hw,
         .hw_ctx = vm,
         .vram = vm->vram,
+        .table_counts = vm->table_counts,
         .read64 = vm->hw->read64,
         .read_ctx = vm->hw_ctx,
     };

@@ -123,6 +123,9 @@ struct vidmm_config {
     const struct vidmm_hw *hw;
     void *hw_ctx;
     struct vram_alloc *vram; /* the VRAM segment, initialised */
+    /* PTM_COUNT_WORDS(segment) words (may live in DDR): the page tables'
+     * valid-entry counts, shared by every address space. */
+    uint32_t *table_counts;
     /* VIDMM_MAX_AS * va_nodes_per_as nodes (may live in DDR). */
     struct va_node *va_nodes;
     uint32_t va_nodes_per_as;
@@ -216,6 +219,7 @@ struct vidmm {
     void *hw_ctx;
     const struct ptm_hw *ptm_hw; /* what the managers call: see vidmm.c */
     struct vram_alloc *vram;
+    uint32_t *table_counts;
     struct va_node *va_nodes;
     uint32_t va_nodes_per_as;
     uint32_t hw_asids;

@@ -207,6 +207,7 @@ void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
     s->nodes_per_as = nodes_per_as;
     s->mem = must_alloc(vram_bytes);
     s->meta = must_alloc(vram_alloc_metadata_bytes(vram_bytes));
+    s->counts = must_alloc(PTM_COUNT_WORDS(vram_bytes) * sizeof(uint32_t));
     s->nodes = must_alloc((size_t)VIDMM_MAX_AS * nodes_per_as * sizeof(struct va_node));
     s->vm = must_alloc(sizeof(*s->vm));
     vidmm_sim_reset(s);
@@ -219,6 +220,9 @@ void vidmm_sim_reset(struct vidmm_sim *s)
     struct vram_stats st;
 
     memset(s->mem, 0xA5, s->bytes);
+    /* Garbage, as DDR would hold: ptmgr writes a count when it makes the
+       table. */
+    memset(s->counts, 0xA5, PTM_COUNT_WORDS(s->bytes) * sizeof(uint32_t));
     memset(s->as_table, 0, sizeof(s->as_table));
     memset(s->tlb, 0, sizeof(s->tlb));
     s->tlb_next = 0;
@@ -246,6 +250,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .hw = &s->hw,
         .hw_ctx = s,
         .vram = &s->vram,
+        .table_counts = s->counts,
         .va_nodes = s->nodes,
         .va_nodes_per_as = s->nodes_per_as,
         .hw_asids = s->hw_asids,
@@ -259,6 +264,7 @@ void vidmm_sim_fini(struct vidmm_sim *s)
     free(s->mem);
     free(s->host);
     free(s->meta);
+    free(s->counts);
     free(s->nodes);
     free(s->vm);
     memset(s, 0, sizeof(*s));

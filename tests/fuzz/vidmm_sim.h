@@ -42,6 +42,7 @@ struct vidmm_sim {
     uint64_t host_bytes;
     struct vram_alloc vram;
     uint32_t *meta;
+    uint32_t *counts; /* the page tables' valid-entry counts */
     uint64_t start_free;
     struct va_node *nodes;
     struct vidmm *vm;

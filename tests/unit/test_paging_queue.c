@@ -326,7 +326,10 @@ static void test_ptmgr_on_engine(void **state)
     void *meta = malloc(meta_bytes);
     struct ptm_paging pp;
     struct ptm pm;
-    struct ptm_config cfg = { .hw = &ptm_paging_hw, .hw_ctx = &pp, .vram = &vram, .asid = 3 };
+    uint32_t *counts = malloc(PTM_COUNT_WORDS(DDR_BYTES) * sizeof(uint32_t));
+    struct ptm_config cfg = {
+        .hw = &ptm_paging_hw, .hw_ctx = &pp, .vram = &vram, .table_counts = counts, .asid = 3
+    };
     struct ptm_translation t;
     struct ptm_usage u;
     uint32_t before;
@@ -338,6 +341,7 @@ static void test_ptmgr_on_engine(void **state)
     fake_paging.ctx = &vs;
     fake_paging.max_step = 3;
     assert_non_null(meta);
+    assert_non_null(counts);
     assert_int_equal(vram_alloc_init(&vram, meta, meta_bytes, DDR_BYTES), VRAM_OK);
     assert_int_equal(pq_init(&q), PQ_OK);
     ptm_paging_init(&pp, &q, vs_read64, vs_drop, &vs, 1ull << 48);
@@ -387,6 +391,7 @@ static void test_ptmgr_on_engine(void **state)
     assert_true(vs.drops > 0);
     free(vs.mem);
     free(meta);
+    free(counts);
 }
 
 /* A table scan reads runs of words (read_run): a run over entries this
@@ -402,7 +407,10 @@ static void test_ptmgr_engine_scan_waits(void **state)
     void *meta = malloc(meta_bytes);
     struct ptm_paging pp;
     struct ptm pm;
-    struct ptm_config cfg = { .hw = &ptm_paging_hw, .hw_ctx = &pp, .vram = &vram, .asid = 1 };
+    uint32_t *counts = malloc(PTM_COUNT_WORDS(DDR_BYTES) * sizeof(uint32_t));
+    struct ptm_config cfg = {
+        .hw = &ptm_paging_hw, .hw_ctx = &pp, .vram = &vram, .table_counts = counts, .asid = 1
+    };
     struct ptm_usage u;
     const uint64_t va = 0x40000000;
 
@@ -413,6 +421,7 @@ static void test_ptmgr_engine_scan_waits(void **state)
     fake_paging.ctx = &vs;
     fake_paging.max_step = 1;
     assert_non_null(meta);
+    assert_non_null(counts);
     assert_int_equal(vram_alloc_init(&vram, meta, meta_bytes, DDR_BYTES), VRAM_OK);
     assert_int_equal(pq_init(&q), PQ_OK);
     ptm_paging_init(&pp, &q, vs_read64, vs_drop, &vs, 1ull << 48);
@@ -429,6 +438,7 @@ static void test_ptmgr_engine_scan_waits(void **state)
     ptm_destroy(&pm);
     free(vs.mem);
     free(meta);
+    free(counts);
 }
 
 int main(void)

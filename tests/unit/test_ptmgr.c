@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gmmu_ref.h"
+#include "ptm_count_check.h"
 #include "ptmgr.h"
 #include "vram_alloc.h"
 
@@ -39,6 +40,7 @@ struct sim {
     uint64_t bytes;
     struct vram_alloc vram;
     uint32_t *meta;
+    uint32_t *counts; /* the tables' valid-entry counts (ptm_config) */
     uint64_t reads, words_written, run_calls;
     uint32_t invalidations;
     uint64_t inv_start, inv_end;
@@ -142,9 +144,13 @@ static void sim_init(struct sim *s, uint64_t bytes)
     s->bytes = bytes;
     s->mem = malloc(bytes);
     s->meta = malloc(meta);
+    s->counts = malloc(PTM_COUNT_WORDS(bytes) * sizeof(uint32_t));
     assert_non_null(s->mem);
     assert_non_null(s->meta);
+    assert_non_null(s->counts);
     memset(s->mem, 0xA5, bytes);
+    /* Garbage: the manager writes a count when it makes the table. */
+    memset(s->counts, 0xA5, PTM_COUNT_WORDS(bytes) * sizeof(uint32_t));
     assert_int_equal(vram_alloc_init(&s->vram, s->meta, meta, bytes), VRAM_OK);
 }
 
@@ -152,6 +158,7 @@ static void sim_drop(struct sim *s)
 {
     free(s->mem);
     free(s->meta);
+    free(s->counts);
 }
 
 static uint64_t sim_free_bytes(const struct sim *s)
@@ -192,6 +199,7 @@ static void fx_init_levels(struct fx *f, uint64_t vram_bytes, unsigned levels)
     sim_init(&f->sim, vram_bytes);
     cfg.hw_ctx = &f->sim;
     cfg.vram = &f->sim.vram;
+    cfg.table_counts = f->sim.counts;
     f->free_before_init = sim_free_bytes(&f->sim);
     assert_int_equal(ptm_init(&f->pm, &cfg), PTM_OK);
 }
@@ -201,11 +209,19 @@ static void fx_init(struct fx *f)
     fx_init_levels(f, 16 * MiB, 4);
 }
 
-/* The counting pass must have been exact: nothing short, nothing left. */
-static void fx_check_count(const struct fx *f)
+/* Every table holds as many valid words as its count says. */
+static void fx_check_valid_counts(struct fx *f)
+{
+    check_table_counts(&f->pm, ref_read, &f->sim, "ptmgr");
+}
+
+/* The counting pass must have been exact: nothing short, nothing left;
+ * and so must the tables' valid-entry counts. */
+static void fx_check_count(struct fx *f)
 {
     assert_int_equal(f->pm.count_short, 0);
     assert_int_equal(f->pm.count_excess, 0);
+    fx_check_valid_counts(f);
 }
 
 static void fx_done(struct fx *f)
@@ -318,6 +334,7 @@ static void test_init_without_vram(void **state)
     (void)state;
     sim_init(&s, 8 * KiB);
     cfg.vram = &s.vram;
+    cfg.table_counts = s.counts;
     assert_int_equal(vram_alloc_block(&s.vram, 8 * KiB, &off), VRAM_OK);
     assert_int_equal(ptm_init(&pm, &cfg), PTM_ERR_NO_VRAM);
     cfg.levels = 5;
@@ -750,11 +767,16 @@ static void test_tables_freed_when_empty(void **state)
     assert_int_equal(usage(&f).tables, 4);
     assert_int_equal(f.sim.blocks_freed, 0);
     expect_page(&f, b, 0x20000, 1, 0, 12);
+    fx_check_valid_counts(&f);
 
     f.sim.invalidations = 0;
+    f.sim.reads = 0;
     assert_int_equal(ptm_unmap(&f.pm, b, PAGE), PTM_OK);
     /* Leaf, level 1 and level 2 tables went, after one invalidation that
-     * covers the tables' whole reach (the level-2 table: 1 GB). */
+     * covers the tables' whole reach (the level-2 table: 1 GB). Their
+     * counts said they were empty: the path and the page's chunk were
+     * read, no table was scanned. */
+    assert_true(f.sim.reads < 40);
     assert_int_equal(f.sim.invalidations, 1);
     assert_int_equal(f.sim.blocks_freed, 3);
     assert_true(f.sim.inv_start <= a && f.sim.inv_end >= a + GiB);
@@ -787,8 +809,10 @@ static void test_64k_tables_share_a_slab(void **state)
     for (unsigned i = 0; i < 15; i++)
         assert_int_equal(ptm_unmap(&f.pm, va + i * 2 * MiB, 2 * MiB), PTM_OK);
     assert_int_equal(usage(&f).slab_pages, 2);
+    fx_check_valid_counts(&f);
     assert_int_equal(ptm_unmap(&f.pm, va + 15 * 2 * MiB + 0x30000, 0x10000), PTM_OK);
     assert_int_equal(usage(&f).slab_pages, 1);
+    fx_check_valid_counts(&f);
     expect_page(&f, va + 16 * 2 * MiB + 0x30000, 0x50000, 1, 0, 16);
     expect_vram_matches_usage(&f);
     fx_done(&f);
@@ -801,6 +825,7 @@ static void test_64k_tables_share_a_slab(void **state)
  * gave back (offset 0 of a block, in free memory). */
 struct snapshot {
     uint8_t *mem;
+    uint32_t *counts;
     struct ptm_usage u;
     struct vram_stats vs;
 };
@@ -810,6 +835,9 @@ static void snap_take(struct snapshot *snap, struct fx *f)
     snap->mem = malloc(f->sim.bytes);
     assert_non_null(snap->mem);
     memcpy(snap->mem, f->sim.mem, f->sim.bytes);
+    snap->counts = malloc(PTM_COUNT_WORDS(f->sim.bytes) * sizeof(uint32_t));
+    assert_non_null(snap->counts);
+    memcpy(snap->counts, f->sim.counts, PTM_COUNT_WORDS(f->sim.bytes) * sizeof(uint32_t));
     snap->u = usage(f);
     vram_alloc_stats(&f->sim.vram, &snap->vs);
     f->sim.logging = true;
@@ -826,6 +854,9 @@ static void snap_check(struct snapshot *snap, struct fx *f)
         memcpy(f->sim.mem + f->sim.log[i], snap->mem + f->sim.log[i], 8);
     }
     assert_memory_equal(snap->mem, f->sim.mem, f->sim.bytes);
+    assert_memory_equal(snap->counts, f->sim.counts,
+                        PTM_COUNT_WORDS(f->sim.bytes) * sizeof(uint32_t));
+    fx_check_valid_counts(f);
     assert_memory_equal(&snap->u, &u, sizeof(u));
     vram_alloc_stats(&f->sim.vram, &vs);
     assert_int_equal(vs.free_bytes, snap->vs.free_bytes);
@@ -833,6 +864,7 @@ static void snap_check(struct snapshot *snap, struct fx *f)
     assert_int_equal(vs.largest_free, snap->vs.largest_free);
     f->sim.logging = false;
     free(snap->mem);
+    free(snap->counts);
 }
 
 static void test_vram_exhausted_changes_nothing(void **state)
@@ -954,6 +986,7 @@ static void test_batch_gathers_invalidations(void **state)
     assert_int_equal(ptm_unmap(&f.pm, va, 4 * MiB), PTM_OK);
     ptm_batch_end(&f.pm);
     assert_int_equal(f.sim.invalidations, 0);
+    fx_check_valid_counts(&f);
     /* The emptied leaf tables wait for the invalidation. */
     u = usage(&f);
     assert_int_equal(u.pending_free, 2);

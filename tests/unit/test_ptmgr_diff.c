@@ -16,7 +16,10 @@
  * the model; a command that fails with PTM_ERR_NO_VRAM must leave the
  * model's view unchanged. VRAM accounting must equal what the managers
  * report, and after everything is destroyed it must be back where it
- * started. The simulated hardware poisons freed tables, so a dangling
+ * started. After every command each table covering the command's range
+ * must hold as many valid words as the manager's count of it says
+ * (ptm_count_check.h), whether the command succeeded, failed with
+ * PTM_ERR_NO_VRAM or ran inside a batch; the audit checks every table's. The simulated hardware poisons freed tables, so a dangling
  * table pointer shows up as a wrong translation.
  *
  * PTMGR_DIFF_OPS and PTMGR_DIFF_SEED (environment) override the defaults.
@@ -40,6 +43,7 @@
 #include <string.h>
 
 #include "gmmu_ref.h"
+#include "ptm_count_check.h"
 #include "ptmgr.h"
 #include "vram_alloc.h"
 
@@ -66,6 +70,7 @@ struct sim {
     uint64_t bytes;
     struct vram_alloc vram;
     uint32_t *meta;
+    uint32_t *counts; /* the tables' valid-entry counts (ptm_config) */
     uint64_t start_free;
     /* Per address space (the segment is shared). */
     uint32_t invalidations[8];
@@ -154,9 +159,14 @@ static void sim_init(struct sim *s, const char *name, uint64_t bytes)
     s->bytes = bytes;
     s->mem = malloc(bytes);
     s->meta = malloc(meta);
+    s->counts = malloc(PTM_COUNT_WORDS(bytes) * sizeof(uint32_t));
     assert_non_null(s->mem);
     assert_non_null(s->meta);
+    assert_non_null(s->counts);
     memset(s->mem, 0xA5, bytes);
+    /* Counts need no clearing: the manager writes one when it makes a
+     * table. */
+    memset(s->counts, 0xA5, PTM_COUNT_WORDS(bytes) * sizeof(uint32_t));
     assert_int_equal(vram_alloc_init(&s->vram, s->meta, meta, bytes), VRAM_OK);
     vram_alloc_stats(&s->vram, &st);
     s->start_free = st.free_bytes;
@@ -492,6 +502,7 @@ static void space_create(unsigned i)
         .hw = sp->hw,
         .hw_ctx = sp->sim,
         .vram = &sp->sim->vram,
+        .table_counts = sp->sim->counts,
         .asid = i,
         .levels = sp->levels,
     };
@@ -533,7 +544,7 @@ static void space_destroy(unsigned i)
 /* ------------------------------------------------------------ checks */
 
 struct stats {
-    uint64_t ops, ok, no_vram, align_err, checks, splits_seen, sweeps;
+    uint64_t ops, ok, no_vram, align_err, checks, splits_seen, sweeps, count_checks;
     uint64_t by_kind[8];
 };
 
@@ -763,19 +774,7 @@ static void audit_space(unsigned as)
     assert_int_equal(a.leaf4k, u.leaf4k_tables);
     assert_int_equal(a.leaf64k, u.leaf64k_tables);
     assert_int_equal(a.slabs, u.slab_pages);
-    /* The root's count of valid words, which lets destroying an empty
-     * space read nothing, is exact. */
-    {
-        unsigned words = spaces[as].levels == 2 ? 1024 : 512, valid = 0;
-
-        for (unsigned i = 0; i < words; i++) {
-            uint64_t w;
-
-            assert_int_equal(walk_read(spaces[as].sim, ptm_root(&spaces[as].pm) + 8ull * i, &w), 0);
-            valid += (w & GMMU_PTE_VALID) != 0;
-        }
-        assert_int_equal(valid, spaces[as].pm.root_valid);
-    }
+    stats.count_checks += check_table_counts(&spaces[as].pm, walk_read, spaces[as].sim, a.sp->name);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -1061,6 +1060,10 @@ static void run_command(struct command *c)
     check_range(c->as, c->va, c->size);
     if (c->kind == K_COPY)
         check_range(c->as, c->src, c->size < 64 * PAGE ? c->size : 64 * PAGE);
+    /* The tables the command may have written: those over its range (a
+     * copy writes only its destination). */
+    stats.count_checks +=
+        check_table_counts_in(&sp->pm, walk_read, sp->sim, sp->name, c->va, c->va + c->size - 1);
 }
 
 /* ------------------------------------------------------------ the test */
@@ -1161,10 +1164,11 @@ static void test_differential(void **state)
     assert_int_equal(sim_used(&seg_tiny), 0);
 
     printf("ptmgr_diff: %llu commands (%llu ok, %llu NO_VRAM, %llu rejected), "
-           "%llu page checks, %llu through large pages\n",
+           "%llu page checks, %llu through large pages, %llu table counts checked\n",
            (unsigned long long)stats.ops, (unsigned long long)stats.ok,
            (unsigned long long)stats.no_vram, (unsigned long long)stats.align_err,
-           (unsigned long long)stats.checks, (unsigned long long)stats.splits_seen);
+           (unsigned long long)stats.checks, (unsigned long long)stats.splits_seen,
+           (unsigned long long)stats.count_checks);
     printf("ptmgr_diff: map %llu, extents %llu, zero %llu, unmap %llu (%llu sweeps), "
            "protect %llu, copy %llu\n",
            (unsigned long long)stats.by_kind[K_MAP], (unsigned long long)stats.by_kind[K_EXTENTS],
@@ -1173,10 +1177,13 @@ static void test_differential(void **state)
            (unsigned long long)stats.by_kind[K_COPY]);
     free(seg_big.mem);
     free(seg_big.meta);
+    free(seg_big.counts);
     free(seg_small.mem);
     free(seg_small.meta);
+    free(seg_small.counts);
     free(seg_tiny.mem);
     free(seg_tiny.meta);
+    free(seg_tiny.counts);
     free(model);
 }
 
