@@ -47,7 +47,7 @@
 #define WINDOW_SPAN (SIZE_2M * SLAB_SLOTS)
 #define DUAL_BYTES  (GMMU_L1_ENTRY_WORDS * GMMU_PTE_BYTES)
 #define RUN_WORDS   32u
-#define SCAN_WORDS  16u /* words a scan reads at once */
+#define SCAN_WORDS  16u /* words freeing a subtree reads at once */
 #define NO_BLOCK    UINT64_MAX
 
 enum block_kind { BLOCK_4K = 0, BLOCK_8K = 1 };

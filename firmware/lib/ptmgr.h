@@ -61,7 +61,7 @@ struct ptm_hw {
     uint64_t (*read64)(void *ctx, uint64_t vram_offset);
     /*
      * Optional: n consecutive words into words[], as n read64 calls would
-     * read them. Scans and the 16 entries of a 64 KB chunk are read with
+     * read them. Freeing a subtree and the 16 entries of a 64 KB chunk use
      * it: one call, and one staleness check on a paging engine, per run.
      */
     void (*read_run)(void *ctx, uint64_t vram_offset, uint64_t *words, size_t n);

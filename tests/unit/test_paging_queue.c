@@ -394,13 +394,13 @@ static void test_ptmgr_on_engine(void **state)
     free(counts);
 }
 
-/* A table scan reads runs of words (read_run): a run over entries this
- * command already queued must wait for them like a single read does. The
- * unmap clears page 17 (flushed as its own packet when page 0 follows,
- * not next to it) and page 0 of a leaf table, then scans it for a valid
- * word: read before its packet ran, page 17 would still be valid and the
- * empty table would stay. */
-static void test_ptmgr_engine_scan_waits(void **state)
+/* The leaf passes read a 64 KB chunk's 16 entries as one run (read_run):
+ * a run over entries still queued must wait for them like a single read
+ * does. Inside a batch nothing waits for the engine between commands:
+ * the map of page 17 is queued when the unmap reads chunk 1. Read before
+ * that packet ran, page 17 would read invalid and stay mapped, and the
+ * leaf table's count would keep it. */
+static void test_ptmgr_engine_run_read_waits(void **state)
 {
     struct vram_alloc vram;
     size_t meta_bytes = vram_alloc_metadata_bytes(DDR_BYTES);
@@ -428,10 +428,12 @@ static void test_ptmgr_engine_scan_waits(void **state)
     assert_int_equal(ptm_init(&pm, &cfg), PTM_OK);
 
     assert_int_equal(ptm_map(&pm, va, 0x200000, 0x1000, 1, 0, PTM_PAGE_4K), PTM_OK);
+    ptm_batch_begin(&pm);
     assert_int_equal(ptm_map(&pm, va + 17 * 0x1000, 0x300000, 0x1000, 1, 0, PTM_PAGE_4K), PTM_OK);
     ptm_usage(&pm, &u);
     assert_int_equal(u.leaf4k_tables, 1);
     assert_int_equal(ptm_unmap(&pm, va, 18 * 0x1000), PTM_OK);
+    assert_int_equal(ptm_batch_end(&pm), PTM_OK);
     ptm_usage(&pm, &u);
     assert_int_equal(u.leaf4k_tables, 0);
     assert_int_equal(translate(ptm_root(&pm), va + 17 * 0x1000).fault, GMMU_FAULT_INVALID);
@@ -452,7 +454,7 @@ int main(void)
         cmocka_unit_test_teardown(test_malformed, teardown),
         cmocka_unit_test_teardown(test_init_takes_ring, teardown),
         cmocka_unit_test_teardown(test_ptmgr_on_engine, teardown),
-        cmocka_unit_test_teardown(test_ptmgr_engine_scan_waits, teardown),
+        cmocka_unit_test_teardown(test_ptmgr_engine_run_read_waits, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -687,11 +687,6 @@ static bool audit_any_valid(const struct audit *a, uint64_t off, unsigned words)
     return false;
 }
 
-static bool is_table_ptr(uint64_t e)
-{
-    return (e & GMMU_PTE_VALID) && !(e & (GMMU_PTE_ZERO | GMMU_PTE_LARGE_PAGE));
-}
-
 static uint64_t ptr_addr(uint64_t e)
 {
     return e & GMMU_PTE_ADDR;
@@ -699,20 +694,20 @@ static uint64_t ptr_addr(uint64_t e)
 
 static void audit_dual_entry(struct audit *a, uint64_t w0, uint64_t w1)
 {
-    if ((w0 & GMMU_PTE_VALID) && !is_table_ptr(w0) && w1)
+    if ((w0 & GMMU_PTE_VALID) && !count_check_is_table(w0) && w1)
         fail_msg("%s: word 1 set under a terminal word 0", a->sp->name);
-    if (is_table_ptr(w0)) {
+    if (count_check_is_table(w0)) {
         a->leaf4k++;
         if (!audit_any_valid(a, ptr_addr(w0), 512))
             fail_msg("%s: empty 4 KB leaf table", a->sp->name);
     }
     if (!w1)
         return;
-    assert_true(is_table_ptr(w1));
+    assert_true(count_check_is_table(w1));
     a->leaf64k++;
     if (!audit_any_valid(a, ptr_addr(w1), 32))
         fail_msg("%s: empty 64 KB leaf table", a->sp->name);
-    for (unsigned c = 0; is_table_ptr(w0) && c < 32; c++)
+    for (unsigned c = 0; count_check_is_table(w0) && c < 32; c++)
         if ((audit_word(a, ptr_addr(w1) + 8 * c) & GMMU_PTE_VALID) &&
             audit_any_valid(a, ptr_addr(w0) + 128 * c, 16))
             fail_msg("%s: chunk %u mapped by 64 KB and 4 KB entries", a->sp->name, c);
@@ -755,7 +750,7 @@ static void audit_table(struct audit *a, unsigned level, uint64_t off, bool root
     for (unsigned i = 0; i < 512; i++) {
         uint64_t e = audit_word(a, off + 8 * i);
 
-        if (is_table_ptr(e))
+        if (count_check_is_table(e))
             audit_table(a, level - 1, ptr_addr(e), false);
     }
 }
