@@ -398,19 +398,22 @@ static uint64_t meta_area(void)
            ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
-/* DDR for the page tables' valid-entry counts (ptmgr's table_counts), for
-   the largest segment: only the CPU reads them, so they need not be in the
-   segment. */
-static uint64_t counts_area(void)
+/* DDR for the page tables' valid-entry counts (ptmgr's table_counts),
+   enough for a segment the size of the DDR (at most VIDMM_HW_VRAM_MAX): a
+   small DDR keeps its VRAM. Only the CPU reads them, so they need not be
+   in the segment. */
+static uint64_t counts_area(uint64_t ddr)
 {
-    return PTM_COUNT_WORDS(VIDMM_HW_VRAM_MAX) * sizeof(uint32_t);
+    uint64_t covered = ddr < VIDMM_HW_VRAM_MAX ? ddr : VIDMM_HW_VRAM_MAX;
+
+    return PTM_COUNT_WORDS(covered) * sizeof(uint32_t);
 }
 
 /* The DDR below the firmware's areas and the fence page, at most
    VIDMM_HW_VRAM_MAX; 0 if none. */
 static uint64_t segment_bytes(uint64_t ddr)
 {
-    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + counts_area() + VRAM_PAGE_SIZE;
+    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + counts_area(ddr) + VRAM_PAGE_SIZE;
 
     if (ddr <= area)
         return 0;
@@ -429,7 +432,7 @@ bool vidmm_hw_init(void)
     /* Cached like the metadata: the CPU alone writes them (write-through),
        and a count is read once per table a command changes. */
     uint32_t *counts = (uint32_t *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area() -
-                                                             counts_area());
+                                                             counts_area(ddr));
     struct vidmm_config cfg;
 
     /* BAR1 reaches the VRAM segment and the fence page just above it, and

@@ -10,7 +10,8 @@
  *                                     of what BAR1 reaches
  *   [.., meta)                        the page tables' valid-entry counts
  *                                     (cached alias, 16 bytes per 4 KB page
- *                                     of VIDMM_HW_VRAM_MAX: 1 MiB)
+ *                                     of the DDR, at most VIDMM_HW_VRAM_MAX:
+ *                                     1 MiB)
  *   [meta, ddr - VIDMM_HW_DDR_AREA)   vram_alloc's metadata (cached alias,
  *                                     sized for VIDMM_HW_VRAM_MAX)
  *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
