@@ -22,18 +22,19 @@
 #include "paging_io_impl.h"
 #include "paging_queue.h"
 #include "ptm_paging.h"
+#include "sys.h"
 
 #define VA_LIMIT (UINT64_C(1) << GMMU_VA_BITS_DEFAULT)
 #define VALID_LO ((uint32_t)GMMU_PTE_VALID)
 
 /*
- * The instance (about 27 KB) comes from the heap once at boot. As a static
+ * The instance (under 1 KB) comes from the heap once at boot. As a static
  * it would put __bss_size next to the global pointer, where binutils 2.40
  * relaxes crt0's load of that absolute symbol to a gp-relative one that no
- * longer fits after relaxation. vram_alloc's metadata (25 KB for a 256 MiB
- * segment) lives in the firmware's DDR area (vidmm_hw.h), through the
- * cached alias: on-chip RAM had no room left for it next to the paging
- * engine's driver.
+ * longer fits after relaxation. Its tables (27 KB) and vram_alloc's
+ * metadata (25 KB for a 256 MiB segment) live in the firmware's DDR area
+ * (fw_area below), through the cached alias: on-chip RAM had no room left
+ * for them next to the code.
  */
 static struct vidmm *vm;
 static struct vram_alloc vram;
@@ -390,59 +391,88 @@ bool vidmm_hw_engine(void)
 
 /* ------------------------------------------------------------ init */
 
-/* DDR for vram_alloc's metadata: enough for the largest segment, in whole
-   4 KB pages. */
-static uint64_t meta_area(void)
+/*
+ * The firmware's DDR area at the top of DDR, laid out here and nowhere else
+ * (DDR offsets, each part in whole 4 KB pages, from the top down). The
+ * fence page and the VRAM segment go below `bottom`, and BAR1 stops at the
+ * fence page's end.
+ *
+ * Every part is used through the cached alias, which is right only while
+ * nothing but the CPU writes it (the data cache is write-through, so DDR is
+ * always current; a device's write would leave a stale line). Nothing else
+ * does: BAR1 stops below the area (APERTURE_LIMIT), the paging engine writes
+ * page tables and copies allocations' pages, all in the segment or in host
+ * memory, and the GPU engines reach only what the MMU maps, which is
+ * allocations.
+ */
+struct fw_area {
+    uint64_t nodes;  /* VA nodes of every address space */
+    uint64_t tables; /* vidmm's tables (struct vidmm_tables) */
+    uint64_t meta;   /* vram_alloc's metadata, for the largest segment */
+    uint64_t counts; /* the page tables' valid-entry counts (ptmgr) */
+    uint64_t bottom; /* the area's first byte */
+};
+
+static uint64_t whole_pages(uint64_t bytes)
 {
-    return (vram_alloc_metadata_bytes(VIDMM_HW_VRAM_MAX) + VRAM_PAGE_SIZE - 1) &
-           ~(uint64_t)(VRAM_PAGE_SIZE - 1);
+    return (bytes + VRAM_PAGE_SIZE - 1) & ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
-/* DDR for the page tables' valid-entry counts (ptmgr's table_counts),
-   enough for a segment the size of the DDR (at most VIDMM_HW_VRAM_MAX): a
-   small DDR keeps its VRAM. Only the CPU reads them, so they need not be
-   in the segment. */
-static uint64_t counts_area(uint64_t ddr)
+/* False if DDR of ddr bytes cannot hold the area. */
+static bool fw_area_place(uint64_t ddr, struct fw_area *area)
 {
+    /* The counts cover a segment the size of the DDR (at most
+       VIDMM_HW_VRAM_MAX), so a small DDR keeps its VRAM. */
     uint64_t covered = ddr < VIDMM_HW_VRAM_MAX ? ddr : VIDMM_HW_VRAM_MAX;
+    uint64_t nodes = whole_pages(VIDMM_HW_NODES_BYTES);
+    uint64_t tables = whole_pages(sizeof(struct vidmm_tables));
+    uint64_t meta = whole_pages(vram_alloc_metadata_bytes(VIDMM_HW_VRAM_MAX));
+    uint64_t counts = whole_pages(PTM_COUNT_WORDS(covered) * sizeof(uint32_t));
 
-    return PTM_COUNT_WORDS(covered) * sizeof(uint32_t);
+    if (ddr < nodes + tables + meta + counts)
+        return false;
+    area->nodes = ddr - nodes;
+    area->tables = area->nodes - tables;
+    area->meta = area->tables - meta;
+    area->counts = area->meta - counts;
+    area->bottom = area->counts;
+    return true;
 }
 
-/* The DDR below the firmware's areas and the fence page, at most
-   VIDMM_HW_VRAM_MAX; 0 if none. */
-static uint64_t segment_bytes(uint64_t ddr)
+/* The DDR below the area and the fence page, at most VIDMM_HW_VRAM_MAX; 0
+   if none. */
+static uint64_t segment_bytes(const struct fw_area *area)
 {
-    uint64_t segment, area = VIDMM_HW_DDR_AREA + meta_area() + counts_area(ddr) + VRAM_PAGE_SIZE;
+    uint64_t segment;
 
-    if (ddr <= area)
+    if (area->bottom <= VRAM_PAGE_SIZE)
         return 0;
-    segment = ddr - area;
+    segment = area->bottom - VRAM_PAGE_SIZE;
     if (segment > VIDMM_HW_VRAM_MAX)
         segment = VIDMM_HW_VRAM_MAX;
     return segment & ~(uint64_t)(VRAM_PAGE_SIZE - 1);
 }
 
+static void *ddr_cached_rw(uint64_t offset)
+{
+    return (void *)(uintptr_t)hal_ddr_cached(offset);
+}
+
 bool vidmm_hw_init(void)
 {
-    uint64_t ddr = hal_ddr_size(), segment = segment_bytes(ddr);
+    struct fw_area area = { 0 };
+    uint64_t segment = fw_area_place(hal_ddr_size(), &area) ? segment_bytes(&area) : 0;
     size_t meta_bytes = vram_alloc_metadata_bytes(segment);
-    /* Written by the CPU alone: the write-through cache keeps it right. */
-    void *meta = (void *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area());
-    /* Cached like the metadata: the CPU alone writes them (write-through),
-       and a count is read once per table a command changes. */
-    uint32_t *counts = (uint32_t *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA - meta_area() -
-                                                             counts_area(ddr));
     struct vidmm_config cfg;
 
     /* BAR1 reaches the VRAM segment and the fence page just above it, and
-       stops there: the DDR above (the allocator's metadata, the VA nodes)
-       is the firmware's alone. The segment lies below 4 GiB with the area
-       above it. */
+       stops there: the area above is the firmware's alone. The segment
+       lies below 4 GiB with the area above it. */
     fence_page = segment ? segment : UINT64_MAX;
     mbox_hw_write(GMMU_MBOX_APERTURE_LIMIT, segment ? (uint32_t)(segment + VRAM_PAGE_SIZE) : 0);
     vm = malloc(sizeof(*vm));
-    if (!segment || !vm || vram_alloc_init(&vram, meta, meta_bytes, segment) != VRAM_OK) {
+    if (!segment || !vm ||
+        vram_alloc_init(&vram, ddr_cached_rw(area.meta), meta_bytes, segment) != VRAM_OK) {
         /* The boot fails loudly here if the heap cannot hold vidmm. */
         printf("vidmm: no room for a %lu KiB VRAM segment (%lu bytes of RAM, %lu of DDR)\n",
                (unsigned long)(segment >> 10), (unsigned long)sizeof(*vm),
@@ -455,21 +485,25 @@ bool vidmm_hw_init(void)
     cfg = (struct vidmm_config){
         .hw = engine ? &engine_hooks : &hooks,
         .vram = &vram,
-        .table_counts = counts,
-        /* Cached: only the CPU touches the nodes, and the write-through
-           cache keeps DDR current; an uncached node access paid the DDR
-           latency per word (va_alloc's searches were ~1 000 cycles of a
-           map and unmap). */
-        .va_nodes = (struct va_node *)(uintptr_t)hal_ddr_cached(ddr - VIDMM_HW_DDR_AREA),
+        /* The tables, the counts and the nodes are the CPU's alone (see
+           fw_area), so the cached alias keeps them right; uncached, every
+           access paid the DDR latency per word (va_alloc's searches were
+           ~1 000 cycles of a map and unmap), and a count is read once per
+           table a command changes. */
+        .tables = ddr_cached_rw(area.tables),
+        .table_counts = ddr_cached_rw(area.counts),
+        .va_nodes = ddr_cached_rw(area.nodes),
         .va_nodes_per_as = VIDMM_HW_NODES_PER_AS,
         .hw_asids = GMMU_ASIDS,
     };
     if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
         return false;
     printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
-           "%u allocations; %lu bytes of RAM, %lu of DDR for the VRAM allocator\n",
+           "%u allocations; %lu bytes of RAM, %lu of DDR for its tables, %lu for the VRAM "
+           "allocator; %lu bytes of heap left\n",
            (unsigned long)(segment >> 10), VIDMM_MAX_AS, GMMU_ASIDS, VIDMM_MAX_ALLOCS,
-           (unsigned long)sizeof(*vm), (unsigned long)meta_bytes);
+           (unsigned long)sizeof(*vm), (unsigned long)sizeof(struct vidmm_tables),
+           (unsigned long)meta_bytes, sys_heap_free());
     if (engine)
         printf("vidmm: page tables written by the paging engine (%lu-word queue)\n",
                (unsigned long)queue.ring_words);

@@ -4,20 +4,21 @@
  * address-space table registers, and the one vidmm instance the mailbox
  * handlers serve (the firmware registers them with it: commands.c).
  *
- * DDR layout (offsets = VRAM offsets):
- *   [0, segment)                      the VRAM segment (vram_alloc)
- *   [segment, segment + 4 KB)         the fence page (fence_hw.c), the end
- *                                     of what BAR1 reaches
- *   [.., meta)                        the page tables' valid-entry counts
- *                                     (cached alias, 16 bytes per 4 KB page
- *                                     of the DDR, at most VIDMM_HW_VRAM_MAX:
- *                                     1 MiB)
- *   [meta, ddr - VIDMM_HW_DDR_AREA)   vram_alloc's metadata (cached alias,
- *                                     sized for VIDMM_HW_VRAM_MAX)
- *   [ddr - VIDMM_HW_DDR_AREA, ddr)    VA nodes of every address space
- * The segment is the DDR below the firmware's areas, at most
- * VIDMM_HW_VRAM_MAX. The DDR self-test has run (and finished with the DDR)
- * before vidmm starts, so it needs nothing reserved.
+ * DDR layout (offsets = VRAM offsets), from the bottom:
+ *   [0, segment)                  the VRAM segment (vram_alloc)
+ *   [segment, segment + 4 KB)     the fence page (fence_hw.c), the end of
+ *                                 what BAR1 reaches
+ *   the firmware's area, at the top of DDR (placed by fw_area_place() in
+ *   vidmm_hw.c, whole 4 KB pages, the CPU's alone, cached alias):
+ *     table counts                the page tables' valid-entry counts, 16
+ *                                 bytes per 4 KB page of the DDR, at most
+ *                                 VIDMM_HW_VRAM_MAX (1 MiB)
+ *     vram_alloc's metadata       sized for VIDMM_HW_VRAM_MAX
+ *     vidmm's tables              struct vidmm_tables
+ *     VA nodes                    VIDMM_HW_NODES_BYTES, up to the end of DDR
+ * The segment is the DDR below the firmware's area and the fence page, at
+ * most VIDMM_HW_VRAM_MAX. The DDR self-test has run (and finished with the
+ * DDR) before vidmm starts, so it needs nothing reserved.
  */
 #ifndef VIDMM_HW_H
 #define VIDMM_HW_H
@@ -32,9 +33,10 @@
 
 #define VIDMM_HW_VRAM_MAX     (256u << 20)
 #define VIDMM_HW_NODES_PER_AS VA_ALLOC_NODES_DEFAULT
-#define VIDMM_HW_DDR_AREA     ((uint64_t)VIDMM_MAX_AS * VIDMM_HW_NODES_PER_AS * sizeof(struct va_node))
+#define VIDMM_HW_NODES_BYTES \
+    ((uint64_t)VIDMM_MAX_AS * VIDMM_HW_NODES_PER_AS * sizeof(struct va_node))
 /* Cycles an invalidation may take before it is reported as stuck. */
-#define VIDMM_HW_INV_TIMEOUT  100000u
+#define VIDMM_HW_INV_TIMEOUT 100000u
 
 /* Sets up the segment and vidmm (vidmm_hw_instance()). Touches no MMU
    register. False (with a message) if the DDR is too small or the heap

@@ -820,10 +820,16 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     const struct vidmm_hw *hw = cfg ? cfg->hw : NULL;
 
     if (!vm || !hw || !hw->read64 || !hw->write64 || !hw->invalidate || !hw->set_as || !cfg->vram ||
-        !cfg->table_counts || !cfg->va_nodes || !cfg->va_nodes_per_as || !cfg->hw_asids ||
-        cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
+        !cfg->table_counts || !cfg->tables || !cfg->va_nodes || !cfg->va_nodes_per_as ||
+        !cfg->hw_asids || cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
         return GMMU_STATUS_INVALID_ARGUMENT;
     memset(vm, 0, sizeof(*vm));
+    memset(cfg->tables, 0, sizeof(*cfg->tables));
+    vm->allocs = cfg->tables->allocs;
+    vm->extents = cfg->tables->extents;
+    vm->as = cfg->tables->as;
+    vm->records = cfg->tables->records;
+    vm->rec_map = cfg->tables->rec_map;
     vm->hw = hw;
     vm->hw_ctx = cfg->hw_ctx;
     vm->vram = cfg->vram;

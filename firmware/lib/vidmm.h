@@ -20,8 +20,8 @@
  *
  * Portable C11 without libc allocation or hardware access: the state lives
  * in struct vidmm (the caller's storage, sized by the #defines below) plus
- * the VA nodes the caller lends; VRAM and the MMU are reached through
- * struct vidmm_hw. See docs/vidmm.md.
+ * the tables (struct vidmm_tables) and VA nodes the caller lends; VRAM and
+ * the MMU are reached through struct vidmm_hw. See docs/vidmm.md.
  */
 #ifndef VIDMM_H
 #define VIDMM_H
@@ -38,9 +38,10 @@
 #include "vram_alloc.h"
 
 /*
- * Limits, sized so that the firmware fits the SoC's 128 KiB of RAM (about
- * 27 KB of struct vidmm on rv32; docs/vidmm.md). Each may be overridden at
- * build time (the fuzzer shrinks them).
+ * Limits. The tables they size (struct vidmm_tables, about 27 KB on rv32)
+ * live in DDR on the SoC, struct vidmm itself (under 1 KB) in its 128 KiB
+ * of RAM (docs/vidmm.md). Each may be overridden at build time (the fuzzer
+ * shrinks them).
  */
 #ifndef VIDMM_MAX_AS
 #define VIDMM_MAX_AS 72 /* live address spaces (> the 64 hardware ids) */
@@ -126,6 +127,10 @@ struct vidmm_config {
     /* PTM_COUNT_WORDS(segment) words (may live in DDR): the page tables'
      * valid-entry counts, shared by every address space. */
     uint32_t *table_counts;
+    /* The object tables, any content (vidmm_init clears them). Like the
+       VA nodes they may live in DDR behind a write-through cache: only
+       vidmm reads and writes them, with CPU loads and stores. */
+    struct vidmm_tables *tables;
     /* VIDMM_MAX_AS * va_nodes_per_as nodes (may live in DDR). */
     struct va_node *va_nodes;
     uint32_t va_nodes_per_as;
@@ -196,6 +201,23 @@ struct vidmm_record {
     uint32_t offset_pages; /* MAPPING: offset in the allocation / 4 KB */
 };
 
+/*
+ * The large tables (27,392 bytes on rv32 at the default limits), lent by
+ * the caller (vidmm_config.tables) so that the SoC can keep them out of its
+ * on-chip RAM; struct vidmm points into them. A command touches a few
+ * entries (its allocation, address space, pieces and records) and scans
+ * some, so in DDR it pays a few cache-line refills more than in RAM.
+ */
+struct vidmm_tables {
+    struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
+    struct vidmm_extent extents[VIDMM_MAX_EXTENTS];
+    struct vidmm_as as[VIDMM_MAX_AS];
+    struct vidmm_record records[VIDMM_MAX_RECORDS];
+    /* MAPPING records: attributes | page sizes << 3, to map them again
+       after a move. */
+    uint8_t rec_map[VIDMM_MAX_RECORDS];
+};
+
 /* Counters for tests and the docs' claims; never reset. */
 struct vidmm_counters {
     uint32_t asid_binds;          /* address spaces given a hardware id */
@@ -232,15 +254,15 @@ struct vidmm {
     uint16_t free_extent;                    /* free list through extents[].next */
     uint32_t free_extents;
     struct vidmm_counters counters;
-    struct vidmm_alloc allocs[VIDMM_MAX_ALLOCS];
-    struct vidmm_extent extents[VIDMM_MAX_EXTENTS];
-    struct vidmm_as as[VIDMM_MAX_AS];
+    /* The arrays of the caller's struct vidmm_tables (what stays here
+       is small: under 1 KB on rv32). */
+    struct vidmm_alloc *allocs;
+    struct vidmm_extent *extents;
+    struct vidmm_as *as;
+    struct vidmm_record *records;
+    uint8_t *rec_map;
     uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
     uint8_t as_records[VIDMM_MAX_AS];       /* live records of each AS slot */
-    struct vidmm_record records[VIDMM_MAX_RECORDS];
-    /* MAPPING records: attributes | page sizes << 3, to map them again
-       after a move. */
-    uint8_t rec_map[VIDMM_MAX_RECORDS];
     /* Scratch of one command: the pieces handed to ptm_map_extents. */
     struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];
 };
@@ -249,8 +271,9 @@ struct vidmm {
 
 /*
  * Takes over cfg->vram (already initialised, with whatever the platform
- * keeps for itself reserved) and the VA nodes. Touches no hardware: an
- * address space programs its hardware id when it first gets one.
+ * keeps for itself reserved), the tables and the VA nodes. Touches no
+ * hardware: an address space programs its hardware id when it first gets
+ * one.
  * Returns GMMU_STATUS_OK or GMMU_STATUS_INVALID_ARGUMENT.
  */
 uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg);

@@ -4,8 +4,9 @@
  * simulation. picolibc's own sbrk serves malloc from __heap_start ..
  * __heap_end (linker script), and fails with ENOMEM past that.
  */
-#include <stdio.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hal.h"
 #include "sys.h"
@@ -26,9 +27,14 @@ _Noreturn void _exit(int code)
     hal_exit((uint32_t)code);
 }
 
+/* picolibc's sbrk (which malloc grows the heap with) hands out
+   __heap_start .. __heap_end; sbrk(0) is its break. unistd.h declares it
+   only outside strict C11. */
+void *sbrk(ptrdiff_t increment);
+
 unsigned long sys_heap_free(void)
 {
-    extern char __heap_start[], __heap_end[];
-    /* picolibc does not expose its break; report the region size. */
-    return (unsigned long)(__heap_end - __heap_start);
+    extern char __heap_end[];
+
+    return (unsigned long)(__heap_end - (char *)sbrk(0));
 }

@@ -209,6 +209,7 @@ void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
     s->meta = must_alloc(vram_alloc_metadata_bytes(vram_bytes));
     s->counts = must_alloc(PTM_COUNT_WORDS(vram_bytes) * sizeof(uint32_t));
     s->nodes = must_alloc((size_t)VIDMM_MAX_AS * nodes_per_as * sizeof(struct va_node));
+    s->tables = must_alloc(sizeof(*s->tables));
     s->vm = must_alloc(sizeof(*s->vm));
     vidmm_sim_reset(s);
 }
@@ -223,6 +224,9 @@ void vidmm_sim_reset(struct vidmm_sim *s)
     /* Garbage, as DDR would hold: ptmgr writes a count when it makes the
        table. */
     memset(s->counts, 0xA5, PTM_COUNT_WORDS(s->bytes) * sizeof(uint32_t));
+    /* On the SoC the tables are DDR the self-test left its patterns in:
+       vidmm_init must not count on zeros. */
+    memset(s->tables, 0x5A, sizeof(*s->tables));
     memset(s->as_table, 0, sizeof(s->as_table));
     memset(s->tlb, 0, sizeof(s->tlb));
     s->tlb_next = 0;
@@ -251,6 +255,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .hw_ctx = s,
         .vram = &s->vram,
         .table_counts = s->counts,
+        .tables = s->tables,
         .va_nodes = s->nodes,
         .va_nodes_per_as = s->nodes_per_as,
         .hw_asids = s->hw_asids,
@@ -266,6 +271,7 @@ void vidmm_sim_fini(struct vidmm_sim *s)
     free(s->meta);
     free(s->counts);
     free(s->nodes);
+    free(s->tables);
     free(s->vm);
     memset(s, 0, sizeof(*s));
 }

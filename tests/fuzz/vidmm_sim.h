@@ -45,6 +45,7 @@ struct vidmm_sim {
     uint32_t *counts; /* the page tables' valid-entry counts */
     uint64_t start_free;
     struct va_node *nodes;
+    struct vidmm_tables *tables; /* apart from vm, as the SoC keeps them */
     struct vidmm *vm;
     struct vidmm_hw hw;
     uint32_t hw_asids, nodes_per_as;
