@@ -353,15 +353,20 @@ static struct vidmm_record *record_take(struct vidmm *vm)
 }
 
 /*
- * Every record changes kind through these two, so as_records[] counts the
- * live records of each address space exactly: DESTROY_AS of a space with
- * none skips the scan of the whole table (a few thousand cycles).
+ * Every record changes kind and allocation through these two, so
+ * as_records[] and alloc_records[] count the live records of each address
+ * space and allocation exactly: DESTROY_AS of a space with none skips the
+ * scan of the whole table (a few thousand cycles), and a scan for one
+ * allocation's records stops once it has seen them all.
  */
 static void record_set(struct vidmm *vm, struct vidmm_record *r, uint64_t va, uint64_t size,
                        uint32_t alloc, uint32_t as, uint8_t kind)
 {
     if (r->kind == VIDMM_REC_FREE)
         vm->as_records[as]++;
+    else
+        vm->alloc_records[r->alloc]--;
+    vm->alloc_records[alloc]++;
     r->va = va;
     r->size = size;
     r->alloc = (uint16_t)alloc;
@@ -371,8 +376,10 @@ static void record_set(struct vidmm *vm, struct vidmm_record *r, uint64_t va, ui
 
 static void record_free(struct vidmm *vm, struct vidmm_record *r)
 {
-    if (r->kind != VIDMM_REC_FREE)
+    if (r->kind != VIDMM_REC_FREE) {
         vm->as_records[r->as]--;
+        vm->alloc_records[r->alloc]--;
+    }
     r->kind = VIDMM_REC_FREE;
 }
 
@@ -1040,7 +1047,7 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
     a = alloc_lookup(vm, req->handle, &slot);
     if (!a)
         return GMMU_STATUS_BAD_HANDLE;
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && vm->alloc_records[slot]; i++) {
         struct vidmm_record *r = &vm->records[i];
 
         if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
@@ -1643,12 +1650,15 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 /* An engine runs now in an address space that maps the allocation. */
 static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 {
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
+    uint32_t left = vm->alloc_records[slot];
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
         const struct vidmm_record *r = &vm->records[i];
         uint8_t id;
 
         if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
             continue;
+        left--;
         id = vm->as[r->as].hw_asid;
         if (id != VIDMM_NO_ASID && asid_busy(vm, id))
             return true;
@@ -1658,9 +1668,17 @@ static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 
 static bool has_tiles(const struct vidmm *vm, uint32_t slot)
 {
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-        if (vm->records[i].kind == VIDMM_REC_TILES && vm->records[i].alloc == slot)
+    uint32_t left = vm->alloc_records[slot];
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        if (r->kind == VIDMM_REC_TILES)
             return true;
+        left--;
+    }
     return false;
 }
 
@@ -2140,13 +2158,16 @@ uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
 
 void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables, uint64_t *vram_bytes)
 {
+    uint32_t left = vm->live_as; /* each slot looked at is a line of DDR */
+
     *tables = 0;
     *vram_bytes = 0;
-    for (uint32_t i = 0; i < VIDMM_MAX_AS; i++) {
+    for (uint32_t i = 0; i < VIDMM_MAX_AS && left; i++) {
         struct ptm_usage u;
 
         if (!vm->as[i].live)
             continue;
+        left--;
         ptm_usage(&vm->as[i].pm, &u);
         *tables += u.tables;
         *vram_bytes += u.vram_bytes;
@@ -2187,8 +2208,14 @@ void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp)
         .resident_bytes = vm->alloc_vram_bytes,
         .paging_fence = vidmm_paging_value(vm),
     };
-    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
+    /* Up to the last live allocation: each slot looked at is a line of
+       DDR on the SoC. */
+    for (uint32_t i = 0, left = vm->live_allocs; i < VIDMM_MAX_ALLOCS && left; i++) {
+        if (!vm->allocs[i].live)
+            continue;
+        left--;
         if (evictable(vm, i))
             rsp->evictable_bytes += vm->allocs[i].size;
+    }
     vidmm_table_usage(vm, &rsp->tables, &rsp->table_bytes);
 }

@@ -263,6 +263,9 @@ struct vidmm {
     uint8_t *rec_map;
     uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
     uint8_t as_records[VIDMM_MAX_AS];       /* live records of each AS slot */
+    /* Live records of each allocation slot: the residency checks and FREE
+       scan the records (in DDR on the SoC) only while some are left. */
+    uint8_t alloc_records[VIDMM_MAX_ALLOCS];
     /* Scratch of one command: the pieces handed to ptm_map_extents. */
     struct ptm_extent map_extents[VIDMM_ALLOC_EXTENTS];
 };

@@ -683,6 +683,20 @@ static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, ui
             broken("a residency count changed", i, sim.vm->allocs[i].residency);
 }
 
+/* The per-allocation record counts that end vidmm's scans early: a count
+   short of the records would let FREE leave one behind. */
+static void check_record_counts(uint16_t opcode)
+{
+    uint8_t n[VIDMM_MAX_ALLOCS] = { 0 };
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
+        if (sim.vm->records[i].kind != VIDMM_REC_FREE)
+            n[sim.vm->records[i].alloc]++;
+    for (uint32_t a = 0; a < VIDMM_MAX_ALLOCS; a++)
+        if (sim.vm->alloc_records[a] != n[a])
+            broken("allocation's record count", opcode, a);
+}
+
 static void check_invariants(uint16_t opcode, uint32_t st, uint32_t len)
 {
     if (st == GMMU_STATUS_INTERNAL || !gmmu_status_name(st))
@@ -698,6 +712,7 @@ static void check_invariants(uint16_t opcode, uint32_t st, uint32_t len)
         broken("stale TLB entry", opcode, 0);
     if (opcode == GMMU_OP_FREE && st == GMMU_STATUS_OK)
         check_nothing_dangles();
+    check_record_counts(opcode);
 }
 
 /* ------------------------------------------------------------ entry */

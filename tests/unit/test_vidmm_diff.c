@@ -257,15 +257,20 @@ static void check_records(void)
         for (int k = 0; mas[a].live && k < M_RANGES; k++)
             want += mas[a].ranges[k].live && !mas[a].ranges[k].reserved;
     assert_int_equal(records_used(), want);
-    /* The per-space counts DESTROY_AS relies on to skip the scan. */
+    /* The per-space counts DESTROY_AS relies on to skip the scan, and the
+       per-allocation counts that end FREE's and the residency checks'. */
     {
-        uint32_t n[VIDMM_MAX_AS] = { 0 };
+        uint32_t n[VIDMM_MAX_AS] = { 0 }, per_alloc[VIDMM_MAX_ALLOCS] = { 0 };
 
         for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
-            if (sim.vm->records[i].kind != VIDMM_REC_FREE)
+            if (sim.vm->records[i].kind != VIDMM_REC_FREE) {
                 n[sim.vm->records[i].as]++;
+                per_alloc[sim.vm->records[i].alloc]++;
+            }
         for (uint32_t as = 0; as < VIDMM_MAX_AS; as++)
             assert_int_equal(sim.vm->as_records[as], n[as]);
+        for (uint32_t a = 0; a < VIDMM_MAX_ALLOCS; a++)
+            assert_int_equal(sim.vm->alloc_records[a], per_alloc[a]);
     }
     for (int j = 0; j < M_REFS; j++) {
         const struct m_ref *m = &mref[j];
