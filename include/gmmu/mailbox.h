@@ -550,7 +550,7 @@ static inline const char *gmmu_mmu_counters_flag_desc(unsigned value)
 #define GMMU_MBOX_HOST_WRITE_LAST_OFFSET_LSB 0u
 #define GMMU_MBOX_HOST_WRITE_LAST_REASON GMMU_U(0x00FF0000) /* HOST_WRITE_*: 1 not a host-writable register, 2 a ring pointer out of range (CMD_HEAD moved back or beyond CMD_TAIL + CMD_SLOTS; CPL_TAIL or EVT_TAIL moved back or past its head) */
 #define GMMU_MBOX_HOST_WRITE_LAST_REASON_LSB 16u
-#define GMMU_MBOX_APERTURE_LIMIT GMMU_U(0x0098) /* fw: DDR offset at which BAR1 stops: an access whose DDR offset (APERTURE_BASE + BAR1 offset) is at or above it answers SLVERR and moves nothing. 0 at reset (BAR1 reaches nothing); the firmware sets it to the end of the fence page just above its VRAM segment (docs/fences.md), so its own DDR area (the VRAM allocator's metadata, the VA nodes) is out of the host's reach */
+#define GMMU_MBOX_APERTURE_LIMIT GMMU_U(0x0098) /* fw: DDR offset at which BAR1 stops: an access whose DDR offset (APERTURE_BASE + BAR1 offset) is at or above it answers SLVERR and moves nothing. 0 at reset (BAR1 reaches nothing); the firmware sets it to the end of the fence page just above its VRAM segment (docs/fences.md), so its own DDR area (vidmm's tables, the VRAM allocator's metadata, the page tables' counts, the VA nodes) is out of the host's reach */
 #define GMMU_MBOX_CPL_LATENCY GMMU_U(0x008C) /* ro: Cycles from the last DOORBELL write to the first CPL_HEAD write after it: the firmware's doorbell-to-completion time, measured by the hardware */
 #define GMMU_MBOX_CYCLE GMMU_U(0x0088) /* ro: Low 32 bits of the device cycle counter, for host-side latency measurement in device cycles */
 

@@ -497,9 +497,10 @@ static void attack_aperture(void)
     }
     expect_bar1_error(ddr_bytes, 0);
     expect_bar1_error(ddr_bytes - 0x1000u, 0x1000);
-    /* The firmware's DDR area above the VRAM segment (APERTURE_LIMIT): its
-       allocator metadata. Writes there are refused; after_attack then finds
-       the device serving and GET_VRAM unchanged. */
+    /* The firmware's DDR area above the VRAM segment (APERTURE_LIMIT): the
+       allocator's metadata, the table counts, vidmm's tables, the VA nodes.
+       Writes there are refused; after_attack then finds the device serving
+       and GET_VRAM unchanged. */
     uint32_t limit = rd(GMMU_MBOX_APERTURE_LIMIT);
     CHECK_EQ("APERTURE_LIMIT is the VRAM segment and the fence page", limit,
              (uint32_t)vram_ref.segment_bytes + 0x1000u);

@@ -489,7 +489,8 @@ static void test_aperture_raw_and_errors(void **state)
     /* BAR1 stops at the end of the fence page just above the VRAM segment
        (APERTURE_LIMIT, which the firmware sets to GET_VRAM's segment size
        plus 4 KiB, docs/fences.md): the DDR above it holds the firmware's
-       allocator metadata. The host cannot move the limit. */
+       own state (vidmm's tables, the allocator's metadata, the VA nodes).
+       The host cannot move the limit. */
     uint32_t limit = 0;
     assert_int_equal(gmmu_transport_read32(t, 0, GMMU_MBOX_APERTURE_LIMIT, &limit), 0);
     assert_int_equal(limit, vr.segment_bytes + 0x1000u);
