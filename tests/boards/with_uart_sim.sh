@@ -9,6 +9,9 @@
 # host's link timers count simulated time: a loaded machine slows the
 # simulation and the timers alike. UART_SPEC_OPTS (default ",retry=2", in
 # milliseconds of the simulated 1 Mbaud line) is appended to the spec.
+# As in tests/host/with_sim_server.sh, simulated time bounds the run
+# (SIM_MAX_CYCLES, default 100 M; 0: no limit) and GMMU_HOST_TIMEOUT
+# (seconds, default 5400) is only the last resort.
 set -u
 sim=$1; elf=$2; log=$3; shift 3
 sim_args=()
@@ -18,7 +21,8 @@ shift
 dir=$(mktemp -d /tmp/gmmu-uart.XXXXXX)
 tty="$dir/tty"
 clock="$dir/clock"
-"$sim" --uart-link "$tty" --uart-clock "$clock" "${sim_args[@]}" "$elf" >"$log" 2>&1 &
+"$sim" --uart-link "$tty" --uart-clock "$clock" --max-cycles "${SIM_MAX_CYCLES:-100000000}" \
+  "${sim_args[@]}" "$elf" >"$log" 2>&1 &
 pid=$!
 cleanup() {
   kill -INT "$pid" 2>/dev/null
@@ -28,16 +32,18 @@ cleanup() {
   return $sim_rc
 }
 trap 'cleanup' EXIT
-for _ in $(seq 200); do [ -L "$tty" ] && break; sleep 0.05; done
+until [ -L "$tty" ]; do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
 [ -L "$tty" ] || { echo "with_uart_sim: the simulator did not start"; cat "$log"; exit 1; }
 # Let the firmware boot first (its DDR self-test takes seconds of wall time
 # on a loaded machine). GMMU_TIMEOUT_MS is libgmmu's command timeout (from
 # the firmware's last sign of progress) and, on the link, how long the
 # simulation may stand still before an access fails.
-for _ in $(seq 1200); do grep -q '^mailbox: ready' "$log" && break; sleep 0.1; done
-grep -q '^mailbox: ready' "$log" || { echo "with_uart_sim: the firmware did not come up"; tail -20 "$log"; exit 1; }
+until grep -q '^mailbox: ready' "$log"; do
+  kill -0 "$pid" 2>/dev/null || { echo "with_uart_sim: the simulation ended before the firmware came up"; tail -20 "$log"; exit 1; }
+  sleep 0.1
+done
 start=$(date +%s.%N)
-GMMU_TIMEOUT_MS=${GMMU_TIMEOUT_MS:-30000} GMMU_DEVICE="uart:$tty,simclock=$clock${UART_SPEC_OPTS-,retry=2}" timeout 600 "$@"
+GMMU_TIMEOUT_MS=${GMMU_TIMEOUT_MS:-30000} GMMU_DEVICE="uart:$tty,simclock=$clock${UART_SPEC_OPTS-,retry=2}" timeout "${GMMU_HOST_TIMEOUT:-5400}" "$@"
 rc=$?
 end=$(date +%s.%N)
 trap - EXIT

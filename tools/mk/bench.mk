@@ -16,7 +16,7 @@ $(BENCH_FW): tests/host/bench_fw.c $(LIBGMMU) $(wildcard host/libgmmu/*.h includ
 # The full run is tens of millions of simulated cycles: up to an hour of
 # wall clock on a loaded machine.
 bench-fw: $(SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW) $(VENV_STAMP)
-	@GMMU_HOST_TIMEOUT=3600 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-fw-sim.log -- \
+	@SIM_MAX_CYCLES=0 GMMU_HOST_TIMEOUT=3600 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/bench-fw-sim.log -- \
 	  bash -o pipefail -c '$(BENCH_FW) | tee $(BUILD)/bench-fw.txt'
 	@$(PY) tools/plots.py bench-fw $(BUILD)/bench-fw.txt -o $(BUILD)/bench-fw.png
 

@@ -81,7 +81,7 @@ HOSTILE_ROUNDS ?= 400
 HOSTILE_SEED ?= 1
 soak-hostile: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_hostile
 	@mkdir -p $(BUILD)/test
-	GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	SIM_MAX_CYCLES=0 GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
 	  $(BUILD)/test/soak-hostile-sim.log -- $(HOST_DIR)/test_hostile --rounds $(HOSTILE_ROUNDS) --seed $(HOSTILE_SEED)
 .PHONY: soak-hostile
 
