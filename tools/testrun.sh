@@ -8,9 +8,9 @@
 # (tools/test_prereqs.py reads the list from make's database), then the
 # tests run TEST_JOBS at a time (default: the number of cores), in the
 # order given (tools/mk/tests.mk puts the longest first). The UART link
-# tests run beside the others: their retry timers are wall-clock, but an
-# access fails only after its tries and a 30 s overall timeout, and both
-# pass with two busy loops loading the 2 cores (docs/uart-link.md).
+# tests run beside the others: their link timers count simulated time
+# (docs/uart-link.md), and every SoC test is bounded by simulated cycles,
+# not the machine's clock (docs/getting-started.md).
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 LOGDIR="$ROOT/build/test"
