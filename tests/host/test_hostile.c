@@ -594,10 +594,19 @@ static void attack_random(unsigned round)
         case 7:
             wr(0, (rnd() % 0x100u) * 4u, rnd());
             break; /* any register */
-        case 8:
-            command((uint16_t)(rnd() % 0x22), rd(GMMU_MBOX_NEXT_SEQ) + rnd() % 2,
+        case 8: {
+            /* A CREATE_AS of just a header is a well-formed command: the
+               device serves it and the new space keeps its root table, a
+               change of GET_VRAM that this round made on purpose and cannot
+               undo (it never reads the handle). Rounds send a PING instead;
+               the rest either fail or change nothing GET_VRAM counts. */
+            uint16_t op = (uint16_t)(rnd() % 0x22);
+            if (op == GMMU_OP_CREATE_AS)
+                op = GMMU_OP_PING;
+            command(op, rd(GMMU_MBOX_NEXT_SEQ) + rnd() % 2,
                     value_class(GMMU_MSG_HDR_BYTES) & 0xFFFFu, NULL, rnd() % 2);
             break;
+        }
         default:
             wr(0, GMMU_MBOX_DOORBELL, rnd());
             break;
