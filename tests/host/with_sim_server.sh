@@ -9,12 +9,15 @@
 # and fails. A loaded machine makes a run slower, never a failure.
 # GMMU_HOST_TIMEOUT (seconds, default 5400: CI's whole budget) is only the
 # last resort against a host program stuck outside the device.
+# SIM_ARGS, if set, adds simulator options (split on spaces), for example
+# SIM_ARGS='--ddr-size-mb 2' for a small VRAM segment.
 set -u
 sim=$1; elf=$2; log=$3; shift 4
 mkdir -p "$(dirname "$log")"
 dir=$(mktemp -d /tmp/gmmu-sim.XXXXXX)
 sock="$dir/bar.sock"
-"$sim" --max-cycles "${SIM_MAX_CYCLES:-100000000}" --socket "$sock" "$elf" >"$log" 2>&1 &
+# shellcheck disable=SC2086 # SIM_ARGS is a list of options
+"$sim" --max-cycles "${SIM_MAX_CYCLES:-100000000}" --socket "$sock" ${SIM_ARGS:-} "$elf" >"$log" 2>&1 &
 pid=$!
 cleanup() { kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT

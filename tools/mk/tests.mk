@@ -10,7 +10,7 @@ TESTS := check-defs lint $(addprefix unit-,$(UNIT_TESTS)) boot trap ddr-bus-erro
 # The longest tests (a few minutes each on the 2-core machine) start first,
 # longest first, so that the suite does not end with one core running a
 # long test alone. Only the wall-clock time depends on this order.
-TESTS_LONG := engine-soc mailbox-uart stale-soc synth-check-xilinx sysmem-soc e2e-soc synth-check \
+TESTS_LONG := residency-soc engine-soc mailbox-uart stale-soc synth-check-xilinx sysmem-soc e2e-soc synth-check \
               uart-link hostile demo mmu-random vidmm-soc mailbox faults-soc python mailbox-newlib
 test-run:
 	@bash tools/testrun.sh $(filter $(TESTS),$(TESTS_LONG)) $(filter-out $(TESTS_LONG),$(TESTS))
@@ -164,6 +164,26 @@ TESTS += e2e-soc
 t-e2e-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_e2e_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/e2e-soc-sim.log -- \
 	  $(HOST_DIR)/test_e2e_soc
+
+# Residency randomized (issue 28): a small VRAM (SIM_ARGS --ddr-size-mb)
+# over-committed at least twice into a backing pool of host memory; random
+# ALLOC, FREE, MAP_VA, UPDATE_VA tiles, MAKE_RESIDENT, EVICT and engine
+# traffic against a model of placements, counts, VAs and bytes. make
+# soak-residency-soc runs RESIDENCY_OPS ops from RESIDENCY_SEED.
+RESIDENCY_SIM_ARGS ?= --ddr-size-mb 2
+TESTS += residency-soc
+t-residency-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_residency_soc
+	SIM_ARGS='$(RESIDENCY_SIM_ARGS)' tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/residency-soc-sim.log -- $(HOST_DIR)/test_residency_soc
+
+RESIDENCY_OPS ?= 2000
+RESIDENCY_SEED ?= 1
+soak-residency-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_residency_soc
+	@mkdir -p $(BUILD)/test
+	SIM_ARGS='$(RESIDENCY_SIM_ARGS)' GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) \
+	  $(call FW_ELF,gmmu) $(BUILD)/test/soak-residency-soc-sim.log -- \
+	  $(HOST_DIR)/test_residency_soc --ops $(RESIDENCY_OPS) --seed $(RESIDENCY_SEED)
+.PHONY: soak-residency-soc
 
 # C style: .clang-format is the style of every hand-written C and C++ file
 # (generated headers excepted). make format rewrites them; t-format fails on
