@@ -180,7 +180,7 @@ RESIDENCY_OPS ?= 2000
 RESIDENCY_SEED ?= 1
 soak-residency-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_residency_soc
 	@mkdir -p $(BUILD)/test
-	SIM_ARGS='$(RESIDENCY_SIM_ARGS)' GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) \
+	SIM_ARGS='$(RESIDENCY_SIM_ARGS)' SIM_MAX_CYCLES=0 GMMU_HOST_TIMEOUT=86400 tests/host/with_sim_server.sh $(SIM_BIN) \
 	  $(call FW_ELF,gmmu) $(BUILD)/test/soak-residency-soc-sim.log -- \
 	  $(HOST_DIR)/test_residency_soc --ops $(RESIDENCY_OPS) --seed $(RESIDENCY_SEED)
 .PHONY: soak-residency-soc
