@@ -588,12 +588,16 @@ static void attack_random(unsigned round)
         case 5:
             wr(0, GMMU_MBOX_HOST_IRQ_STATUS, rnd());
             break;
-        case 6:
-            wr(0, GMMU_CMD_RING + (rnd() % (GMMU_CMD_SLOTS * SLOT_WORDS)) * 4u, rnd());
+        case 6: {
+            uint32_t word = rnd() % (GMMU_CMD_SLOTS * SLOT_WORDS);
+            wr(0, GMMU_CMD_RING + word * 4u, rnd());
             break;
-        case 7:
-            wr(0, (rnd() % 0x100u) * 4u, rnd());
-            break; /* any register */
+        }
+        case 7: { /* any register */
+            uint32_t reg = rnd() % 0x100u;
+            wr(0, reg * 4u, rnd());
+            break;
+        }
         case 8: {
             /* A CREATE_AS of just a header is a well-formed command: the
                device serves it and the new space keeps its root table, a
@@ -603,8 +607,13 @@ static void attack_random(unsigned round)
             uint16_t op = (uint16_t)(rnd() % 0x22);
             if (op == GMMU_OP_CREATE_AS)
                 op = GMMU_OP_PING;
-            command(op, rd(GMMU_MBOX_NEXT_SEQ) + rnd() % 2,
-                    value_class(GMMU_MSG_HDR_BYTES) & 0xFFFFu, NULL, rnd() % 2);
+            /* One draw per statement: the order of a call's arguments is
+               unspecified, and a seed must give the same rounds with any
+               compiler. */
+            uint32_t seq = rd(GMMU_MBOX_NEXT_SEQ) + rnd() % 2;
+            uint32_t length = value_class(GMMU_MSG_HDR_BYTES) & 0xFFFFu;
+            bool ring = rnd() % 2;
+            command(op, seq, length, NULL, ring);
             break;
         }
         default:
