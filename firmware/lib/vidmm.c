@@ -893,10 +893,23 @@ static int alloc_free_slot(const struct vidmm *vm)
     return -1;
 }
 
-static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip);
-static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip);
-
 #define SLOT_BITS ((VIDMM_MAX_ALLOCS + 7) / 8)
+
+/*
+ * The moves one command made, so that a command that fails after moving
+ * others can move them back ("NO_MEMORY, and nothing changes") and a
+ * command that succeeds signals the paging fence once per allocation that
+ * ended elsewhere. A move back clears the bit the move set.
+ */
+struct moves {
+    uint8_t out[SLOT_BITS]; /* moved out of VRAM */
+    uint8_t in[SLOT_BITS];  /* moved into VRAM */
+};
+
+static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip);
+static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip, struct moves *log);
+static void moves_undo(struct vidmm *vm, struct moves *log);
+static void moves_signal(struct vidmm *vm, const struct moves *log);
 
 static bool bit_get(const uint8_t *bits, uint32_t i)
 {
@@ -908,6 +921,11 @@ static void bit_set(uint8_t *bits, uint32_t i)
     bits[i / 8] |= (uint8_t)(1u << (i % 8));
 }
 
+static void bit_clear(uint8_t *bits, uint32_t i)
+{
+    bits[i / 8] &= (uint8_t) ~(1u << (i % 8));
+}
+
 /*
  * Pages for a new allocation that may move, by placement: VRAM only takes
  * VRAM, making room by evicting when the sums show it can; VRAM preferred
@@ -916,6 +934,7 @@ static void bit_set(uint8_t *bits, uint32_t i)
 static uint32_t place_new(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
 {
     uint8_t skip[SLOT_BITS] = { 0 };
+    struct moves log = { { 0 }, { 0 } };
     uint32_t st;
 
     if (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY)
@@ -927,10 +946,15 @@ static uint32_t place_new(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size
         return pool_carve(vm, a, size);
     if (!plan_room(vm, size, skip))
         return GMMU_STATUS_NO_MEMORY;
-    st = make_room(vm, size, skip);
+    st = make_room(vm, size, skip, &log);
+    if (st == GMMU_STATUS_OK)
+        st = backing_carve(vm, a, size);
+    /* The sums said yes but a victim's move was refused or the pieces ran
+       short: the victims come back. */
     if (st != GMMU_STATUS_OK)
-        return st;
-    return backing_carve(vm, a, size);
+        moves_undo(vm, &log);
+    moves_signal(vm, &log);
+    return st;
 }
 
 uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *rsp)
@@ -1872,7 +1896,7 @@ static bool move_fits(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc 
  * pages freed. Refused before anything changes when the new pages, the
  * tables the rewrite may need or the copy fail.
  */
-static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram)
+static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct moves *log)
 {
     struct vidmm_alloc *a = &vm->allocs[slot];
     struct vidmm_alloc old = *a, dst = *a;
@@ -1910,13 +1934,45 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram)
         vm->counters.moves_out++;
     }
     vm->counters.bytes_moved += a->size;
-    vidmm_paging_signal(vm);
+    if (bit_get(to_vram ? log->out : log->in, slot))
+        bit_clear(to_vram ? log->out : log->in, slot); /* a move back */
+    else
+        bit_set(to_vram ? log->in : log->out, slot);
     return st;
+}
+
+/*
+ * Moves back what a failing command moved: its listed allocations out
+ * first (they took the VRAM), then the victims in, into the VRAM they
+ * left. A move back is refused only if the segment's pieces or tables
+ * ran short meanwhile, which nothing in between takes; then that
+ * allocation stays where the command put it, VA and bytes intact, and the
+ * paging fence counts its move.
+ */
+static void moves_undo(struct vidmm *vm, struct moves *log)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
+        if (bit_get(log->in, i) && alloc_move(vm, i, false, log) != GMMU_STATUS_OK)
+            vm->counters.undo_refused++;
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)
+        if (bit_get(log->out, i) && alloc_move(vm, i, true, log) != GMMU_STATUS_OK)
+            vm->counters.undo_refused++;
+}
+
+/* One paging fence value per allocation that ended the command elsewhere. */
+static void moves_signal(struct vidmm *vm, const struct moves *log)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        if (bit_get(log->in, i))
+            vidmm_paging_signal(vm);
+        if (bit_get(log->out, i))
+            vidmm_paging_signal(vm);
+    }
 }
 
 /* Evicts least recently used first until `need` bytes of VRAM are free;
    a victim that cannot move is skipped (and marked in skip). */
-static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip)
+static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip, struct moves *log)
 {
     struct vram_stats st;
 
@@ -1926,7 +1982,7 @@ static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip)
 
         if (v < 0)
             return GMMU_STATUS_NO_MEMORY;
-        s = alloc_move(vm, (uint32_t)v, false);
+        s = alloc_move(vm, (uint32_t)v, false, log);
         if (s == GMMU_STATUS_INTERNAL)
             return s;
         if (s != GMMU_STATUS_OK)
@@ -1936,15 +1992,15 @@ static uint32_t make_room(struct vidmm *vm, uint64_t need, uint8_t *skip)
 }
 
 /* Brings a listed allocation into VRAM, evicting others (not in `list`). */
-static uint32_t bring_in(struct vidmm *vm, uint32_t slot, const uint8_t *list)
+static uint32_t bring_in(struct vidmm *vm, uint32_t slot, const uint8_t *list, struct moves *log)
 {
     uint8_t skip[SLOT_BITS];
     uint32_t st;
 
     memcpy(skip, list, sizeof(skip));
-    st = make_room(vm, vm->allocs[slot].size, skip);
+    st = make_room(vm, vm->allocs[slot].size, skip, log);
     if (st == GMMU_STATUS_OK)
-        st = alloc_move(vm, slot, true);
+        st = alloc_move(vm, slot, true, log);
     /* Free bytes were not enough (pieces): one more victim at a time. */
     while (st == GMMU_STATUS_NO_MEMORY) {
         int v = victim_pick(vm, skip);
@@ -1952,8 +2008,8 @@ static uint32_t bring_in(struct vidmm *vm, uint32_t slot, const uint8_t *list)
         if (v < 0)
             break;
         bit_set(skip, (uint32_t)v);
-        if (alloc_move(vm, (uint32_t)v, false) == GMMU_STATUS_OK)
-            st = alloc_move(vm, slot, true);
+        if (alloc_move(vm, (uint32_t)v, false, log) == GMMU_STATUS_OK)
+            st = alloc_move(vm, slot, true, log);
     }
     return st;
 }
@@ -1987,6 +2043,7 @@ uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *
                              const void *handles, struct gmmu_residency_rsp *rsp)
 {
     uint8_t list[SLOT_BITS];
+    struct moves log = { { 0 }, { 0 } };
     uint64_t need = 0;
     uint32_t st = list_check(vm, req, handles, list);
 
@@ -2009,19 +2066,37 @@ uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *
         return GMMU_STATUS_NO_MEMORY;
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && st == GMMU_STATUS_OK; i++)
         if (bit_get(list, i) && offline(&vm->allocs[i]))
-            st = bring_in(vm, i, list);
+            st = bring_in(vm, i, list, &log);
+    /* The sums said yes but pieces or tables ran short: every move of the
+       command goes back, no count changed. */
+    if (st != GMMU_STATUS_OK) {
+        moves_undo(vm, &log);
+        moves_signal(vm, &log);
+        return st;
+    }
+    /* VRAM preferred: into VRAM if room can be made, else resident in the
+       pool (not a failure); never under a running engine. An attempt that
+       fails puts back the victims it moved. */
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && st == GMMU_STATUS_OK; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+        struct moves try = { { 0 }, { 0 } };
+
+        if (!bit_get(list, i) || a->where != VIDMM_AT_POOL ||
+            !(a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED) || alloc_busy(vm, i))
+            continue;
+        st = bring_in(vm, i, list, &try);
+        if (st == GMMU_STATUS_NO_MEMORY) {
+            moves_undo(vm, &try);
+            st = GMMU_STATUS_OK;
+        }
+        for (uint32_t k = 0; k < SLOT_BITS; k++) {
+            log.in[k] |= try.in[k];
+            log.out[k] |= try.out[k];
+        }
+    }
+    moves_signal(vm, &log);
     if (st != GMMU_STATUS_OK)
         return st;
-    /* VRAM preferred: into VRAM if room can be made, else resident in the
-       pool; never under a running engine. */
-    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
-        const struct vidmm_alloc *a = &vm->allocs[i];
-
-        if (bit_get(list, i) && a->where == VIDMM_AT_POOL &&
-            (a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED) && !alloc_busy(vm, i) &&
-            bring_in(vm, i, list) == GMMU_STATUS_INTERNAL)
-            return GMMU_STATUS_INTERNAL;
-    }
     for (uint32_t i = 0; i < req->count; i++) {
         uint32_t slot;
 

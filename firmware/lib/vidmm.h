@@ -226,6 +226,7 @@ struct vidmm_counters {
     uint32_t tile_scans;          /* 64 KB steps of FREE's tile search */
     uint32_t moves_in, moves_out; /* allocations moved into / out of VRAM */
     uint64_t bytes_moved;         /* by those moves */
+    uint32_t undo_refused;        /* moves back of a failed command refused */
 };
 
 /* The device's paging fence, when a fence module owns it (fence.h on the

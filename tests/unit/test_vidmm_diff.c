@@ -154,7 +154,7 @@ static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat
 static unsigned long stat_no_records, stat_frees_after_batch;
 static unsigned long stat_moves_out, stat_moves_in, stat_resident_ok, stat_resident_nomem,
     stat_evict_ok, stat_list_refused, stat_lru_checked, stat_lru_excused, stat_offline_maps,
-    stat_pool_allocs, stat_page_checks, stat_alloc_moved_refused;
+    stat_pool_allocs, stat_page_checks, stat_alloc_moved_refused, stat_undo_refused;
 static uint64_t model_clock, model_fence;
 static uint32_t last_freed = 0x7FFF0001u; /* a handle that went stale */
 
@@ -679,7 +679,7 @@ static struct {
     bool evictable[M_ALLOCS];
     uint16_t pieces[M_ALLOCS];
     uint64_t pool_free;
-    uint32_t free_extents, gaps;
+    uint32_t free_extents, gaps, undo_refused, moves_out;
 } before;
 
 static void moves_begin(void)
@@ -692,11 +692,15 @@ static void moves_begin(void)
         before.pieces[i] = mal[i].live ? vm_alloc(&mal[i])->extents : 0;
     }
     before.pool_free = sim.vm->backing.bytes - sim.vm->backing.used;
+    before.undo_refused = sim.vm->counters.undo_refused;
+    before.moves_out = sim.vm->counters.moves_out;
     before.free_extents = sim.vm->free_extents;
     before.gaps = pool_gaps();
 }
 
-enum move_kind { MOVE_NONE, MOVE_ALLOC, MOVE_RESIDENT };
+/* MOVE_FAILED: an ALLOC or MAKE_RESIDENT that failed after moving others
+   moved them back; only a move back vidmm counts as refused may stay. */
+enum move_kind { MOVE_NONE, MOVE_ALLOC, MOVE_RESIDENT, MOVE_FAILED };
 
 /* The ranges that point into allocation i, checked again after it moved. */
 static void check_alloc_ranges(int i)
@@ -745,7 +749,8 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
             youngest = m->stamp > youngest ? m->stamp : youngest;
             stat_moves_out++;
         } else {
-            if (kind != MOVE_RESIDENT || !is_listed || info.state != ST_VRAM || (m->flags & SYSO))
+            if ((kind != MOVE_RESIDENT && kind != MOVE_FAILED) || !is_listed ||
+                info.state != ST_VRAM || (m->flags & SYSO))
                 fail_msg("allocation %u moved from state %u to %u", m->serial, m->where,
                          info.state);
             /* Its pool pieces freed: at most as many new free runs. */
@@ -758,6 +763,21 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
         new_pieces += info.extents;
     }
     model_fence += n_moved;
+    if (kind == MOVE_FAILED) {
+        uint32_t refused = sim.vm->counters.undo_refused - before.undo_refused;
+
+        stat_undo_refused += refused;
+        if (n_moved > refused)
+            fail_msg("a failed command left %u allocations moved, %u moves back refused", n_moved,
+                     refused);
+        /* The order of victims says nothing once moves were undone. */
+        youngest = 0;
+    } else if (sim.vm->counters.undo_refused != before.undo_refused) {
+        /* A VRAM-preferred attempt of MAKE_RESIDENT moved its victims
+           back, and one stayed out. */
+        stat_undo_refused += sim.vm->counters.undo_refused - before.undo_refused;
+        youngest = 0;
+    }
     /* Least recently used first: an evictable allocation older than a
        victim stayed only if its own move could have been refused: tables
        for its mappings (only a VRAM-preferred one is mapped again; a
@@ -982,16 +1002,15 @@ static void do_alloc(void)
         return;
     }
     if (st != GMMU_STATUS_OK) {
-        unsigned long out = stat_moves_out;
-
         assert_int_equal(st, GMMU_STATUS_NO_MEMORY);
         if ((req.flags & (PREF | SYSO)) && pool_room)
             fail_msg("ALLOC of 0x%llx bytes, flags %u: NO_MEMORY with 0x%llx of the pool free",
                      (unsigned long long)req.size, req.flags, (unsigned long long)before.pool_free);
         stat_failed_alloc++;
-        /* VRAM only: victims may have gone before the pieces ran short. */
-        moves_end(evicts ? MOVE_ALLOC : MOVE_NONE, NULL, -1);
-        stat_alloc_moved_refused += stat_moves_out != out;
+        /* VRAM only: victims that went before the pieces ran short come
+           back. */
+        moves_end(evicts ? MOVE_FAILED : MOVE_NONE, NULL, -1);
+        stat_alloc_moved_refused += sim.vm->counters.moves_out != before.moves_out;
         return;
     }
     mal[i] = (struct m_alloc){ .live = true,
@@ -1671,8 +1690,8 @@ static void do_residency(bool make)
         stat_evict_ok++;
     } else if (st == GMMU_STATUS_NO_MEMORY && offline) {
         /* A VRAM-only one could not come in: no count changed; the moves
-           made meanwhile stay, each allowed. */
-        moves_end(MOVE_RESIDENT, listed, -1);
+           made meanwhile were undone. */
+        moves_end(MOVE_FAILED, listed, -1);
         stat_resident_nomem++;
         return;
     } else {
@@ -1959,11 +1978,11 @@ static void test_random_commands(void **state)
            "(%llu MiB copied); MAKE_RESIDENT %lu ok, %lu NO_MEMORY; %lu EVICT ok; %lu lists "
            "refused; %lu tile MAPs of OFFLINE allocations refused; LRU: %lu older evictable "
            "ones checked, %lu excused; %lu page censuses; %lu ALLOCs refused after moving "
-           "victims\n",
+           "victims (moved back; %lu moves back refused)\n",
            stat_pool_allocs, stat_moves_out, stat_moves_in,
            (unsigned long long)(sim.copy_bytes >> 20), stat_resident_ok, stat_resident_nomem,
            stat_evict_ok, stat_list_refused, stat_offline_maps, stat_lru_checked, stat_lru_excused,
-           stat_page_checks, stat_alloc_moved_refused);
+           stat_page_checks, stat_alloc_moved_refused, stat_undo_refused);
     vidmm_sim_fini(&sim);
 }
 

@@ -429,6 +429,89 @@ static void test_residency_counts(void **state)
                      GMMU_STATUS_BAD_HANDLE);
 }
 
+/* ------------------------------------------------------------ all or nothing */
+
+#define SMALL  (128 * KiB)
+#define SMALLS 96
+
+/*
+ * A command that fails after it moved others moves them back: an ALLOC
+ * and a MAKE_RESIDENT whose sums say yes (free VRAM plus the victim's
+ * 4 MiB cover them) but whose pieces do not: the free VRAM is 128 KB
+ * holes between held allocations, and an allocation takes at most
+ * VIDMM_ALLOC_EXTENTS (32) pieces. Each answers NO_MEMORY with the victim
+ * back in VRAM, its bytes at its VA, and GET_VRAM (the paging fence
+ * included) as before. With the holes filled the same requests succeed.
+ */
+static void test_failed_commands_move_back(void **state)
+{
+    uint32_t x, v, big, small[SMALLS], held[SMALLS], n_small = 0, n_held = 0, as = must_as();
+    uint64_t va_x, va_v, x_size = 4 * MiB + 33 * SMALL;
+    struct gmmu_vram_rsp before;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    /* x goes OFFLINE: VRAM only, evicted by an ALLOC that needs its room. */
+    assert_int_equal(alloc(x_size, 0, &x), GMMU_STATUS_OK);
+    va_x = must_map(as, x, 0, x_size, 0);
+    tag_pages(as, va_x, x, 0, x_size / PAGE);
+    assert_int_equal(alloc(vram().free_bytes + SMALL, 0, &big), GMMU_STATUS_OK);
+    assert_int_equal(info(x).state, GMMU_ALLOC_STATE_OFFLINE);
+    assert_int_equal(free_alloc(big), GMMU_STATUS_OK);
+
+    /* v, the only victim; then 128 KB allocations, every other one held
+       resident and the others freed: holes that cannot merge. */
+    assert_int_equal(alloc(4 * MiB, 0, &v), GMMU_STATUS_OK);
+    va_v = must_map(as, v, 0, 4 * MiB, 0);
+    tag_pages(as, va_v, v, 0, 1024);
+    while (vram().free_bytes >= SMALL) {
+        assert_true(n_small < SMALLS);
+        assert_int_equal(alloc(SMALL, 0, &small[n_small]), GMMU_STATUS_OK);
+        if (n_small % 2)
+            held[n_held++] = small[n_small];
+        n_small++;
+    }
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(residency(true, held, n_held, NULL), GMMU_STATUS_OK);
+    for (uint32_t i = 0; i < n_small; i += 2)
+        assert_int_equal(free_alloc(small[i]), GMMU_STATUS_OK);
+    before = vram();
+    /* The sums: x and the ALLOC below each fit in the holes plus v. */
+    assert_true(before.free_bytes + 4 * MiB >= x_size);
+    assert_true(before.free_bytes > 33 * SMALL);
+    assert_int_equal(before.evictable_bytes, 4 * MiB);
+
+    /* ALLOC: v goes out, the carve needs more than 32 pieces, v comes back. */
+    assert_int_equal(alloc(before.free_bytes + 4 * MiB, 0, &big), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(sim.vm->counters.moves_out, 2); /* x, then v */
+    assert_int_equal(sim.vm->counters.moves_in, 1);  /* v back */
+    assert_int_equal(sim.vm->counters.undo_refused, 0);
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, va_v, v, 0, 1024, GMMU_SEGMENT_VRAM);
+    struct gmmu_vram_rsp after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+
+    /* MAKE_RESIDENT of x: v goes out, x cannot come in, v comes back. */
+    assert_int_equal(make_resident1(x), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(sim.vm->counters.moves_out, 3);
+    assert_int_equal(sim.vm->counters.moves_in, 2);
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(x).state, GMMU_ALLOC_STATE_OFFLINE);
+    assert_int_equal(info(x).residency, 0);
+    check_pages(as, va_v, v, 0, 1024, GMMU_SEGMENT_VRAM);
+    check_faults(as, va_x, x_size / PAGE);
+    after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+
+    /* The holes merged again (the held ones freed): x comes in over v. */
+    for (uint32_t i = 0; i < n_held; i++)
+        assert_int_equal(free_alloc(held[i]), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(x), GMMU_STATUS_OK);
+    assert_int_equal(info(x).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, va_x, x, 0, x_size / PAGE, GMMU_SEGMENT_VRAM);
+    check_pages(as, va_v, v, 0, 1024, GMMU_SEGMENT_VRAM);
+}
+
 /* ------------------------------------------------------------ moving tiles */
 
 /* Tiles that point into a VRAM-preferred allocation, in two reserved
@@ -679,9 +762,10 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
     const struct CMUnitTest tests[] = {
-        T(test_placement_flags),  T(test_placement_pool),     T(test_alloc_evicts_lru),
-        T(test_residency_counts), T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
-        T(test_segments),
+        T(test_placement_flags),    T(test_placement_pool),
+        T(test_alloc_evicts_lru),   T(test_residency_counts),
+        T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
+        T(test_segments),           T(test_failed_commands_move_back),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
