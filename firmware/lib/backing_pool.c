@@ -43,3 +43,10 @@ enum backing_pool_err backing_pool_add(struct backing_pool *b, uint64_t addr, ui
     b->bytes += size;
     return BACKING_OK;
 }
+
+void backing_pool_remove(struct backing_pool *b, uint32_t i)
+{
+    b->bytes -= b->range[i].size;
+    for (b->count--; i < b->count; i++)
+        b->range[i] = b->range[i + 1];
+}

@@ -49,6 +49,10 @@ enum backing_pool_err backing_pool_check(const struct backing_pool *b, uint64_t 
  * unless BACKING_OK. */
 enum backing_pool_err backing_pool_add(struct backing_pool *b, uint64_t addr, uint64_t size);
 
+/* Range i out of the pool (i < count; holding nothing: the caller moved
+ * what was in it); the later ones move down one place. */
+void backing_pool_remove(struct backing_pool *b, uint32_t i);
+
 /* Whether [addr, addr + size) overlaps a range of the pool (size > 0). */
 bool backing_pool_overlaps(const struct backing_pool *b, uint64_t addr, uint64_t size);
 

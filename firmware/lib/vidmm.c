@@ -692,10 +692,18 @@ static uint64_t pool_pa(const struct backing_pool *b, uint64_t lin)
 static uint64_t pool_gap(const struct vidmm *vm, uint64_t *at)
 {
     for (;;) {
-        uint64_t pa, end, cur = *at;
+        uint64_t pa, end, cur;
 
-        if (!pool_locate(&vm->backing, cur, &pa, &end))
+        if (*at < vm->pool_lo)
+            *at = vm->pool_lo;
+        if (*at >= vm->skip_lo && *at < vm->skip_hi)
+            *at = vm->skip_hi;
+        cur = *at;
+        if (cur >= vm->pool_hi || !pool_locate(&vm->backing, cur, &pa, &end))
             return 0;
+        end = min64(end, vm->pool_hi);
+        if (cur < vm->skip_lo)
+            end = min64(end, vm->skip_lo);
         for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && cur == *at; i++) {
             const struct vidmm_alloc *a = &vm->allocs[i];
 
@@ -855,6 +863,8 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
         vm->as[i].hw_asid = VIDMM_NO_ASID;
     memset(vm->asid_owner, VIDMM_NO_OWNER, sizeof(vm->asid_owner));
     backing_pool_init(&vm->backing, PA_LIMIT);
+    vm->pool_lo = vm->skip_lo = vm->skip_hi = 0;
+    vm->pool_hi = UINT64_MAX;
     return GMMU_STATUS_OK;
 }
 
@@ -1061,16 +1071,11 @@ static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
     record_free(vm, r);
 }
 
-uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
+/* FREE's work, after its checks: mappings and tiles gone, pages back. */
+static void alloc_release(struct vidmm *vm, uint32_t slot)
 {
-    uint32_t slot;
-    struct vidmm_alloc *a;
+    struct vidmm_alloc *a = &vm->allocs[slot];
 
-    if (req->reserved)
-        return GMMU_STATUS_INVALID_ARGUMENT;
-    a = alloc_lookup(vm, req->handle, &slot);
-    if (!a)
-        return GMMU_STATUS_BAD_HANDLE;
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && vm->alloc_records[slot]; i++) {
         struct vidmm_record *r = &vm->records[i];
 
@@ -1089,6 +1094,17 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
     a->live = false;
     a->gen = next_gen(a->gen);
     vm->live_allocs--;
+}
+
+uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
+{
+    uint32_t slot;
+
+    if (req->reserved)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!alloc_lookup(vm, req->handle, &slot))
+        return GMMU_STATUS_BAD_HANDLE;
+    alloc_release(vm, slot);
     return GMMU_STATUS_OK;
 }
 
@@ -1901,6 +1917,7 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
     struct vidmm_alloc *a = &vm->allocs[slot];
     struct vidmm_alloc old = *a, dst = *a;
     struct table_need need = { 0, 0 };
+    bool from_vram = a->where == VIDMM_AT_VRAM;
     uint32_t st;
 
     dst.first_extent = NIL;
@@ -1921,19 +1938,26 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
     a->first_extent = dst.first_extent;
     a->extents = dst.extents;
     a->where = dst.where;
-    /* The headroom was there: a failure is a broken invariant. */
-    st = ptes_move(vm, slot, &old) == PTM_OK ? GMMU_STATUS_OK : GMMU_STATUS_INTERNAL;
+    /* The headroom was there: a failure is a broken invariant. Between
+       ranges of the pool an OFFLINE one has no valid PTE to rewrite. */
+    st = GMMU_STATUS_OK;
+    if (!(offline(&old) && offline(a)) && ptes_move(vm, slot, &old) != PTM_OK)
+        st = GMMU_STATUS_INTERNAL;
     if (vm->hw->complete)
         vm->hw->complete(vm->hw_ctx);
     backing_release(vm, &old);
     if (to_vram) {
         vm->alloc_vram_bytes += a->size;
         vm->counters.moves_in++;
-    } else {
+    } else if (from_vram) {
         vm->alloc_vram_bytes -= a->size;
         vm->counters.moves_out++;
+    } else {
+        vm->counters.pool_moves++;
     }
     vm->counters.bytes_moved += a->size;
+    if (!log || to_vram == from_vram)
+        return st;
     if (bit_get(to_vram ? log->out : log->in, slot))
         bit_clear(to_vram ? log->out : log->in, slot); /* a move back */
     else
@@ -2202,6 +2226,204 @@ uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req)
          !vm->hw->sys_reachable(vm->hw_ctx, req->sys_addr + req->size - 8)))
         return GMMU_STATUS_OUT_OF_RANGE;
     return status[backing_pool_add(&vm->backing, req->sys_addr, req->size)];
+}
+
+/* ------------------------------------------------------------ REMOVE_BACKING */
+
+/* Pool offsets of range i. */
+static void range_span(const struct backing_pool *b, uint32_t i, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t base = 0;
+
+    for (uint32_t k = 0; k < i; k++)
+        base += b->range[k].size;
+    *lo = base;
+    *hi = base + b->range[i].size;
+}
+
+/* Whether the allocation has a piece in pool offsets [lo, hi) (pieces
+   never cross a range's end). */
+static bool pool_holds(const struct vidmm *vm, const struct vidmm_alloc *a, uint64_t lo,
+                       uint64_t hi)
+{
+    if (!a->live || a->where != VIDMM_AT_POOL)
+        return false;
+    for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
+        uint64_t off = extent_offset(&vm->extents[idx]);
+
+        if (off >= lo && off < hi)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * Whether the device still reaches range i: its first and last 4 KB page
+ * copied onto themselves (a read and a write that change nothing, unlike
+ * ADD_BACKING's probe, which writes: the range may hold allocations now).
+ * A host that left took its memory with it; on the SoC the copy then ends
+ * in a bus error.
+ */
+static bool range_alive(struct vidmm *vm, uint32_t i)
+{
+    const struct backing_pool_range *r = &vm->backing.range[i];
+    uint64_t last = r->addr + r->size - PAGE_SIZE;
+
+    return vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_SYSTEM, r->addr, GMMU_SEGMENT_SYSTEM, r->addr,
+                        PAGE_SIZE) &&
+           vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_SYSTEM, last, GMMU_SEGMENT_SYSTEM, last,
+                        PAGE_SIZE);
+}
+
+/* Range [lo, hi) left the pool, empty: later pool offsets move down. */
+static void pool_renumber(struct vidmm *vm, uint64_t lo, uint64_t hi)
+{
+    uint32_t shift = (uint32_t)((hi - lo) >> GMMU_PAGE_SHIFT_4K);
+
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+
+        if (!a->live || a->where != VIDMM_AT_POOL)
+            continue;
+        for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next)
+            if (extent_offset(&vm->extents[idx]) >= hi)
+                vm->extents[idx].page -= shift;
+    }
+}
+
+/*
+ * Moves a tenant out of the range being removed (skipped by pool_carve):
+ * a VRAM-preferred one into VRAM if it fits now (nothing is evicted for
+ * it), else into the rest of the pool; a VRAM-only (OFFLINE) one stays
+ * OFFLINE in the pool if it can, else comes into VRAM.
+ */
+static uint32_t tenant_move(struct vidmm *vm, uint32_t slot)
+{
+    bool pref = vm->allocs[slot].flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED;
+    uint32_t st = GMMU_STATUS_NO_MEMORY;
+
+    if (pref)
+        st = alloc_move(vm, slot, true, NULL);
+    if (st == GMMU_STATUS_NO_MEMORY)
+        st = alloc_move(vm, slot, false, NULL);
+    if (st == GMMU_STATUS_NO_MEMORY && vram_only(&vm->allocs[slot]))
+        st = alloc_move(vm, slot, true, NULL);
+    return st;
+}
+
+/* The tenants of range i: BUSY if an engine runs in a space that maps
+   one (never moved or freed under it). */
+static uint32_t range_tenants(const struct vidmm *vm, uint32_t i, uint8_t *tenants, uint32_t *n)
+{
+    uint64_t lo, hi;
+
+    range_span(&vm->backing, i, &lo, &hi);
+    memset(tenants, 0, SLOT_BITS);
+    *n = 0;
+    for (uint32_t slot = 0; slot < VIDMM_MAX_ALLOCS; slot++) {
+        if (!pool_holds(vm, &vm->allocs[slot], lo, hi))
+            continue;
+        if (alloc_busy(vm, slot))
+            return GMMU_STATUS_BUSY;
+        bit_set(tenants, slot);
+        (*n)++;
+    }
+    return GMMU_STATUS_OK;
+}
+
+/*
+ * Empties range i and takes it out of the pool. Alive, every tenant is
+ * moved out, or, if one cannot be, those moved go back into the range and
+ * nothing changed; gone, its tenants are freed (their bytes went with the
+ * host's memory).
+ */
+static uint32_t range_remove(struct vidmm *vm, uint32_t i, const uint8_t *tenants, bool alive,
+                             struct gmmu_backing_remove_rsp *rsp)
+{
+    uint8_t moved[SLOT_BITS] = { 0 };
+    uint32_t st = GMMU_STATUS_OK, n = 0;
+    uint64_t lo, hi;
+
+    range_span(&vm->backing, i, &lo, &hi);
+    vm->skip_lo = lo;
+    vm->skip_hi = hi;
+    for (uint32_t slot = 0; slot < VIDMM_MAX_ALLOCS && st == GMMU_STATUS_OK; slot++) {
+        if (!bit_get(tenants, slot))
+            continue;
+        if (!alive) {
+            alloc_release(vm, slot);
+            rsp->freed++;
+            continue;
+        }
+        st = tenant_move(vm, slot);
+        if (st == GMMU_STATUS_OK) {
+            bit_set(moved, slot);
+            n++;
+        }
+    }
+    vm->skip_lo = vm->skip_hi = 0;
+    if (st != GMMU_STATUS_OK) {
+        /* Back into the range, which held them a moment ago. */
+        vm->pool_lo = lo;
+        vm->pool_hi = hi;
+        for (uint32_t slot = 0; slot < VIDMM_MAX_ALLOCS; slot++) {
+            if (!bit_get(moved, slot) || alloc_move(vm, slot, false, NULL) == GMMU_STATUS_OK)
+                continue;
+            vm->counters.undo_refused++;
+            vidmm_paging_signal(vm);
+        }
+        vm->pool_lo = 0;
+        vm->pool_hi = UINT64_MAX;
+        return st;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        vidmm_paging_signal(vm);
+    rsp->moved += n;
+    pool_renumber(vm, lo, hi);
+    backing_pool_remove(&vm->backing, i);
+    rsp->ranges++;
+    return GMMU_STATUS_OK;
+}
+
+uint32_t vidmm_remove_backing(struct vidmm *vm, const struct gmmu_backing_remove_req *req,
+                              struct gmmu_backing_remove_rsp *rsp)
+{
+    bool unreachable = req->flags & GMMU_REMOVE_BACKING_FLAG_UNREACHABLE;
+    uint8_t tenants[BACKING_MAX_RANGES][SLOT_BITS];
+    bool dead[BACKING_MAX_RANGES] = { false };
+    uint32_t st = GMMU_STATUS_OK, n, i;
+
+    *rsp = (struct gmmu_backing_remove_rsp){ 0 };
+    if (req->reserved || (req->flags & ~(uint32_t)GMMU_REMOVE_BACKING_FLAG_UNREACHABLE) ||
+        (unreachable && (req->sys_addr || req->size)))
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!unreachable) {
+        for (i = 0; i < vm->backing.count; i++)
+            if (vm->backing.range[i].addr == req->sys_addr &&
+                vm->backing.range[i].size == req->size)
+                break;
+        if (i == vm->backing.count)
+            return GMMU_STATUS_INVALID_ARGUMENT; /* not a range of the pool */
+        st = range_tenants(vm, i, tenants[0], &n);
+        if (st == GMMU_STATUS_OK && n && !vm->hw->copy)
+            st = GMMU_STATUS_DEVICE_ERROR; /* nothing can move them */
+        if (st == GMMU_STATUS_OK)
+            st = range_remove(vm, i, tenants[0], !n || range_alive(vm, i), rsp);
+        rsp->fence = vidmm_paging_value(vm);
+        return st;
+    }
+    /* Without a copy engine the device cannot tell: nothing is removed. */
+    for (i = 0; i < vm->backing.count && vm->hw->copy; i++) {
+        dead[i] = !range_alive(vm, i);
+        if (dead[i] && range_tenants(vm, i, tenants[i], &n) != GMMU_STATUS_OK)
+            return GMMU_STATUS_BUSY; /* checked for every range before any goes */
+    }
+    /* Highest first: a removal moves the later ranges down. */
+    for (i = vm->backing.count; i-- > 0;)
+        if (dead[i])
+            range_remove(vm, i, tenants[i], false, rsp);
+    rsp->fence = vidmm_paging_value(vm);
+    return GMMU_STATUS_OK;
 }
 
 /* ------------------------------------------------------------ QUERY / GET_VRAM */

@@ -227,6 +227,7 @@ struct vidmm_counters {
     uint32_t moves_in, moves_out; /* allocations moved into / out of VRAM */
     uint64_t bytes_moved;         /* by those moves */
     uint32_t undo_refused;        /* moves back of a failed command refused */
+    uint32_t pool_moves;          /* moves between ranges of the pool */
 };
 
 /* The device's paging fence, when a fence module owns it (fence.h on the
@@ -248,7 +249,11 @@ struct vidmm {
     uint32_t hw_asids;
     uint32_t clock; /* LRU clock */
     uint32_t live_allocs, live_as;
-    struct backing_pool backing;             /* ADD_BACKING's host ranges */
+    struct backing_pool backing; /* ADD_BACKING's host ranges */
+    /* Pool offsets pool_carve may use: [pool_lo, pool_hi) without
+       [skip_lo, skip_hi). All of it but while REMOVE_BACKING empties a
+       range (skipped) or puts allocations back into it (the window). */
+    uint64_t pool_lo, pool_hi, skip_lo, skip_hi;
     uint64_t alloc_vram_bytes;               /* VRAM held by allocations */
     uint64_t fence;                          /* paging fence without `paging` (host tests) */
     const struct vidmm_paging_fence *paging; /* NULL: `fence` counts */
@@ -311,6 +316,12 @@ uint64_t vidmm_paging_signal(struct vidmm *vm);
 uint64_t vidmm_paging_value(const struct vidmm *vm);
 /* ADD_BACKING: a host range for the backing pool. All or nothing. */
 uint32_t vidmm_add_backing(struct vidmm *vm, const struct gmmu_backing_req *req);
+
+/* REMOVE_BACKING: a range (or every unreachable one) out of the pool, its
+   allocations moved out first or freed if their bytes are gone. All or
+   nothing (docs/vidmm.md). */
+uint32_t vidmm_remove_backing(struct vidmm *vm, const struct gmmu_backing_remove_req *req,
+                              struct gmmu_backing_remove_rsp *rsp);
 
 /*
  * MAKE_RESIDENT and EVICT over `count` handles (u32, any alignment).

@@ -142,6 +142,11 @@ static uint32_t add_backing(struct vidmm *vm, const void *in, void *out)
     return vidmm_add_backing(vm, in);
 }
 
+static uint32_t remove_backing(struct vidmm *vm, const void *in, void *out)
+{
+    return vidmm_remove_backing(vm, in, out);
+}
+
 static uint32_t query_alloc(struct vidmm *vm, const void *in, void *out)
 {
     return vidmm_query_alloc(vm, in, out);
@@ -198,6 +203,8 @@ FIXED_CMD(reserve_va, sizeof(struct gmmu_reserve_req), sizeof(struct gmmu_va_rsp
 FIXED_CMD(query_va, sizeof(struct gmmu_query_req), sizeof(struct gmmu_query_rsp))
 FIXED_CMD(get_vram, 0, sizeof(struct gmmu_vram_rsp))
 FIXED_CMD(add_backing, sizeof(struct gmmu_backing_req), 0)
+FIXED_CMD(remove_backing, sizeof(struct gmmu_backing_remove_req),
+          sizeof(struct gmmu_backing_remove_rsp))
 FIXED_CMD(query_alloc, sizeof(struct gmmu_handle_req), sizeof(struct gmmu_alloc_info))
 FIXED_CMD(get_segments, 0, sizeof(struct segments_out))
 
@@ -281,5 +288,6 @@ static const struct mbox_command commands[] = {
     { GMMU_OP_EVICT, cmd_evict },
     { GMMU_OP_QUERY_ALLOC, cmd_query_alloc },
     { GMMU_OP_GET_SEGMENTS, cmd_get_segments },
+    { GMMU_OP_REMOVE_BACKING, cmd_remove_backing },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

@@ -23,7 +23,7 @@
 
 /* ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA,
    UPDATE_VA, QUERY_VA, GET_VRAM, then the later ones (ADD_BACKING ..
-   GET_SEGMENTS), in this order (the fuzzer's seeds name
+   GET_SEGMENTS, REMOVE_BACKING), in this order (the fuzzer's seeds name
    commands by their index here). ctx: the struct vidmm served. */
 extern const struct mbox_command_set vidmm_commands;
 
@@ -37,6 +37,7 @@ union vidmm_fixed_req {
     struct gmmu_reserve_req reserve;
     struct gmmu_query_req query;
     struct gmmu_backing_req backing;
+    struct gmmu_backing_remove_req backing_remove;
 };
 
 #endif

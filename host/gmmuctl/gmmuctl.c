@@ -411,6 +411,29 @@ static int cmd_backing_add(struct gmmu_dev *dev, const struct options *o)
     return rc ? fail(o, "backing-add", rc) : 0;
 }
 
+/* SYS_ADDR SIZE, or --unreachable alone. */
+static int cmd_backing_remove(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t addr = 0, size = 0;
+    uint32_t flags = 0;
+    struct gmmu_backing_remove_rsp rsp;
+
+    if (o->nargs == 1 && !strcmp(o->args[0], "--unreachable"))
+        flags = GMMU_REMOVE_BACKING_FLAG_UNREACHABLE;
+    else if (o->nargs != 2 || !number_arg(o->args[0], &addr) || !number_arg(o->args[1], &size))
+        return usage();
+    int rc = gmmu_remove_backing(dev, addr, size, flags, &rsp);
+    if (rc)
+        return fail(o, "backing-remove", rc);
+    if (o->json)
+        printf("{\"ranges\": %u, \"moved\": %u, \"freed\": %u, \"fence\": %llu}\n", rsp.ranges,
+               rsp.moved, rsp.freed, (unsigned long long)rsp.fence);
+    else
+        printf("ranges removed %u, allocations moved %u, freed %u; paging fence %llu\n", rsp.ranges,
+               rsp.moved, rsp.freed, (unsigned long long)rsp.fence);
+    return 0;
+}
+
 /* SIZE accepts K/M/G suffixes; ",contig", ",64k", ",pref" and ",sysonly"
    set the flags. */
 static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
@@ -730,6 +753,12 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
       "give the device host memory (64 KB aligned) for its backing pool",
       "The device writes 8 bytes at each end of the range to check it reaches it.\n", SEC_MEMORY,
       cmd_backing_add },
+    { "backing-remove", "SYS_ADDR SIZE | --unreachable", "REMOVE_BACKING",
+      "take a range of the backing pool back, or every range the device no longer reaches",
+      "Allocations in a range the device reaches move to VRAM or the rest of the pool first\n"
+      "(NO_MEMORY and nothing changed if they cannot); those in a range it no longer reaches\n"
+      "(the memory of a host that left) are freed. Prints what moved and what was freed.\n",
+      SEC_MEMORY, cmd_backing_remove },
     { "alloc", "SIZE[,contig][,64k][,pref|,sysonly]", "ALLOC",
       "allocate SIZE bytes of VRAM; prints its handle",
       "contig asks for one physically contiguous block, 64k for 64 KB pages where it can;\n"

@@ -214,6 +214,18 @@ int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size)
     return call_exact(dev, GMMU_OP_ADD_BACKING, &req, sizeof req, NULL, 0);
 }
 
+int gmmu_remove_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size, uint32_t flags,
+                        struct gmmu_backing_remove_rsp *rsp)
+{
+    struct gmmu_backing_remove_req req = { .sys_addr = sys_addr, .size = size, .flags = flags };
+    struct gmmu_backing_remove_rsp out;
+    int rc = call_exact(dev, GMMU_OP_REMOVE_BACKING, &req, sizeof req, &out, sizeof out);
+
+    if (rc == 0 && rsp)
+        *rsp = out;
+    return rc;
+}
+
 static int residency(struct gmmu_dev *dev, uint16_t opcode, const uint32_t *handles, size_t count,
                      uint64_t *fence)
 {

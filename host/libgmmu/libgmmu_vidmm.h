@@ -59,6 +59,15 @@ int gmmu_get_segments(struct gmmu_dev *dev, struct gmmu_segment_desc *out, size_
    aligned; from gmmu_sysmem_alloc, say) for its backing pool. The device
    writes 8 bytes at each end to check it can reach them. */
 int gmmu_add_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size);
+/* Takes a range of the backing pool back (exactly as gmmu_add_backing gave
+   it), or with GMMU_REMOVE_BACKING_FLAG_UNREACHABLE (sys_addr and size 0)
+   every range the device can no longer reach, such as one a host that
+   left had given. Allocations in a reachable range move to VRAM or the
+   rest of the pool first (NO_MEMORY, nothing changed, if they cannot);
+   those in an unreachable one are freed. rsp (may be NULL) counts ranges,
+   moves and frees. Do this before freeing memory given to the pool. */
+int gmmu_remove_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size, uint32_t flags,
+                        struct gmmu_backing_remove_rsp *rsp);
 /* Raises the residency count of each of `count` allocations (1 ..
    GMMU_RESIDENCY_MAX, repeats count twice) and brings each into its
    preferred segment, evicting others; all or nothing over the list. *fence

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010009) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000A) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -90,6 +90,7 @@ enum gmmu_op {
     GMMU_OP_QUERY_VA = 24, /* Translate a VA as the tables say (query_req -> query_rsp) */
     GMMU_OP_GET_VRAM = 25, /* VRAM segment accounting (no payload -> vram_rsp) */
     GMMU_OP_ADD_BACKING = 26, /* Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it */
+    GMMU_OP_REMOVE_BACKING = 31, /* Take a range of the backing pool back, or every range the device can no longer reach (backing_remove_req -> backing_remove_rsp): allocations in it move to VRAM or the other ranges first, or are freed if their bytes are gone */
     GMMU_OP_MAKE_RESIDENT = 27, /* Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp) */
     GMMU_OP_EVICT = 28, /* Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles) */
     GMMU_OP_QUERY_ALLOC = 29, /* Where an allocation lives now and its residency count (handle_req -> alloc_info) */
@@ -124,6 +125,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 24: return "QUERY_VA";
     case 25: return "GET_VRAM";
     case 26: return "ADD_BACKING";
+    case 31: return "REMOVE_BACKING";
     case 27: return "MAKE_RESIDENT";
     case 28: return "EVICT";
     case 29: return "QUERY_ALLOC";
@@ -160,6 +162,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 24: return "Translate a VA as the tables say (query_req -> query_rsp)";
     case 25: return "VRAM segment accounting (no payload -> vram_rsp)";
     case 26: return "Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it";
+    case 31: return "Take a range of the backing pool back, or every range the device can no longer reach (backing_remove_req -> backing_remove_rsp): allocations in it move to VRAM or the other ranges first, or are freed if their bytes are gone";
     case 27: return "Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)";
     case 28: return "Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)";
     case 29: return "Where an allocation lives now and its residency count (handle_req -> alloc_info)";
@@ -305,6 +308,26 @@ static inline const char *gmmu_engine_status_flag_desc(unsigned value)
 {
     switch (value) {
     case 1: return "Stop the engine's run first (CTRL.ABORT: chunks already issued finish, then DONE and ABORTED), and answer once it has stopped";
+    default: return 0;
+    }
+}
+
+enum gmmu_remove_backing_flag {
+    GMMU_REMOVE_BACKING_FLAG_UNREACHABLE = 1, /* Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0 */
+};
+
+static inline const char *gmmu_remove_backing_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "UNREACHABLE";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_remove_backing_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0";
     default: return 0;
     }
 }
@@ -771,6 +794,27 @@ struct gmmu_backing_req {
 };
 #define GMMU_BACKING_REQ_BYTES 16u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_req) == 16, "backing_req layout");
+
+/* REMOVE_BACKING payload */
+struct gmmu_backing_remove_req {
+    uint64_t sys_addr; /* +0: Host address of a range exactly as ADD_BACKING gave it (0 with UNREACHABLE) */
+    uint64_t size; /* +8: Its bytes (0 with UNREACHABLE) */
+    uint32_t flags; /* +16: REMOVE_BACKING_FLAG bits */
+    uint32_t reserved; /* +20: 0 */
+};
+#define GMMU_BACKING_REMOVE_REQ_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_remove_req) == 24, "backing_remove_req layout");
+
+/* REMOVE_BACKING completion payload */
+struct gmmu_backing_remove_rsp {
+    uint32_t ranges; /* +0: Ranges removed */
+    uint32_t moved; /* +4: Allocations moved out of them (bytes copied; VAs unchanged) */
+    uint32_t freed; /* +8: Allocations freed because their bytes were in a range the device can no longer reach (their handles are stale, their VAs fault) */
+    uint32_t reserved; /* +12: 0 */
+    uint64_t fence; /* +16: The paging fence after the command (one value per allocation moved) */
+};
+#define GMMU_BACKING_REMOVE_RSP_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_remove_rsp) == 24, "backing_remove_rsp layout");
 
 /* MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow */
 struct gmmu_residency_req {

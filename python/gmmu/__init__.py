@@ -162,6 +162,8 @@ def _load():
         "gmmu_get_segments": (_int, [_dev_p, _c.POINTER(SegmentDesc), _size, _c.POINTER(_size)]),
         "gmmu_engine_run": (_int, [_dev_p, _c.POINTER(EngineReq), _c.POINTER(EngineRsp)]),
         "gmmu_add_backing": (_int, [_dev_p, _c.c_uint64, _c.c_uint64]),
+        "gmmu_remove_backing": (_int, [_dev_p, _c.c_uint64, _c.c_uint64, _u32,
+                                       _c.POINTER(BackingRemoveRsp)]),
         "gmmu_make_resident": (_int, [_dev_p, _c.POINTER(_u32), _size, _c.POINTER(_u64)]),
         "gmmu_evict": (_int, [_dev_p, _c.POINTER(_u32), _size]),
         "gmmu_query_alloc": (_int, [_dev_p, _u32, _c.POINTER(AllocInfo)]),
@@ -441,6 +443,16 @@ class Device:
     def add_backing(self, sys_addr, size):
         """Gives the device host memory for its backing pool (ADD_BACKING)."""
         _check(_lib.gmmu_add_backing(self._handle(), sys_addr, size), "ADD_BACKING")
+
+    def remove_backing(self, sys_addr=0, size=0, unreachable=False):
+        """Takes a range of the backing pool back, or with unreachable=True
+        every range the device no longer reaches (REMOVE_BACKING); returns
+        the BackingRemoveRsp (ranges, moved, freed, fence)."""
+        rsp = BackingRemoveRsp()
+        flags = RemoveBackingFlag.UNREACHABLE if unreachable else 0
+        _check(_lib.gmmu_remove_backing(self._handle(), sys_addr, size, flags, _c.byref(rsp)),
+               "REMOVE_BACKING")
+        return rsp
 
     @staticmethod
     def _handles(handles):

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10009  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS)
+PROTO_VERSION = 0x1000a  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -55,6 +55,7 @@ class Op(enum.IntEnum):
     QUERY_VA = 0x18  # Translate a VA as the tables say (query_req -> query_rsp)
     GET_VRAM = 0x19  # VRAM segment accounting (no payload -> vram_rsp)
     ADD_BACKING = 0x1a  # Give the device a range of host memory to evict allocations into, as a driver gives a device a DMA pool (backing_req -> no payload); GET_VRAM counts it
+    REMOVE_BACKING = 0x1f  # Take a range of the backing pool back, or every range the device can no longer reach (backing_remove_req -> backing_remove_rsp): allocations in it move to VRAM or the other ranges first, or are freed if their bytes are gone
     MAKE_RESIDENT = 0x1b  # Raise the residency count of every allocation of a list and bring each into its preferred segment, evicting others; all or nothing over the list (residency_req + count x u32 handles -> residency_rsp)
     EVICT = 0x1c  # Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)
     QUERY_ALLOC = 0x1d  # Where an allocation lives now and its residency count (handle_req -> alloc_info)
@@ -98,6 +99,10 @@ class SegmentFlag(enum.IntFlag):
 
 class EngineStatusFlag(enum.IntFlag):
     ABORT = 0x1  # Stop the engine's run first (CTRL.ABORT: chunks already issued finish, then DONE and ABORTED), and answer once it has stopped
+
+
+class RemoveBackingFlag(enum.IntFlag):
+    UNREACHABLE = 0x1  # Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0
 
 
 class MapFlag(enum.IntFlag):
@@ -414,6 +419,27 @@ class BackingReq(_Struct):
     ]
 
 
+class BackingRemoveReq(_Struct):
+    'REMOVE_BACKING payload'
+    _fields_ = [
+        ("sys_addr", ctypes.c_uint64),  # Host address of a range exactly as ADD_BACKING gave it (0 with UNREACHABLE)
+        ("size", ctypes.c_uint64),  # Its bytes (0 with UNREACHABLE)
+        ("flags", ctypes.c_uint32),  # REMOVE_BACKING_FLAG bits
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class BackingRemoveRsp(_Struct):
+    'REMOVE_BACKING completion payload'
+    _fields_ = [
+        ("ranges", ctypes.c_uint32),  # Ranges removed
+        ("moved", ctypes.c_uint32),  # Allocations moved out of them (bytes copied; VAs unchanged)
+        ("freed", ctypes.c_uint32),  # Allocations freed because their bytes were in a range the device can no longer reach (their handles are stale, their VAs fault)
+        ("reserved", ctypes.c_uint32),  # 0
+        ("fence", ctypes.c_uint64),  # The paging fence after the command (one value per allocation moved)
+    ]
+
+
 class ResidencyReq(_Struct):
     'MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow'
     _fields_ = [
@@ -647,6 +673,8 @@ VRAM_RSP_BYTES = ctypes.sizeof(VramRsp)
 SEGMENTS_RSP_BYTES = ctypes.sizeof(SegmentsRsp)
 SEGMENT_DESC_BYTES = ctypes.sizeof(SegmentDesc)
 BACKING_REQ_BYTES = ctypes.sizeof(BackingReq)
+BACKING_REMOVE_REQ_BYTES = ctypes.sizeof(BackingRemoveReq)
+BACKING_REMOVE_RSP_BYTES = ctypes.sizeof(BackingRemoveRsp)
 RESIDENCY_REQ_BYTES = ctypes.sizeof(ResidencyReq)
 RESIDENCY_RSP_BYTES = ctypes.sizeof(ResidencyRsp)
 ALLOC_INFO_BYTES = ctypes.sizeof(AllocInfo)

@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65545;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS)
+  localparam int unsigned PROTO_VERSION = 65546;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -50,6 +50,7 @@ package gmmu_mbox_pkg;
     OP_QUERY_VA = 6'd24,
     OP_GET_VRAM = 6'd25,
     OP_ADD_BACKING = 6'd26,
+    OP_REMOVE_BACKING = 6'd31,
     OP_MAKE_RESIDENT = 6'd27,
     OP_EVICT = 6'd28,
     OP_QUERY_ALLOC = 6'd29,
@@ -89,6 +90,9 @@ package gmmu_mbox_pkg;
   typedef enum logic [0:0] {
     ENGINE_STATUS_FLAG_ABORT = 1'd1
   } engine_status_flag_e;
+  typedef enum logic [0:0] {
+    REMOVE_BACKING_FLAG_UNREACHABLE = 1'd1
+  } remove_backing_flag_e;
   typedef enum logic [4:0] {
     MAP_FLAG_READ_ONLY = 5'd1,
     MAP_FLAG_NO_EXECUTE = 5'd2,
@@ -212,6 +216,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned SEGMENTS_RSP_BYTES = 8;
   localparam int unsigned SEGMENT_DESC_BYTES = 32;
   localparam int unsigned BACKING_REQ_BYTES = 16;
+  localparam int unsigned BACKING_REMOVE_REQ_BYTES = 24;
+  localparam int unsigned BACKING_REMOVE_RSP_BYTES = 24;
   localparam int unsigned RESIDENCY_REQ_BYTES = 8;
   localparam int unsigned RESIDENCY_RSP_BYTES = 8;
   localparam int unsigned ALLOC_INFO_BYTES = 32;

@@ -270,6 +270,21 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
         }
         len = sizeof(u.backing);
         break;
+    case GMMU_OP_REMOVE_BACKING:
+        bytes(in, &u.backing_remove, sizeof(u.backing_remove));
+        if (!raw) { /* a range of the pool, or every unreachable one */
+            const struct backing_pool *b = &sim.vm->backing;
+            uint32_t i = (uint32_t)(u.backing_remove.sys_addr % (b->count + 1));
+
+            u.backing_remove.flags = (uint32_t)mostly_zero(u.backing_remove.flags, 32);
+            u.backing_remove.reserved = (uint32_t)mostly_zero(u.backing_remove.reserved, 32);
+            u.backing_remove.sys_addr = i < b->count ? b->range[i].addr : 0;
+            u.backing_remove.size = i < b->count ? b->range[i].size : 0;
+            if (i == b->count)
+                u.backing_remove.flags |= GMMU_REMOVE_BACKING_FLAG_UNREACHABLE;
+        }
+        len = sizeof(u.backing_remove);
+        break;
     case GMMU_OP_MAKE_RESIDENT:
     case GMMU_OP_EVICT:
         bytes(in, &res, sizeof(res));
@@ -393,6 +408,8 @@ static uint32_t rsp_size(uint16_t opcode)
         return GMMU_ALLOC_INFO_BYTES;
     case GMMU_OP_GET_SEGMENTS: /* system memory and VRAM */
         return GMMU_SEGMENTS_RSP_BYTES + 2 * GMMU_SEGMENT_DESC_BYTES;
+    case GMMU_OP_REMOVE_BACKING:
+        return GMMU_BACKING_REMOVE_RSP_BYTES;
     default:
         return 0;
     }
@@ -646,8 +663,10 @@ static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, ui
         broken("pool accounting", pool_used, sim.vm->backing.used);
     if (resident != sim.vm->alloc_vram_bytes)
         broken("resident bytes", resident, sim.vm->alloc_vram_bytes);
-    if (sim.copies != prior.copies && opcode != GMMU_OP_ALLOC && opcode != GMMU_OP_MAKE_RESIDENT)
-        broken("a command other than ALLOC or MAKE_RESIDENT moved memory", opcode, 0);
+    if (sim.copies != prior.copies && opcode != GMMU_OP_ALLOC && opcode != GMMU_OP_MAKE_RESIDENT &&
+        opcode != GMMU_OP_REMOVE_BACKING)
+        broken("a command other than ALLOC, MAKE_RESIDENT or REMOVE_BACKING moved memory", opcode,
+               0);
     /* A list that was run (OK, or MAKE_RESIDENT's NO_MEMORY) is all live handles. */
     if ((st == GMMU_STATUS_OK && opcode == GMMU_OP_EVICT) ||
         (opcode == GMMU_OP_MAKE_RESIDENT &&
@@ -673,8 +692,12 @@ static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, ui
             continue;
         if (a->where == VIDMM_AT_POOL && (!prior.victim[i] || listed[i]))
             broken("an allocation that was not a victim moved out", i, prior.count[i]);
-        if (a->where == VIDMM_AT_VRAM && (opcode != GMMU_OP_MAKE_RESIDENT || !listed[i] ||
-                                          (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY)))
+        /* REMOVE_BACKING brings a tenant of its range in when the rest of
+           the pool cannot hold it. */
+        if (a->where == VIDMM_AT_VRAM && (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY))
+            broken("a system-only allocation moved into VRAM", i, opcode);
+        if (a->where == VIDMM_AT_VRAM && opcode != GMMU_OP_REMOVE_BACKING &&
+            (opcode != GMMU_OP_MAKE_RESIDENT || !listed[i]))
             broken("an allocation moved into VRAM unasked", i, opcode);
     }
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++)

@@ -16,7 +16,7 @@ import sys
 
 # Selectors: the index of the opcode in vidmm_commands (firmware/lib/vidmm_cmds.c).
 ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA, UPDATE_VA, QUERY_VA, GET_VRAM = range(10)
-ADD_BACKING, MAKE_RESIDENT, EVICT, QUERY_ALLOC = range(10, 14)
+ADD_BACKING, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_SEGMENTS, REMOVE_BACKING = range(10, 16)
 FOLD, RAW = 1, 0
 OP_MAP, OP_UNMAP, OP_COPY, OP_PROTECT = 1, 2, 3, 4
 PREFER_64K, CONTIGUOUS, SYSTEM, VRAM_PREFERRED, SYSTEM_ONLY = 1, 2, 4, 8, 16
@@ -141,6 +141,15 @@ SEEDS = {
         alloc(0x200000, SYSTEM_ONLY), alloc(0x100000, SYSTEM_ONLY), alloc(0xFFF000, SYSTEM_ONLY),
         alloc(0x1000, SYSTEM, sys_addr=(1 << 40) + 0x100000),
         handle(QUERY_ALLOC, 0), handle(FREE, 0), alloc(0x300000, VRAM_PREFERRED), cmd(GET_VRAM),
+    ],
+    # Ranges emptied into the rest of the pool or VRAM, or refused.
+    "remove_backing": [
+        backing(48, 15), alloc(0x200000, SYSTEM_ONLY), alloc(0x100000, VRAM_PREFERRED),
+        alloc(0x180000, SYSTEM_ONLY), cmd(REMOVE_BACKING, struct.pack("<QQII", 1, 0, 0, 0)),
+        cmd(REMOVE_BACKING, struct.pack("<QQII", 0, 0, 0, 0)),
+        cmd(REMOVE_BACKING, struct.pack("<QQII", 2, 0, 0, 0)), cmd(GET_VRAM),
+        cmd(REMOVE_BACKING, struct.pack("<QQII", 0, 0, 1, 0), RAW),
+        cmd(REMOVE_BACKING, struct.pack("<QQII", (1 << 40) + 0x100000, 0x200000, 0, 0), RAW),
     ],
     "lists_raw": [
         alloc(0x10000), residency(MAKE_RESIDENT, [0], RAW, count=0),

@@ -125,6 +125,9 @@ static bool sim_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg
 
     if ((dst | src | bytes) & 0xFFF || !bytes)
         die("copy not in whole pages", bytes);
+    if ((dst_seg == GMMU_SEGMENT_SYSTEM && dst < s->gone_hi && s->gone_lo < dst + bytes) ||
+        (src_seg == GMMU_SEGMENT_SYSTEM && src < s->gone_hi && s->gone_lo < src + bytes))
+        return false;
     to = seg_ptr(s, dst_seg, dst, bytes);
     from = seg_ptr(s, src_seg, src, bytes);
     memmove(to, from, bytes);
@@ -141,8 +144,16 @@ static bool sim_sys_reachable(void *ctx, uint64_t sys_addr)
 {
     const struct vidmm_sim *s = ctx;
 
-    return sys_addr >= VIDMM_SIM_HOST_BASE && sys_addr - VIDMM_SIM_HOST_BASE < s->host_bytes &&
+    return !(sys_addr >= s->gone_lo && sys_addr < s->gone_hi) && sys_addr >= VIDMM_SIM_HOST_BASE &&
+           sys_addr - VIDMM_SIM_HOST_BASE < s->host_bytes &&
            s->host_bytes - (sys_addr - VIDMM_SIM_HOST_BASE) >= 8;
+}
+
+static bool sim_asid_busy(void *ctx, uint32_t asid)
+{
+    const struct vidmm_sim *s = ctx;
+
+    return asid < 32 && (s->busy_asids >> asid) & 1;
 }
 
 uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t addr)
@@ -244,6 +255,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .invalidate = sim_invalidate,
         .set_as = sim_set_as,
         .table_freed = sim_table_freed,
+        .asid_busy = sim_asid_busy,
         .copy = s->host ? sim_copy : NULL,
         .sys_reachable = s->host ? sim_sys_reachable : NULL,
         .write_pattern = s->engine ? sim_write_pattern : NULL,

@@ -62,6 +62,12 @@ struct vidmm_sim {
        copying, as if the old pages were reused at once, so a PTE left on
        them reads visibly wrong. Kept across resets. */
     bool poison_moved;
+    /* Set by a test: host memory [gone_lo, gone_hi) (bus addresses) is
+       gone, as when the host that gave it left: a copy touching it fails,
+       as the SoC's bus error does, and it is unreachable. */
+    uint64_t gone_lo, gone_hi;
+    /* Set by a test: hardware ids an engine runs under now (asid_busy). */
+    uint32_t busy_asids;
     /* vidmm_sim_engine: the paging engine's hooks; its next fail_completes
        completions report a failed engine. */
     bool engine;

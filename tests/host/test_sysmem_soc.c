@@ -343,7 +343,8 @@ static void test_memory_of_a_host_that_left(void **state)
  * both ends (the two 8-byte words change, nothing between), GET_VRAM
  * counts the range; a range the host never registered is refused and the
  * paging engine serves on; the pool and a SYSTEM allocation never share
- * pages. Last in the suite: the pool lasts as long as the device. */
+ * pages. The range stays the device's when this host leaves: the next
+ * test recovers from that. */
 static void test_backing_pool_on_host_memory(void **state)
 {
     (void)state;
@@ -442,6 +443,94 @@ static void test_backing_pool_on_host_memory(void **state)
     gmmu_close(dev);
 }
 
+/* The pool range the last test's host gave is gone with that host (the
+ * simulator unmaps a leaving host's buffers). A new host finds it in
+ * GET_VRAM; an allocation placed there before the recovery faults on use;
+ * REMOVE_BACKING UNREACHABLE removes the range and frees what lived in it.
+ * Then a range of its own: REMOVE_BACKING moves a system-only allocation
+ * into the other range with the paging engine (its bytes follow, its VA
+ * stays), and refuses when nothing can take it, changing nothing. */
+static void test_pool_of_a_host_that_left(void **state)
+{
+    (void)state;
+    enum { RANGE = 64 * 1024, SPAN = 3 * RANGE };
+    struct gmmu_dev *dev = open_dev();
+    struct gmmu_vram_rsp v0, v;
+    struct gmmu_backing_remove_rsp rr;
+    struct gmmu_alloc_info ai;
+    struct gmmu_query_rsp q;
+    struct gmmu_engine_rsp er;
+    uint32_t as, asid;
+
+    assert_int_equal(gmmu_get_vram(dev, &v0), 0);
+    assert_int_equal(v0.backing_ranges, 1); /* the last test's, dangling */
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    struct gmmu_alloc_req req = { .size = RANGE, .flags = GMMU_ALLOC_FLAG_SYSTEM_ONLY };
+    struct gmmu_alloc_rsp rsp;
+    assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
+    uint32_t lost = rsp.handle;
+    uint64_t va = map(dev, as, lost, RANGE, 0);
+    er = soc_engine_run(dev, 0, OP_FILL, as, va, 0, CHUNK, 1);
+    assert_fault(&er, ACCESS_WRITE, va, 0);
+
+    assert_int_equal(gmmu_remove_backing(dev, 0, 0, GMMU_REMOVE_BACKING_FLAG_UNREACHABLE, &rr), 0);
+    assert_int_equal(rr.ranges, 1);
+    assert_int_equal(rr.freed, 1);
+    assert_int_equal(rr.moved, 0);
+    assert_int_equal(gmmu_query_alloc(dev, lost, &ai), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(gmmu_query_va(dev, as, va, &q), 0);
+    assert_int_equal(q.state, 0); /* unmapped with it */
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.backing_ranges, 0);
+    assert_int_equal(v.backing_bytes, 0);
+    assert_int_equal(v.allocations, v0.allocations);
+
+    /* Two ranges of this host's memory; a system-only allocation in the
+       first, its bytes written by the host. */
+    uint64_t bus = 0;
+    void *host = NULL;
+    assert_int_equal(gmmu_sysmem_alloc(dev, SPAN, &bus, &host), 0);
+    uint64_t at = (bus + 0xFFFF) & ~(uint64_t)0xFFFF;
+    uint8_t *mem = (uint8_t *)host + (at - bus);
+    assert_int_equal(gmmu_add_backing(dev, at, RANGE), 0);
+    assert_int_equal(gmmu_add_backing(dev, at + RANGE, RANGE), 0);
+    assert_int_equal(gmmu_alloc(dev, &req, &rsp), 0);
+    uint32_t a = rsp.handle;
+    assert_int_equal(rsp.base, at);
+    for (size_t i = 0; i < RANGE / 8; i++)
+        memcpy(mem + 8 * i, &(uint64_t){ word_at(i) }, 8);
+    va = map(dev, as, a, RANGE, 0);
+
+    assert_int_equal(gmmu_remove_backing(dev, at, RANGE, 0, &rr), 0);
+    assert_int_equal(rr.ranges, 1);
+    assert_int_equal(rr.moved, 1);
+    assert_int_equal(gmmu_query_alloc(dev, a, &ai), 0);
+    assert_int_equal(ai.state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(ai.base, at + RANGE);
+    assert_words((const uint64_t *)(const void *)(mem + RANGE), word_at, RANGE / 8,
+                 "the allocation's bytes in the second range");
+    assert_int_equal(gmmu_query_va(dev, as, va + 0x1000, &q), 0);
+    assert_int_equal(q.segment, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(q.pa, at + RANGE + 0x1000);
+
+    /* Nowhere else for it: refused, nothing changed. */
+    assert_int_equal(gmmu_get_vram(dev, &v0), 0);
+    assert_int_equal(gmmu_remove_backing(dev, at + RANGE, RANGE, 0, &rr), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_memory_equal(&v, &v0, sizeof v);
+    assert_int_equal(gmmu_query_alloc(dev, a, &ai), 0);
+    assert_int_equal(ai.base, at + RANGE);
+
+    assert_int_equal(gmmu_free(dev, a), 0);
+    assert_int_equal(gmmu_remove_backing(dev, at + RANGE, RANGE, 0, &rr), 0);
+    assert_int_equal(rr.moved, 0);
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    assert_int_equal(v.backing_ranges, 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+    assert_int_equal(gmmu_sysmem_free(dev, bus), 0);
+    gmmu_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -454,6 +543,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_beyond_the_buffer_faults),
         cmocka_unit_test(test_memory_of_a_host_that_left),
         cmocka_unit_test(test_backing_pool_on_host_memory),
+        cmocka_unit_test(test_pool_of_a_host_that_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,21 @@ def test_segments(dev, allocs):
     assert dev.segments()[1].in_use == vram.in_use + 2 * M
 
 
+def test_remove_backing(dev):
+    # No range of the pool at that address: refused, nothing changed.
+    before = dev.vram()
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.remove_backing(1 << 32, 64 * K)
+    assert e.value.status is gmmu.Status.INVALID_ARGUMENT
+    # Every range the device reaches stays (the simulator has given none).
+    rsp = dev.remove_backing(unreachable=True)
+    assert (rsp.ranges, rsp.moved, rsp.freed) == (0, 0, 0)
+    after = dev.vram()
+    assert (after.backing_ranges, after.backing_bytes) == (before.backing_ranges,
+                                                            before.backing_bytes)
+    assert rsp.fence == after.paging_fence
+
+
 def test_device_errors_carry_the_status(dev, space):
     with pytest.raises(gmmu.DeviceError) as e:
         dev.free(999999)

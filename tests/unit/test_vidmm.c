@@ -1494,6 +1494,7 @@ static void test_malformed_payloads(void **state)
         { GMMU_OP_QUERY_VA, GMMU_QUERY_REQ_BYTES },
         { GMMU_OP_GET_VRAM, 0 },
         { GMMU_OP_ADD_BACKING, GMMU_BACKING_REQ_BYTES },
+        { GMMU_OP_REMOVE_BACKING, GMMU_BACKING_REMOVE_REQ_BYTES },
         { GMMU_OP_QUERY_ALLOC, GMMU_HANDLE_REQ_BYTES },
         { GMMU_OP_GET_SEGMENTS, 0 },
     };
@@ -1501,7 +1502,7 @@ static void test_malformed_payloads(void **state)
     uint32_t as = must_as();
 
     (void)state;
-    assert_int_equal(vidmm_commands.count, 15);
+    assert_int_equal(vidmm_commands.count, 16);
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
                             fixed[i].size ? 0 : 4, 4000 };

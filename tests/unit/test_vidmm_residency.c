@@ -92,6 +92,18 @@ static uint32_t add_backing(uint64_t addr, uint64_t size)
     return call(GMMU_OP_ADD_BACKING, &req, sizeof(req), NULL, 0);
 }
 
+static uint32_t remove_backing(uint64_t addr, uint64_t size, uint32_t flags,
+                               struct gmmu_backing_remove_rsp *rsp)
+{
+    struct gmmu_backing_remove_req req = { .sys_addr = addr, .size = size, .flags = flags };
+    struct gmmu_backing_remove_rsp out = { 0 };
+    uint32_t st = call(GMMU_OP_REMOVE_BACKING, &req, sizeof(req), &out, sizeof(out));
+
+    if (rsp)
+        *rsp = out;
+    return st;
+}
+
 static struct gmmu_vram_rsp vram(void)
 {
     struct gmmu_vram_rsp v;
@@ -512,6 +524,233 @@ static void test_failed_commands_move_back(void **state)
     check_pages(as, va_v, v, 0, 1024, GMMU_SEGMENT_VRAM);
 }
 
+/* Deliverable 5: an engine's memory is never moved under it. The least
+ * recently used allocation is mapped in a space an engine runs in now, so
+ * the next one is evicted instead; with the engine stopped, it goes. */
+static void test_running_engine_keeps_its_memory(void **state)
+{
+    uint32_t a, b, c, d, busy_as = must_as(), idle_as = must_as();
+    uint64_t root;
+    uint32_t id;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(4 * MiB, PREF, &a), GMMU_STATUS_OK); /* oldest */
+    assert_int_equal(alloc(4 * MiB, PREF, &b), GMMU_STATUS_OK);
+    uint64_t va_a = must_map(busy_as, a, 0, 4 * MiB, 0);
+    must_map(idle_as, b, 0, 4 * MiB, 0);
+    tag_pages(busy_as, va_a, a, 0, 1024);
+    assert_true(vidmm_as_info(sim.vm, busy_as, &root, &id));
+    sim.busy_asids = 1u << id;
+    assert_int_equal(vram().evictable_bytes, 4 * MiB); /* b only */
+
+    assert_int_equal(alloc(vram().free_bytes + 2 * MiB, 0, &c), GMMU_STATUS_OK);
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_BACKING);
+    check_pages(busy_as, va_a, a, 0, 1024, GMMU_SEGMENT_VRAM);
+    /* Nothing else to evict while it runs (c held): NO_MEMORY, a stays. */
+    assert_int_equal(make_resident1(c), GMMU_STATUS_OK);
+    assert_int_equal(alloc(vram().free_bytes + 2 * MiB, 0, &d), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_VRAM);
+
+    sim.busy_asids = 0;
+    assert_int_equal(alloc(vram().free_bytes + 2 * MiB, 0, &d), GMMU_STATUS_OK);
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_BACKING);
+    check_pages(busy_as, va_a, a, 0, 1024, GMMU_SEGMENT_SYSTEM);
+}
+
+/* ------------------------------------------------------------ REMOVE_BACKING */
+
+/* The first page of the allocation mapped at va translates to pa. */
+static void expect_pa(uint32_t as, uint64_t va, uint64_t pa, unsigned segment)
+{
+    struct gmmu_ref_result r = walk(as, va);
+
+    assert_int_equal(r.fault, GMMU_FAULT_NONE);
+    assert_int_equal(r.segment, segment);
+    assert_int_equal(r.pa, pa);
+}
+
+/*
+ * Ranges A = [HOST, 4 MiB), B = [HOST + 8 MiB, 8 MiB), C = [HOST + 20 MiB,
+ * 4 MiB). A range's allocations move to the rest of the pool (first fit)
+ * or, VRAM preferred and VRAM free, into VRAM; allocations in later ranges
+ * keep their host pages though their pool offsets move down; a range whose
+ * allocations cannot all go anywhere is refused with those moved put back.
+ * Addresses worked out by hand from first fit in 64 KB units.
+ */
+static void test_remove_backing_moves(void **state)
+{
+    uint32_t fill, w, p, q, y, z, as = must_as();
+    uint64_t va_w, va_p, va_q, va_y, va_z;
+    struct gmmu_backing_remove_rsp rsp;
+    struct gmmu_vram_rsp before, after;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, 4 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(HOST + 8 * MiB, 8 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(HOST + 20 * MiB, 4 * MiB), GMMU_STATUS_OK);
+    /* VRAM full (fill, held), so the VRAM-preferred w goes to the pool. */
+    assert_int_equal(alloc(vram().free_bytes - 512 * KiB, 0, &fill), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(fill), GMMU_STATUS_OK);
+    assert_int_equal(alloc(MiB, PREF, &w), GMMU_STATUS_OK);
+    assert_int_equal(alloc(2 * MiB, SYSO, &p), GMMU_STATUS_OK);
+    assert_int_equal(alloc(MiB, SYSO, &q), GMMU_STATUS_OK);
+    assert_int_equal(alloc(8 * MiB, SYSO, &y), GMMU_STATUS_OK);
+    assert_int_equal(alloc(MiB, SYSO, &z), GMMU_STATUS_OK);
+    assert_int_equal(info(w).base, HOST);
+    assert_int_equal(info(p).base, HOST + MiB);
+    assert_int_equal(info(q).base, HOST + 3 * MiB);
+    assert_int_equal(info(y).base, HOST + 8 * MiB);
+    assert_int_equal(info(z).base, HOST + 20 * MiB);
+    va_w = must_map(as, w, 0, MiB, 0);
+    va_p = must_map(as, p, 0, 2 * MiB, 0);
+    va_q = must_map(as, q, 0, MiB, 0);
+    va_y = must_map(as, y, 0, 8 * MiB, 0);
+    va_z = must_map(as, z, 0, MiB, 0);
+    tag_pages(as, va_w, w, 0, 256);
+    tag_pages(as, va_p, p, 0, 512);
+    tag_pages(as, va_q, q, 0, 256);
+    tag_pages(as, va_y, y, 0, 2048);
+    tag_pages(as, va_z, z, 0, 256);
+
+    /* B: y's 8 MiB fit nowhere else (A full, C 3 MiB): refused. */
+    before = vram();
+    assert_int_equal(remove_backing(HOST + 8 * MiB, 8 * MiB, 0, &rsp), GMMU_STATUS_NO_MEMORY);
+    /* A with VRAM full: w (1 MiB) and p (2 MiB) fit in C, q does not; w
+       and p come back to where they were. */
+    assert_int_equal(remove_backing(HOST, 4 * MiB, 0, &rsp), GMMU_STATUS_NO_MEMORY);
+    assert_int_equal(sim.vm->counters.pool_moves, 4); /* w, p out and back */
+    after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+    assert_int_equal(info(w).base, HOST);
+    assert_int_equal(info(p).base, HOST + MiB);
+    check_pages(as, va_w, w, 0, 256, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, va_p, p, 0, 512, GMMU_SEGMENT_SYSTEM);
+
+    /* Bad requests change nothing. */
+    assert_int_equal(remove_backing(HOST, 2 * MiB, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(remove_backing(HOST + MiB, 4 * MiB, 0, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(remove_backing(HOST, 4 * MiB, 2, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(remove_backing(HOST, 4 * MiB, GMMU_REMOVE_BACKING_FLAG_UNREACHABLE, NULL),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    struct gmmu_backing_remove_req bad = { .sys_addr = HOST, .size = 4 * MiB, .reserved = 1 };
+    assert_int_equal(call(GMMU_OP_REMOVE_BACKING, &bad, sizeof(bad), &rsp, sizeof(rsp)),
+                     GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(call(GMMU_OP_REMOVE_BACKING, &bad, sizeof(bad) - 4, &rsp, sizeof(rsp)),
+                     GMMU_STATUS_MALFORMED_LENGTH);
+    /* Every range is reachable: UNREACHABLE removes nothing. */
+    assert_int_equal(remove_backing(0, 0, GMMU_REMOVE_BACKING_FLAG_UNREACHABLE, &rsp),
+                     GMMU_STATUS_OK);
+    assert_int_equal(rsp.ranges, 0);
+    after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+
+    /* An engine running in the space that maps them: BUSY. */
+    uint64_t root;
+    uint32_t id;
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    sim.busy_asids = 1u << id;
+    assert_int_equal(remove_backing(HOST, 4 * MiB, 0, NULL), GMMU_STATUS_BUSY);
+    sim.busy_asids = 0;
+
+    /* VRAM free: A goes. w into VRAM, p to C after z, q after p. */
+    assert_int_equal(evict1(fill), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(fill), GMMU_STATUS_OK);
+    assert_int_equal(remove_backing(HOST, 4 * MiB, 0, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.ranges, 1);
+    assert_int_equal(rsp.moved, 3);
+    assert_int_equal(rsp.freed, 0);
+    assert_int_equal(rsp.fence, before.paging_fence + 3);
+    assert_int_equal(info(w).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, va_w, w, 0, 256, GMMU_SEGMENT_VRAM);
+    expect_pa(as, va_p, HOST + 21 * MiB, GMMU_SEGMENT_SYSTEM);
+    expect_pa(as, va_q, HOST + 23 * MiB, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(info(p).base, HOST + 21 * MiB);
+    /* y and z stayed on their host pages (z's pool offset 12 -> 8 MiB). */
+    expect_pa(as, va_y, HOST + 8 * MiB, GMMU_SEGMENT_SYSTEM);
+    expect_pa(as, va_z, HOST + 20 * MiB, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(info(z).base, HOST + 20 * MiB);
+    check_pages(as, va_p, p, 0, 512, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, va_q, q, 0, 256, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, va_y, y, 0, 2048, GMMU_SEGMENT_SYSTEM);
+    check_pages(as, va_z, z, 0, 256, GMMU_SEGMENT_SYSTEM);
+    after = vram();
+    assert_int_equal(after.backing_ranges, 2);
+    assert_int_equal(after.backing_bytes, 12 * MiB);
+    assert_int_equal(after.backing_free, 0);
+    assert_int_equal(after.resident_bytes, MiB);
+
+    /* A again: the pool takes it; FREE of one in a later range works. */
+    assert_int_equal(add_backing(HOST, 4 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(z), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, 5 * MiB);
+    uint32_t all[] = { w, p, q, y };
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(free_alloc(all[i]), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, 16 * MiB);
+}
+
+/*
+ * A range whose memory is gone (the host that gave it left) is found by
+ * UNREACHABLE, or named: its allocations are freed (handles stale, VAs
+ * faulting), those of the other ranges untouched.
+ */
+static void test_remove_backing_gone(void **state)
+{
+    uint32_t a, b, d, as = must_as();
+    uint64_t va_a, va_d;
+    struct gmmu_backing_remove_rsp rsp;
+    struct gmmu_vram_rsp v0;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, 4 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(add_backing(HOST + 8 * MiB, 4 * MiB), GMMU_STATUS_OK);
+    v0 = vram();
+    assert_int_equal(alloc(MiB, SYSO, &a), GMMU_STATUS_OK);
+    assert_int_equal(alloc(3 * MiB, SYSO, &b), GMMU_STATUS_OK);
+    assert_int_equal(alloc(2 * MiB, SYSO, &d), GMMU_STATUS_OK);
+    assert_int_equal(info(d).base, HOST + 8 * MiB);
+    va_a = must_map(as, a, 0, MiB, 0);
+    va_d = must_map(as, d, 0, 2 * MiB, 0);
+    tag_pages(as, va_d, d, 0, 512);
+
+    sim.gone_lo = HOST;
+    sim.gone_hi = HOST + 4 * MiB;
+    uint64_t fence = vram().paging_fence;
+    assert_int_equal(remove_backing(0, 0, GMMU_REMOVE_BACKING_FLAG_UNREACHABLE, &rsp),
+                     GMMU_STATUS_OK);
+    assert_int_equal(rsp.ranges, 1);
+    assert_int_equal(rsp.freed, 2);
+    assert_int_equal(rsp.moved, 0);
+    assert_int_equal(rsp.fence, fence); /* nothing moved */
+    struct gmmu_handle_req h = { .handle = a };
+    struct gmmu_alloc_info out;
+    assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &h, sizeof(h), &out, sizeof(out)),
+                     GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(free_alloc(b), GMMU_STATUS_BAD_HANDLE);
+    check_faults(as, va_a, 256);
+    check_pages(as, va_d, d, 0, 512, GMMU_SEGMENT_SYSTEM);
+    expect_pa(as, va_d, HOST + 8 * MiB, GMMU_SEGMENT_SYSTEM);
+    struct gmmu_vram_rsp v = vram();
+    assert_int_equal(v.backing_ranges, 1);
+    assert_int_equal(v.backing_bytes, 4 * MiB);
+    assert_int_equal(v.backing_free, 2 * MiB);
+    assert_int_equal(v.allocations, 1);
+
+    /* Named, with its memory gone: d freed too; the pool is empty. */
+    sim.gone_lo = HOST + 8 * MiB;
+    sim.gone_hi = HOST + 12 * MiB;
+    assert_int_equal(remove_backing(HOST + 8 * MiB, 4 * MiB, 0, &rsp), GMMU_STATUS_OK);
+    assert_int_equal(rsp.freed, 1);
+    assert_int_equal(rsp.ranges, 1);
+    check_faults(as, va_d, 512);
+    v = vram();
+    assert_int_equal(v.backing_ranges, 0);
+    assert_int_equal(v.allocations, 0);
+    assert_int_equal(v.free_bytes, v0.free_bytes - (v.table_bytes - v0.table_bytes));
+}
+
 /* ------------------------------------------------------------ moving tiles */
 
 /* Tiles that point into a VRAM-preferred allocation, in two reserved
@@ -762,10 +1001,17 @@ int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
     const struct CMUnitTest tests[] = {
-        T(test_placement_flags),    T(test_placement_pool),
-        T(test_alloc_evicts_lru),   T(test_residency_counts),
-        T(test_tiles_follow_moves), T(test_tiles_of_4k_pages_follow),
-        T(test_segments),           T(test_failed_commands_move_back),
+        T(test_placement_flags),
+        T(test_placement_pool),
+        T(test_alloc_evicts_lru),
+        T(test_residency_counts),
+        T(test_tiles_follow_moves),
+        T(test_tiles_of_4k_pages_follow),
+        T(test_segments),
+        T(test_failed_commands_move_back),
+        T(test_remove_backing_moves),
+        T(test_remove_backing_gone),
+        T(test_running_engine_keeps_its_memory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
