@@ -2259,20 +2259,25 @@ static bool pool_holds(const struct vidmm *vm, const struct vidmm_alloc *a, uint
 
 /*
  * Whether the device still reaches range i: its first and last 4 KB page
- * copied onto themselves (a read and a write that change nothing, unlike
- * ADD_BACKING's probe, which writes: the range may hold allocations now).
- * A host that left took its memory with it; on the SoC the copy then ends
- * in a bus error.
+ * copied into a spare 4 KB block of VRAM, given back after. Only reads
+ * touch the range (ADD_BACKING's probe writes, and the range may hold
+ * allocations now that an engine is writing). A host that left took its
+ * memory with it; on the SoC the read then ends in a bus error. NO_MEMORY
+ * without a spare block.
  */
-static bool range_alive(struct vidmm *vm, uint32_t i)
+static uint32_t range_alive(struct vidmm *vm, uint32_t i, bool *alive)
 {
     const struct backing_pool_range *r = &vm->backing.range[i];
-    uint64_t last = r->addr + r->size - PAGE_SIZE;
+    uint64_t spare;
 
-    return vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_SYSTEM, r->addr, GMMU_SEGMENT_SYSTEM, r->addr,
-                        PAGE_SIZE) &&
-           vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_SYSTEM, last, GMMU_SEGMENT_SYSTEM, last,
-                        PAGE_SIZE);
+    if (vram_alloc_block(vm->vram, PAGE_SIZE, &spare) != VRAM_OK)
+        return GMMU_STATUS_NO_MEMORY;
+    *alive = vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_VRAM, spare, GMMU_SEGMENT_SYSTEM, r->addr,
+                          PAGE_SIZE) &&
+             vm->hw->copy(vm->hw_ctx, GMMU_SEGMENT_VRAM, spare, GMMU_SEGMENT_SYSTEM,
+                          r->addr + r->size - PAGE_SIZE, PAGE_SIZE);
+    vram_alloc_free_block(vm->vram, spare, NULL);
+    return GMMU_STATUS_OK;
 }
 
 /* Range [lo, hi) left the pool, empty: later pool offsets move down. */
@@ -2404,19 +2409,29 @@ uint32_t vidmm_remove_backing(struct vidmm *vm, const struct gmmu_backing_remove
                 break;
         if (i == vm->backing.count)
             return GMMU_STATUS_INVALID_ARGUMENT; /* not a range of the pool */
+        bool alive = true;
+
         st = range_tenants(vm, i, tenants[0], &n);
         if (st == GMMU_STATUS_OK && n && !vm->hw->copy)
             st = GMMU_STATUS_DEVICE_ERROR; /* nothing can move them */
+        if (st == GMMU_STATUS_OK && n)
+            st = range_alive(vm, i, &alive);
         if (st == GMMU_STATUS_OK)
-            st = range_remove(vm, i, tenants[0], !n || range_alive(vm, i), rsp);
+            st = range_remove(vm, i, tenants[0], alive, rsp);
         rsp->fence = vidmm_paging_value(vm);
         return st;
     }
-    /* Without a copy engine the device cannot tell: nothing is removed. */
+    /* Without a copy engine the device cannot tell: nothing is removed.
+       Every range is probed and BUSY checked before any goes. */
     for (i = 0; i < vm->backing.count && vm->hw->copy; i++) {
-        dead[i] = !range_alive(vm, i);
+        bool alive;
+
+        st = range_alive(vm, i, &alive);
+        if (st != GMMU_STATUS_OK)
+            return st;
+        dead[i] = !alive;
         if (dead[i] && range_tenants(vm, i, tenants[i], &n) != GMMU_STATUS_OK)
-            return GMMU_STATUS_BUSY; /* checked for every range before any goes */
+            return GMMU_STATUS_BUSY;
     }
     /* Highest first: a removal moves the later ranges down. */
     for (i = vm->backing.count; i-- > 0;)
