@@ -481,7 +481,7 @@ static void extent_give(struct vidmm *vm, uint16_t idx)
 
 static uint64_t extent_offset(const struct vidmm_extent *e)
 {
-    return (uint64_t)e->page << GMMU_PAGE_SHIFT_4K;
+    return ((uint64_t)e->page_hi << 32 | e->page) << GMMU_PAGE_SHIFT_4K;
 }
 
 static uint64_t extent_bytes(const struct vidmm_extent *e)
@@ -517,6 +517,7 @@ static bool piece_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *last
         .page = (uint32_t)(off >> GMMU_PAGE_SHIFT_4K),
         .pages = (uint32_t)(bytes >> GMMU_PAGE_SHIFT_4K),
         .next = NIL,
+        .page_hi = (uint16_t)(off >> (32 + GMMU_PAGE_SHIFT_4K)),
     };
     if (*last == NIL)
         a->first_extent = idx;
@@ -534,7 +535,7 @@ static bool backing_append(struct vidmm *vm, struct vidmm_alloc *a, uint16_t *la
 }
 
 /* Gives the allocation's pages back: VRAM pieces are runs of whole blocks,
-   pool pieces only count. */
+   pool pieces only count, host pages are the host's. */
 static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
 {
     uint16_t idx = a->first_extent;
@@ -545,7 +546,7 @@ static void backing_release(struct vidmm *vm, struct vidmm_alloc *a)
 
         if (a->where == VIDMM_AT_POOL)
             vm->backing.used -= extent_bytes(e);
-        else
+        else if (a->where == VIDMM_AT_VRAM)
             vram_alloc_free_range(vm->vram, extent_offset(e), extent_bytes(e));
         extent_give(vm, idx);
         idx = next;
@@ -621,6 +622,13 @@ static uint32_t backing_contig(struct vidmm *vm, struct vidmm_alloc *a,
 static bool is_system(const struct vidmm_alloc *a)
 {
     return a->flags & GMMU_ALLOC_FLAG_SYSTEM;
+}
+
+/* A SYSTEM allocation of one host buffer (ALLOC's sys_addr) keeps no
+   pieces; one of a page list (ALLOC_PAGES) has a piece per run. */
+static bool host_buffer(const struct vidmm_alloc *a)
+{
+    return is_system(a) && a->first_extent == NIL;
 }
 
 static unsigned alloc_segment(const struct vidmm_alloc *a)
@@ -772,7 +780,7 @@ static size_t map_extents_build(struct vidmm *vm, const struct vidmm_alloc *a, u
 {
     size_t n = 0;
 
-    if (is_system(a)) {
+    if (host_buffer(a)) {
         vm->map_extents[0] = (struct ptm_extent){ .pa = a->sys_addr + offset, .size = size };
         return 1;
     }
@@ -802,7 +810,7 @@ static bool alloc_offset_of(const struct vidmm *vm, const struct vidmm_alloc *a,
 
     if (segment != alloc_segment(a))
         return false;
-    if (is_system(a)) {
+    if (host_buffer(a)) {
         *offset = pa - a->sys_addr;
         return pa >= a->sys_addr && pa - a->sys_addr < a->size;
     }
@@ -845,6 +853,7 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
     vm->as = cfg->tables->as;
     vm->records = cfg->tables->records;
     vm->rec_map = cfg->tables->rec_map;
+    vm->stage = &cfg->tables->stage;
     vm->hw = hw;
     vm->hw_ctx = cfg->hw_ctx;
     vm->vram = cfg->vram;
@@ -1009,9 +1018,9 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
         vm->alloc_vram_bytes += size;
     *rsp = (struct gmmu_alloc_rsp){
         .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
-        .extents = is_system(a) ? 1u : a->extents,
+        .extents = host_buffer(a) ? 1u : a->extents,
         .size = size,
-        .base = is_system(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        .base = host_buffer(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
     };
     return GMMU_STATUS_OK;
 }
@@ -1069,6 +1078,155 @@ static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
     ptm_unmap(&as->pm, r->va, r->size);
     va_alloc_free(&as->vs, r->va, r->size);
     record_free(vm, r);
+}
+
+/* ------------------------------------------------------------ ALLOC_PAGES */
+
+#define PAGES_FLAGS (GMMU_ALLOC_PAGES_FLAG_BEGIN | GMMU_ALLOC_PAGES_FLAG_COMMIT)
+
+_Static_assert(GMMU_MSG_HDR_BYTES + GMMU_ALLOC_PAGES_REQ_BYTES +
+                       GMMU_ALLOC_PAGES_MAX * sizeof(uint64_t) <=
+                   GMMU_MSG_MAX_BYTES,
+               "ALLOC_PAGES_MAX pages fit one message");
+
+static void stage_drop(struct vidmm *vm)
+{
+    vm->stage->active = false;
+    vm->stage->runs = 0;
+    vm->stage->staged = 0;
+}
+
+/* What is staged so far (handle 0: no allocation yet). */
+static void stage_report(const struct vidmm_stage *st, struct gmmu_alloc_rsp *rsp)
+{
+    *rsp = (struct gmmu_alloc_rsp){
+        .handle = 0,
+        .extents = st->runs,
+        .size = st->staged << GMMU_PAGE_SHIFT_4K,
+        .base = st->runs ? st->run_pa[0] : 0,
+    };
+}
+
+/*
+ * One page at the end of the list: checked (alignment, the PTE's PA,
+ * the size, not already in the list), then it grows the last run when it
+ * follows it, else starts a run. Duplicates are found against the runs,
+ * so a page costs at most VIDMM_PAGE_RUNS comparisons.
+ */
+static uint32_t stage_page(struct vidmm_stage *st, uint64_t pa)
+{
+    uint32_t last = st->runs - 1;
+
+    if (pa & (PAGE_SIZE - 1))
+        return GMMU_STATUS_UNALIGNED;
+    if (pa >= PA_LIMIT || st->staged >= st->size >> GMMU_PAGE_SHIFT_4K)
+        return GMMU_STATUS_OUT_OF_RANGE;
+    for (uint32_t r = 0; r < st->runs; r++)
+        if (pa - st->run_pa[r] < (uint64_t)st->run_pages[r] << GMMU_PAGE_SHIFT_4K)
+            return GMMU_STATUS_OVERLAP;
+    st->staged++;
+    if (st->runs &&
+        st->run_pa[last] + ((uint64_t)st->run_pages[last] << GMMU_PAGE_SHIFT_4K) == pa) {
+        st->run_pages[last]++;
+        return GMMU_STATUS_OK;
+    }
+    if (st->runs == VIDMM_PAGE_RUNS)
+        return GMMU_STATUS_NO_MEMORY;
+    st->run_pa[st->runs] = pa;
+    st->run_pages[st->runs++] = 1;
+    return GMMU_STATUS_OK;
+}
+
+/* COMMIT: the list covers the size, no run lies in the backing pool (it
+   may have grown since the pages came), and a slot and pieces are free. */
+static uint32_t stage_commit(struct vidmm *vm, struct gmmu_alloc_rsp *rsp)
+{
+    struct vidmm_stage *st = vm->stage;
+    int slot = alloc_free_slot(vm);
+    struct vidmm_alloc *a;
+    uint16_t last = NIL;
+
+    if (st->staged != st->size >> GMMU_PAGE_SHIFT_4K)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    for (uint32_t r = 0; r < st->runs; r++)
+        if (backing_pool_overlaps(&vm->backing, st->run_pa[r],
+                                  (uint64_t)st->run_pages[r] << GMMU_PAGE_SHIFT_4K))
+            return GMMU_STATUS_OVERLAP;
+    if (slot < 0 || vm->free_extents < st->runs)
+        return GMMU_STATUS_NO_MEMORY;
+    a = &vm->allocs[slot];
+    a->flags = GMMU_ALLOC_FLAG_SYSTEM;
+    a->first_extent = NIL;
+    a->extents = 0;
+    a->sys_addr = st->run_pa[0];
+    a->residency = 0;
+    a->where = VIDMM_AT_HOST;
+    /* Runs never merge (consecutive runs do not follow each other, or
+       they would be one), and the pieces were counted: this cannot fail. */
+    for (uint32_t r = 0; r < st->runs; r++)
+        if (!piece_append(vm, a, &last, st->run_pa[r],
+                          (uint64_t)st->run_pages[r] << GMMU_PAGE_SHIFT_4K, false)) {
+            backing_release(vm, a);
+            return GMMU_STATUS_INTERNAL;
+        }
+    a->size = st->size;
+    a->live = true;
+    a->last_use = ++vm->clock;
+    vm->live_allocs++;
+    *rsp = (struct gmmu_alloc_rsp){
+        .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
+        .extents = a->extents,
+        .size = a->size,
+        .base = a->sys_addr,
+    };
+    return GMMU_STATUS_OK;
+}
+
+uint32_t vidmm_alloc_pages(struct vidmm *vm, const struct gmmu_alloc_pages_req *req,
+                           const void *pages, struct gmmu_alloc_rsp *rsp)
+{
+    struct vidmm_stage *st = vm->stage;
+    const uint8_t *in = pages;
+    uint32_t status = GMMU_STATUS_OK;
+
+    if (req->flags & GMMU_ALLOC_PAGES_FLAG_BEGIN) {
+        /* Whoever staged a list before has left or starts again. */
+        stage_drop(vm);
+        if (req->reserved || (req->flags & ~PAGES_FLAGS) || req->count > GMMU_ALLOC_PAGES_MAX ||
+            !req->size)
+            return GMMU_STATUS_INVALID_ARGUMENT;
+        if (req->size & (PAGE_SIZE - 1))
+            return GMMU_STATUS_UNALIGNED;
+        if (req->size >> GMMU_PAGE_SHIFT_4K > UINT32_MAX)
+            return GMMU_STATUS_OUT_OF_RANGE;
+        *st = (struct vidmm_stage){ .size = req->size, .owner = req->owner, .active = true };
+    } else if (!st->active || st->owner != req->owner) {
+        /* Not this host's list: it stays as it is. */
+        return GMMU_STATUS_BAD_HANDLE;
+    } else if (req->reserved || (req->flags & ~PAGES_FLAGS) || req->count > GMMU_ALLOC_PAGES_MAX ||
+               req->size != st->size) {
+        status = GMMU_STATUS_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < req->count && status == GMMU_STATUS_OK; i++) {
+        uint64_t pa;
+
+        memcpy(&pa, in + i * sizeof(pa), sizeof(pa));
+        status = stage_page(st, pa);
+    }
+    if (status == GMMU_STATUS_OK && (req->flags & GMMU_ALLOC_PAGES_FLAG_COMMIT)) {
+        status = stage_commit(vm, rsp);
+        if (status == GMMU_STATUS_OK) {
+            stage_drop(vm);
+            return status;
+        }
+    }
+    /* A list its host got wrong is not resumed: it starts again. */
+    if (status != GMMU_STATUS_OK) {
+        stage_drop(vm);
+        return status;
+    }
+    stage_report(st, rsp);
+    return GMMU_STATUS_OK;
 }
 
 /* FREE's work, after its checks: mappings and tiles gone, pages back. */
@@ -2178,11 +2336,11 @@ uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
         return GMMU_STATUS_BAD_HANDLE;
     *rsp = (struct gmmu_alloc_info){
         .size = a->size,
-        .base = is_system(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        .base = host_buffer(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
         .state = offline(a) ? GMMU_ALLOC_STATE_OFFLINE : state[a->where],
         .residency = a->residency,
         .flags = a->flags,
-        .extents = is_system(a) ? 1u : a->extents,
+        .extents = host_buffer(a) ? 1u : a->extents,
     };
     return GMMU_STATUS_OK;
 }
@@ -2194,8 +2352,20 @@ static bool overlaps_system_alloc(const struct vidmm *vm, uint64_t addr, uint64_
 {
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
         const struct vidmm_alloc *a = &vm->allocs[i];
-        if (a->live && is_system(a) && addr < a->sys_addr + a->size && a->sys_addr < addr + size)
-            return true;
+
+        if (!a->live || !is_system(a))
+            continue;
+        if (host_buffer(a)) {
+            if (addr < a->sys_addr + a->size && a->sys_addr < addr + size)
+                return true;
+            continue;
+        }
+        for (uint16_t idx = a->first_extent; idx != NIL; idx = vm->extents[idx].next) {
+            uint64_t s = extent_offset(&vm->extents[idx]);
+
+            if (addr < s + extent_bytes(&vm->extents[idx]) && s < addr + size)
+                return true;
+        }
     }
     return false;
 }

@@ -143,7 +143,8 @@ struct vidmm_config {
 enum vidmm_where {
     VIDMM_AT_VRAM = 0, /* pieces are VRAM pages */
     VIDMM_AT_POOL,     /* pieces are pages of the backing pool (see below) */
-    VIDMM_AT_HOST,     /* SYSTEM: the host buffer at sys_addr */
+    VIDMM_AT_HOST,     /* SYSTEM: the host buffer at sys_addr, or (ALLOC_PAGES)
+                          pieces that are runs of host pages */
 };
 
 /* One physical memory object. */
@@ -171,6 +172,28 @@ struct vidmm_extent {
     uint32_t page; /* first 4 KB page in the segment */
     uint32_t pages;
     uint16_t next;
+    uint16_t page_hi; /* bits 32.. of the page: host pages lie anywhere
+                         below the 52-bit PA (in the padding: 12 bytes) */
+};
+
+/* The runs of a list of host pages are pieces too, at most this many. */
+#define VIDMM_PAGE_RUNS \
+    (VIDMM_ALLOC_EXTENTS < GMMU_ALLOC_PAGES_RUNS ? VIDMM_ALLOC_EXTENTS : GMMU_ALLOC_PAGES_RUNS)
+
+/*
+ * An ALLOC_PAGES list being staged (one at a time: one host drives the
+ * device). It holds only the runs the pages form so far, no allocation
+ * slot, piece or memory, so a list its host never finished costs nothing
+ * but this record; the next BEGIN drops it.
+ */
+struct vidmm_stage {
+    uint64_t size;   /* bytes the list must cover */
+    uint64_t staged; /* pages received */
+    uint64_t run_pa[VIDMM_PAGE_RUNS];
+    uint32_t run_pages[VIDMM_PAGE_RUNS];
+    uint32_t runs;
+    uint32_t owner;
+    bool active;
 };
 
 struct vidmm_as {
@@ -216,6 +239,7 @@ struct vidmm_tables {
     /* MAPPING records: attributes | page sizes << 3, to map them again
        after a move. */
     uint8_t rec_map[VIDMM_MAX_RECORDS];
+    struct vidmm_stage stage; /* ALLOC_PAGES */
 };
 
 /* Counters for tests and the docs' claims; never reset. */
@@ -267,6 +291,7 @@ struct vidmm {
     struct vidmm_as *as;
     struct vidmm_record *records;
     uint8_t *rec_map;
+    struct vidmm_stage *stage;
     uint8_t asid_owner[VIDMM_HW_ASIDS_MAX]; /* AS slot, or VIDMM_NO_OWNER */
     uint8_t as_records[VIDMM_MAX_AS];       /* live records of each AS slot */
     /* Live records of each allocation slot: the residency checks and FREE
@@ -292,6 +317,15 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg);
 
 uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req,
                      struct gmmu_alloc_rsp *rsp);
+/*
+ * ALLOC_PAGES: one message of a list of host pages, `pages` being
+ * req->count u64 addresses (any alignment). Answers the allocation on
+ * COMMIT; before it, rsp->handle is 0 and rsp says what is staged (runs,
+ * bytes, first page). A refused message of the list's owner drops the
+ * list: nothing is allocated. See docs/vidmm.md, "ALLOC_PAGES".
+ */
+uint32_t vidmm_alloc_pages(struct vidmm *vm, const struct gmmu_alloc_pages_req *req,
+                           const void *pages, struct gmmu_alloc_rsp *rsp);
 uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req);
 uint32_t vidmm_create_as(struct vidmm *vm, struct gmmu_as_rsp *rsp);
 uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req);

@@ -232,7 +232,7 @@ static uint32_t list_request(const struct vidmm *vm, const uint8_t *req, uint32_
 static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
 {
     struct vidmm *vm = ctx;
-    struct gmmu_update_req in;
+    struct gmmu_update_req in = { 0 };
     struct gmmu_paging_rsp out;
     uint32_t st =
         list_request(vm, req, req_len, &in, sizeof(in), &in.count, GMMU_UPDATE_OP_BYTES, resp_len);
@@ -245,11 +245,26 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
     return mbox_reply(st, &out, sizeof(out), resp, resp_cap, resp_len);
 }
 
+/* ALLOC_PAGES: the header, then exactly `count` page addresses. */
+static uint32_t cmd_alloc_pages(VIDMM_CMD_ARGS)
+{
+    struct vidmm *vm = ctx;
+    struct gmmu_alloc_pages_req in = { 0 };
+    struct gmmu_alloc_rsp out;
+    uint32_t st =
+        list_request(vm, req, req_len, &in, sizeof(in), &in.count, sizeof(uint64_t), resp_len);
+
+    if (st != GMMU_STATUS_OK)
+        return st;
+    st = vidmm_alloc_pages(vm, &in, req + sizeof(in), &out);
+    return mbox_reply(st, &out, sizeof(out), resp, resp_cap, resp_len);
+}
+
 /* MAKE_RESIDENT and EVICT: the header, then exactly `count` handles. */
 static uint32_t residency(VIDMM_CMD_ARGS, bool make)
 {
     struct vidmm *vm = ctx;
-    struct gmmu_residency_req in;
+    struct gmmu_residency_req in = { 0 };
     struct gmmu_residency_rsp out;
     uint32_t st =
         list_request(vm, req, req_len, &in, sizeof(in), &in.count, sizeof(uint32_t), resp_len);
@@ -289,5 +304,6 @@ static const struct mbox_command commands[] = {
     { GMMU_OP_QUERY_ALLOC, cmd_query_alloc },
     { GMMU_OP_GET_SEGMENTS, cmd_get_segments },
     { GMMU_OP_REMOVE_BACKING, cmd_remove_backing },
+    { GMMU_OP_ALLOC_PAGES, cmd_alloc_pages },
 };
 const struct mbox_command_set vidmm_commands = MBOX_COMMAND_SET(commands);

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x0001000A) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000B) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -18,6 +18,8 @@
 #define GMMU_BAR1_BYTES GMMU_U(0x01000000) /* Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o */
 #define GMMU_MSG_MAX_BYTES GMMU_U(0x00001000) /* Largest message: the whole command ring */
 #define GMMU_RESIDENCY_MAX GMMU_U(0x00000100) /* Most handles in one MAKE_RESIDENT or EVICT list */
+#define GMMU_ALLOC_PAGES_MAX GMMU_U(0x000001FB) /* Most host page addresses in one ALLOC_PAGES message (the message's room after its header and alloc_pages_req); a longer list goes in several */
+#define GMMU_ALLOC_PAGES_RUNS GMMU_U(0x00000020) /* Most runs of an ALLOC_PAGES list: a run is consecutive list entries whose addresses follow each other by 4 KB; a list of more runs is NO_MEMORY (each run is one of the allocation's pieces) */
 #define GMMU_SEGMENTS_MAX GMMU_U(0x00000008) /* Most segments GET_SEGMENTS lists */
 #define GMMU_FENCES GMMU_U(0x00000010) /* Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY */
 #define GMMU_FENCE_WAITS GMMU_U(0x00000010) /* Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired) */
@@ -95,6 +97,7 @@ enum gmmu_op {
     GMMU_OP_EVICT = 28, /* Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles) */
     GMMU_OP_QUERY_ALLOC = 29, /* Where an allocation lives now and its residency count (handle_req -> alloc_info) */
     GMMU_OP_GET_SEGMENTS = 30, /* The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc) */
+    GMMU_OP_ALLOC_PAGES = 64, /* A system-memory allocation over a list of host pages (4 KB each, any order), sent in one or more messages: BEGIN starts the owner's list, each message appends its pages, COMMIT creates the allocation; all or nothing (alloc_pages_req + count x u64 page addresses -> alloc_rsp) */
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
@@ -130,6 +133,7 @@ static inline const char *gmmu_op_name(unsigned value)
     case 28: return "EVICT";
     case 29: return "QUERY_ALLOC";
     case 30: return "GET_SEGMENTS";
+    case 64: return "ALLOC_PAGES";
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
@@ -167,6 +171,7 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 28: return "Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)";
     case 29: return "Where an allocation lives now and its residency count (handle_req -> alloc_info)";
     case 30: return "The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc)";
+    case 64: return "A system-memory allocation over a list of host pages (4 KB each, any order), sent in one or more messages: BEGIN starts the owner's list, each message appends its pages, COMMIT creates the allocation; all or nothing (alloc_pages_req + count x u64 page addresses -> alloc_rsp)";
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
@@ -207,6 +212,29 @@ static inline const char *gmmu_alloc_flag_desc(unsigned value)
     case 4: return "System-memory segment (Segment 0): the pages are host memory at sys_addr";
     case 8: return "Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only";
     case 16: return "Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM";
+    default: return 0;
+    }
+}
+
+enum gmmu_alloc_pages_flag {
+    GMMU_ALLOC_PAGES_FLAG_BEGIN = 1, /* Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left) */
+    GMMU_ALLOC_PAGES_FLAG_COMMIT = 2, /* The list is complete after this message's pages: create the allocation */
+};
+
+static inline const char *gmmu_alloc_pages_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "BEGIN";
+    case 2: return "COMMIT";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_alloc_pages_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left)";
+    case 2: return "The list is complete after this message's pages: create the allocation";
     default: return 0;
     }
 }
@@ -815,6 +843,17 @@ struct gmmu_backing_remove_rsp {
 };
 #define GMMU_BACKING_REMOVE_RSP_BYTES 24u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_backing_remove_rsp) == 24, "backing_remove_rsp layout");
+
+/* ALLOC_PAGES payload header; count u64 host page addresses follow (the allocation's pages in order: entry i backs bytes [i x 4 KB, (i + 1) x 4 KB)) */
+struct gmmu_alloc_pages_req {
+    uint32_t owner; /* +0: The host's token (libgmmu: its process id); a message of another owner than the list's, without BEGIN, is BAD_HANDLE and leaves the list alone */
+    uint32_t flags; /* +4: ALLOC_PAGES_FLAG_* */
+    uint64_t size; /* +8: Bytes of the allocation, a non-zero multiple of 4 KB; the same in every message of a list */
+    uint32_t count; /* +16: Page addresses that follow (0 .. ALLOC_PAGES_MAX) */
+    uint32_t reserved; /* +20: 0 */
+};
+#define GMMU_ALLOC_PAGES_REQ_BYTES 24u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_pages_req) == 24, "alloc_pages_req layout");
 
 /* MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow */
 struct gmmu_residency_req {

@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65546;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING)
+  localparam int unsigned PROTO_VERSION = 65547;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -19,6 +19,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned BAR1_BYTES = 16777216;  // Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
   localparam int unsigned MSG_MAX_BYTES = 4096;  // Largest message: the whole command ring
   localparam int unsigned RESIDENCY_MAX = 256;  // Most handles in one MAKE_RESIDENT or EVICT list
+  localparam int unsigned ALLOC_PAGES_MAX = 507;  // Most host page addresses in one ALLOC_PAGES message (the message's room after its header and alloc_pages_req); a longer list goes in several
+  localparam int unsigned ALLOC_PAGES_RUNS = 32;  // Most runs of an ALLOC_PAGES list: a run is consecutive list entries whose addresses follow each other by 4 KB; a list of more runs is NO_MEMORY (each run is one of the allocation's pieces)
   localparam int unsigned SEGMENTS_MAX = 8;  // Most segments GET_SEGMENTS lists
   localparam int unsigned FENCES = 16;  // Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
   localparam int unsigned FENCE_WAITS = 16;  // Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
@@ -32,37 +34,38 @@ package gmmu_mbox_pkg;
     HOST_WRITE_NOT_HOST = 2'd1,
     HOST_WRITE_RANGE = 2'd2
   } host_write_e;
-  typedef enum logic [5:0] {
-    OP_PING = 6'd1,
-    OP_GET_INFO = 6'd2,
-    OP_GET_CAPS = 6'd3,
-    OP_GET_STATS = 6'd4,
-    OP_GET_MMU_COUNTERS = 6'd5,
-    OP_GET_PT_STATS = 6'd6,
-    OP_ALLOC = 6'd16,
-    OP_FREE = 6'd17,
-    OP_CREATE_AS = 6'd18,
-    OP_DESTROY_AS = 6'd19,
-    OP_MAP_VA = 6'd20,
-    OP_UNMAP_VA = 6'd21,
-    OP_RESERVE_VA = 6'd22,
-    OP_UPDATE_VA = 6'd23,
-    OP_QUERY_VA = 6'd24,
-    OP_GET_VRAM = 6'd25,
-    OP_ADD_BACKING = 6'd26,
-    OP_REMOVE_BACKING = 6'd31,
-    OP_MAKE_RESIDENT = 6'd27,
-    OP_EVICT = 6'd28,
-    OP_QUERY_ALLOC = 6'd29,
-    OP_GET_SEGMENTS = 6'd30,
-    OP_ENGINE_RUN = 6'd32,
-    OP_ENGINE_START = 6'd33,
-    OP_ENGINE_STATUS = 6'd34,
-    OP_FENCE_CREATE = 6'd48,
-    OP_FENCE_DESTROY = 6'd49,
-    OP_FENCE_SIGNAL = 6'd50,
-    OP_FENCE_READ = 6'd51,
-    OP_FENCE_WAIT = 6'd52
+  typedef enum logic [6:0] {
+    OP_PING = 7'd1,
+    OP_GET_INFO = 7'd2,
+    OP_GET_CAPS = 7'd3,
+    OP_GET_STATS = 7'd4,
+    OP_GET_MMU_COUNTERS = 7'd5,
+    OP_GET_PT_STATS = 7'd6,
+    OP_ALLOC = 7'd16,
+    OP_FREE = 7'd17,
+    OP_CREATE_AS = 7'd18,
+    OP_DESTROY_AS = 7'd19,
+    OP_MAP_VA = 7'd20,
+    OP_UNMAP_VA = 7'd21,
+    OP_RESERVE_VA = 7'd22,
+    OP_UPDATE_VA = 7'd23,
+    OP_QUERY_VA = 7'd24,
+    OP_GET_VRAM = 7'd25,
+    OP_ADD_BACKING = 7'd26,
+    OP_REMOVE_BACKING = 7'd31,
+    OP_MAKE_RESIDENT = 7'd27,
+    OP_EVICT = 7'd28,
+    OP_QUERY_ALLOC = 7'd29,
+    OP_GET_SEGMENTS = 7'd30,
+    OP_ALLOC_PAGES = 7'd64,
+    OP_ENGINE_RUN = 7'd32,
+    OP_ENGINE_START = 7'd33,
+    OP_ENGINE_STATUS = 7'd34,
+    OP_FENCE_CREATE = 7'd48,
+    OP_FENCE_DESTROY = 7'd49,
+    OP_FENCE_SIGNAL = 7'd50,
+    OP_FENCE_READ = 7'd51,
+    OP_FENCE_WAIT = 7'd52
   } op_e;
   typedef enum logic [4:0] {
     ALLOC_FLAG_PREFER_64K = 5'd1,
@@ -71,6 +74,10 @@ package gmmu_mbox_pkg;
     ALLOC_FLAG_VRAM_PREFERRED = 5'd8,
     ALLOC_FLAG_SYSTEM_ONLY = 5'd16
   } alloc_flag_e;
+  typedef enum logic [1:0] {
+    ALLOC_PAGES_FLAG_BEGIN = 2'd1,
+    ALLOC_PAGES_FLAG_COMMIT = 2'd2
+  } alloc_pages_flag_e;
   typedef enum logic [2:0] {
     ALLOC_STATE_VRAM = 3'd1,
     ALLOC_STATE_BACKING = 3'd2,
@@ -218,6 +225,7 @@ package gmmu_mbox_pkg;
   localparam int unsigned BACKING_REQ_BYTES = 16;
   localparam int unsigned BACKING_REMOVE_REQ_BYTES = 24;
   localparam int unsigned BACKING_REMOVE_RSP_BYTES = 24;
+  localparam int unsigned ALLOC_PAGES_REQ_BYTES = 24;
   localparam int unsigned RESIDENCY_REQ_BYTES = 8;
   localparam int unsigned RESIDENCY_RSP_BYTES = 8;
   localparam int unsigned ALLOC_INFO_BYTES = 32;

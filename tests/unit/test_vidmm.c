@@ -1502,7 +1502,7 @@ static void test_malformed_payloads(void **state)
     uint32_t as = must_as();
 
     (void)state;
-    assert_int_equal(vidmm_commands.count, 16);
+    assert_int_equal(vidmm_commands.count, 17);
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
         uint32_t lens[] = { fixed[i].size + 1, fixed[i].size + 8, fixed[i].size - 1,
                             fixed[i].size ? 0 : 4, 4000 };

@@ -20,6 +20,11 @@ UNIT_TESTS += vidmm_residency
 vidmm_residency_SRCS := tests/unit/test_vidmm_residency.c $(VIDMM_TEST_SRCS)
 vidmm_residency_CFLAGS := -Itests/fuzz
 
+# System-memory allocations as page lists (issue 29): ALLOC_PAGES.
+UNIT_TESTS += vidmm_pages
+vidmm_pages_SRCS := tests/unit/test_vidmm_pages.c $(VIDMM_TEST_SRCS)
+vidmm_pages_CFLAGS := -Itests/fuzz
+
 # A longer run of the differential test, outside make test: a million
 # commands (VIDMM_DIFF_SEED picks another sequence).
 .PHONY: soak-vidmm_diff
