@@ -466,6 +466,51 @@ static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+/* ALLOC_PAGES over PAGE[:N] arguments: N (default 1) consecutive 4 KB
+   host pages from PAGE each, in argument order. */
+static int cmd_alloc_pages(struct gmmu_dev *dev, const struct options *o)
+{
+    enum { MAX_PAGES = 1 << 20 };
+    uint64_t *pages, total = 0;
+
+    if (!o->nargs)
+        return usage();
+    pages = malloc(sizeof(*pages) * MAX_PAGES);
+    if (!pages)
+        return fail(o, "alloc-pages", GMMU_E_NO_MEMORY);
+    for (int i = 0; i < o->nargs; i++) {
+        char buf[64], *colon;
+        uint64_t addr, n = 1;
+
+        if (strlen(o->args[i]) >= sizeof(buf))
+            goto bad;
+        strcpy(buf, o->args[i]);
+        colon = strchr(buf, ':');
+        if (colon)
+            *colon = '\0';
+        if (!number_arg(buf, &addr) || (colon && (!number_arg(colon + 1, &n) || !n)) ||
+            n > MAX_PAGES - total)
+            goto bad;
+        for (uint64_t k = 0; k < n; k++)
+            pages[total++] = addr + k * 4096;
+    }
+    struct gmmu_alloc_rsp rsp;
+    int rc = gmmu_alloc_pages(dev, pages, (size_t)total, &rsp);
+    free(pages);
+    if (rc)
+        return fail(o, "alloc-pages", rc);
+    if (o->json)
+        printf("{\"handle\": %u, \"size\": %llu, \"base\": %llu, \"extents\": %u}\n", rsp.handle,
+               (unsigned long long)rsp.size, (unsigned long long)rsp.base, rsp.extents);
+    else
+        printf("allocation %u: %llu bytes of host pages in %u run(s), first at 0x%llx\n",
+               rsp.handle, (unsigned long long)rsp.size, rsp.extents, (unsigned long long)rsp.base);
+    return 0;
+bad:
+    free(pages);
+    return usage();
+}
+
 static int cmd_free(struct gmmu_dev *dev, const struct options *o)
 {
     if (!o->arg)
@@ -765,6 +810,12 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
       "pref places it in VRAM when there is room, else in the backing pool (VRAM preferred),\n"
       "sysonly in the backing pool only. Without either it is VRAM only.\n",
       SEC_MEMORY, cmd_alloc },
+    { "alloc-pages", "PAGE[:N]...", "ALLOC_PAGES",
+      "allocate system memory over a list of host pages; prints its handle",
+      "Each PAGE[:N] adds N (default 1) consecutive 4 KB pages from host address PAGE,\n"
+      "in order: the list's page i backs the allocation's bytes from i x 4 KB. At most\n"
+      "32 runs of consecutive pages; long lists go in several messages.\n",
+      SEC_MEMORY, cmd_alloc_pages },
     { "resident", "ALLOC...", "MAKE_RESIDENT",
       "raise the residency counts of the allocations and bring them into VRAM; prints the fence",
       "All or nothing over the list; others nobody holds resident may be evicted.\n", SEC_MEMORY,

@@ -966,3 +966,76 @@ int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr)
     pthread_mutex_unlock(&dev->lock);
     return rc;
 }
+
+/* splitmix64: a small, seedable generator for the scatter. */
+static uint64_t scatter_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+int gmmu_sysmem_alloc_pages(struct gmmu_dev *dev, size_t count, size_t runs, uint64_t seed,
+                            uint64_t *bus_addrs, void **host_ptrs)
+{
+    uint64_t base, state = seed;
+    void *host;
+    size_t *start, *order, n = 0;
+    int rc;
+
+    if (!dev || !count || !bus_addrs || count > SIZE_MAX / 4096)
+        return GMMU_E_INVALID_ARG;
+    runs = runs < 1 ? 1 : runs > count ? count : runs;
+    /* start[k]: first page of piece k; a page is a cut with probability
+       runs / count until there are runs pieces, so they are spread. */
+    start = calloc(runs + 1, sizeof(*start));
+    order = calloc(runs, sizeof(*order));
+    if (!start || !order) {
+        free(start);
+        free(order);
+        return GMMU_E_NO_MEMORY;
+    }
+    rc = gmmu_sysmem_alloc(dev, count * 4096, &base, &host);
+    if (rc) {
+        free(start);
+        free(order);
+        return rc;
+    }
+    start[n++] = 0;
+    for (size_t p = 1; p < count && n < runs; p++)
+        /* Cut where the pieces left to place need every remaining page, or
+           at random. */
+        if (count - p <= runs - n || scatter_next(&state) % count < runs)
+            start[n++] = p;
+    start[n] = count;
+    for (size_t k = 0; k < n; k++)
+        order[k] = k;
+    for (size_t k = n; k > 1; k--) {
+        size_t j = (size_t)(scatter_next(&state) % k), t = order[k - 1];
+
+        order[k - 1] = order[j];
+        order[j] = t;
+    }
+    for (size_t k = 0, i = 0; k < n; k++)
+        for (size_t p = start[order[k]]; p < start[order[k] + 1]; p++, i++) {
+            bus_addrs[i] = base + (uint64_t)p * 4096;
+            if (host_ptrs)
+                host_ptrs[i] = (uint8_t *)host + p * 4096;
+        }
+    free(start);
+    free(order);
+    return 0;
+}
+
+int gmmu_sysmem_free_pages(struct gmmu_dev *dev, const uint64_t *bus_addrs, size_t count)
+{
+    uint64_t base = UINT64_MAX;
+
+    if (!dev || !bus_addrs || !count)
+        return GMMU_E_INVALID_ARG;
+    for (size_t i = 0; i < count; i++)
+        base = bus_addrs[i] < base ? bus_addrs[i] : base;
+    return gmmu_sysmem_free(dev, base);
+}

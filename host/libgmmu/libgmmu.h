@@ -119,6 +119,18 @@ int gmmu_vram_write(struct gmmu_dev *dev, uint64_t vram_offset, const void *buf,
    reports a BUS_ERROR fault). */
 int gmmu_sysmem_alloc(struct gmmu_dev *dev, size_t size, uint64_t *bus_addr, void **host_ptr);
 int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr);
+/* `count` 4 KiB pages of system memory as a device sees a process's pages:
+   scattered. One gmmu_sysmem_alloc buffer of count pages is cut at
+   runs - 1 random page boundaries (runs: 1 .. count, clamped) and the
+   pieces are handed out in a random order from `seed`, so the list has at
+   most `runs` runs of consecutive pages (two pieces that land in their
+   old order make one). bus_addrs[i] is page i's bus address (for
+   ALLOC_PAGES), host_ptrs[i] (host_ptrs may be NULL) where it is mapped
+   here. Freed with gmmu_sysmem_free_pages. */
+int gmmu_sysmem_alloc_pages(struct gmmu_dev *dev, size_t count, size_t runs, uint64_t seed,
+                            uint64_t *bus_addrs, void **host_ptrs);
+/* Frees the buffer behind a gmmu_sysmem_alloc_pages list. */
+int gmmu_sysmem_free_pages(struct gmmu_dev *dev, const uint64_t *bus_addrs, size_t count);
 
 /* Raw BAR0 access, for tools and tests. */
 int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);

@@ -2,6 +2,7 @@
 /* libgmmu: VidMm command wrappers (libgmmu_vidmm.h). */
 #include "libgmmu_vidmm.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
@@ -223,6 +224,42 @@ int gmmu_remove_backing(struct gmmu_dev *dev, uint64_t sys_addr, uint64_t size, 
 
     if (rc == 0 && rsp)
         *rsp = out;
+    return rc;
+}
+
+/* One list at a time per process: the device stages one per owner token,
+   and the token is the process's. */
+static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int gmmu_alloc_pages(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
+                     struct gmmu_alloc_rsp *out)
+{
+    uint8_t msg[GMMU_ALLOC_PAGES_REQ_BYTES + 8 * GMMU_ALLOC_PAGES_MAX];
+    struct gmmu_alloc_rsp rsp;
+    size_t done = 0;
+    int rc;
+
+    if (!dev || !pages || !out || !count || count > UINT64_MAX / 4096)
+        return GMMU_E_INVALID_ARG;
+    pthread_mutex_lock(&pages_lock);
+    do {
+        size_t k = count - done < GMMU_ALLOC_PAGES_MAX ? count - done : GMMU_ALLOC_PAGES_MAX;
+        struct gmmu_alloc_pages_req req = {
+            .owner = gmmu_fence_owner(),
+            .flags = (done ? 0u : GMMU_ALLOC_PAGES_FLAG_BEGIN) |
+                     (done + k == count ? GMMU_ALLOC_PAGES_FLAG_COMMIT : 0u),
+            .size = (uint64_t)count * 4096,
+            .count = (uint32_t)k,
+        };
+
+        memcpy(msg, &req, sizeof(req));
+        memcpy(msg + sizeof(req), pages + done, 8 * k);
+        rc = call_exact(dev, GMMU_OP_ALLOC_PAGES, msg, sizeof(req) + 8 * k, &rsp, sizeof(rsp));
+        done += k;
+    } while (rc == 0 && done < count);
+    pthread_mutex_unlock(&pages_lock);
+    if (rc == 0)
+        *out = rsp;
     return rc;
 }
 

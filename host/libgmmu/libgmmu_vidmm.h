@@ -31,6 +31,15 @@ struct gmmu_dev;
 
 /* A physical memory object: req->size bytes with req->flags (ALLOC_FLAG_*). */
 int gmmu_alloc(struct gmmu_dev *dev, const struct gmmu_alloc_req *req, struct gmmu_alloc_rsp *out);
+/* A system-memory allocation over `count` host pages (4 KiB each, any
+   order; page i backs bytes [i x 4 KiB, (i + 1) x 4 KiB)): ALLOC_PAGES in
+   messages of at most GMMU_ALLOC_PAGES_MAX pages, BEGIN on the first and
+   COMMIT on the last, under this process's owner token. The list must form
+   at most GMMU_ALLOC_PAGES_RUNS runs of consecutive pages. A refused
+   message ends the list on the device: nothing is allocated. Calls of one
+   process are serialised, so two threads' lists never mix. */
+int gmmu_alloc_pages(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
+                     struct gmmu_alloc_rsp *out);
 /* Unmaps it from every address space, then frees it. */
 int gmmu_free(struct gmmu_dev *dev, uint32_t alloc_handle);
 

@@ -150,6 +150,7 @@ def _load():
         "gmmu_next_event": (_int, [_dev_p, _c.POINTER(Event)]),
         "gmmu_wait_event": (_int, [_dev_p, _int, _c.POINTER(Event)]),
         "gmmu_alloc": (_int, [_dev_p, _c.POINTER(AllocReq), _c.POINTER(AllocRsp)]),
+        "gmmu_alloc_pages": (_int, [_dev_p, _c.POINTER(_u64), _size, _c.POINTER(AllocRsp)]),
         "gmmu_free": (_int, [_dev_p, _u32]),
         "gmmu_create_as": (_int, [_dev_p, _c.POINTER(_u32), _c.POINTER(_u32)]),
         "gmmu_destroy_as": (_int, [_dev_p, _u32]),
@@ -367,6 +368,19 @@ class Device:
                        boundary=boundary, sys_addr=sys_addr)
         rsp = AllocRsp()
         _check(_lib.gmmu_alloc(self._handle(), _c.byref(req), _c.byref(rsp)), "ALLOC")
+        return rsp
+
+    def alloc_pages(self, pages):
+        """A system-memory allocation over a list of host page addresses (4 KB
+        each, any order; page i backs bytes from i x 4 KB): ALLOC_PAGES, in
+        as many messages as the list needs. Returns the AllocRsp (extents:
+        the runs of consecutive pages)."""
+        pages = list(pages)
+        if not pages:
+            raise ValueError("gmmu: a page list holds at least one page")
+        arr = (_u64 * len(pages))(*pages)
+        rsp = AllocRsp()
+        _check(_lib.gmmu_alloc_pages(self._handle(), arr, len(pages), _c.byref(rsp)), "ALLOC_PAGES")
         return rsp
 
     def free(self, alloc_handle):

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x1000a  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING)
+PROTO_VERSION = 0x1000b  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -20,6 +20,8 @@ BAR0_BYTES = 0x10000  # Size of BAR0
 BAR1_BYTES = 0x1000000  # Size of BAR1, the VRAM aperture window: BAR1 offset o reaches DDR offset APERTURE_BASE + o
 MSG_MAX_BYTES = 0x1000  # Largest message: the whole command ring
 RESIDENCY_MAX = 0x100  # Most handles in one MAKE_RESIDENT or EVICT list
+ALLOC_PAGES_MAX = 0x1fb  # Most host page addresses in one ALLOC_PAGES message (the message's room after its header and alloc_pages_req); a longer list goes in several
+ALLOC_PAGES_RUNS = 0x20  # Most runs of an ALLOC_PAGES list: a run is consecutive list entries whose addresses follow each other by 4 KB; a list of more runs is NO_MEMORY (each run is one of the allocation's pieces)
 SEGMENTS_MAX = 0x8  # Most segments GET_SEGMENTS lists
 FENCES = 0x10  # Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
 FENCE_WAITS = 0x10  # Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
@@ -60,6 +62,7 @@ class Op(enum.IntEnum):
     EVICT = 0x1c  # Lower the residency count of every allocation of a list; at 0 an allocation may be moved out when room is needed; all or nothing over the list (residency_req + count x u32 handles)
     QUERY_ALLOC = 0x1d  # Where an allocation lives now and its residency count (handle_req -> alloc_info)
     GET_SEGMENTS = 0x1e  # The device's segments, as WDDM's segment descriptors: id, kind, size, bytes in use, BAR1 reach, page tables (no payload -> segments_rsp + count x segment_desc)
+    ALLOC_PAGES = 0x40  # A system-memory allocation over a list of host pages (4 KB each, any order), sent in one or more messages: BEGIN starts the owner's list, each message appends its pages, COMMIT creates the allocation; all or nothing (alloc_pages_req + count x u64 page addresses -> alloc_rsp)
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
@@ -76,6 +79,11 @@ class AllocFlag(enum.IntFlag):
     SYSTEM = 0x4  # System-memory segment (Segment 0): the pages are host memory at sys_addr
     VRAM_PREFERRED = 0x8  # Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only
     SYSTEM_ONLY = 0x10  # Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM
+
+
+class AllocPagesFlag(enum.IntFlag):
+    BEGIN = 0x1  # Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left)
+    COMMIT = 0x2  # The list is complete after this message's pages: create the allocation
 
 
 class AllocState(enum.IntEnum):
@@ -440,6 +448,17 @@ class BackingRemoveRsp(_Struct):
     ]
 
 
+class AllocPagesReq(_Struct):
+    "ALLOC_PAGES payload header; count u64 host page addresses follow (the allocation's pages in order: entry i backs bytes [i x 4 KB, (i + 1) x 4 KB))"
+    _fields_ = [
+        ("owner", ctypes.c_uint32),  # The host's token (libgmmu: its process id); a message of another owner than the list's, without BEGIN, is BAD_HANDLE and leaves the list alone
+        ("flags", ctypes.c_uint32),  # ALLOC_PAGES_FLAG_*
+        ("size", ctypes.c_uint64),  # Bytes of the allocation, a non-zero multiple of 4 KB; the same in every message of a list
+        ("count", ctypes.c_uint32),  # Page addresses that follow (0 .. ALLOC_PAGES_MAX)
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
 class ResidencyReq(_Struct):
     'MAKE_RESIDENT and EVICT payload header; count u32 allocation handles follow'
     _fields_ = [
@@ -675,6 +694,7 @@ SEGMENT_DESC_BYTES = ctypes.sizeof(SegmentDesc)
 BACKING_REQ_BYTES = ctypes.sizeof(BackingReq)
 BACKING_REMOVE_REQ_BYTES = ctypes.sizeof(BackingRemoveReq)
 BACKING_REMOVE_RSP_BYTES = ctypes.sizeof(BackingRemoveRsp)
+ALLOC_PAGES_REQ_BYTES = ctypes.sizeof(AllocPagesReq)
 RESIDENCY_REQ_BYTES = ctypes.sizeof(ResidencyReq)
 RESIDENCY_RSP_BYTES = ctypes.sizeof(ResidencyRsp)
 ALLOC_INFO_BYTES = ctypes.sizeof(AllocInfo)

@@ -77,6 +77,34 @@ def test_alloc_map_query_unmap(dev, space, allocs):
     assert dev.vram().free_bytes < free0
 
 
+def test_alloc_pages(dev, space):
+    """ALLOC_PAGES maps each listed page where the list puts it; nothing
+    touches the pages, so any host addresses do."""
+    base = 0x1_2340_0000
+    pages = [base + 0x5000, base + 0x1000, base + 0x2000, base + 0x9000]
+    a = dev.alloc_pages(pages)
+    assert (a.size, a.extents, a.base) == (16 * K, 3, base + 0x5000)
+    info = dev.query_alloc(a.handle)
+    assert (info.state, info.extents) == (gmmu.AllocState.HOST, 3)
+    va = dev.map(space, a.handle, 16 * K)
+    for i, pa in enumerate(pages):
+        q = dev.query(space, va + i * 4 * K + 8)
+        assert (q.state, q.segment, q.page_shift, q.pa) == (2, 0, 12, pa + 8)
+    dev.free(a.handle)
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.alloc_pages([base, base + 0x800])
+    assert e.value.status is gmmu.Status.UNALIGNED
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.alloc_pages([base, base + 0x1000, base])
+    assert e.value.status is gmmu.Status.OVERLAP
+    # 600 pages take two messages; two runs.
+    long = [base + 0x100000 + i * 4 * K for i in range(300)] + \
+           [base + i * 4 * K for i in range(300)]
+    a = dev.alloc_pages(long)
+    assert (a.size, a.extents) == (600 * 4 * K, 2)
+    dev.free(a.handle)
+
+
 def test_segments(dev, allocs):
     system, vram = dev.segments()
     assert (system.id, system.kind, system.flags) == (0, gmmu.SegmentKind.SYSTEM,

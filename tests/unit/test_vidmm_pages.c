@@ -213,12 +213,12 @@ static void test_scattered(void **state)
     assert_int_not_equal(walk(as, va + N * PAGE).fault, GMMU_FAULT_NONE);
     /* A part of the allocation from an offset. */
     {
-        struct gmmu_map_req req = { .as_handle = as, .alloc_handle = rsp.handle,
-                                    .offset = 3 * PAGE, .size = 6 * PAGE };
+        struct gmmu_map_req req = {
+            .as_handle = as, .alloc_handle = rsp.handle, .offset = 3 * PAGE, .size = 6 * PAGE
+        };
         struct gmmu_va_rsp vr;
 
-        assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &vr, sizeof(vr)),
-                         GMMU_STATUS_OK);
+        assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &vr, sizeof(vr)), GMMU_STATUS_OK);
         expect_pages(as, vr.va, pages + 3, 6);
     }
     assert_int_equal(free_alloc(rsp.handle), GMMU_STATUS_OK);
@@ -267,12 +267,12 @@ static void test_large_pages(void **state)
     }
     /* Limited to 4 KB pages, the same pages. */
     {
-        struct gmmu_map_req req = { .as_handle = as, .alloc_handle = rsp.handle,
-                                    .size = n * PAGE, .page_sizes = PTM_PAGE_4K };
+        struct gmmu_map_req req = {
+            .as_handle = as, .alloc_handle = rsp.handle, .size = n * PAGE, .page_sizes = PTM_PAGE_4K
+        };
         struct gmmu_va_rsp vr;
 
-        assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &vr, sizeof(vr)),
-                         GMMU_STATUS_OK);
+        assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &vr, sizeof(vr)), GMMU_STATUS_OK);
         expect_pages(as, vr.va, pages, n);
         for (uint32_t i = 0; i < n; i += 37)
             assert_int_equal(walk(as, vr.va + i * PAGE).page_shift, 12);
@@ -383,8 +383,7 @@ static void test_bad_lists(void **state)
                      GMMU_STATUS_INVALID_ARGUMENT);
     expect_unchanged(&s);
     /* A refused message ended the list: it cannot be resumed. */
-    assert_int_equal(pages_msg(OWNER_A, COMMIT, 2 * PAGE, p + 1, 1, &rsp),
-                     GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(pages_msg(OWNER_A, COMMIT, 2 * PAGE, p + 1, 1, &rsp), GMMU_STATUS_BAD_HANDLE);
     expect_unchanged(&s);
     /* 32 runs fit, 33 do not (every other page). */
     for (int i = 0; i < 33; i++)
