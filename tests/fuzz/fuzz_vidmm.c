@@ -56,7 +56,8 @@
 #define MAX_RANGES   32
 #define HOST         VIDMM_SIM_HOST_BASE
 #define HOST_BYTES   (4ull << 20)
-#define LIST_MAX     8 /* MAKE_RESIDENT and EVICT lists built by folding */
+#define LIST_MAX     8  /* MAKE_RESIDENT and EVICT lists built by folding */
+#define PAGES_MAX    12 /* ALLOC_PAGES lists built by folding */
 
 static struct vidmm_sim sim;
 
@@ -175,6 +176,7 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
     union vidmm_fixed_req u;
     struct gmmu_residency_req res;
     struct gmmu_update_req upd;
+    struct gmmu_alloc_pages_req pg;
     uint32_t len = 0;
 
     switch (opcode) {
@@ -304,6 +306,35 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
             len += sizeof(h);
         }
         return len;
+    case GMMU_OP_ALLOC_PAGES:
+        /* Pages of the host memory, mostly in short runs (a page after the
+           last), now and then anything (unaligned, beyond the PA, repeats
+           happen by themselves); two owners; the size near the count. */
+        bytes(in, &pg, sizeof(pg));
+        if (!raw) {
+            pg.owner = pg.owner & 1;
+            pg.flags &= 0x3;
+            pg.count = pg.count % (PAGES_MAX + 1);
+            pg.size =
+                (pg.size & (1ull << 63)) ? pg.size : ((pg.size & 0x1F) + (pg.size >> 8 & 3)) * PAGE;
+            pg.reserved = (uint32_t)mostly_zero(pg.reserved, 32);
+        }
+        memcpy(buf, &pg, sizeof(pg));
+        len = (uint32_t)sizeof(pg);
+        for (uint32_t i = 0, prev = 0; i < (raw ? pg.count % 64 : pg.count); i++) {
+            uint64_t a;
+
+            bytes(in, &a, sizeof(a));
+            if (!raw && !(a >> 63)) {
+                uint32_t page = a & 1 ? prev + 1 : (uint32_t)(a >> 1) % (HOST_BYTES / PAGE);
+
+                a = HOST + page * PAGE;
+                prev = page;
+            }
+            memcpy(buf + len, &a, sizeof(a));
+            len += sizeof(a);
+        }
+        return len;
     default: /* CREATE_AS, GET_VRAM and unknown opcodes: no payload */
         return 0;
     }
@@ -347,8 +378,10 @@ static void note(uint16_t opcode, const uint8_t *req, const uint8_t *rsp)
 
     switch (opcode) {
     case GMMU_OP_ALLOC:
+    case GMMU_OP_ALLOC_PAGES: /* 0 until the list is committed */
         memcpy(&handle, rsp, 4);
-        allocs[n_allocs++] = handle;
+        if (handle)
+            allocs[n_allocs++] = handle;
         break;
     case GMMU_OP_CREATE_AS:
         memcpy(&handle, rsp, 4);
@@ -388,6 +421,7 @@ static uint32_t rsp_size(uint16_t opcode)
 {
     switch (opcode) {
     case GMMU_OP_ALLOC:
+    case GMMU_OP_ALLOC_PAGES:
         return GMMU_ALLOC_RSP_BYTES;
     case GMMU_OP_CREATE_AS:
         return GMMU_AS_RSP_BYTES;
@@ -446,14 +480,26 @@ static unsigned segment_of(const struct vidmm_alloc *a)
     return a->where == VIDMM_AT_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
 }
 
+/* A SYSTEM allocation of one host buffer (ALLOC); an ALLOC_PAGES one has
+   a piece per run of host pages. */
+static bool host_buffer(const struct vidmm_alloc *a)
+{
+    return (a->flags & GMMU_ALLOC_FLAG_SYSTEM) && a->first_extent == 0xFFFF;
+}
+
+static uint64_t extent_start(const struct vidmm_extent *e)
+{
+    return ((uint64_t)e->page_hi << 32 | e->page) * PAGE;
+}
+
 /* Where offset `off` of the allocation is, from its pieces. */
 static uint64_t piece_pa(const struct vidmm_alloc *a, uint64_t off)
 {
-    if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
+    if (host_buffer(a))
         return a->sys_addr + off;
     for (uint16_t i = a->first_extent; i != 0xFFFF; i = sim.vm->extents[i].next) {
         uint64_t bytes = (uint64_t)sim.vm->extents[i].pages * PAGE;
-        uint64_t at = (uint64_t)sim.vm->extents[i].page * PAGE + off;
+        uint64_t at = extent_start(&sim.vm->extents[i]) + off;
 
         if (off < bytes)
             return in_pool(a) ? pool_addr(at) : at;
@@ -465,7 +511,7 @@ static uint64_t piece_pa(const struct vidmm_alloc *a, uint64_t off)
 /* The offset of the allocation that the page at pa is, or UINT64_MAX. */
 static uint64_t offset_of(const struct vidmm_alloc *a, uint64_t pa)
 {
-    if (a->flags & GMMU_ALLOC_FLAG_SYSTEM)
+    if (host_buffer(a))
         return pa >= a->sys_addr && pa - a->sys_addr < a->size ? pa - a->sys_addr : UINT64_MAX;
     for (uint64_t off = 0; off < a->size; off += PAGE)
         if (piece_pa(a, off) == pa)
@@ -523,14 +569,14 @@ static bool owned(unsigned segment, uint64_t pa)
 {
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
         const struct vidmm_alloc *a = &sim.vm->allocs[i];
-        bool system = a->flags & GMMU_ALLOC_FLAG_SYSTEM;
+        bool system = host_buffer(a);
 
         if (!a->live || segment != segment_of(a))
             continue;
         if (system && pa >= a->sys_addr && pa - a->sys_addr < a->size)
             return true;
         for (uint16_t e = a->first_extent; !system && e != 0xFFFF; e = sim.vm->extents[e].next) {
-            uint64_t start = (uint64_t)sim.vm->extents[e].page * PAGE;
+            uint64_t start = extent_start(&sim.vm->extents[e]);
 
             start = in_pool(a) ? pool_addr(start) : start;
 
@@ -563,6 +609,31 @@ static void check_nothing_dangles(void)
 
 static uint32_t run(uint16_t opcode, const uint8_t *req, uint32_t len, uint8_t *rsp,
                     uint32_t *rsp_len);
+
+/* An ALLOC_PAGES allocation: its pieces cover its size, at most
+   VIDMM_PAGE_RUNS of them, none over another or over the backing pool. */
+static void check_page_list(const struct vidmm_alloc *a)
+{
+    uint64_t pages = 0;
+    uint32_t n = 0;
+
+    for (uint16_t e = a->first_extent; e != 0xFFFF; e = sim.vm->extents[e].next, n++) {
+        const struct vidmm_extent *x = &sim.vm->extents[e];
+        uint64_t lo = extent_start(x), hi = lo + (uint64_t)x->pages * PAGE;
+
+        pages += x->pages;
+        if (hi > (1ull << 52) || backing_pool_overlaps(&sim.vm->backing, lo, hi - lo))
+            broken("a listed page beyond the PA or in the pool", lo, hi);
+        for (uint16_t f = x->next; f != 0xFFFF; f = sim.vm->extents[f].next) {
+            uint64_t flo = extent_start(&sim.vm->extents[f]);
+
+            if (flo < hi && lo < flo + (uint64_t)sim.vm->extents[f].pages * PAGE)
+                broken("a page listed twice", lo, flo);
+        }
+    }
+    if (pages * PAGE != a->size || n > VIDMM_PAGE_RUNS || n != a->extents)
+        broken("page list pieces", pages, n);
+}
 
 /* Residency counts and copies before the command (check_residency). */
 static struct {
@@ -628,6 +699,8 @@ static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, ui
             continue;
         if (a->where == VIDMM_AT_VRAM && !(a->flags & GMMU_ALLOC_FLAG_SYSTEM))
             resident += a->size;
+        if ((a->flags & GMMU_ALLOC_FLAG_SYSTEM) && !host_buffer(a))
+            check_page_list(a);
         for (uint16_t e = a->first_extent; in_pool(a) && e != 0xFFFF; e = sim.vm->extents[e].next) {
             const struct vidmm_extent *x = &sim.vm->extents[e];
             uint64_t lo = (uint64_t)x->page * PAGE, hi = lo + (uint64_t)x->pages * PAGE;
@@ -704,6 +777,33 @@ static void check_residency(uint16_t opcode, uint32_t st, const uint8_t *req, ui
         if (prior.live[i] && sim.vm->allocs[i].live &&
             sim.vm->allocs[i].residency != prior.count[i] + delta[i])
             broken("a residency count changed", i, sim.vm->allocs[i].residency);
+}
+
+/* After ALLOC_PAGES: a list whose message was refused (but for another
+   owner's, BAD_HANDLE) or committed is gone, and only a commit adds an
+   allocation. */
+static void check_staging(uint16_t opcode, uint32_t st, const uint8_t *req, uint32_t len,
+                          const uint8_t *rsp)
+{
+    struct gmmu_alloc_pages_req pg;
+    struct gmmu_alloc_rsp out;
+
+    if (opcode != GMMU_OP_ALLOC_PAGES)
+        return;
+    if (st != GMMU_STATUS_OK && st != GMMU_STATUS_BAD_HANDLE &&
+        st != GMMU_STATUS_MALFORMED_LENGTH && sim.vm->stage->active)
+        broken("a refused ALLOC_PAGES left its list staged", st, 0);
+    if (st != GMMU_STATUS_OK || len < sizeof(pg))
+        return;
+    memcpy(&pg, req, sizeof(pg));
+    memcpy(&out, rsp, sizeof(out));
+    if (!(pg.flags & GMMU_ALLOC_PAGES_FLAG_COMMIT) != !out.handle)
+        broken("ALLOC_PAGES answered a handle without COMMIT, or none with it", pg.flags,
+               out.handle);
+    if ((pg.flags & GMMU_ALLOC_PAGES_FLAG_COMMIT) && sim.vm->stage->active)
+        broken("a committed list stays staged", pg.flags, 0);
+    if (!out.handle && (!sim.vm->stage->active || out.size != sim.vm->stage->staged * PAGE))
+        broken("ALLOC_PAGES staged what it did not say", out.size, sim.vm->stage->staged);
 }
 
 /* The per-allocation record counts that end vidmm's scans early: a count
@@ -816,6 +916,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = run(opcode, req, len, rsp, &rsp_len);
         check_invariants(opcode, st, rsp_len);
         check_residency(opcode, st, req, len);
+        check_staging(opcode, st, req, len, rsp);
         if (st == GMMU_STATUS_OK)
             note(opcode, req, rsp);
     }

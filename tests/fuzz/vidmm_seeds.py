@@ -17,6 +17,8 @@ import sys
 # Selectors: the index of the opcode in vidmm_commands (firmware/lib/vidmm_cmds.c).
 ALLOC, FREE, CREATE_AS, DESTROY_AS, MAP_VA, UNMAP_VA, RESERVE_VA, UPDATE_VA, QUERY_VA, GET_VRAM = range(10)
 ADD_BACKING, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_SEGMENTS, REMOVE_BACKING = range(10, 16)
+ALLOC_PAGES = 16
+BEGIN, COMMIT = 1, 2
 FOLD, RAW = 1, 0
 OP_MAP, OP_UNMAP, OP_COPY, OP_PROTECT = 1, 2, 3, 4
 PREFER_64K, CONTIGUOUS, SYSTEM, VRAM_PREFERRED, SYSTEM_ONLY = 1, 2, 4, 8, 16
@@ -65,6 +67,14 @@ def backing(unit, units_minus_one):
     """ADD_BACKING, folded to 64 KB units of the harness's 4 MiB of host
     memory (1 MiB .. 3 MiB is the pool every input starts with)."""
     return cmd(ADD_BACKING, struct.pack("<QQ", unit, units_minus_one))
+
+
+def pages(owner, flags, npages, picks, mode=FOLD):
+    """ALLOC_PAGES; folded, a pick k >= 0 is host page k of the harness's
+    memory and None the page after the previous one; the size is npages."""
+    enc = [1 if k is None else k << 1 for k in picks]
+    return cmd(ALLOC_PAGES, struct.pack("<IIQII", owner, flags, npages, len(enc), 0) +
+               b"".join(struct.pack("<Q", a) for a in enc), mode)
 
 
 SEEDS = {
@@ -156,6 +166,15 @@ SEEDS = {
         residency(MAKE_RESIDENT, [0, 0], RAW, count=3), residency(EVICT, [0], RAW, count=1),
         residency(EVICT, [0x80000001], RAW, count=1), cmd(QUERY_ALLOC, struct.pack("<II", 0, 1), RAW),
         cmd(ADD_BACKING, struct.pack("<QQ", (1 << 40) + 0x1000, 0x10000), RAW),
+    ],
+    "pages": [
+        cmd(CREATE_AS), pages(0, BEGIN | COMMIT, 4, [10, None, 3, None]), map_va(0, 0, size=0x4000),
+        pages(0, BEGIN, 6, [100, None, None]), pages(1, 0, 6, [5]),
+        pages(0, COMMIT, 6, [200, None, 101]),
+        pages(0, BEGIN, 6, [100, None, None]), pages(0, COMMIT, 6, [16, None, None]),
+        map_va(0, 1, size=0x6000), pages(0, BEGIN | COMMIT, 2, [900, 300]),
+        update(0, [op(OP_MAP, 0, 0, 1)]), handle(FREE, 0), handle(FREE, 0),
+        pages(0, BEGIN | COMMIT, 1, [7], RAW),
     ],
     "malformed": [
         # Mode bit 3 on a raw command: the length is off by mode >> 4.
