@@ -137,6 +137,7 @@ struct m_as {
 
 struct m_alloc {
     bool live, system;
+    bool listed; /* ALLOC_PAGES: its pages are mpages[its index] */
     uint32_t handle, serial;
     uint64_t size, sys_addr;
     uint32_t flags; /* ALLOC_FLAG_* */
@@ -148,6 +149,10 @@ struct m_alloc {
 static struct vidmm_sim sim;
 static struct m_as mas[M_AS];
 static struct m_alloc mal[M_ALLOCS];
+/* The host pages of ALLOC_PAGES allocations, in list order. */
+#define LIST_PAGES 600
+static uint64_t mpages[M_ALLOCS][LIST_PAGES];
+static unsigned long stat_lists_ok, stat_lists_refused;
 static uint32_t scratch_as, serial_next = 1;
 static uint64_t start_used;
 static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat_failed_alloc;
@@ -378,6 +383,24 @@ static struct expect expected(const struct m_as *as, uint64_t va)
                             (uint32_t)((r->offset + va - r->va) / PAGE) };
 }
 
+/* The host address of page `page` of a system allocation: one buffer at
+   sys_addr, or its list's page. */
+static uint64_t sys_pa(const struct m_alloc *m, uint64_t page)
+{
+    return m->listed ? mpages[m - mal][page] : m->sys_addr + page * PAGE;
+}
+
+/* Whether the system allocation holds the host page at pa. */
+static bool sys_holds(const struct m_alloc *m, uint64_t pa)
+{
+    if (!m->listed)
+        return pa - m->sys_addr < m->size;
+    for (uint64_t k = 0; k < m->size / PAGE; k++)
+        if (mpages[m - mal][k] == (pa & ~(PAGE - 1)))
+            return true;
+    return false;
+}
+
 static void check_page(int a, uint64_t va)
 {
     const struct m_as *as = &mas[a];
@@ -408,7 +431,7 @@ static void check_page(int a, uint64_t va)
     const struct m_alloc *m = &mal[e.alloc];
 
     if (m->system) {
-        want_pa = m->sys_addr + (uint64_t)e.page * PAGE + va % PAGE;
+        want_pa = sys_pa(m, e.page) + va % PAGE;
         if (r.segment != GMMU_SEGMENT_SYSTEM || r.pa != want_pa)
             fail_msg("as %d va 0x%llx: system pa 0x%llx seg %u, expected 0x%llx", a,
                      (unsigned long long)va, (unsigned long long)r.pa, r.segment,
@@ -468,7 +491,7 @@ static void check_sample(void)
 static bool sys_held(uint64_t pa)
 {
     for (int i = 0; i < M_ALLOCS; i++)
-        if (mal[i].live && mal[i].system && pa - mal[i].sys_addr < mal[i].size)
+        if (mal[i].live && mal[i].system && sys_holds(&mal[i], pa))
             return true;
     return false;
 }
@@ -488,8 +511,8 @@ static void check_no_stale(const struct m_alloc *m)
                 if (w.fault != GMMU_FAULT_NONE || w.zero)
                     continue;
                 if (m->system)
-                    stale = w.segment == GMMU_SEGMENT_SYSTEM && w.pa - m->sys_addr < m->size &&
-                            !sys_held(w.pa);
+                    stale =
+                        w.segment == GMMU_SEGMENT_SYSTEM && sys_holds(m, w.pa) && !sys_held(w.pa);
                 else
                     stale = (peek_tag(w.segment, w.pa) & ~0xFFFFFFull) == tag_of(m->serial, 0);
                 if (stale)
@@ -942,6 +965,143 @@ static bool tag_alloc(struct m_alloc *m)
     return true;
 }
 
+/* Runs of consecutive pages in a list. */
+static uint32_t list_runs(const uint64_t *p, uint32_t n)
+{
+    uint32_t runs = 1;
+
+    for (uint32_t k = 1; k < n; k++)
+        runs += p[k] != p[k - 1] + PAGE;
+    return runs;
+}
+
+/*
+ * ALLOC_PAGES of n host pages: a region of n pages cut into random pieces
+ * handed out in a random order, sent in messages of random length (now and
+ * then another owner's message in between, refused without harm). One list
+ * in ten has one fault put in by hand (a page twice, unaligned, beyond the
+ * PA, in the pool, a size that does not match) and must answer its status
+ * with nothing allocated; a clean list is NO_MEMORY exactly when it has
+ * more runs than ALLOC_PAGES_RUNS or than vidmm has free pieces.
+ */
+static void do_alloc_pages(int i)
+{
+    uint32_t n = 1 + (uint32_t)below(chance(20) ? LIST_PAGES : 40);
+    bool bad = chance(10);
+    uint32_t pieces = 1 + (uint32_t)below(bad ? (n < 16 ? n : 16) : (n < 40 ? n : 40));
+    uint64_t base = (0x100000 + below(1u << 20)) * PAGE, size = (uint64_t)n * PAGE;
+    uint64_t *p = mpages[i];
+    uint32_t cut[41], order[40], np = 0, want = GMMU_STATUS_OK, runs, st = GMMU_STATUS_OK;
+    uint32_t free_pieces = sim.vm->free_extents, live = sim.vm->live_allocs;
+    uint8_t msg[GMMU_ALLOC_PAGES_REQ_BYTES + 8 * GMMU_ALLOC_PAGES_MAX];
+    struct gmmu_alloc_rsp rsp;
+    struct gmmu_alloc_info info;
+
+    cut[np++] = 0;
+    for (uint32_t k = 1; k < n && np < pieces; k++)
+        if (n - k <= pieces - np || below(n) < pieces)
+            cut[np++] = k;
+    cut[np] = n;
+    for (uint32_t k = 0; k < np; k++)
+        order[k] = k;
+    for (uint32_t k = np; k > 1; k--) {
+        uint32_t j = (uint32_t)below(k), t = order[k - 1];
+
+        order[k - 1] = order[j];
+        order[j] = t;
+    }
+    for (uint32_t k = 0, at = 0; k < np; k++)
+        for (uint32_t q = cut[order[k]]; q < cut[order[k] + 1]; q++)
+            p[at++] = base + (uint64_t)q * PAGE;
+    if (bad) {
+        uint32_t k = (uint32_t)below(n);
+
+        switch (below(6)) {
+        case 0: /* a page twice */
+            if (n < 2)
+                return;
+            k = 1 + (uint32_t)below(n - 1);
+            p[k] = p[below(k)];
+            want = GMMU_STATUS_OVERLAP;
+            break;
+        case 1:
+            p[k] += 8 << below(9);
+            want = GMMU_STATUS_UNALIGNED;
+            break;
+        case 2:
+            p[k] = (UINT64_C(1) << 52) + below(4) * PAGE;
+            want = GMMU_STATUS_OUT_OF_RANGE;
+            break;
+        case 3: /* the pool's pages are the device's */
+            p[k] = pool[below(2)].addr + below(16) * PAGE;
+            want = GMMU_STATUS_OVERLAP;
+            break;
+        case 4: /* fewer pages than the size */
+            size += PAGE * (1 + below(3));
+            want = GMMU_STATUS_INVALID_ARGUMENT;
+            break;
+        default: /* more */
+            size -= PAGE;
+            want = size ? GMMU_STATUS_OUT_OF_RANGE : GMMU_STATUS_INVALID_ARGUMENT;
+            break;
+        }
+    }
+    runs = list_runs(p, n);
+    if (!bad && (runs > GMMU_ALLOC_PAGES_RUNS || runs > free_pieces))
+        want = GMMU_STATUS_NO_MEMORY;
+    for (uint32_t done = 0; done < n && st == GMMU_STATUS_OK;) {
+        uint32_t k = 1 + (uint32_t)below(GMMU_ALLOC_PAGES_MAX);
+        struct gmmu_alloc_pages_req req = { .owner = 7, .size = size };
+
+        k = k < n - done ? k : n - done;
+        req.flags = (done ? 0u : GMMU_ALLOC_PAGES_FLAG_BEGIN) |
+                    (done + k == n ? GMMU_ALLOC_PAGES_FLAG_COMMIT : 0u);
+        req.count = k;
+        if (done && chance(10)) { /* another host's message: refused, harmless */
+            struct gmmu_alloc_pages_req other = req;
+
+            other.owner = 8;
+            other.count = 1;
+            memcpy(msg, &other, sizeof(other));
+            memcpy(msg + sizeof(other), &base, 8);
+            assert_int_equal(call(GMMU_OP_ALLOC_PAGES, msg, sizeof(other) + 8, &rsp, sizeof(rsp)),
+                             GMMU_STATUS_BAD_HANDLE);
+        }
+        memcpy(msg, &req, sizeof(req));
+        memcpy(msg + sizeof(req), p + done, 8ull * k);
+        st = call(GMMU_OP_ALLOC_PAGES, msg, (uint32_t)(sizeof(req) + 8ull * k), &rsp, sizeof(rsp));
+        done += k;
+        if (st == GMMU_STATUS_OK && done < n)
+            assert_int_equal(rsp.handle, 0);
+    }
+    assert_false(sim.vm->stage->active);
+    if (want != GMMU_STATUS_OK || st != GMMU_STATUS_OK) {
+        assert_int_equal(st, want);
+        assert_int_equal(sim.vm->free_extents, free_pieces);
+        assert_int_equal(sim.vm->live_allocs, live);
+        stat_lists_refused++;
+        return;
+    }
+    assert_int_equal(rsp.extents, runs);
+    assert_int_equal(rsp.size, size);
+    assert_int_equal(rsp.base, p[0]);
+    assert_int_equal(sim.vm->free_extents, free_pieces - runs);
+    mal[i] = (struct m_alloc){ .live = true,
+                               .system = true,
+                               .listed = true,
+                               .handle = rsp.handle,
+                               .serial = serial_next++,
+                               .size = size,
+                               .sys_addr = p[0],
+                               .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                               .where = ST_HOST,
+                               .stamp = ++model_clock };
+    assert_int_equal(query_alloc(rsp.handle, &info), GMMU_STATUS_OK);
+    assert_int_equal(info.state, ST_HOST);
+    assert_int_equal(info.extents, runs);
+    stat_lists_ok++;
+}
+
 static void do_alloc(void)
 {
     static const uint32_t bad_place[] = { GMMU_ALLOC_FLAG_SYSTEM | PREF,
@@ -957,6 +1117,10 @@ static void do_alloc(void)
         return;
     switch (below(5)) {
     case 0:
+        if (chance(50)) {
+            do_alloc_pages(i);
+            return;
+        }
         req.flags = GMMU_ALLOC_FLAG_SYSTEM;
         req.sys_addr = (0x100000 + below(1u << 20)) * PAGE;
         if (chance(5)) { /* the pool is the device's */
@@ -1983,6 +2147,8 @@ static void test_random_commands(void **state)
            (unsigned long long)(sim.copy_bytes >> 20), stat_resident_ok, stat_resident_nomem,
            stat_evict_ok, stat_list_refused, stat_offline_maps, stat_lru_checked, stat_lru_excused,
            stat_page_checks, stat_alloc_moved_refused, stat_undo_refused);
+    printf("vidmm_diff: ALLOC_PAGES: %lu lists allocated, %lu refused\n", stat_lists_ok,
+           stat_lists_refused);
     vidmm_sim_fini(&sim);
 }
 
