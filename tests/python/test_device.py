@@ -98,7 +98,7 @@ def test_alloc_pages(dev, space):
         dev.alloc_pages([base, base + 0x1000, base])
     assert e.value.status is gmmu.Status.OVERLAP
     # 600 pages take two messages; two runs.
-    long = [base + 0x100000 + i * 4 * K for i in range(300)] + \
+    long = [base + 0x200000 + i * 4 * K for i in range(300)] + \
            [base + i * 4 * K for i in range(300)]
     a = dev.alloc_pages(long)
     assert (a.size, a.extents) == (600 * 4 * K, 2)

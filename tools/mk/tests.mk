@@ -127,6 +127,16 @@ t-sysmem-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_sysmem_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/sysmem-soc-sim.log -- \
 	  $(HOST_DIR)/test_sysmem_soc $(BUILD)/test/sysmem-soc-sim.log
 
+# System-memory allocations as page lists (ALLOC_PAGES), randomized: host
+# pages scattered on purpose, engines on them through the GPU VA, the host
+# reading its pages, against a model (PAGES_ROUNDS rounds from PAGES_SEED).
+PAGES_ROUNDS ?= 6
+PAGES_SEED ?= 1
+TESTS += pages-soc
+t-pages-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_pages_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/pages-soc-sim.log -- \
+	  $(HOST_DIR)/test_pages_soc $(PAGES_ROUNDS) $(PAGES_SEED)
+
 # Monitored fences end to end: the paging fence of MAP_VA/UNMAP_VA, read by
 # command and through BAR1, waits told by EVT_FENCE.
 TESTS += fence-soc
