@@ -126,11 +126,47 @@ static void pick_range(size_t bytes, uint64_t *off, uint32_t *len)
     *off = between(0, (bytes - l) / 64) * 64;
 }
 
+/* Like gmmu_sysmem_alloc_pages, but cut only at 64 KB boundaries (n a
+   multiple of 16): the buffer is 2 MiB aligned, so every piece is 64 KB
+   aligned in PA and, the VA being congruent to the first page, in VA. */
+static void aligned_pages(struct gmmu_dev *dev, size_t n, size_t runs, uint64_t *bus, void **host)
+{
+    size_t chunks = n / 16, cut[33], np = 0, order[32];
+    uint64_t base;
+    void *ptr;
+
+    assert_int_equal(gmmu_sysmem_alloc(dev, n * PAGE, &base, &ptr), 0);
+    assert_int_equal(base % (64 * KIB), 0);
+    cut[np++] = 0;
+    for (size_t c = 1; c < chunks && np < runs; c++)
+        if (chunks - c <= runs - np || rnd() % chunks < runs)
+            cut[np++] = c;
+    cut[np] = chunks;
+    for (size_t k = 0; k < np; k++)
+        order[k] = k;
+    for (size_t k = np; k > 1; k--) {
+        size_t j = (size_t)(rnd() % k), t = order[k - 1];
+
+        order[k - 1] = order[j];
+        order[j] = t;
+    }
+    for (size_t k = 0, i = 0; k < np; k++)
+        for (size_t pg = cut[order[k]] * 16; pg < cut[order[k] + 1] * 16; pg++, i++) {
+            bus[i] = base + pg * PAGE;
+            host[i] = (uint8_t *)ptr + pg * PAGE;
+        }
+}
+
 static void one_round(struct gmmu_dev *dev, uint32_t as, unsigned round)
 {
     /* Most rounds 16 .. 160 pages; one round a list longer than a message. */
     size_t n = round == 1 ? 600 : (size_t)between(16, 160);
-    size_t runs = (size_t)between(1, n < 32 ? n : 32);
+    /* Odd rounds: pieces of whole 64 KB pages. */
+    bool aligned = round & 1;
+    size_t runs;
+
+    n = aligned ? (n + 15) & ~(size_t)15 : n;
+    runs = (size_t)between(1, aligned ? (n / 16 < 32 ? n / 16 : 32) : n < 32 ? n : 32);
     size_t bytes = n * PAGE;
     uint64_t *bus = calloc(n, sizeof(*bus));
     void **host = calloc(n, sizeof(*host));
@@ -144,9 +180,13 @@ static void one_round(struct gmmu_dev *dev, uint32_t as, unsigned round)
     assert_non_null(bus);
     assert_non_null(host);
     assert_non_null(model);
-    assert_int_equal(gmmu_sysmem_alloc_pages(dev, n, runs, rnd(), bus, host), 0);
+    if (aligned)
+        aligned_pages(dev, n, runs, bus, host);
+    else
+        assert_int_equal(gmmu_sysmem_alloc_pages(dev, n, runs, rnd(), bus, host), 0);
     assert_true(list_runs(bus, n) <= runs);
-    printf("round %u: %zu pages in %u runs\n", round, n, list_runs(bus, n));
+    printf("round %u: %zu pages in %u runs%s\n", round, n, list_runs(bus, n),
+           aligned ? " of whole 64 KB pages" : "");
 
     /* A bad list first: a page twice. Nothing is allocated. */
     assert_int_equal(gmmu_get_vram(dev, &v0), 0);
@@ -176,7 +216,7 @@ static void one_round(struct gmmu_dev *dev, uint32_t as, unsigned round)
         memcpy(host[i], model + i * PAGE, PAGE);
 
     /* Where the tables put each page, and with which page size. */
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 8; k++) {
         uint64_t off = between(0, n - 1) * PAGE + between(0, 511) * 8;
         struct gmmu_query_rsp q;
 
