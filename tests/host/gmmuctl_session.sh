@@ -73,6 +73,18 @@ expect "read-only fault status" "$rc/$(echo "$out" | json reason)" 1/2
 out=$(ctl --json faults --wait 2000)
 grep -q "\"va\": $vaRO, .*\"reason\": \"READ_ONLY\"" <<<"$out" || fail "fault event: $out"
 
+# Host pages as a list (nothing touches them): two runs, the first a
+# 64 KB-aligned run of 16 pages mapped with one 64 KB page; a page given
+# twice is refused.
+out=$(ctl --json alloc-pages 0x123450000:16 0x123400000 0x123401000:2)
+expect "page list runs/size" "$(echo "$out" | json extents)/$(echo "$out" | json size)" 2/77824
+plist=$(echo "$out" | json handle)
+vapl=$(ctl --json map "$as" "$plist" 77824 | json va)
+out=$(ctl --json query "$as" "$vapl"); expect "listed 64 KB page" "$(echo "$out" | json page_shift)/$(echo "$out" | json pa)" 16/$((0x123450000))
+out=$(ctl --json query "$as" $((vapl + 0x11008))); expect "listed 4 KB page" "$(echo "$out" | json page_shift)/$(echo "$out" | json pa)" 12/$((0x123401008))
+ctl alloc-pages 0x123400000 0x123400000 2>/dev/null && fail "a page twice was accepted"
+ctl free "$plist" || fail "free the page list"
+
 # Teardown: FREE unmaps from every address space; VRAM as at the start.
 ctl unmap "$as" "$vaz" 1M || fail "unmap zero range"
 for h in "$alloc" "$alloc2"; do ctl free "$h" || fail "free $h"; done
