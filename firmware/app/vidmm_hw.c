@@ -263,16 +263,21 @@ static uint64_t cpu_read64(void *ctx, uint64_t off)
 static uint64_t eng_read64(void *ctx, uint64_t off)
 {
     if (ptm_paging_clean(&pager))
-        return hw_read64(ctx, off);
+        return ptm_paging_failed(&pager) ? 0 : hw_read64(ctx, off);
     return ptm_paging_read64(&pager, off);
 }
 
 /* One staleness check for the run, then the words straight from the
-   cache. */
+   cache; zeros once the engine failed (ptm_hw.failed). */
 static void eng_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
 {
     if (!ptm_paging_clean(&pager))
         ptm_paging_read_range(&pager, off, off + 8 * (uint64_t)n);
+    if (ptm_paging_failed(&pager)) {
+        for (size_t i = 0; i < n; i++)
+            words[i] = 0;
+        return;
+    }
     hw_read_run(ctx, off, words, n);
 }
 
@@ -319,6 +324,12 @@ static bool eng_complete(void *ctx)
     return ptm_paging_complete(&pager);
 }
 
+static bool eng_failed(void *ctx)
+{
+    (void)ctx;
+    return ptm_paging_failed(&pager);
+}
+
 /* A move's copy: COPY packets (at most 2^27 words each), waited for, so
    the old pages can be freed once vidmm's rewrite completes. The engine
    wrote DDR behind the data cache: dropped after. */
@@ -353,6 +364,7 @@ static const struct vidmm_hw engine_hooks = {
     .write_run = eng_write_run,
     .write_pattern = eng_write_pattern,
     .complete = eng_complete,
+    .failed = eng_failed,
     .invalidate = eng_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,

@@ -92,7 +92,7 @@ uint64_t ptm_paging_read64(void *ctx, uint64_t off)
     struct ptm_paging *p = ctx;
 
     ptm_paging_read_range(p, off, off + 8);
-    return p->read64(p->ctx, off);
+    return p->failed ? 0 : p->read64(p->ctx, off); /* ptm_hw.failed */
 }
 
 void ptm_paging_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
@@ -101,7 +101,7 @@ void ptm_paging_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
 
     ptm_paging_read_range(p, off, off + 8 * (uint64_t)n);
     for (size_t i = 0; i < n; i++)
-        words[i] = p->read64(p->ctx, off + 8 * i);
+        words[i] = p->failed ? 0 : p->read64(p->ctx, off + 8 * i);
 }
 
 static void push(struct ptm_paging *p, const uint64_t *w, unsigned n, const uint64_t *body,
@@ -203,4 +203,5 @@ const struct ptm_hw ptm_paging_hw = {
     .write_pattern = ptm_paging_write_pattern,
     .invalidate = ptm_paging_flush,
     .complete = ptm_paging_complete,
+    .failed = ptm_paging_failed,
 };

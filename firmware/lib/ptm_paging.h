@@ -79,6 +79,11 @@ void ptm_paging_write_pattern(void *ctx, uint64_t vram_offset, uint64_t first, u
 /* Queues the FLUSH_TLB; complete waits for it. */
 void ptm_paging_flush(void *ctx, uint32_t asid, uint64_t va_start, uint64_t va_end);
 bool ptm_paging_complete(void *ctx);
+/* Whether a packet of the running command failed (ptm_hw.failed). */
+static inline bool ptm_paging_failed(void *ctx)
+{
+    return ((const struct ptm_paging *)ctx)->failed;
+}
 /* Waits for everything queued (a FENCE), keeping a failure for complete:
  * for a platform's invalidate hook, which must return once it is done. */
 void ptm_paging_wait(struct ptm_paging *p);

@@ -450,12 +450,34 @@ static void list_push(struct ptm *pm, struct ptm_block_list *list, uint64_t offs
     list->count++;
 }
 
-static uint64_t list_pop(struct ptm *pm, struct ptm_block_list *list)
+/* Whether the hardware dropped a write of this command: links written
+   since may be missing (ptm_hw.failed). */
+static bool hw_failed(const struct ptm *pm)
+{
+    return pm->hw->failed && pm->hw->failed(pm->hw_ctx);
+}
+
+/* Gives a list up without reading a link (its blocks are lost). */
+static void list_abandon(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind)
+{
+    pm->lost_bytes += (uint64_t)list->count * block_bytes[kind];
+    list->count = 0;
+}
+
+/* The head (kept in CPU memory, so always right); the next is read from
+   the head's first word. If the hardware has failed by then (the read
+   waits for the writes it depends on, so it finds out), that link may
+   never have been written: the rest of the list is given up (lost). */
+static uint64_t list_pop(struct ptm *pm, struct ptm_block_list *list, enum block_kind kind)
 {
     uint64_t offset = list->head;
 
-    list->head = hw_read(pm, offset);
     list->count--;
+    if (!list->count)
+        return offset;
+    list->head = hw_read(pm, offset);
+    if (hw_failed(pm))
+        list_abandon(pm, list, kind);
     return offset;
 }
 
@@ -472,7 +494,7 @@ static void free_list_all(struct ptm *pm, struct ptm_block_list *list, enum bloc
                           bool were_tables)
 {
     while (list->count)
-        free_block(pm, kind, list_pop(pm, list), were_tables);
+        free_block(pm, kind, list_pop(pm, list, kind), were_tables);
 }
 
 /* Four of these end every command, the lists almost always empty: the
@@ -520,7 +542,7 @@ static uint64_t take_block(struct op *op, enum block_kind kind, bool clear)
     }
     flush(op);
     if (pm->reserved[kind].count) {
-        offset = list_pop(pm, &pm->reserved[kind]);
+        offset = list_pop(pm, &pm->reserved[kind], kind);
     } else {
         /* The count was wrong: never expected, but try to carry on. */
         pm->count_short++;
@@ -1465,7 +1487,14 @@ static enum ptm_status issue_invalidation(struct ptm *pm)
     pm->inv_pending = false;
     /* The command completes here: its writes and its invalidation. */
     st = hw_complete(pm);
-    /* Only now may the freed tables' VRAM be reused. */
+    /* Only now may the freed tables' VRAM be reused; not at all if a
+       write failed: the entry that unlinked a table may not have landed,
+       and the list's links may be missing. */
+    if (st != PTM_OK) {
+        list_abandon(pm, &pm->deferred[BLOCK_4K], BLOCK_4K);
+        list_abandon(pm, &pm->deferred[BLOCK_8K], BLOCK_8K);
+        return st;
+    }
     free_list(pm, &pm->deferred[BLOCK_4K], BLOCK_4K, true);
     free_list(pm, &pm->deferred[BLOCK_8K], BLOCK_8K, true);
     return st;
@@ -1639,6 +1668,10 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     if (plan == PLAN_COUNT) {
         walk_root(&op, lo, hi);
         st = reserve_blocks(pm, op.need);
+        /* Counted over words the failed hardware left stale: its error,
+           reported and cleared as at the end. */
+        if (st != PTM_OK && hw_failed(pm))
+            return hw_complete(pm) == PTM_OK ? st : PTM_ERR_ENGINE;
         if (st != PTM_OK)
             return st;
     }
@@ -1895,6 +1928,22 @@ void ptm_destroy(struct ptm *pm)
     pm->root = NO_BLOCK;
 }
 
+uint64_t ptm_abandon(struct ptm *pm)
+{
+    struct ptm_usage u;
+
+    list_abandon(pm, &pm->reserved[BLOCK_4K], BLOCK_4K);
+    list_abandon(pm, &pm->reserved[BLOCK_8K], BLOCK_8K);
+    list_abandon(pm, &pm->deferred[BLOCK_4K], BLOCK_4K);
+    list_abandon(pm, &pm->deferred[BLOCK_8K], BLOCK_8K);
+    ptm_usage(pm, &u);
+    pm->upper_tables = pm->l1_tables = pm->leaf4k_tables = pm->leaf64k_tables = 0;
+    pm->slab_pages = 0;
+    pm->lost_bytes = 0;
+    pm->root = NO_BLOCK;
+    return u.vram_bytes;
+}
+
 uint64_t ptm_root(const struct ptm *pm)
 {
     return pm->root;
@@ -1935,7 +1984,9 @@ void ptm_usage(const struct ptm *pm, struct ptm_usage *out)
         (uint64_t)(out->upper_tables + out->leaf4k_tables + out->slab_pages +
                    pm->deferred[BLOCK_4K].count) *
             GMMU_TABLE_BYTES +
-        (uint64_t)(out->l1_tables + pm->deferred[BLOCK_8K].count) * GMMU_L1_TABLE_BYTES;
+        (uint64_t)(out->l1_tables + pm->deferred[BLOCK_8K].count) * GMMU_L1_TABLE_BYTES +
+        pm->lost_bytes;
+    out->lost_bytes = pm->lost_bytes;
 }
 
 uint32_t ptm_valid_count(const struct ptm *pm, uint64_t table, bool leaf64k)

@@ -89,6 +89,17 @@ struct ptm_hw {
      */
     bool (*complete)(void *ctx);
     /*
+     * Optional (with complete): whether the hardware has already failed a
+     * write of the running command. From then on writes are dropped, and
+     * read64 and read_run must return 0 for every word until complete()
+     * (the binding's job, as seeing earlier writes is: a word may be stale,
+     * e.g. a new table whose clear never landed, and 0 reads as invalid, so
+     * the rest of the command never follows it as a table pointer). The
+     * manager stops following its block lists, whose links live in VRAM,
+     * at that point (their blocks are lost).
+     */
+    bool (*failed)(void *ctx);
+    /*
      * Drop every cached translation and walk-cache entry of asid that
      * overlaps [va_start, va_end), and return when that is done: tables
      * freed by the command are handed back to vram_alloc right after.
@@ -165,6 +176,7 @@ struct ptm_usage {
     uint64_t table_bytes;    /* their sizes (a 64 KB-page table is 256 B) */
     uint64_t vram_bytes;     /* VRAM taken from vram_alloc, slabs whole */
     uint32_t pending_free;   /* blocks waiting for the batch's invalidation */
+    uint64_t lost_bytes;     /* blocks given up after an engine error (in vram_bytes) */
 };
 
 /* A VRAM-threaded list of table blocks (see ptmgr.c). */
@@ -195,6 +207,9 @@ struct ptm {
     struct ptm_block_list deferred[2];
     uint64_t inv_start, inv_end;
     uint32_t upper_tables, l1_tables, leaf4k_tables, leaf64k_tables;
+    /* Blocks of the lists given up after an engine error: still taken
+       from vram_alloc, never to be found again (see ptm_hw.failed). */
+    uint64_t lost_bytes;
     uint32_t slab_pages;
     uint32_t *counts; /* ptm_config.table_counts */
     /* Self-checks of the counting pass; they stay 0 (tests assert it). */
@@ -207,6 +222,12 @@ enum ptm_status ptm_init(struct ptm *pm, const struct ptm_config *cfg);
 
 /* Unmap everything, invalidate, and give every table back to vram_alloc. */
 void ptm_destroy(struct ptm *pm);
+
+/* After an engine error: the space's tables cannot be trusted (some
+ * writes were dropped), so nothing of them is read or freed; returns the
+ * VRAM they hold (ptm_usage's vram_bytes), lost. The caller has made the
+ * MMU forget the space first. */
+uint64_t ptm_abandon(struct ptm *pm);
 
 /* VRAM offset of the root table, for the MMU's address-space table. */
 uint64_t ptm_root(const struct ptm *pm);

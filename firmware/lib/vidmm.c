@@ -213,6 +213,13 @@ static bool tramp_complete(void *ctx)
     return vm->hw->complete(vm->hw_ctx);
 }
 
+static bool tramp_failed(void *ctx)
+{
+    struct vidmm *vm = ctx;
+
+    return vm->hw->failed && vm->hw->failed(vm->hw_ctx);
+}
+
 /* An address space without a hardware id has nothing cached: its id was
    invalidated in full when it was taken away. */
 static void tramp_invalidate(void *ctx, uint32_t slot, uint64_t start, uint64_t end)
@@ -251,6 +258,7 @@ static const struct ptm_hw tramp_engine = {
     .write_pattern = tramp_write_pattern,
     .invalidate = tramp_invalidate,
     .complete = tramp_complete,
+    .failed = tramp_failed,
     .table_freed = tramp_table_freed,
 };
 
@@ -338,8 +346,38 @@ static void as_unbind(struct vidmm *vm, uint32_t slot)
 static void as_touch(struct vidmm *vm, uint32_t slot)
 {
     vm->as[slot].last_use = ++vm->clock;
-    if (vm->as[slot].hw_asid == VIDMM_NO_ASID)
+    if (vm->as[slot].hw_asid == VIDMM_NO_ASID && !vm->as[slot].broken)
         as_bind(vm, slot);
+}
+
+/*
+ * An engine error hit a command on the address space: some of its table
+ * writes were dropped, so its tables may hold half a change, and the
+ * manager's counts and lists (threaded through VRAM) no longer say what is
+ * there. It leaves the MMU at once (its entry invalid, its id invalidated
+ * in full), so no walk ever uses those tables again, and its tables are
+ * given up, never read or freed (lost_bytes). Every later command on it
+ * but DESTROY_AS answers DEVICE_ERROR.
+ */
+static void as_break(struct vidmm *vm, uint32_t slot)
+{
+    struct vidmm_as *as = &vm->as[slot];
+
+    if (as->broken)
+        return;
+    as_unbind(vm, slot);
+    vm->lost_bytes += ptm_abandon(&as->pm);
+    as->broken = true;
+    vm->counters.as_broken++;
+}
+
+/* A table command's status, the address space given up on an engine
+   error. */
+static enum ptm_status as_result(struct vidmm *vm, uint32_t slot, enum ptm_status st)
+{
+    if (st == PTM_ERR_ENGINE)
+        as_break(vm, slot);
+    return st;
 }
 
 /* ------------------------------------------------------------ records */
@@ -1043,6 +1081,8 @@ static void tiles_purge(struct vidmm *vm, const struct vidmm_record *r, const st
     struct ptm *pm = &vm->as[r->as].pm;
     uint64_t end = r->va + r->size, run_start = 0, run_end = 0;
 
+    if (vm->as[r->as].broken)
+        return; /* off the MMU: nothing reaches its tables */
     ptm_batch_begin(pm);
     for (uint64_t va = r->va; va < end;) {
         struct ptm_translation t = { .state = PTM_PAGE_INVALID };
@@ -1063,7 +1103,7 @@ static void tiles_purge(struct vidmm *vm, const struct vidmm_record *r, const st
         run_end = min64(va, end);
     }
     unmap_run(pm, run_start, run_end);
-    ptm_batch_end(pm);
+    as_result(vm, r->as, ptm_batch_end(pm));
 }
 
 /*
@@ -1075,7 +1115,8 @@ static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
 {
     struct vidmm_as *as = &vm->as[r->as];
 
-    ptm_unmap(&as->pm, r->va, r->size);
+    if (!as->broken)
+        as_result(vm, r->as, ptm_unmap(&as->pm, r->va, r->size));
     va_alloc_free(&as->vs, r->va, r->size);
     record_free(vm, r);
 }
@@ -1322,9 +1363,11 @@ uint32_t vidmm_destroy_as(struct vidmm *vm, const struct gmmu_handle_req *req)
         return GMMU_STATUS_BUSY;
     records_drop_as(vm, slot);
     /* Off the hardware first: then nothing can walk the tables that
-       ptm_destroy hands back. */
+       ptm_destroy hands back (a broken space's are given up already). */
     as_unbind(vm, slot);
-    ptm_destroy(&as->pm);
+    if (!as->broken)
+        ptm_destroy(&as->pm);
+    as->broken = false;
     as->live = false;
     as->gen = next_gen(as->gen);
     vm->live_as--;
@@ -1337,6 +1380,8 @@ uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_as
 
     if (!as_lookup(vm, as_handle, &slot))
         return GMMU_STATUS_BAD_HANDLE;
+    if (vm->as[slot].broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     as_touch(vm, slot);
     *hw_asid = vm->as[slot].hw_asid;
     return GMMU_STATUS_OK;
@@ -1419,6 +1464,8 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
 
     if (!as || !a)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     st = map_check(req, a);
     if (st != GMMU_STATUS_OK)
         return st;
@@ -1436,7 +1483,7 @@ uint32_t vidmm_map_va(struct vidmm *vm, const struct gmmu_map_req *req, struct g
           : offline(a) ? PTM_OK
                        : ptm_map_extents(&as->pm, va, vm->map_extents, n, alloc_segment(a),
                                          req->flags & ATTR_FLAGS, pages);
-    if (pst != PTM_OK) {
+    if (as_result(vm, as_slot, pst) != PTM_OK) {
         va_alloc_free(&as->vs, va, req->size);
         return vidmm_status_from_ptm(pst);
     }
@@ -1460,6 +1507,8 @@ uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
         return GMMU_STATUS_INVALID_ARGUMENT;
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     if ((req->va | req->size) & (PAGE_SIZE - 1))
         return GMMU_STATUS_UNALIGNED;
     /* Only a whole mapping or reservation, named by its start and size. */
@@ -1470,7 +1519,7 @@ uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
         if (!rec)
             return GMMU_STATUS_INTERNAL;
     }
-    st = ptm_unmap(&as->pm, req->va, req->size);
+    st = as_result(vm, slot, ptm_unmap(&as->pm, req->va, req->size));
     if (st != PTM_OK)
         return vidmm_status_from_ptm(st);
     if (rec)
@@ -1495,6 +1544,8 @@ uint32_t vidmm_reserve_va(struct vidmm *vm, const struct gmmu_reserve_req *req,
         return GMMU_STATUS_INVALID_ARGUMENT;
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     if ((req->size | (fixed ? req->va : 0)) & (VIDMM_TILE_SIZE - 1))
         return GMMU_STATUS_UNALIGNED;
     if (fixed)
@@ -1646,7 +1697,7 @@ static void need_op(struct table_need *n, const struct gmmu_update_op *op)
 static bool headroom(struct vidmm *vm, const struct table_need *n)
 {
     static const uint64_t bytes[2] = { 2 * PAGE_SIZE, PAGE_SIZE };
-    uint64_t count[2] = { n->blocks_8k, n->blocks_4k }, total, head = UINT64_MAX;
+    uint64_t count[2] = { n->blocks_8k, n->blocks_4k }, total, head = UINT64_MAX, taken = 0;
     struct vram_stats st;
     bool ok = true;
 
@@ -1665,14 +1716,22 @@ static bool headroom(struct vidmm *vm, const struct table_need *n)
             if (ok) {
                 vm->hw->write64(vm->hw_ctx, off, head);
                 head = off;
+                taken += bytes[k];
             }
         }
     }
     while (head != UINT64_MAX) {
-        uint64_t next = vm->hw->read64(vm->hw_ctx, head);
+        uint64_t next = vm->hw->read64(vm->hw_ctx, head), bytes_freed;
 
-        vram_alloc_free_block(vm->vram, head, NULL);
+        vram_alloc_free_block(vm->vram, head, &bytes_freed);
+        taken -= bytes_freed;
         head = next;
+        /* A link the engine failed to write reads stale: stop following
+           them; the blocks not found again are lost. */
+        if (vm->hw->failed && vm->hw->failed(vm->hw_ctx)) {
+            vm->lost_bytes += taken;
+            break;
+        }
     }
     return ok;
 }
@@ -1813,6 +1872,8 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     if (req->count > VIDMM_UPDATE_MAX_OPS)
         return GMMU_STATUS_INVALID_ARGUMENT;
     st = upd_plan(vm, slot, ops, req->count);
@@ -1833,7 +1894,7 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 
     if (pst == PTM_OK)
         pst = end;
-    if (pst == PTM_ERR_ENGINE)
+    if (as_result(vm, slot, pst) == PTM_ERR_ENGINE)
         return GMMU_STATUS_DEVICE_ERROR;
     /* With the headroom taken no operation can run out of VRAM, and every
        other failure was checked for: this is a broken invariant. */
@@ -2027,7 +2088,7 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
         uint8_t m = vm->rec_map[i];
         size_t n;
 
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot || vm->as[r->as].broken)
             continue;
         if (r->kind == VIDMM_REC_TILES) {
             st = tiles_move(vm, r, old, a);
@@ -2038,6 +2099,10 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
             st = ptm_map_extents(pm, r->va, vm->map_extents, n, alloc_segment(a), m & ATTR_FLAGS,
                                  m >> 3);
         }
+        /* That space is off the MMU now: the others are rewritten still,
+           so no walk reaches the old pages once they are freed. */
+        if (as_result(vm, r->as, st) == PTM_ERR_ENGINE)
+            st = PTM_OK;
     }
     return st;
 }
@@ -2625,6 +2690,8 @@ uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
         return GMMU_STATUS_INVALID_ARGUMENT;
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
     st = ptm_query(&as->pm, req->va, &t);
     if (st != PTM_OK)
         return vidmm_status_from_ptm(st);
@@ -2643,7 +2710,7 @@ void vidmm_table_usage(const struct vidmm *vm, uint32_t *tables, uint64_t *vram_
     uint32_t left = vm->live_as; /* each slot looked at is a line of DDR */
 
     *tables = 0;
-    *vram_bytes = 0;
+    *vram_bytes = vm->lost_bytes;
     for (uint32_t i = 0; i < VIDMM_MAX_AS && left; i++) {
         struct ptm_usage u;
 

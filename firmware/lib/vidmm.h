@@ -83,6 +83,9 @@ struct vidmm_hw {
      * and complete. */
     void (*write_pattern)(void *ctx, uint64_t vram_offset, uint64_t first, uint64_t step, size_t n);
     bool (*complete)(void *ctx);
+    /* Optional, with complete: ptm_hw's failed (a write of the running
+       command was dropped). */
+    bool (*failed)(void *ctx);
     /*
      * Drop every translation of asid overlapping [va_start, va_end) (end
      * exclusive; [0, UINT64_MAX) means the whole id) and return when done.
@@ -203,6 +206,9 @@ struct vidmm_as {
     uint16_t gen;
     uint8_t hw_asid; /* VIDMM_NO_ASID while it holds none */
     bool live;
+    /* An engine error hit a command on it: off the MMU for good, its
+       tables given up (see vidmm.md, "Engine errors"). */
+    bool broken;
 };
 
 #define VIDMM_NO_ASID 0xFFu
@@ -252,6 +258,7 @@ struct vidmm_counters {
     uint64_t bytes_moved;         /* by those moves */
     uint32_t undo_refused;        /* moves back of a failed command refused */
     uint32_t pool_moves;          /* moves between ranges of the pool */
+    uint32_t as_broken;           /* address spaces given up after an engine error */
 };
 
 /* The device's paging fence, when a fence module owns it (fence.h on the
@@ -278,8 +285,10 @@ struct vidmm {
        [skip_lo, skip_hi). All of it but while REMOVE_BACKING empties a
        range (skipped) or puts allocations back into it (the window). */
     uint64_t pool_lo, pool_hi, skip_lo, skip_hi;
-    uint64_t alloc_vram_bytes;               /* VRAM held by allocations */
-    uint64_t fence;                          /* paging fence without `paging` (host tests) */
+    uint64_t alloc_vram_bytes; /* VRAM held by allocations */
+    uint64_t
+        lost_bytes; /* table VRAM given up after engine errors (GET_VRAM counts it as tables) */
+    uint64_t fence; /* paging fence without `paging` (host tests) */
     const struct vidmm_paging_fence *paging; /* NULL: `fence` counts */
     uint16_t free_extent;                    /* free list through extents[].next */
     uint32_t free_extents;

@@ -781,7 +781,7 @@ struct gmmu_vram_rsp {
     uint64_t segment_bytes; /* +0: Size of the VRAM segment */
     uint64_t free_bytes; /* +8: Free bytes */
     uint64_t largest_free; /* +16: Largest free naturally aligned block */
-    uint64_t table_bytes; /* +24: VRAM holding page tables */
+    uint64_t table_bytes; /* +24: VRAM holding page tables, those of address spaces given up after an engine error included (lost until the firmware restarts) */
     uint32_t tables; /* +32: Page tables in use */
     uint32_t allocations; /* +36: Live allocations */
     uint32_t address_spaces; /* +40: Live address spaces */

@@ -386,7 +386,7 @@ class VramRsp(_Struct):
         ("segment_bytes", ctypes.c_uint64),  # Size of the VRAM segment
         ("free_bytes", ctypes.c_uint64),  # Free bytes
         ("largest_free", ctypes.c_uint64),  # Largest free naturally aligned block
-        ("table_bytes", ctypes.c_uint64),  # VRAM holding page tables
+        ("table_bytes", ctypes.c_uint64),  # VRAM holding page tables, those of address spaces given up after an engine error included (lost until the firmware restarts)
         ("tables", ctypes.c_uint32),  # Page tables in use
         ("allocations", ctypes.c_uint32),  # Live allocations
         ("address_spaces", ctypes.c_uint32),  # Live address spaces

@@ -38,13 +38,19 @@ static uint64_t sim_read64(void *ctx, uint64_t off)
 
     check_word(s, off);
     memcpy(&v, s->mem + off, 8);
-    return v;
+    return s->failing ? 0 : v; /* ptm_hw.failed: reads as 0 once failed */
 }
 
 static void sim_write64(void *ctx, uint64_t off, uint64_t value)
 {
     struct vidmm_sim *s = ctx;
 
+    if (s->fail_at_write && !--s->fail_at_write)
+        s->failing = true;
+    if (s->failing) {
+        s->dropped_writes++;
+        return;
+    }
     check_word(s, off);
     memcpy(s->mem + off, &value, 8);
     s->writes++;
@@ -170,10 +176,21 @@ static void sim_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t 
         sim_write64(ctx, off + 8 * i, first + step * i);
 }
 
+static bool sim_failed(void *ctx)
+{
+    const struct vidmm_sim *s = ctx;
+
+    return s->failing;
+}
+
 static bool sim_complete(void *ctx)
 {
     struct vidmm_sim *s = ctx;
 
+    if (s->failing) {
+        s->failing = false;
+        return false;
+    }
     if (!s->fail_completes)
         return true;
     s->fail_completes--;
@@ -260,8 +277,11 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .sys_reachable = s->host ? sim_sys_reachable : NULL,
         .write_pattern = s->engine ? sim_write_pattern : NULL,
         .complete = s->engine ? sim_complete : NULL,
+        .failed = s->engine ? sim_failed : NULL,
     };
     s->fail_completes = 0;
+    s->fail_at_write = 0;
+    s->failing = false;
     cfg = (struct vidmm_config){
         .hw = &s->hw,
         .hw_ctx = s,

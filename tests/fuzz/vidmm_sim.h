@@ -72,6 +72,13 @@ struct vidmm_sim {
        completions report a failed engine. */
     bool engine;
     uint32_t fail_completes;
+    /* vidmm_sim_engine: when non-zero, the engine fails at that write
+       (counting from 1 at the next): it and every later write are dropped
+       and the failed hook says so until the next completion, which
+       reports the failure (as the SoC's paging engine does). */
+    uint32_t fail_at_write;
+    bool failing;
+    uint64_t dropped_writes;
     uint32_t last_inv_asid;
     uint64_t last_inv_start, last_inv_end;
 };

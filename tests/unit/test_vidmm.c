@@ -44,6 +44,12 @@ static int setup(void **state)
     return setup_with(VRAM_BYTES, HW_ASIDS);
 }
 
+static int setup_small(void **state)
+{
+    (void)state;
+    return setup_with(MiB, HW_ASIDS);
+}
+
 static int setup_full_asids(void **state)
 {
     (void)state;
@@ -1218,9 +1224,101 @@ static void test_update_engine_error(void **state)
     sim.fail_completes = 1;
     assert_int_equal(update(as, ops, 1), GMMU_STATUS_DEVICE_ERROR);
     assert_int_equal(sim.fail_completes, 0);
-    assert_int_equal(update(as, ops, 1), GMMU_STATUS_OK);
-    expect_mapped(as, r + 0x10, GMMU_SEGMENT_VRAM, base + TILE + 0x10, 16);
-    expect_mapped(as, r + TILE, GMMU_SEGMENT_VRAM, base + 2 * TILE, 16);
+    /* The space is given up (engine_error_gives_up_the_space); another
+       takes the same batch. */
+    assert_int_equal(update(as, ops, 1), GMMU_STATUS_DEVICE_ERROR);
+    uint32_t as2 = must_as();
+    uint64_t r2;
+    assert_int_equal(reserve(as2, 0, 4 * MiB, &r2), GMMU_STATUS_OK);
+    ops[0] = op_map(r2, 2 * TILE, pool, TILE, 0);
+    assert_int_equal(update(as2, ops, 1), GMMU_STATUS_OK);
+    expect_mapped(as2, r2 + 0x10, GMMU_SEGMENT_VRAM, base + TILE + 0x10, 16);
+    expect_mapped(as2, r2 + TILE, GMMU_SEGMENT_VRAM, base + 2 * TILE, 16);
+    assert_true(vidmm_sim_accounting_ok(&sim));
+}
+
+/*
+ * An engine error in the middle of a command (the simulated engine drops
+ * the k-th write of the command and every one after, and says so from
+ * then on, as the SoC's paging engine does) gives the address space up:
+ * DEVICE_ERROR for it and every later command on it but DESTROY_AS; it
+ * holds no hardware id, so nothing walks its half-written tables; its
+ * tables are never read or freed again (lost, counted as tables), so no
+ * stale link of the manager's lists reaches vram_alloc; another space
+ * and the allocations are untouched; accounting holds at every point.
+ * Each k from the first write to past the command's last is tried, for a
+ * map that builds tables and for an unmap that frees them.
+ */
+static void test_engine_error_gives_up_the_space(void **state)
+{
+    uint32_t broken = 0, k;
+
+    (void)state;
+    vidmm_sim_engine(&sim, true);
+    /* Every write of the map's and the unmap's, on a fresh 1 MiB segment
+       each time. */
+    for (k = 1;; k++) {
+        vidmm_sim_reset(&sim);
+        struct gmmu_vram_rsp start = vram();
+        uint32_t as = must_as(), other = must_as(), al = must_alloc(64 * KiB, 0), keep;
+        uint64_t va_keep, base = contig_base(64 * KiB, &keep), va = 0, lost;
+        bool failed;
+
+        assert_int_equal(map(other, keep, 0, 64 * KiB, 0, 0, &va_keep), GMMU_STATUS_OK);
+        /* The map: a level-2, a dual level-1 and a leaf table built, 16
+           entries of 4 KB pages; the unmap frees them. */
+        sim.fail_at_write = k;
+        struct gmmu_map_req req = {
+            .as_handle = as, .alloc_handle = al, .size = 64 * KiB, .page_sizes = 1 /* 4 KB */
+        };
+        uint32_t st = map_full(&req, &va);
+        failed = st != GMMU_STATUS_OK;
+        if (!failed) {
+            st = unmap(as, va, 64 * KiB);
+            failed = st != GMMU_STATUS_OK;
+        }
+        sim.fail_at_write = 0;
+        assert_true(vidmm_sim_accounting_ok(&sim));
+        if (failed) {
+            struct gmmu_query_rsp q;
+            uint64_t root;
+            uint32_t id, hw;
+
+            assert_int_equal(st, GMMU_STATUS_DEVICE_ERROR);
+            assert_int_equal(sim.vm->counters.as_broken, 1);
+            broken++;
+            assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+            assert_int_equal(id, VIDMM_NO_ASID);
+            assert_int_equal(query(as, 0, &q), GMMU_STATUS_DEVICE_ERROR);
+            assert_int_equal(map(as, keep, 0, 64 * KiB, 0, 0, NULL), GMMU_STATUS_DEVICE_ERROR);
+            assert_int_equal(unmap(as, va, 64 * KiB), GMMU_STATUS_DEVICE_ERROR);
+            assert_int_equal(vidmm_activate_as(sim.vm, as, &hw), GMMU_STATUS_DEVICE_ERROR);
+        }
+        /* The other space and its allocation are as they were, and still
+           take commands. */
+        expect_mapped(other, va_keep + 0x1000, GMMU_SEGMENT_VRAM, base + 0x1000, 16);
+        assert_int_equal(unmap(other, va_keep, 64 * KiB), GMMU_STATUS_OK);
+        assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
+        assert_int_equal(free_alloc(keep), GMMU_STATUS_OK);
+        assert_int_equal(destroy_as(as), GMMU_STATUS_OK);
+        assert_int_equal(destroy_as(other), GMMU_STATUS_OK);
+        assert_true(vidmm_sim_accounting_ok(&sim));
+        /* Only the given-up tables are missing, and only when one failed;
+           the rest of the segment is free in whole blocks again (a block
+           freed twice or a stale link followed would show here). */
+        struct gmmu_vram_rsp now = vram();
+        lost = sim.vm->lost_bytes;
+        assert_int_equal(now.table_bytes, lost);
+        assert_int_equal(now.free_bytes + lost, start.free_bytes);
+        assert_true(failed || lost == 0);
+        uint32_t fill;
+        assert_int_equal(alloc(now.free_bytes, 0, &fill), GMMU_STATUS_OK);
+        assert_int_equal(vram().free_bytes, 0);
+        if (!failed)
+            break;
+    }
+    assert_int_equal(broken, k - 1);
+    assert_true(k > 100); /* the commands did write */
 }
 
 static void test_update_no_vram(void **state)
@@ -1577,6 +1675,8 @@ int main(void)
         T(test_update_ops),
         T(test_update_rejects_whole_batch),
         T(test_update_engine_error),
+        cmocka_unit_test_setup_teardown(test_engine_error_gives_up_the_space, setup_small,
+                                        vidmm_teardown),
         T(test_update_no_vram),
         T(test_records_exhausted),
         T(test_update_copy_of_grown_ref),
