@@ -73,6 +73,7 @@ help:
 	@echo 'Benchmarks'
 	@echo '  make bench-mailbox   PING latency in device cycles'
 	@echo '  make bench-fw        firmware page-table work against the DDR bound (long)'
+	@echo '  make bench-residency residency moves of 2 MB and 64 MB: copy rate and PTE rewrite (long)'
 	@echo '  make bench-mmu       MMU translation throughput, against a blocking baseline'
 	@echo '  make bench-engine    GPU engine throughput'
 	@echo '  make bench-paging    paging engine FILL, WRITE_PTES and COPY beats per cycle'
