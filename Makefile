@@ -105,7 +105,7 @@ $(VENV_STAMP): tools/requirements.txt
 
 demo: deps
 	@echo "demo: building what is missing: the firmware, libgmmu and the SoC simulator (from a fresh"
-	@echo "      clone about 3 minutes on 2 cores, most of it verilating the SoC; then the demo, about a minute)"
+	@echo "      clone about 3 minutes on 2 cores, most of it verilating the SoC; then the demo, about a minute and a half)"
 	@$(MAKE) --no-print-directory -s demo-run
 
 test: deps

@@ -3,7 +3,13 @@
  * gmmu_demo: the scripted session `make demo` runs against the simulated
  * SoC, through libgmmu only, the way a kernel driver would drive the device.
  *
- *   gmmu_demo [-d DEVICE]           (DEVICE defaults to $GMMU_DEVICE)
+ *   gmmu_demo [-d DEVICE] [--residency]   (DEVICE defaults to $GMMU_DEVICE)
+ *
+ * --residency runs the over-commit story instead (issue 28), meant for a
+ * SoC with a small VRAM (make demo starts a second simulator with 2 MiB of
+ * DDR for it): about 1.5 times the VRAM allocated, engines checksumming all
+ * of it, allocations moving between VRAM and a backing pool of this
+ * process's memory while their VAs stay, every byte back.
  *
  * Every step checks its outcome against what the demo computed itself
  * (expected bytes, checksums, page sizes, fault reasons), and prints one
@@ -476,17 +482,236 @@ static void run_session(struct demo *d)
     free(s.model);
 }
 
+/* ------------------------------------------------------------ residency */
+
+/* The over-commit story on a small VRAM, in three VRAM_PREFERRED
+   allocations sized from the segment: the first two fill VRAM, the third
+   (about half the segment, so that the three make about 1.5 times it)
+   starts in the backing pool. Each is made resident in turn (MAKE_RESIDENT),
+   checksummed by an engine through its VA and evicted (EVICT: count back
+   to 0); making the third resident brings it in and moves the least
+   recently used one, the first, out. Three allocations rather than many
+   small ones: a move has a fixed cost of 100-200 k cycles, and this step
+   must stay short. */
+#define RES_N        3
+#define UNIT_64K     (64 * KIB)
+#define RES_MIN_OVER 1.4 /* the three against the segment, at least */
+
+struct res_alloc {
+    uint32_t h;
+    uint64_t size, va;
+    unsigned first_state, state;
+};
+
+struct residency {
+    struct gmmu_vram_rsp vram0;
+    uint32_t as;
+    uint64_t pool_bus, pool_bytes;
+    uint8_t *pool_host;
+    struct res_alloc a[RES_N];
+};
+
+static uint64_t down64k(uint64_t x)
+{
+    return x & ~(UNIT_64K - 1);
+}
+
+static uint64_t res_pattern(unsigned k)
+{
+    return PATTERN ^ ((uint64_t)(k + 1) << 40) ^ ((uint64_t)(k + 1) << 8);
+}
+
+static bool res_free_now(struct demo *d, uint64_t *free_bytes)
+{
+    struct gmmu_vram_rsp v;
+    if (!call_ok(d, gmmu_get_vram(d->dev, &v), "GET_VRAM"))
+        return false;
+    *free_bytes = v.free_bytes;
+    return true;
+}
+
+/* The VA maps the segment of the state (VRAM: 1, pool: 0), same VA. */
+static bool res_va_ok(struct demo *d, const struct residency *r, const struct res_alloc *a,
+                      struct gmmu_query_rsp *q)
+{
+    unsigned seg = a->state == GMMU_ALLOC_STATE_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
+    return call_ok(d, gmmu_query_va(d->dev, r->as, a->va, q), "QUERY_VA") &&
+           check(d, q->state == 2 && q->segment == seg, "VA %#" PRIx64 ": segment %u, want %u",
+                 a->va, q->segment, seg);
+}
+
+static void res_setup(struct demo *d, struct residency *r)
+{
+    begin(d);
+    void *host = NULL;
+    uint32_t asid;
+    bool ok = call_ok(d, gmmu_get_vram(d->dev, &r->vram0), "GET_VRAM");
+    /* enough for what does not fit in VRAM, with room to spare */
+    r->pool_bytes = down64k(r->vram0.segment_bytes * 3 / 2 + UNIT_64K);
+    ok = ok &&
+         call_ok(d, gmmu_sysmem_alloc(d->dev, r->pool_bytes, &r->pool_bus, &host), "sysmem") &&
+         (r->pool_host = host,
+          call_ok(d, gmmu_add_backing(d->dev, r->pool_bus, r->pool_bytes), "ADD_BACKING")) &&
+         call_ok(d, gmmu_create_as(d->dev, &r->as, &asid), "CREATE_AS");
+    if (ok)
+        say(d, "VRAM %" PRIu64 " KiB, pool %" PRIu64 " KiB", r->vram0.segment_bytes / KIB,
+            r->pool_bytes / KIB);
+    end(d, "backing pool of host memory");
+}
+
+/* ALLOC, MAP_VA and an engine fill of allocation k. */
+static bool res_make(struct demo *d, struct residency *r, unsigned k, uint64_t size)
+{
+    struct res_alloc *a = &r->a[k];
+    struct gmmu_alloc_req areq = { .size = size, .flags = GMMU_ALLOC_FLAG_VRAM_PREFERRED };
+    struct gmmu_alloc_rsp arsp = { 0 };
+    struct gmmu_engine_rsp e;
+    a->size = size;
+    bool ok = check(d, size >= UNIT_64K, "VRAM too small for this step") &&
+              call_ok(d, gmmu_alloc(d->dev, &areq, &arsp), "ALLOC");
+    a->h = arsp.handle;
+    struct gmmu_map_req mreq = { .as_handle = r->as, .alloc_handle = a->h, .size = size };
+    ok = ok && call_ok(d, gmmu_map_va(d->dev, &mreq, &a->va), "MAP_VA") &&
+         engine(d, k, ENGINE_FILL, &(struct buffer){ .as = r->as }, a->va, 0, (uint32_t)size,
+                res_pattern(k), &e) &&
+         engine_clean(d, &e, (uint32_t)size);
+    /* where ALLOC put it: its first piece in VRAM or in the pool */
+    bool pool = arsp.base >= r->pool_bus && arsp.base < r->pool_bus + r->pool_bytes;
+    a->state = a->first_state = pool ? GMMU_ALLOC_STATE_BACKING : GMMU_ALLOC_STATE_VRAM;
+    return ok;
+}
+
+static void res_overcommit(struct demo *d, struct residency *r)
+{
+    begin(d);
+    uint64_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+    /* 4/7 of VRAM, then what is left but for the tables the mappings may
+       take; the third as large as evicting the first alone makes room for */
+    bool ok = res_free_now(d, &free0) && res_make(d, r, 0, down64k(free0 * 4 / 7)) &&
+              res_free_now(d, &free1) && res_make(d, r, 1, down64k(free1) - 2 * UNIT_64K) &&
+              res_free_now(d, &free2) &&
+              res_make(d, r, 2, down64k(free2 + r->a[0].size) - UNIT_64K);
+    for (unsigned k = 0; k < RES_N; k++)
+        total += r->a[k].size;
+    double over = (double)total / (double)r->vram0.segment_bytes;
+    /* ALLOC with VRAM_PREFERRED moves nothing: the first two are in VRAM,
+       the third in the pool */
+    for (unsigned k = 0; ok && k < RES_N; k++)
+        ok = check(d, r->a[k].state == (k < 2 ? GMMU_ALLOC_STATE_VRAM : GMMU_ALLOC_STATE_BACKING),
+                   "allocation %u in state %u", k, r->a[k].state);
+    if (ok && check(d, over >= RES_MIN_OVER, "only %.2fx VRAM", over))
+        say(d, "%" PRIu64 "+%" PRIu64 "+%" PRIu64 " KiB = %.2fx VRAM", r->a[0].size / KIB,
+            r->a[1].size / KIB, r->a[2].size / KIB, over);
+    end(d, "allocate 1.5x VRAM, engines fill it");
+}
+
+static void res_checksum_all(struct demo *d, struct residency *r)
+{
+    begin(d);
+    unsigned moves = 0;
+    bool ok = true;
+    /* in order: the resident ones, then the one in the pool, which comes
+       in and pushes the least recently used (the first) out */
+    for (unsigned k = 0; ok && k < RES_N; k++) {
+        struct res_alloc *a = &r->a[k];
+        struct gmmu_engine_rsp e;
+        struct gmmu_query_rsp q;
+        uint64_t s1 = 0, s2 = 0;
+        a->state = GMMU_ALLOC_STATE_VRAM; /* QUERY_VA must say segment 1 */
+        ok = call_ok(d, gmmu_make_resident(d->dev, &a->h, 1, NULL), "MAKE_RESIDENT") &&
+             res_va_ok(d, r, a, &q) &&
+             engine(d, k, ENGINE_CHECKSUM, &(struct buffer){ .as = r->as }, 0, a->va,
+                    (uint32_t)a->size, 0, &e) &&
+             engine_clean(d, &e, (uint32_t)a->size);
+        for (uint64_t i = 0; i < a->size / 8; i++) {
+            s1 += res_pattern(k);
+            s2 += s1;
+        }
+        ok = ok &&
+             check(d, e.result == s1 && e.result2 == s2, "allocation %u: checksum %#" PRIx64, k,
+                   e.result) &&
+             call_ok(d, gmmu_evict(d->dev, &a->h, 1), "EVICT");
+    }
+    /* who moved: the third in, the first out, the second stayed */
+    for (unsigned k = 0; ok && k < RES_N; k++) {
+        struct gmmu_alloc_info i;
+        ok = call_ok(d, gmmu_query_alloc(d->dev, r->a[k].h, &i), "QUERY_ALLOC");
+        r->a[k].state = i.state;
+        moves += i.state != r->a[k].first_state;
+        ok = ok && check(d, i.state == (k == 0 ? GMMU_ALLOC_STATE_BACKING : GMMU_ALLOC_STATE_VRAM),
+                         "allocation %u in state %u", k, i.state);
+    }
+    if (ok)
+        say(d, "%u checksums as filled; %u moves", RES_N, moves);
+    end(d, "make resident, checksum each");
+}
+
+/* The one pushed out: same VA, now segment 0, its bytes in the pool. */
+static void res_moved_out(struct demo *d, struct residency *r)
+{
+    begin(d);
+    const struct res_alloc *a = &r->a[0];
+    struct gmmu_query_rsp first, last;
+    bool ok = res_va_ok(d, r, a, &first) &&
+              call_ok(d, gmmu_query_va(d->dev, r->as, a->va + a->size - 8, &last), "QUERY_VA") &&
+              check(d, last.pa == first.pa + a->size - 8, "pieces at %#" PRIx64, first.pa) &&
+              check(d, first.pa >= r->pool_bus && first.pa + a->size <= r->pool_bus + r->pool_bytes,
+                    "PA %#" PRIx64 " outside the pool", first.pa);
+    /* one run of pool pages (the pool is taken first fit, and was empty
+       below where the third one had been) */
+    const uint64_t *w = ok ? (const uint64_t *)(r->pool_host + (first.pa - r->pool_bus)) : NULL;
+    for (size_t i = 0; ok && i < a->size / 8; i++)
+        ok = check(d, w[i] == res_pattern(0), "word %zu differs", i);
+    if (ok)
+        say(d, "VA %#" PRIx64 " -> host %#" PRIx64 ", as filled", a->va, first.pa);
+    end(d, "moved out: same VA, bytes in the pool");
+}
+
+static void res_teardown(struct demo *d, struct residency *r)
+{
+    begin(d);
+    bool ok = true;
+    for (unsigned k = 0; ok && k < RES_N; k++)
+        ok = call_ok(d, gmmu_free(d->dev, r->a[k].h), "FREE");
+    struct gmmu_vram_rsp v;
+    if (ok && call_ok(d, gmmu_destroy_as(d->dev, r->as), "DESTROY_AS") &&
+        call_ok(d, gmmu_get_vram(d->dev, &v), "GET_VRAM") &&
+        check(d, v.free_bytes == r->vram0.free_bytes && v.backing_free == v.backing_bytes,
+              "free %" PRIu64 " B, was %" PRIu64, v.free_bytes, r->vram0.free_bytes))
+        say(d, "VRAM and pool free as at the start");
+    end(d, "free everything");
+}
+
+static void run_residency(struct demo *d)
+{
+    struct residency r = { 0 };
+    res_setup(d, &r);
+    res_overcommit(d, &r);
+    res_checksum_all(d, &r);
+    res_moved_out(d, &r);
+    /* where each one was: the VA never changed */
+    for (unsigned k = 0; k < RES_N; k++)
+        printf("    allocation %u, %4" PRIu64 " KiB at VA %#" PRIx64 ": %s, then %s\n", k,
+               (uint64_t)(r.a[k].size / KIB), r.a[k].va,
+               r.a[k].first_state == GMMU_ALLOC_STATE_VRAM ? "VRAM" : "the pool",
+               r.a[k].state == GMMU_ALLOC_STATE_VRAM ? "VRAM" : "the pool");
+    res_teardown(d, &r);
+}
+
 int main(int argc, char **argv)
 {
     /* One row at a time, also when the output is a pipe or a log. */
     setvbuf(stdout, NULL, _IOLBF, 0);
     struct demo d = { 0 };
     const char *spec = getenv("GMMU_DEVICE");
+    bool residency = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc)
             spec = argv[++i];
+        else if (!strcmp(argv[i], "--residency"))
+            residency = true;
         else {
-            fprintf(stderr, "usage: gmmu_demo [-d DEVICE]\n");
+            fprintf(stderr, "usage: gmmu_demo [-d DEVICE] [--residency]\n");
             return 64;
         }
     }
@@ -504,7 +729,10 @@ int main(int argc, char **argv)
     gmmu_set_timeout(d.dev, DEMO_TIMEOUT_MS);
     printf("%2s  %-34s %-42s %9s %8s %7s %6s\n", "#", "step", "result", "cycles", "L1 hits",
            "misses", "walks");
-    run_session(&d);
+    if (residency)
+        run_residency(&d);
+    else
+        run_session(&d);
     gmmu_close(d.dev);
     printf("%u of %u steps passed\n", d.steps - d.failed, d.steps);
     return d.failed ? 1 : 0;

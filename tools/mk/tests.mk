@@ -48,7 +48,11 @@ t-paging-soc: $(SIM_BIN) $(call FW_ELF,test_paging_soc)
 # make demo: boot the SoC in Verilator with the firmware, then drive it
 # from the host library through the scripted session of host/demo (one table
 # row per step). The simulator's own output goes to build/demo-sim.log.
+# Then the residency story (gmmu_demo --residency: 1.5x the VRAM, moves,
+# every byte back) on a second SoC with DEMO_RESIDENCY_DDR_MB of DDR: the
+# default 256 MiB would take minutes to fill and checksum 1.5 times over.
 DEMO_BIN := $(HOST_DIR)/gmmu_demo
+DEMO_RESIDENCY_DDR_MB ?= 2
 $(DEMO_BIN): host/demo/gmmu_demo.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
 
@@ -56,6 +60,9 @@ demo-run: $(SIM_BIN) $(call FW_ELF,gmmu) $(DEMO_BIN)
 	@echo "== booting the GPU MMU SoC in Verilator (VexRiscv, MMU, 4 GPU engines, DDR model; firmware: $(LIBC))"
 	@echo "== simulator log: $(BUILD)/demo-sim.log"
 	@tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/demo-sim.log -- $(DEMO_BIN)
+	@echo "== residency: a second SoC with $(DEMO_RESIDENCY_DDR_MB) MiB of DDR, over-committed into host memory (log: $(BUILD)/demo-residency-sim.log)"
+	@SIM_ARGS='--ddr-size-mb $(DEMO_RESIDENCY_DDR_MB)' tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/demo-residency-sim.log -- $(DEMO_BIN) --residency
 
 # The demo is part of the suite: every step checks itself, so a regression
 # in any layer it crosses fails it.
