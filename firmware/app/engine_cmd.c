@@ -10,6 +10,8 @@
  *    work. ENGINE_STATUS reads where it is. While it runs, vidmm keeps its
  *    id (engine_cmd_asid_busy): the id is not lent to another space, and
  *    its space cannot be destroyed.
+ *  - The job queues (firmware/lib/engine_queue.c) reach the same registers
+ *    through queue_ops; the service loop polls them between commands.
  */
 #include "engine_cmd.h"
 
@@ -43,14 +45,17 @@ static void program(uint32_t engine, const struct gmmu_engine_req *rq, uint32_t 
 
 /* Drains faults as they come: a faulting run can produce more records than
    the FIFO holds (every chunk in flight may fault), and records the FIFO
-   drops are only counted, not reported. */
-static bool wait_done(uint32_t engine, struct mmu_events *events)
+   drops are only counted, not reported. The other engines' queues move on
+   meanwhile (this engine's is empty: ENGINE_RUN is BUSY otherwise). */
+static bool wait_done(uint32_t engine, struct mmu_events *events, struct engine_queue *queue)
 {
     for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++) {
         if (hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_DONE)
             return true;
         if (mmu_fault_pending)
             mmu_events_drain(events);
+        if (queue)
+            engine_queue_poll(queue);
     }
     hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
     return false;
@@ -90,6 +95,10 @@ static uint32_t start(const struct engine_cmd *self, const uint8_t *req, uint32_
         return GMMU_STATUS_UNALIGNED;
     if (!self->vm)
         return GMMU_STATUS_INTERNAL;
+    /* Jobs queued on the engine come first; a run beside them would take
+       the engine from under the queue. */
+    if (self->queue && engine_queue_held(self->queue, rq->engine))
+        return GMMU_STATUS_BUSY;
     /* Before the id is taken: an engine still running keeps its own. */
     if (hal_read32(engine_reg(rq->engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY)
         return GMMU_STATUS_BUSY;
@@ -112,7 +121,7 @@ static uint32_t cmd_run(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t
     if (status != GMMU_STATUS_OK)
         return status;
 
-    bool done = wait_done(rq.engine, self->events);
+    bool done = wait_done(rq.engine, self->events, self->queue);
     /* Every translation of the run has been answered once DONE is set, so
        this drain posts the run's last faults before its completion, and
        while the address space still holds the id the records name. */
@@ -155,7 +164,7 @@ static uint32_t cmd_status(void *ctx, const uint8_t *req, uint32_t req_len, uint
     if ((rq.flags & GMMU_ENGINE_STATUS_FLAG_ABORT) &&
         (hal_read32(engine_reg(rq.engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY)) {
         hal_write32(engine_reg(rq.engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
-        if (!wait_done(rq.engine, self->events))
+        if (!wait_done(rq.engine, self->events, self->queue))
             return GMMU_STATUS_BUSY;
     }
     struct gmmu_engine_rsp rs = engine_state(rq.engine);
@@ -171,9 +180,88 @@ bool engine_cmd_asid_busy(uint32_t asid)
     return false;
 }
 
+/* ------------------------------------------------ the queues' engines */
+
+static void q_start(void *ctx, uint32_t engine, const struct gmmu_engine_req *rq, uint32_t asid)
+{
+    (void)ctx;
+    program(engine, rq, asid);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL),
+                GMMU_ENGINE_CTRL_START | rq->op << GMMU_ENGINE_CTRL_OP_LSB);
+}
+
+static bool q_busy(void *ctx, uint32_t engine)
+{
+    (void)ctx;
+    return hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY;
+}
+
+/* As ENGINE_RUN ends a run: the last fault records are drained before the
+   job's fence is signalled, while the address space holds the id they
+   name. */
+static void q_finish(void *ctx, uint32_t engine, struct gmmu_engine_rsp *out)
+{
+    const struct engine_cmd *self = ctx;
+    if (mmu_fault_pending)
+        mmu_events_drain(self->events);
+    *out = engine_state(engine);
+    hal_write32(engine_reg(engine, GMMU_ENGINE_STATUS), GMMU_ENGINE_STATUS_DONE);
+}
+
+static void q_abort(void *ctx, uint32_t engine)
+{
+    (void)ctx;
+    hal_write32(engine_reg(engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_ABORT);
+}
+
+static uint32_t q_activate(void *ctx, uint32_t as_handle, uint32_t *asid)
+{
+    const struct engine_cmd *self = ctx;
+    return self->vm ? vidmm_activate_as(self->vm, as_handle, asid) : GMMU_STATUS_INTERNAL;
+}
+
+static bool q_as_exists(void *ctx, uint32_t as_handle)
+{
+    const struct engine_cmd *self = ctx;
+    uint64_t root;
+    uint32_t asid;
+    return self->vm && vidmm_as_info(self->vm, as_handle, &root, &asid);
+}
+
+void engine_cmd_queue_init(struct engine_cmd *self, struct engine_queue *q, struct fences *fences)
+{
+    static struct engine_queue_ops ops = {
+        .start = q_start,
+        .busy = q_busy,
+        .finish = q_finish,
+        .abort = q_abort,
+        .activate = q_activate,
+        .as_exists = q_as_exists,
+    };
+    ops.ctx = self;
+    engine_queue_init(q, &ops, fences);
+    self->queue = q;
+}
+
+/* The queue's commands, with the queue as their context; without queues
+   they are INTERNAL, as ENGINE_RUN without vidmm. */
+#define QUEUE_CMD(name)                                                                           \
+    static uint32_t cmd_##name(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,    \
+                               uint32_t resp_cap, uint32_t *resp_len)                             \
+    {                                                                                             \
+        const struct engine_cmd *self = ctx;                                                      \
+        *resp_len = 0;                                                                            \
+        return self->queue                                                                        \
+                   ? engine_queue_cmd_##name(self->queue, req, req_len, resp, resp_cap, resp_len) \
+                   : GMMU_STATUS_INTERNAL;                                                        \
+    }
+QUEUE_CMD(submit)
+QUEUE_CMD(cancel)
+QUEUE_CMD(queue)
+
 static const struct mbox_command commands[] = {
-    { GMMU_OP_ENGINE_RUN, cmd_run },
-    { GMMU_OP_ENGINE_START, cmd_start },
-    { GMMU_OP_ENGINE_STATUS, cmd_status },
+    { GMMU_OP_ENGINE_RUN, cmd_run },       { GMMU_OP_ENGINE_START, cmd_start },
+    { GMMU_OP_ENGINE_STATUS, cmd_status }, { GMMU_OP_ENGINE_SUBMIT, cmd_submit },
+    { GMMU_OP_ENGINE_CANCEL, cmd_cancel }, { GMMU_OP_ENGINE_QUEUE, cmd_queue },
 };
 const struct mbox_command_set engine_commands = MBOX_COMMAND_SET(commands);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-/* ENGINE_RUN, ENGINE_START, ENGINE_STATUS: GPU engines for the host. */
+/* ENGINE_RUN, ENGINE_START, ENGINE_STATUS: GPU engines for the host; the
+   SoC binding of the engines' job queues (engine_queue). */
 #ifndef GMMU_ENGINE_CMD_H
 #define GMMU_ENGINE_CMD_H
 
+#include "engine_queue.h"
 #include "mbox_service.h"
 #include "mmu_events.h"
 #include "vidmm.h"
@@ -12,7 +14,15 @@
 struct engine_cmd {
     struct vidmm *vm;
     struct mmu_events *events;
+    /* The engines' job queues (ENGINE_SUBMIT): ENGINE_RUN and ENGINE_START
+       are BUSY on an engine whose queue holds jobs, and ENGINE_RUN's wait
+       keeps the other engines' queues moving. NULL: no queues. */
+    struct engine_queue *queue;
 };
+
+/* Sets up q over the SoC's engines, jobs waiting and signalling in fences,
+   and makes it self's queue. */
+void engine_cmd_queue_init(struct engine_cmd *self, struct engine_queue *q, struct fences *fences);
 
 /* ENGINE_RUN, ENGINE_START, ENGINE_STATUS. ctx: the struct engine_cmd. */
 extern const struct mbox_command_set engine_commands;

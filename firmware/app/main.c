@@ -23,6 +23,7 @@ static struct mbox_service service;
 static struct mmu_events events;
 static struct engine_cmd engine;
 static struct fences fences;
+static struct engine_queue queue;
 
 static bool run_selftest(void)
 {
@@ -74,6 +75,10 @@ MBOX_HOT static _Noreturn void serve_forever(void)
         if (!rung && !service.cpl_pending) {
             if (mmu_fault_pending)
                 mmu_events_drain(&events);
+            /* Costs one load while no job is queued; with jobs, one STATUS
+               read per running engine (docs/engine.md, "Job queues"). */
+            if (engine_queue_active(&queue))
+                engine_queue_poll(&queue);
             hal_wait_for_interrupt();
             continue;
         }
@@ -87,6 +92,9 @@ MBOX_HOT static _Noreturn void serve_forever(void)
         } while (mbox_service_pending(&service));
         if (mmu_fault_pending)
             mmu_events_drain(&events);
+        /* The batch may have submitted jobs or signalled their fences. */
+        if (engine_queue_active(&queue))
+            engine_queue_poll(&queue);
     }
 }
 
@@ -110,6 +118,7 @@ int main(void)
     mmu_events_init(&events, &service, vm);
     fence_hw_init(&fences, &service, vm, vidmm_hw_fence_page());
     engine = (struct engine_cmd){ .vm = vm, .events = &events };
+    engine_cmd_queue_init(&engine, &queue, &fences);
     /* Only a firmware bug fails this (an opcode in two sets): stop loudly. */
     if (!commands_register(&service, vm, &events, &engine, &fences)) {
         printf("mailbox: a command set did not register\n");

@@ -78,6 +78,7 @@ static void fire(struct fences *f, uint32_t slot)
 static void set_value(struct fences *f, uint32_t slot, uint64_t value)
 {
     f->value[slot] = value;
+    f->changes++;
     if (f->hw && f->hw->publish)
         f->hw->publish(f->hw->ctx, slot, value);
     fire(f, slot);
@@ -100,6 +101,16 @@ uint64_t fence_paging_signal(struct fences *f)
 uint64_t fence_paging_value(const struct fences *f)
 {
     return f->value[PAGING_SLOT];
+}
+
+bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value)
+{
+    uint32_t s;
+
+    if (!f || !lookup(f, handle, &s))
+        return false;
+    *value = f->value[s];
+    return true;
 }
 
 unsigned fence_waits_armed(const struct fences *f)
@@ -142,6 +153,7 @@ uint32_t fence_destroy(struct fences *f, uint32_t handle)
     drop_waits(f, handle);
     f->used[s] = false;
     f->gen[s]++;
+    f->changes++;
     return GMMU_STATUS_OK;
 }
 

@@ -52,6 +52,9 @@ struct fences {
     uint8_t gen[GMMU_FENCES]; /* bumped by FENCE_DESTROY: old handles go stale */
     bool used[GMMU_FENCES];
     uint32_t owner; /* owner of the armed waits */
+    /* Bumped by every value change and destroy: a reader of values (the
+       engine queues' waits) rechecks only when it moved. */
+    uint32_t changes;
     struct fence_wait waits[GMMU_FENCE_WAITS];
 };
 
@@ -80,6 +83,9 @@ uint32_t fence_signal(struct fences *f, uint32_t handle, uint64_t value,
 uint32_t fence_read(const struct fences *f, uint32_t handle, struct gmmu_fence_info *out);
 uint32_t fence_wait(struct fences *f, const struct gmmu_fence_wait_req *req,
                     struct gmmu_fence_info *out);
+
+/* The value of the live fence handle names, or false (no such fence). */
+bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value);
 
 /* Armed waits now. */
 unsigned fence_waits_armed(const struct fences *f);

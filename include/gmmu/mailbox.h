@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x0001000B) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000C) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -23,6 +23,7 @@
 #define GMMU_SEGMENTS_MAX GMMU_U(0x00000008) /* Most segments GET_SEGMENTS lists */
 #define GMMU_FENCES GMMU_U(0x00000010) /* Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY */
 #define GMMU_FENCE_WAITS GMMU_U(0x00000010) /* Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired) */
+#define GMMU_ENGINE_QUEUE_DEPTH GMMU_U(0x00000008) /* Jobs each engine's queue holds, the running one included: an ENGINE_SUBMIT beyond them is BUSY and changes nothing (retry once one finished) */
 #define GMMU_FENCE_PAGING GMMU_U(0x46000001) /* Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it */
 #ifndef __ASSEMBLER__
 enum gmmu_fw_state {
@@ -101,6 +102,9 @@ enum gmmu_op {
     GMMU_OP_ENGINE_RUN = 32, /* Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp) */
     GMMU_OP_ENGINE_START = 33, /* Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0) */
     GMMU_OP_ENGINE_STATUS = 34, /* Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs) */
+    GMMU_OP_ENGINE_SUBMIT = 35, /* Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp) */
+    GMMU_OP_ENGINE_CANCEL = 36, /* Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp) */
+    GMMU_OP_ENGINE_QUEUE = 37, /* An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp) */
     GMMU_OP_FENCE_CREATE = 48, /* Create a monitored fence with an initial value (fence_create_req -> fence_info) */
     GMMU_OP_FENCE_DESTROY = 49, /* Destroy a fence and drop its waits (handle_req) */
     GMMU_OP_FENCE_SIGNAL = 50, /* Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info) */
@@ -137,6 +141,9 @@ static inline const char *gmmu_op_name(unsigned value)
     case 32: return "ENGINE_RUN";
     case 33: return "ENGINE_START";
     case 34: return "ENGINE_STATUS";
+    case 35: return "ENGINE_SUBMIT";
+    case 36: return "ENGINE_CANCEL";
+    case 37: return "ENGINE_QUEUE";
     case 48: return "FENCE_CREATE";
     case 49: return "FENCE_DESTROY";
     case 50: return "FENCE_SIGNAL";
@@ -175,6 +182,9 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 32: return "Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)";
     case 33: return "Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)";
     case 34: return "Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)";
+    case 35: return "Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp)";
+    case 36: return "Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp)";
+    case 37: return "An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp)";
     case 48: return "Create a monitored fence with an initial value (fence_create_req -> fence_info)";
     case 49: return "Destroy a fence and drop its waits (handle_req)";
     case 50: return "Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)";
@@ -356,6 +366,26 @@ static inline const char *gmmu_remove_backing_flag_desc(unsigned value)
 {
     switch (value) {
     case 1: return "Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0";
+    default: return 0;
+    }
+}
+
+enum gmmu_engine_cancel_flag {
+    GMMU_ENGINE_CANCEL_FLAG_ALL = 1, /* Cancel every job of the engine's queue that has not started, whatever its owner (job ignored); the running job runs on */
+};
+
+static inline const char *gmmu_engine_cancel_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "ALL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_engine_cancel_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Cancel every job of the engine's queue that has not started, whatever its owner (job ignored); the running job runs on";
     default: return 0;
     }
 }
@@ -915,6 +945,70 @@ struct gmmu_engine_rsp {
 };
 #define GMMU_ENGINE_RSP_BYTES 40u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_rsp) == 40, "engine_rsp layout");
+
+/* ENGINE_SUBMIT payload: an engine_req, then the job's fences and its owner */
+struct gmmu_engine_submit_req {
+    uint32_t engine; /* +0: Engine index (< ENGINES): the queue the job joins */
+    uint32_t op; /* +4: As engine_req */
+    uint32_t as_handle; /* +8: Address space to run in; its hardware id is taken when the job starts */
+    uint32_t length; /* +12: Bytes, a multiple of 64 */
+    uint64_t dst_va; /* +16: As engine_req */
+    uint64_t src_va; /* +24: As engine_req */
+    uint64_t pattern; /* +32: As engine_req */
+    uint32_t wait_handle; /* +40: Fence the job waits for before it starts (FENCE_PAGING included); 0: none */
+    uint32_t signal_handle; /* +44: Fence the job signals when it ends, completed, faulted or aborted (not FENCE_PAGING); 0: none */
+    uint64_t wait_value; /* +48: The job starts once the wait fence is at or past it (modulo 2^64) */
+    uint64_t signal_value; /* +56: Value the signal fence is raised to when the job ends (left alone if the fence is already at or past it) */
+    uint32_t owner; /* +64: The host's token (libgmmu: gmmu_fence_owner). A job of another owner cancels every queued job of the previous one that has not started: that host has left */
+    uint32_t reserved; /* +68: 0 */
+};
+#define GMMU_ENGINE_SUBMIT_REQ_BYTES 72u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_submit_req) == 72, "engine_submit_req layout");
+
+/* ENGINE_SUBMIT completion payload */
+struct gmmu_engine_submit_rsp {
+    uint32_t job; /* +0: The job's id (never 0), for ENGINE_CANCEL and ENGINE_QUEUE */
+    uint32_t queued; /* +4: Jobs in the engine's queue with this one, the running one included */
+};
+#define GMMU_ENGINE_SUBMIT_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_submit_rsp) == 8, "engine_submit_rsp layout");
+
+/* ENGINE_CANCEL payload */
+struct gmmu_engine_cancel_req {
+    uint32_t engine; /* +0: Engine index (< ENGINES) */
+    uint32_t job; /* +4: The job's id; a job that already ended (or never was) cancels nothing and is OK */
+    uint32_t owner; /* +8: The host's token, as engine_submit_req's (a new owner cancels the previous one's queued jobs first) */
+    uint32_t flags; /* +12: ENGINE_CANCEL_FLAG_* */
+};
+#define GMMU_ENGINE_CANCEL_REQ_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_cancel_req) == 16, "engine_cancel_req layout");
+
+/* ENGINE_CANCEL completion payload */
+struct gmmu_engine_cancel_rsp {
+    uint32_t cancelled; /* +0: Queued jobs removed (they never run and signal nothing) */
+    uint32_t aborted; /* +4: 1 if the job was running and was aborted (it ends ABORTED and signals its fence), else 0 */
+};
+#define GMMU_ENGINE_CANCEL_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_cancel_rsp) == 8, "engine_cancel_rsp layout");
+
+/* ENGINE_QUEUE completion payload */
+struct gmmu_engine_queue_rsp {
+    uint32_t queued; /* +0: Jobs the queue holds, the running one included (at most ENGINE_QUEUE_DEPTH) */
+    uint32_t running; /* +4: Id of the job the engine runs; 0: none */
+    uint32_t last_job; /* +8: Id of the last job that ended; 0: none yet */
+    uint32_t last_status; /* +12: How it ended: OK once it ran (a fault or abort is in engine_status), or why it could not start (BAD_HANDLE: its address space was gone; BUSY: no hardware id); its fence was signalled either way */
+    uint32_t finished; /* +16: Jobs of this engine that ended since boot */
+    uint32_t cancelled; /* +20: Jobs of this engine cancelled before they started since boot (ENGINE_CANCEL, a new owner, a wait fence destroyed) */
+    uint32_t engine_status; /* +24: The last job's engine_rsp: the engine's STATUS at its end (FAULT, ABORTED, REASON, ACCESS) */
+    uint32_t bytes_done; /* +28: The last job's bytes completed in order before any fault */
+    uint64_t fault_va; /* +32: The last job's first faulting VA */
+    uint64_t result; /* +40: The last job's checksum s1 */
+    uint64_t result2; /* +48: The last job's checksum s2 */
+    uint32_t cycles; /* +56: The last job's engine cycles from start to done */
+    uint32_t asid; /* +60: Hardware address-space id the last job ran under */
+};
+#define GMMU_ENGINE_QUEUE_RSP_BYTES 64u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_queue_rsp) == 64, "engine_queue_rsp layout");
 
 /* GET_STATS completion payload */
 struct gmmu_stats {
