@@ -190,7 +190,8 @@ static void q_start(void *ctx, uint32_t engine, const struct gmmu_engine_req *rq
                 GMMU_ENGINE_CTRL_START | rq->op << GMMU_ENGINE_CTRL_OP_LSB);
 }
 
-static bool q_busy(void *ctx, uint32_t engine)
+/* The poll's fast path: hot, as the service loop that calls it. */
+MBOX_HOT static bool q_busy(void *ctx, uint32_t engine)
 {
     (void)ctx;
     return hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY;

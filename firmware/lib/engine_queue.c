@@ -7,6 +7,7 @@
 #include <gmmu/engine_regs.h>
 
 _Static_assert(GMMU_ENGINE_QUEUE_DEPTH <= 255, "count fits a byte");
+_Static_assert(GMMU_ENGINES <= 8, "running has a bit per engine");
 _Static_assert(offsetof(struct gmmu_engine_submit_req, wait_handle) ==
                    sizeof(struct gmmu_engine_req),
                "a submit begins with an engine_req");
@@ -30,6 +31,7 @@ static void pop(struct engine_queue *q, struct engine_ring *r)
     r->head = (uint8_t)((r->head + 1u) % GMMU_ENGINE_QUEUE_DEPTH);
     r->count--;
     r->running = false;
+    q->running &= (uint8_t) ~(1u << (r - q->ring));
     q->held--;
 }
 
@@ -139,13 +141,30 @@ static void try_start(struct engine_queue *q, uint32_t e)
         }
         q->ops->start(q->ops->ctx, e, &job->rq, asid);
         r->running = true;
+        q->running |= (uint8_t)(1u << e);
     }
 }
 
-void engine_queue_poll(struct engine_queue *q)
+static void poll_all(struct engine_queue *q);
+
+MBOX_HOT void engine_queue_poll(struct engine_queue *q)
 {
     if (!q->held)
         return;
+    if (!q->recheck && (!q->fences || q->fences->changes == q->fence_seen)) {
+        uint32_t e = q->look;
+
+        q->look = (uint8_t)((e + 1u) % GMMU_ENGINES);
+        if (!(q->running >> e & 1u) || q->ops->busy(q->ops->ctx, e))
+            return;
+    }
+    poll_all(q);
+}
+
+/* Kept out of line and out of .text.hot: it runs only when a job may
+   start or end. */
+static __attribute__((noinline)) void poll_all(struct engine_queue *q)
+{
     /* Waiting jobs can only move when a fence changed or a job was
        submitted, cancelled or ended; otherwise only the running engines
        are read. */
@@ -258,7 +277,7 @@ uint32_t engine_queue_read(const struct engine_queue *q, uint32_t engine,
 /* ------------------------------------------------------------ handlers */
 
 uint32_t engine_queue_cmd_submit(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                                  uint32_t resp_cap, uint32_t *resp_len)
+                                 uint32_t resp_cap, uint32_t *resp_len)
 {
     struct gmmu_engine_submit_req rq;
     struct gmmu_engine_submit_rsp rs = { 0 };
@@ -271,7 +290,7 @@ uint32_t engine_queue_cmd_submit(void *ctx, const uint8_t *req, uint32_t req_len
 }
 
 uint32_t engine_queue_cmd_cancel(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                           uint32_t resp_cap, uint32_t *resp_len)
+                                 uint32_t resp_cap, uint32_t *resp_len)
 {
     struct gmmu_engine_cancel_req rq;
     struct gmmu_engine_cancel_rsp rs = { 0 };
@@ -284,7 +303,7 @@ uint32_t engine_queue_cmd_cancel(void *ctx, const uint8_t *req, uint32_t req_len
 }
 
 uint32_t engine_queue_cmd_queue(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,
-                          uint32_t resp_cap, uint32_t *resp_len)
+                                uint32_t resp_cap, uint32_t *resp_len)
 {
     struct gmmu_engine_status_req rq;
     struct gmmu_engine_queue_rsp rs = { 0 };

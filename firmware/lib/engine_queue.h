@@ -65,20 +65,25 @@ struct engine_job {
 
 struct engine_ring {
     struct engine_job job[GMMU_ENGINE_QUEUE_DEPTH];
-    uint8_t head, count; /* job[head] is the oldest */
-    bool running;        /* job[head] has started */
+    uint8_t head, count;               /* job[head] is the oldest */
+    bool running;                      /* job[head] has started */
     struct gmmu_engine_queue_rsp last; /* queued and running filled on read */
 };
 
 struct engine_queue {
+    /* What the poll's fast path reads, together at the front: one data
+       cache line besides fences->changes (the caches are direct-mapped, and
+       what the poll touches may evict what the next command needs). */
+    uint32_t held;       /* jobs in all queues: the loop polls only when > 0 */
+    uint32_t fence_seen; /* fences->changes when the waits were last checked */
+    uint8_t running;     /* bit e: engine e runs a job of its queue */
+    bool recheck;        /* something other than a fence may let a job start */
+    uint8_t look;        /* the engine the fast path reads next */
     const struct engine_queue_ops *ops;
     struct fences *fences;
-    struct engine_ring ring[GMMU_ENGINES];
     uint32_t next_id;
-    uint32_t owner;        /* owner of the queued jobs */
-    uint32_t held;         /* jobs in all queues: the loop polls only when > 0 */
-    uint32_t fence_seen;   /* fences->changes when the waits were last checked */
-    bool recheck;          /* something other than a fence may let a job start */
+    uint32_t owner; /* owner of the queued jobs */
+    struct engine_ring ring[GMMU_ENGINES];
 };
 
 /* Empty queues. fences: where jobs wait and signal (NULL: a job naming a
@@ -100,8 +105,12 @@ static inline uint32_t engine_queue_held(const struct engine_queue *q, uint32_t 
     return q->ring[engine].count;
 }
 
-/* Finishes ended jobs and starts the ones that may start. Cheap when no
-   job is held (one load), so the service loop calls it whenever it is idle. */
+/* Finishes ended jobs and starts the ones that may start. The service
+   loop calls it whenever it is idle (guarded by engine_queue_active: one
+   load). While nothing but the runs can move (no fence changed, nothing
+   submitted), it reads one engine per call, in turn, and only if it runs a
+   queued job (.text.hot): an ended job is seen within GMMU_ENGINES calls,
+   and a doorbell that rings during a call waits for one bus read at most. */
 void engine_queue_poll(struct engine_queue *q);
 
 static inline bool engine_queue_active(const struct engine_queue *q)

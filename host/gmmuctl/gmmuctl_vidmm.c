@@ -313,6 +313,113 @@ static int cmd_engine_status(struct gmmu_dev *dev, const struct options *o)
     return 0;
 }
 
+/* One owner token for every gmmuctl process (bit 31 clear: never a
+   library process's, gmmu_fence_owner), so jobs queued by one invocation
+   survive the next; a library host's first submit or cancel takes over. */
+#define GMMUCTL_OWNER 0x676D6374u
+
+/* [wait=FENCE wait-value=N] [signal=FENCE signal-value=N] after the job. */
+static int cmd_submit(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_engine_req req = { 0 };
+    uint64_t wh = 0, wv = 0, sh = 0, sv = 0;
+    if (!engine_req_args(o, &req))
+        return usage();
+    (void)option_number(o, 3, "wait", &wh);
+    (void)option_number(o, 3, "wait-value", &wv);
+    (void)option_number(o, 3, "signal", &sh);
+    (void)option_number(o, 3, "signal-value", &sv);
+    if (wh > UINT32_MAX || sh > UINT32_MAX)
+        return usage();
+    struct gmmu_engine_submit_req rq = {
+        .engine = req.engine,
+        .op = req.op,
+        .as_handle = req.as_handle,
+        .length = req.length,
+        .dst_va = req.dst_va,
+        .src_va = req.src_va,
+        .pattern = req.pattern,
+        .wait_handle = (uint32_t)wh,
+        .wait_value = wv,
+        .signal_handle = (uint32_t)sh,
+        .signal_value = sv,
+        .owner = GMMUCTL_OWNER,
+    };
+    uint32_t job = 0;
+    int rc = gmmu_engine_submit(dev, &rq, &job);
+    if (rc)
+        return fail(o, "submit", rc);
+    if (o->json)
+        printf("{\"job\": %" PRIu32 "}\n", job);
+    else
+        printf("job %" PRIu32 " queued on engine %" PRIu32 "\n", job, req.engine);
+    return 0;
+}
+
+static int cmd_cancel(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t engine, job = 0;
+    struct gmmu_engine_cancel_req rq = { .owner = GMMUCTL_OWNER };
+    if (o->nargs != 2 || !number_arg(o->args[0], &engine) || engine > UINT32_MAX)
+        return usage();
+    if (!strcmp(o->args[1], "all"))
+        rq.flags = GMMU_ENGINE_CANCEL_FLAG_ALL;
+    else if (!number_arg(o->args[1], &job) || job == 0 || job > UINT32_MAX)
+        return usage();
+    rq.engine = (uint32_t)engine;
+    rq.job = (uint32_t)job;
+    struct gmmu_engine_cancel_rsp rsp;
+    int rc = gmmu_engine_cancel(dev, &rq, &rsp);
+    if (rc)
+        return fail(o, "cancel", rc);
+    if (o->json)
+        printf("{\"cancelled\": %" PRIu32 ", \"aborted\": %" PRIu32 "}\n", rsp.cancelled,
+               rsp.aborted);
+    else
+        printf("%" PRIu32 " queued job(s) cancelled%s\n", rsp.cancelled,
+               rsp.aborted ? ", the running job aborted" : "");
+    return 0;
+}
+
+static int cmd_queue(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t engine;
+    if (!positional(o, 1, &engine) || engine > UINT32_MAX)
+        return usage();
+    struct gmmu_engine_queue_rsp q;
+    int rc = gmmu_engine_queue(dev, (uint32_t)engine, &q);
+    if (rc)
+        return fail(o, "queue", rc);
+    struct gmmu_engine_rsp last = { .engine_status = q.engine_status,
+                                    .bytes_done = q.bytes_done,
+                                    .fault_va = q.fault_va,
+                                    .result = q.result,
+                                    .result2 = q.result2,
+                                    .cycles = q.cycles,
+                                    .asid = q.asid };
+    if (o->json) {
+        printf("{\"queued\": %" PRIu32 ", \"running\": %" PRIu32 ", \"last_job\": %" PRIu32
+               ", \"last_status\": %" PRIu32 ", \"finished\": %" PRIu32 ", \"cancelled\": %" PRIu32
+               ", \"last\": ",
+               q.queued, q.running, q.last_job, q.last_status, q.finished, q.cancelled);
+        print_engine_rsp(o, &last); /* ends the line: the object closes below */
+        printf("}\n");
+        return 0;
+    }
+    printf("%" PRIu32 " job(s) queued, running: ", q.queued);
+    if (q.running)
+        printf("job %" PRIu32 "\n", q.running);
+    else
+        printf("none\n");
+    printf("%" PRIu32 " ended, %" PRIu32 " cancelled since boot\n", q.finished, q.cancelled);
+    if (q.last_job) {
+        printf("last job %" PRIu32 " (%s): ", q.last_job,
+               q.last_status ? gmmu_strerror((int)q.last_status) : "ran");
+        print_engine_rsp(o, &last);
+    }
+    return 0;
+}
+
 #define MAX_DUMP (64 * 1024)
 
 static int cmd_read(struct gmmu_dev *dev, const struct options *o)
@@ -382,6 +489,22 @@ const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
       "a GPU engine's state now, without waiting",
       "abort stops its run first (a run an earlier host left running, say).\n", SEC_ENGINE,
       cmd_engine_status },
+    { "submit",
+      "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N] [wait=FENCE "
+      "wait-value=N] [signal=FENCE signal-value=N]",
+      "ENGINE_SUBMIT", "queue a job on a GPU engine and return at once; prints its id",
+      "The job runs after the jobs ahead of it on its engine, once FENCE (wait=) is at or\n"
+      "past wait-value; when it ends (completed, faulted or aborted) it raises signal= to\n"
+      "signal-value (wait for that with fence-wait). A full queue is BUSY. Every gmmuctl\n"
+      "process submits with one owner token, so queued jobs outlive the invocation.\n",
+      SEC_ENGINE, cmd_submit },
+    { "cancel", "ENGINE JOB|all", "ENGINE_CANCEL",
+      "cancel a queued job (it never runs), or abort the running one (it still signals)",
+      "all cancels every job of the engine's queue that has not started.\n", SEC_ENGINE,
+      cmd_cancel },
+    { "queue", "ENGINE", "ENGINE_QUEUE",
+      "an engine's job queue: jobs held, the running job, the last job's result", NULL, SEC_ENGINE,
+      cmd_queue },
     { "read", "VRAM_OFFSET LEN", NULL, "read LEN bytes of VRAM (a multiple of 4, at most 64 KiB)",
       NULL, SEC_ENGINE, cmd_read },
     { "write", "VRAM_OFFSET WORD32...", NULL, "write 32-bit words to VRAM", NULL, SEC_ENGINE,

@@ -346,6 +346,42 @@ int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
     return call_exact(dev, GMMU_OP_ENGINE_STATUS, &req, sizeof req, out, sizeof *out);
 }
 
+int gmmu_engine_submit(struct gmmu_dev *dev, const struct gmmu_engine_submit_req *req,
+                       uint32_t *job)
+{
+    struct gmmu_engine_submit_req rq = *req;
+    struct gmmu_engine_submit_rsp rsp;
+
+    if (!rq.owner)
+        rq.owner = gmmu_fence_owner();
+    int rc = call_exact(dev, GMMU_OP_ENGINE_SUBMIT, &rq, sizeof rq, &rsp, sizeof rsp);
+    if (rc == 0 && job)
+        *job = rsp.job;
+    return rc;
+}
+
+int gmmu_engine_cancel(struct gmmu_dev *dev, const struct gmmu_engine_cancel_req *rq,
+                       struct gmmu_engine_cancel_rsp *out)
+{
+    struct gmmu_engine_cancel_req req = *rq;
+    struct gmmu_engine_cancel_rsp rsp;
+
+    if (!req.owner)
+        req.owner = gmmu_fence_owner();
+    int rc = call_exact(dev, GMMU_OP_ENGINE_CANCEL, &req, sizeof req, &rsp, sizeof rsp);
+
+    if (rc == 0 && out)
+        *out = rsp;
+    return rc;
+}
+
+int gmmu_engine_queue(struct gmmu_dev *dev, uint32_t engine, struct gmmu_engine_queue_rsp *out)
+{
+    struct gmmu_engine_status_req req = { .engine = engine };
+
+    return call_exact(dev, GMMU_OP_ENGINE_QUEUE, &req, sizeof req, out, sizeof *out);
+}
+
 /* ------------------------------------------------------------ fences */
 
 uint32_t gmmu_fence_owner(void)

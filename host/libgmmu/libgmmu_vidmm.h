@@ -105,6 +105,25 @@ int gmmu_engine_start(struct gmmu_dev *dev, const struct gmmu_engine_req *req, u
 int gmmu_engine_status(struct gmmu_dev *dev, uint32_t engine, uint32_t flags,
                        struct gmmu_engine_rsp *out);
 
+/* ------------------------------------------------------------ job queues
+ * Asynchronous engine jobs (docs/engine.md, "Job queues"): a job waits for
+ * wait_handle to reach wait_value (0: no wait), runs after the jobs ahead
+ * of it on its engine, and raises signal_handle to signal_value when it
+ * ends (0: no signal); wait for that with gmmu_fence_wait. */
+/* Queues a job and returns at once; *job (may be NULL) is its id.
+   req->owner 0 is this process's token (gmmu_fence_owner). A full queue is
+   GMMU_STATUS_BUSY, an unknown fence GMMU_STATUS_BAD_HANDLE. */
+int gmmu_engine_submit(struct gmmu_dev *dev, const struct gmmu_engine_submit_req *req,
+                       uint32_t *job);
+/* Cancels req->job of req->engine (flags 0) or every queued job of the
+   engine (GMMU_ENGINE_CANCEL_FLAG_ALL, job ignored). A queued job never
+   runs; the running one is aborted and still signals. req->owner 0 is this
+   process's token. out may be NULL. */
+int gmmu_engine_cancel(struct gmmu_dev *dev, const struct gmmu_engine_cancel_req *req,
+                       struct gmmu_engine_cancel_rsp *out);
+/* An engine's queue: jobs held, the running job, the last job's result. */
+int gmmu_engine_queue(struct gmmu_dev *dev, uint32_t engine, struct gmmu_engine_queue_rsp *out);
+
 /* ------------------------------------------------------------ paging fence
  * MAP_VA, UNMAP_VA, UPDATE_VA and MAKE_RESIDENT signal the device's paging
  * fence (handle GMMU_FENCE_PAGING) and return the value; it is reached when

@@ -35,7 +35,8 @@ from ._defs import (MSG_HDR_BYTES, MSG_MAX_BYTES, MMU_PORTS_MAX, UPDATE_OP_BYTES
                     Caps, EngineOp, EngineReq, EngineRsp, Evt, Fault, FaultEvt, Info, MapFlag,
                     MapReq, MmuCounters, MmuCountersFlag, MmuPortCounters, PtStats, QueryRsp,
                     Stats, Status, UpdateOp, UpdateOpKind, VramRsp, AllocInfo, RESIDENCY_MAX,
-                    SEGMENTS_MAX, SegmentDesc, _Struct)
+                    SEGMENTS_MAX, SegmentDesc, EngineSubmitReq, EngineCancelReq,
+                    EngineCancelRsp, EngineQueueRsp, EngineCancelFlag, _Struct)
 
 __version__ = VERSION
 
@@ -184,6 +185,10 @@ def _load():
         "gmmu_fence_arm": (_int, [_dev_p, _u32, _u64, _u32, _c.POINTER(FenceInfo)]),
         "gmmu_fence_wait": (_int, [_dev_p, _u32, _u64, _int]),
         "gmmu_fence_owner": (_u32, []),
+        "gmmu_engine_submit": (_int, [_dev_p, _c.POINTER(EngineSubmitReq), _c.POINTER(_u32)]),
+        "gmmu_engine_cancel": (_int, [_dev_p, _c.POINTER(EngineCancelReq),
+                                      _c.POINTER(EngineCancelRsp)]),
+        "gmmu_engine_queue": (_int, [_dev_p, _u32, _c.POINTER(EngineQueueRsp)]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -566,6 +571,42 @@ class Device:
         return (bool(_field(st, "BUSY")),
                 EngineResult(rsp, bool(_field(st, "FAULT")), Fault(_field(st, "REASON")),
                              Access(_field(st, "ACCESS"))))
+
+    # -- asynchronous engine jobs (docs/engine.md, "Job queues")
+    def submit(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0,
+               wait=None, signal=None, owner=0):
+        """Queues a job (EngineOp) and returns its id at once. wait=(fence,
+        value): it starts once the fence is at or past value; signal=(fence,
+        value): the fence is raised to value when the job ends (completed,
+        faulted or aborted); wait for it with fence_wait. owner 0 is this
+        process's token."""
+        wh, wv = wait if wait else (0, 0)
+        sh, sv = signal if signal else (0, 0)
+        req = EngineSubmitReq(engine=engine, op=int(op), as_handle=as_handle, length=length,
+                              dst_va=dst_va, src_va=src_va, pattern=pattern, wait_handle=wh,
+                              wait_value=wv, signal_handle=sh, signal_value=sv, owner=owner)
+        job = _u32()
+        _check(_lib.gmmu_engine_submit(self._handle(), _c.byref(req), _c.byref(job)),
+               "ENGINE_SUBMIT")
+        return job.value
+
+    def cancel(self, engine, job=0, all=False):
+        """Cancels a queued job (it never runs) or aborts the running one (it
+        still signals); all=True cancels every queued job of the engine.
+        Returns the EngineCancelRsp (cancelled, aborted)."""
+        req = EngineCancelReq(engine=engine, job=job,
+                              flags=int(EngineCancelFlag.ALL) if all else 0)
+        out = EngineCancelRsp()
+        _check(_lib.gmmu_engine_cancel(self._handle(), _c.byref(req), _c.byref(out)),
+               "ENGINE_CANCEL")
+        return out
+
+    def queue(self, engine):
+        """An engine's job queue now (EngineQueueRsp): queued, running, the
+        last job's id, status and result."""
+        out = EngineQueueRsp()
+        _check(_lib.gmmu_engine_queue(self._handle(), engine, _c.byref(out)), "ENGINE_QUEUE")
+        return out
 
     def vram_read(self, offset, length):
         """length bytes of VRAM through the BAR1 aperture (multiples of 4)."""

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x1000b  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages)
+PROTO_VERSION = 0x1000c  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -25,6 +25,7 @@ ALLOC_PAGES_RUNS = 0x20  # Most runs of an ALLOC_PAGES list: a run is consecutiv
 SEGMENTS_MAX = 0x8  # Most segments GET_SEGMENTS lists
 FENCES = 0x10  # Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
 FENCE_WAITS = 0x10  # Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
+ENGINE_QUEUE_DEPTH = 0x8  # Jobs each engine's queue holds, the running one included: an ENGINE_SUBMIT beyond them is BUSY and changes nothing (retry once one finished)
 FENCE_PAGING = 0x46000001  # Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
 
 
@@ -66,6 +67,9 @@ class Op(enum.IntEnum):
     ENGINE_RUN = 0x20  # Run a GPU engine in an address space and wait for it (engine_req -> engine_rsp)
     ENGINE_START = 0x21  # Start a GPU engine in an address space and complete at once, the engine running on beside later commands (engine_req -> engine_rsp: asid set, the rest 0)
     ENGINE_STATUS = 0x22  # Read a GPU engine's state now, without waiting, or stop its run first (engine_status_req -> engine_rsp; engine_status BUSY while it runs)
+    ENGINE_SUBMIT = 0x23  # Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp)
+    ENGINE_CANCEL = 0x24  # Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp)
+    ENGINE_QUEUE = 0x25  # An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp)
     FENCE_CREATE = 0x30  # Create a monitored fence with an initial value (fence_create_req -> fence_info)
     FENCE_DESTROY = 0x31  # Destroy a fence and drop its waits (handle_req)
     FENCE_SIGNAL = 0x32  # Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)
@@ -111,6 +115,10 @@ class EngineStatusFlag(enum.IntFlag):
 
 class RemoveBackingFlag(enum.IntFlag):
     UNREACHABLE = 0x1  # Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0
+
+
+class EngineCancelFlag(enum.IntFlag):
+    ALL = 0x1  # Cancel every job of the engine's queue that has not started, whatever its owner (job ignored); the running job runs on
 
 
 class MapFlag(enum.IntFlag):
@@ -520,6 +528,70 @@ class EngineRsp(_Struct):
     ]
 
 
+class EngineSubmitReq(_Struct):
+    "ENGINE_SUBMIT payload: an engine_req, then the job's fences and its owner"
+    _fields_ = [
+        ("engine", ctypes.c_uint32),  # Engine index (< ENGINES): the queue the job joins
+        ("op", ctypes.c_uint32),  # As engine_req
+        ("as_handle", ctypes.c_uint32),  # Address space to run in; its hardware id is taken when the job starts
+        ("length", ctypes.c_uint32),  # Bytes, a multiple of 64
+        ("dst_va", ctypes.c_uint64),  # As engine_req
+        ("src_va", ctypes.c_uint64),  # As engine_req
+        ("pattern", ctypes.c_uint64),  # As engine_req
+        ("wait_handle", ctypes.c_uint32),  # Fence the job waits for before it starts (FENCE_PAGING included); 0: none
+        ("signal_handle", ctypes.c_uint32),  # Fence the job signals when it ends, completed, faulted or aborted (not FENCE_PAGING); 0: none
+        ("wait_value", ctypes.c_uint64),  # The job starts once the wait fence is at or past it (modulo 2^64)
+        ("signal_value", ctypes.c_uint64),  # Value the signal fence is raised to when the job ends (left alone if the fence is already at or past it)
+        ("owner", ctypes.c_uint32),  # The host's token (libgmmu: gmmu_fence_owner). A job of another owner cancels every queued job of the previous one that has not started: that host has left
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class EngineSubmitRsp(_Struct):
+    'ENGINE_SUBMIT completion payload'
+    _fields_ = [
+        ("job", ctypes.c_uint32),  # The job's id (never 0), for ENGINE_CANCEL and ENGINE_QUEUE
+        ("queued", ctypes.c_uint32),  # Jobs in the engine's queue with this one, the running one included
+    ]
+
+
+class EngineCancelReq(_Struct):
+    'ENGINE_CANCEL payload'
+    _fields_ = [
+        ("engine", ctypes.c_uint32),  # Engine index (< ENGINES)
+        ("job", ctypes.c_uint32),  # The job's id; a job that already ended (or never was) cancels nothing and is OK
+        ("owner", ctypes.c_uint32),  # The host's token, as engine_submit_req's (a new owner cancels the previous one's queued jobs first)
+        ("flags", ctypes.c_uint32),  # ENGINE_CANCEL_FLAG_*
+    ]
+
+
+class EngineCancelRsp(_Struct):
+    'ENGINE_CANCEL completion payload'
+    _fields_ = [
+        ("cancelled", ctypes.c_uint32),  # Queued jobs removed (they never run and signal nothing)
+        ("aborted", ctypes.c_uint32),  # 1 if the job was running and was aborted (it ends ABORTED and signals its fence), else 0
+    ]
+
+
+class EngineQueueRsp(_Struct):
+    'ENGINE_QUEUE completion payload'
+    _fields_ = [
+        ("queued", ctypes.c_uint32),  # Jobs the queue holds, the running one included (at most ENGINE_QUEUE_DEPTH)
+        ("running", ctypes.c_uint32),  # Id of the job the engine runs; 0: none
+        ("last_job", ctypes.c_uint32),  # Id of the last job that ended; 0: none yet
+        ("last_status", ctypes.c_uint32),  # How it ended: OK once it ran (a fault or abort is in engine_status), or why it could not start (BAD_HANDLE: its address space was gone; BUSY: no hardware id); its fence was signalled either way
+        ("finished", ctypes.c_uint32),  # Jobs of this engine that ended since boot
+        ("cancelled", ctypes.c_uint32),  # Jobs of this engine cancelled before they started since boot (ENGINE_CANCEL, a new owner, a wait fence destroyed)
+        ("engine_status", ctypes.c_uint32),  # The last job's engine_rsp: the engine's STATUS at its end (FAULT, ABORTED, REASON, ACCESS)
+        ("bytes_done", ctypes.c_uint32),  # The last job's bytes completed in order before any fault
+        ("fault_va", ctypes.c_uint64),  # The last job's first faulting VA
+        ("result", ctypes.c_uint64),  # The last job's checksum s1
+        ("result2", ctypes.c_uint64),  # The last job's checksum s2
+        ("cycles", ctypes.c_uint32),  # The last job's engine cycles from start to done
+        ("asid", ctypes.c_uint32),  # Hardware address-space id the last job ran under
+    ]
+
+
 class Stats(_Struct):
     'GET_STATS completion payload'
     _fields_ = [
@@ -701,6 +773,11 @@ ALLOC_INFO_BYTES = ctypes.sizeof(AllocInfo)
 ENGINE_REQ_BYTES = ctypes.sizeof(EngineReq)
 ENGINE_STATUS_REQ_BYTES = ctypes.sizeof(EngineStatusReq)
 ENGINE_RSP_BYTES = ctypes.sizeof(EngineRsp)
+ENGINE_SUBMIT_REQ_BYTES = ctypes.sizeof(EngineSubmitReq)
+ENGINE_SUBMIT_RSP_BYTES = ctypes.sizeof(EngineSubmitRsp)
+ENGINE_CANCEL_REQ_BYTES = ctypes.sizeof(EngineCancelReq)
+ENGINE_CANCEL_RSP_BYTES = ctypes.sizeof(EngineCancelRsp)
+ENGINE_QUEUE_RSP_BYTES = ctypes.sizeof(EngineQueueRsp)
 STATS_BYTES = ctypes.sizeof(Stats)
 FAULT_EVT_BYTES = ctypes.sizeof(FaultEvt)
 MMU_COUNTERS_REQ_BYTES = ctypes.sizeof(MmuCountersReq)

@@ -270,6 +270,41 @@ def test_closed_device(dev):
     dev.close()     # a second close does nothing
 
 
+def test_engine_queue(dev, space, allocs):
+    # A job held by a host fence, then run; its signal fence told by event.
+    a = allocs(0x10000)
+    va = dev.map(space, a.handle, 0x10000)
+    go = dev.fence_create(0).handle
+    done = dev.fence_create(0).handle
+    job = dev.submit(1, gmmu.EngineOp.FILL, space, 4096, dst_va=va, pattern=0x1234,
+                     wait=(go, 1), signal=(done, 7))
+    assert job != 0
+    q = dev.queue(1)
+    assert (q.queued, q.running) == (1, 0)
+    assert dev.fence_read(done) == 0
+    dev.fence_signal(go, 1)
+    assert dev.fence_wait(done, 7, timeout_ms=20000)
+    q = dev.queue(1)
+    assert (q.queued, q.last_job, q.bytes_done) == (0, job, 4096)
+    assert dev.vram_read(a.base, 8) == (0x1234).to_bytes(8, "little")
+    # Cancelled while waiting: never runs; a full queue is BUSY.
+    job = dev.submit(1, gmmu.EngineOp.FILL, space, 4096, dst_va=va, pattern=0x99,
+                     wait=(go, 2))
+    assert dev.cancel(1, job).cancelled == 1
+    assert dev.vram_read(a.base, 8) == (0x1234).to_bytes(8, "little")
+    for _ in range(gmmu.ENGINE_QUEUE_DEPTH):
+        dev.submit(2, gmmu.EngineOp.FILL, space, 64, dst_va=va, wait=(go, 2))
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.submit(2, gmmu.EngineOp.FILL, space, 64, dst_va=va, wait=(go, 2))
+    assert e.value.status == gmmu.Status.BUSY
+    assert dev.cancel(2, all=True).cancelled == gmmu.ENGINE_QUEUE_DEPTH
+    with pytest.raises(gmmu.DeviceError) as e:
+        dev.submit(2, gmmu.EngineOp.FILL, space, 64, dst_va=va, wait=(0x46000FFF, 1))
+    assert e.value.status == gmmu.Status.BAD_HANDLE
+    dev.fence_destroy(go)
+    dev.fence_destroy(done)
+
+
 def test_fences(dev, space, allocs):
     # The paging fence: each map and unmap signals exactly one more value.
     before = dev.fence_read()

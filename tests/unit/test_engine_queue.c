@@ -61,8 +61,9 @@ static void f_finish(void *ctx, uint32_t e, struct gmmu_engine_rsp *out)
 {
     (void)ctx;
     assert_false(eng.busy[e]);
-    *out = (struct gmmu_engine_rsp){ .engine_status = eng.status[e], .bytes_done = 4096,
-                                     .result = 100 + e, .asid = 7 };
+    *out = (struct gmmu_engine_rsp){
+        .engine_status = eng.status[e], .bytes_done = 4096, .result = 100 + e, .asid = 7
+    };
 }
 
 static void f_abort(void *ctx, uint32_t e)
@@ -84,7 +85,7 @@ static bool f_as_exists(void *ctx, uint32_t as)
     return as != eng.bad_as;
 }
 
-static const struct engine_queue_ops ops = { f_start, f_busy, f_finish, f_abort,
+static const struct engine_queue_ops ops = { f_start,    f_busy,      f_finish, f_abort,
                                              f_activate, f_as_exists, NULL };
 
 static void rec_notify(void *ctx, const struct gmmu_fence_evt *evt)
@@ -105,6 +106,14 @@ static int setup(void **state)
     fence_init(&f, &fhw);
     engine_queue_init(&q, &ops, &f);
     return 0;
+}
+
+/* The poll reads one running engine per call while no fence changed and
+   nothing was submitted: GMMU_ENGINES calls see every ended run. */
+static void poll(void)
+{
+    for (uint32_t i = 0; i < GMMU_ENGINES; i++)
+        engine_queue_poll(&q);
 }
 
 static uint32_t fence(uint64_t value)
@@ -130,8 +139,13 @@ static void signal(uint32_t handle, uint64_t value)
 static struct gmmu_engine_submit_req job(uint32_t engine, uint64_t pattern)
 {
     return (struct gmmu_engine_submit_req){
-        .engine = engine, .op = 0, .as_handle = 0x41000005, .length = 4096,
-        .dst_va = 0x100000, .pattern = pattern, .owner = 0x80000001,
+        .engine = engine,
+        .op = 0,
+        .as_handle = 0x41000005,
+        .length = 4096,
+        .dst_va = 0x100000,
+        .pattern = pattern,
+        .owner = 0x80000001,
     };
 }
 
@@ -182,7 +196,7 @@ static void test_order_per_engine_engines_independent(void **state)
     for (uint32_t e = 1; e < GMMU_ENGINES; e++)
         submit(job(e, 0xB0 + e));
     assert_int_equal(eng.starts, 0); /* submit returns before anything starts */
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 4);
     for (uint32_t e = 0; e < GMMU_ENGINES; e++)
         assert_true(eng.busy[e]);
@@ -193,38 +207,49 @@ static void test_order_per_engine_engines_independent(void **state)
 
     /* Engine 2 ending lets nothing start on engine 0. */
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 4);
     assert_int_equal(state_of(2).queued, 0);
     assert_int_equal(state_of(2).finished, 1);
     assert_int_equal(state_of(2).result, 102);
 
     /* Still running: polls change nothing. */
-    engine_queue_poll(&q);
-    engine_queue_poll(&q);
+    poll();
+    poll();
     assert_int_equal(eng.starts, 4);
 
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 5);
     assert_start(4, 0, 0xA2);
     assert_int_equal(state_of(0).last_job, a);
     assert_int_equal(state_of(0).running, b);
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
     assert_start(5, 0, 0xA3);
     end_run(0);
     end_run(1);
     end_run(3);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 6);
     assert_false(engine_queue_active(&q));
     assert_int_equal(state_of(0).finished, 3);
 
     /* Idle queues: a poll reads no engine. */
     unsigned reads = eng.busy_reads;
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.busy_reads, reads);
+
+    /* Runs going on, nothing else moving: one engine read per poll. */
+    submit(job(0, 0xA4));
+    submit(job(1, 0xA5));
+    engine_queue_poll(&q); /* the submits: every engine looked at */
+    reads = eng.busy_reads;
+    for (int i = 0; i < 8; i++) {
+        engine_queue_poll(&q);
+        assert_true(eng.busy_reads - reads <= 1);
+        reads = eng.busy_reads;
+    }
 }
 
 /* A job waits for its fence, across the 64-bit wrap; the job behind it on
@@ -239,32 +264,32 @@ static void test_wait_holds_job_across_wrap(void **state)
     submit(rq);
     submit(job(0, 0xC2));
     submit(job(1, 0xD1));
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 1);
     assert_start(0, 1, 0xD1);
 
     signal(h, UINT64_MAX);
-    engine_queue_poll(&q);
+    poll();
     signal(h, 0);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 1); /* 0 is not 1 */
     assert_int_equal(state_of(0).running, 0);
     assert_int_equal(state_of(0).queued, 2);
 
     signal(h, 1);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 2);
     assert_start(1, 0, 0xC1);
 
     /* A value past the one waited for starts a job too. */
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
     assert_start(2, 0, 0xC2);
     rq.wait_value = 5;
     end_run(0);
     signal(h, 9);
     submit(rq);
-    engine_queue_poll(&q);
+    poll();
     assert_start(3, 0, 0xC1);
 }
 
@@ -281,13 +306,13 @@ static void test_signal_on_end(void **state)
     rq.signal_handle = s;
     rq.signal_value = 5;
     submit(rq);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 0);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 0); /* not before it ends */
     assert_int_equal(n_evts, 0);
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 5);
     assert_int_equal(n_evts, 1);
     assert_int_equal(evts[0].handle, s);
@@ -297,9 +322,9 @@ static void test_signal_on_end(void **state)
     rq.signal_value = 6;
     eng.status[2] = 0x4 | 1u << 4;
     uint32_t id = submit(rq);
-    engine_queue_poll(&q);
+    poll();
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 6);
     assert_int_equal(state_of(2).last_job, id);
     assert_int_equal(state_of(2).last_status, GMMU_STATUS_OK);
@@ -308,10 +333,10 @@ static void test_signal_on_end(void **state)
     /* The host moved the fence beyond the job's value: left alone. */
     rq.signal_value = 7;
     submit(rq);
-    engine_queue_poll(&q);
+    poll();
     signal(s, 10);
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 10);
 
     /* One job's signal is another engine's wait: a chain across engines. */
@@ -323,11 +348,11 @@ static void test_signal_on_end(void **state)
     rq.pattern = 0xE2;
     submit(rq);
     unsigned before = eng.starts;
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, before + 1);
     assert_start(before, 2, 0xE2);
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, before + 2);
     assert_start(before + 1, 1, 0xE3);
 }
@@ -359,11 +384,11 @@ static void test_full_queue_busy_nothing_lost(void **state)
 
     signal(h, 1);
     for (uint32_t i = 0; i < GMMU_ENGINE_QUEUE_DEPTH; i++) {
-        engine_queue_poll(&q);
+        poll();
         assert_int_equal(state_of(3).running, ids[i]);
         end_run(3);
     }
-    engine_queue_poll(&q);
+    poll();
     unsigned n = 0;
     for (unsigned i = 0; i < eng.starts; i++)
         if (eng.log[i].engine == 3)
@@ -392,7 +417,7 @@ static void test_cancel(void **state)
     rq.pattern = 0x33;
     rq.signal_value = 3;
     uint32_t j3 = submit(rq);
-    engine_queue_poll(&q);
+    poll();
 
     struct gmmu_engine_cancel_req c = { .engine = 1, .job = j2, .owner = rq.owner };
     struct gmmu_engine_cancel_rsp cr;
@@ -411,7 +436,7 @@ static void test_cancel(void **state)
     assert_int_equal(state_of(1).queued, 2);
 
     signal(h, 1);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 1);
     assert_start(0, 1, 0x31);
     /* The running one: aborted, ends when the engine stops, signals. */
@@ -421,15 +446,15 @@ static void test_cancel(void **state)
     assert_int_equal(cr.aborted, 1);
     assert_int_equal(cr.cancelled, 0);
     assert_int_equal(eng.aborts[1], 1);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 0); /* not until it stopped */
     end_run(1);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 1);
     assert_start(1, 1, 0x33);
     assert_int_equal(state_of(1).running, j3);
     end_run(1);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 3);
     assert_int_equal(eng.starts, 2); /* j2 never ran */
     assert_int_equal(state_of(1).finished, 2);
@@ -437,11 +462,12 @@ static void test_cancel(void **state)
 
     /* ALL: every queued job, the running one runs on. */
     submit(job(0, 0x41));
-    engine_queue_poll(&q);
+    poll();
     rq.engine = 0;
     submit(rq);
     submit(rq);
-    c = (struct gmmu_engine_cancel_req){ .engine = 0, .owner = rq.owner,
+    c = (struct gmmu_engine_cancel_req){ .engine = 0,
+                                         .owner = rq.owner,
                                          .flags = GMMU_ENGINE_CANCEL_FLAG_ALL };
     assert_int_equal(engine_queue_cancel(&q, &c, &cr), GMMU_STATUS_OK);
     assert_int_equal(cr.cancelled, 2);
@@ -515,10 +541,10 @@ static void test_bad_input(void **state)
     rq.signal_handle = h;
     rq.signal_value = 1;
     submit(rq);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(state_of(1).running, 0);
     fence_paging_signal(&f);
-    engine_queue_poll(&q);
+    poll();
     assert_int_not_equal(state_of(1).running, 0);
 }
 
@@ -542,7 +568,7 @@ static void test_owner_change(void **state)
     rq.signal_handle = s;
     rq.signal_value = 4;
     submit(rq);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 2);
 
     struct gmmu_engine_submit_req nb = job(0, 0x61);
@@ -557,14 +583,14 @@ static void test_owner_change(void **state)
 
     signal(h, 1); /* nothing of the old host's is left to start */
     end_run(2);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(value_of(s), 4); /* the running job signalled */
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 3);
     assert_start(2, 0, 0x61);
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
     assert_false(engine_queue_active(&q));
     assert_int_equal(value_of(s), 4); /* cancelled jobs signal nothing */
 
@@ -592,22 +618,22 @@ static void test_fence_gone_as_gone_engine_busy(void **state)
     rq.wait_value = 1;
     submit(rq);
     submit(job(0, 0x82));
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 0);
     assert_int_equal(fence_destroy(&f, h), GMMU_STATUS_OK);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(state_of(0).cancelled, 1);
     assert_int_equal(eng.starts, 1);
     assert_start(0, 0, 0x82);
     end_run(0);
-    engine_queue_poll(&q);
+    poll();
 
     eng.activate_status = GMMU_STATUS_BAD_HANDLE;
     rq = job(1, 0x83);
     rq.signal_handle = s;
     rq.signal_value = 3;
     uint32_t id = submit(rq);
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 1);
     assert_int_equal(state_of(1).last_job, id);
     assert_int_equal(state_of(1).last_status, GMMU_STATUS_BAD_HANDLE);
@@ -617,11 +643,11 @@ static void test_fence_gone_as_gone_engine_busy(void **state)
 
     eng.busy[2] = true; /* ENGINE_START's run */
     submit(job(2, 0x84));
-    engine_queue_poll(&q);
-    engine_queue_poll(&q);
+    poll();
+    poll();
     assert_int_equal(eng.starts, 1);
     eng.busy[2] = false;
-    engine_queue_poll(&q);
+    poll();
     assert_int_equal(eng.starts, 2);
     assert_start(1, 2, 0x84);
 }
@@ -633,35 +659,35 @@ static void test_handlers(void **state)
     uint8_t resp[128];
     uint32_t len = 99;
     struct gmmu_engine_submit_req rq = job(0, 0x91);
-    assert_int_equal(engine_queue_cmd_submit(&q, (const uint8_t *)&rq, sizeof rq - 4, resp,
-                                             sizeof resp, &len),
-                     GMMU_STATUS_MALFORMED_LENGTH);
-    assert_int_equal(engine_queue_cmd_submit(&q, (const uint8_t *)&rq, sizeof rq, resp,
-                                             sizeof resp, &len),
-                     GMMU_STATUS_OK);
+    assert_int_equal(
+        engine_queue_cmd_submit(&q, (const uint8_t *)&rq, sizeof rq - 4, resp, sizeof resp, &len),
+        GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(
+        engine_queue_cmd_submit(&q, (const uint8_t *)&rq, sizeof rq, resp, sizeof resp, &len),
+        GMMU_STATUS_OK);
     assert_int_equal(len, sizeof(struct gmmu_engine_submit_rsp));
     struct gmmu_engine_submit_rsp sr;
     memcpy(&sr, resp, sizeof sr);
     assert_int_equal(sr.queued, 1);
 
     struct gmmu_engine_status_req st = { .engine = 0 };
-    assert_int_equal(engine_queue_cmd_queue(&q, (const uint8_t *)&st, sizeof st, resp,
-                                            sizeof resp, &len),
-                     GMMU_STATUS_OK);
+    assert_int_equal(
+        engine_queue_cmd_queue(&q, (const uint8_t *)&st, sizeof st, resp, sizeof resp, &len),
+        GMMU_STATUS_OK);
     assert_int_equal(len, sizeof(struct gmmu_engine_queue_rsp));
     st.flags = 1;
-    assert_int_equal(engine_queue_cmd_queue(&q, (const uint8_t *)&st, sizeof st, resp,
-                                            sizeof resp, &len),
-                     GMMU_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(
+        engine_queue_cmd_queue(&q, (const uint8_t *)&st, sizeof st, resp, sizeof resp, &len),
+        GMMU_STATUS_INVALID_ARGUMENT);
     assert_int_equal(len, 0);
 
     struct gmmu_engine_cancel_req c = { .engine = 0, .job = sr.job, .owner = rq.owner };
-    assert_int_equal(engine_queue_cmd_cancel(&q, (const uint8_t *)&c, sizeof c + 4, resp,
-                                             sizeof resp, &len),
-                     GMMU_STATUS_MALFORMED_LENGTH);
-    assert_int_equal(engine_queue_cmd_cancel(&q, (const uint8_t *)&c, sizeof c, resp,
-                                             sizeof resp, &len),
-                     GMMU_STATUS_OK);
+    assert_int_equal(
+        engine_queue_cmd_cancel(&q, (const uint8_t *)&c, sizeof c + 4, resp, sizeof resp, &len),
+        GMMU_STATUS_MALFORMED_LENGTH);
+    assert_int_equal(
+        engine_queue_cmd_cancel(&q, (const uint8_t *)&c, sizeof c, resp, sizeof resp, &len),
+        GMMU_STATUS_OK);
     struct gmmu_engine_cancel_rsp cr;
     memcpy(&cr, resp, sizeof cr);
     assert_int_equal(cr.cancelled, 1);

@@ -151,6 +151,16 @@ t-fence-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_fence_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/fence-soc-sim.log -- \
 	  $(HOST_DIR)/test_fence_soc
 
+# Asynchronous engine jobs end to end: four queued jobs held by a host fence,
+# then run at once and signalling fences; cancel, bad input, a departed
+# host, PING while the four engines run and the queued-vs-one-after-another
+# ratio. Its simulated time is bounded (SIM_MAX_CYCLES) well above what it
+# needs, so a job that never ends fails it rather than hangs it.
+TESTS += queue-soc
+t-queue-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_queue_soc
+	SIM_MAX_CYCLES=60000000 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/queue-soc-sim.log -- $(HOST_DIR)/test_queue_soc
+
 # MMU faults as events and the MMU counters, end to end; then gmmuctl's
 # faults and counters subcommands on the same server.
 TESTS += faults-soc
