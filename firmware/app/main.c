@@ -19,14 +19,11 @@
    as often leaves room for a trap delayed by a long bus access. */
 #define HEARTBEAT_CYCLES (1u << 15)
 
-/* The engine queues are declared first so that they are placed after the
-   others: the service's buffers keep their place relative to the 4 KiB
-   direct-mapped data cache (docs/performance.md, "Mailbox"). */
-static struct engine_queue queue;
 static struct mbox_service service;
 static struct mmu_events events;
 static struct engine_cmd engine;
 static struct fences fences;
+static struct engine_queue queue;
 
 static bool run_selftest(void)
 {

@@ -44,8 +44,12 @@ static uint64_t fence_value(uint32_t handle)
 static struct gmmu_engine_submit_req job(uint32_t engine, uint32_t op, uint32_t as, uint64_t dst,
                                          uint64_t src, uint32_t len, uint64_t pattern)
 {
-    return (struct gmmu_engine_submit_req){ .engine = engine, .op = op, .as_handle = as,
-                                            .length = len, .dst_va = dst, .src_va = src,
+    return (struct gmmu_engine_submit_req){ .engine = engine,
+                                            .op = op,
+                                            .as_handle = as,
+                                            .length = len,
+                                            .dst_va = dst,
+                                            .src_va = src,
                                             .pattern = pattern };
 }
 
@@ -195,8 +199,9 @@ static void test_four_engines_wait_then_run(void **state)
         expect_words(b[e].base, LEN / 2, 64, 0x5A5A5A5A00000000ull | e);
     }
     /* ENGINE_RUN and ENGINE_START stay off an engine whose queue holds jobs. */
-    struct gmmu_engine_req direct = { .engine = 2, .op = OP_FILL, .as_handle = as,
-                                      .length = 64, .dst_va = b[2].va, .pattern = 9 };
+    struct gmmu_engine_req direct = {
+        .engine = 2, .op = OP_FILL, .as_handle = as, .length = 64, .dst_va = b[2].va, .pattern = 9
+    };
     struct gmmu_engine_rsp drsp;
     assert_int_equal(gmmu_engine_run(dev, &direct, &drsp), GMMU_STATUS_BUSY);
     assert_int_equal(gmmu_engine_start(dev, &direct, NULL), GMMU_STATUS_BUSY);
@@ -205,7 +210,8 @@ static void test_four_engines_wait_then_run(void **state)
     for (uint32_t e = 0; e < GMMU_ENGINES; e++)
         wait_fence(done[e], 2);
     for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
-        uint64_t pattern = 0x1111000000000000ull * (e + 1) + e, poisoned = 0x5A5A5A5A00000000ull | e;
+        uint64_t pattern = 0x1111000000000000ull * (e + 1) + e,
+                 poisoned = 0x5A5A5A5A00000000ull | e;
         expect_words(b[e].base, LEN / 2 - 64, 64, poisoned);
         expect_words(b[e].base, LEN / 2, 64, pattern);
         expect_words(b[e].base, LEN / 2 + LEN - 64, 64, pattern);
@@ -422,8 +428,12 @@ static void test_ping_and_throughput(void **state)
     /* The same runs started by ENGINE_START, which the queues do not
        watch: what the engines' traffic alone costs PING. */
     for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
-        struct gmmu_engine_req rq = { .engine = e, .op = OP_FILL, .as_handle = as,
-                                      .length = LONG, .dst_va = b[e].va, .pattern = e };
+        struct gmmu_engine_req rq = { .engine = e,
+                                      .op = OP_FILL,
+                                      .as_handle = as,
+                                      .length = LONG,
+                                      .dst_va = b[e].va,
+                                      .pattern = e };
         assert_int_equal(gmmu_engine_start(dev, &rq, NULL), 0);
     }
     uint32_t started = ping_median(PINGS);
@@ -452,15 +462,17 @@ static void test_ping_and_throughput(void **state)
     enum { ZLEN = 1024 * 1024, FLEN = 256 * 1024 };
     uint64_t zva;
     assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, GMMU_ENGINES * ZLEN, &zva), 0);
-    struct gmmu_update_op zero = { .op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO,
-                                   .va = zva, .size = GMMU_ENGINES * ZLEN };
+    struct gmmu_update_op zero = { .op = GMMU_UPDATE_OP_UNMAP,
+                                   .flags = GMMU_MAP_FLAG_ZERO,
+                                   .va = zva,
+                                   .size = GMMU_ENGINES * ZLEN };
     assert_int_equal(gmmu_update_va(dev, as, &zero, 1), 0);
     for (int kind = 0; kind < 2; kind++) {
         uint32_t op = kind ? OP_FILL : OP_CHECKSUM, len = kind ? FLEN : ZLEN;
         uint64_t seq = 0, async = 0;
         for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
-            struct gmmu_engine_rsp r = soc_engine_run(dev, e, op, as, b[e].va, zva + e * ZLEN,
-                                                      len, 3);
+            struct gmmu_engine_rsp r =
+                soc_engine_run(dev, e, op, as, b[e].va, zva + e * ZLEN, len, 3);
             assert_int_equal(r.engine_status & STATUS_FAULT, 0);
             seq += r.cycles;
         }
@@ -486,8 +498,8 @@ static void test_ping_and_throughput(void **state)
         }
         printf("queue-soc: %s x4 of %u KiB: one after another with ENGINE_RUN %llu cycles, "
                "queued at once %llu cycles (the longest job): %.2fx\n",
-               kind ? "FILL (VRAM)" : "CHECKSUM (Zero pages)", len / 1024,
-               (unsigned long long)seq, (unsigned long long)async, (double)seq / async);
+               kind ? "FILL (VRAM)" : "CHECKSUM (Zero pages)", len / 1024, (unsigned long long)seq,
+               (unsigned long long)async, (double)seq / async);
         if (!kind) /* no shared memory: the four engines must overlap */
             assert_true(seq * 10 >= async * 35);
         assert_int_equal(gmmu_fence_destroy(dev, go), 0);
