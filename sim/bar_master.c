@@ -4,7 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum phase { IDLE, ADDR, RESP, WAIT_LATENCY };
+enum phase { IDLE, ADDR, RESP };
+
+/* Reads done on the AXI side whose completions wait for the link latency.
+ * They all wait the same time after starting, so they leave in order. */
+#define IN_FLIGHT 64u
+
+struct read_done {
+    struct pcie_link_request req;
+    uint64_t due; /* cycle the completion goes back to the link */
+    uint32_t rdata;
+    int status;
+};
 
 struct bar_master {
     struct pcie_link *link;
@@ -13,8 +24,8 @@ struct bar_master {
     struct pcie_link_request req;
     bool aw_done, w_done;
     uint64_t cycle, started;
-    uint32_t rdata;
-    int status;
+    struct read_done done[IN_FLIGHT];
+    unsigned done_head, done_count;
     struct bar_master_stats stats;
 };
 
@@ -49,7 +60,7 @@ static void set_request_pins(const struct bar_master *m, struct axil_pins *p)
 
 void bar_master_drive(struct bar_master *m, struct axil_pins *bar0, struct axil_pins *bar1)
 {
-    if (m->phase == IDLE && pcie_link_next_request(m->link, &m->req)) {
+    if (m->phase == IDLE && m->done_count < IN_FLIGHT && pcie_link_next_request(m->link, &m->req)) {
         m->phase = ADDR;
         m->aw_done = m->w_done = false;
         m->started = m->cycle;
@@ -64,9 +75,16 @@ void bar_master_drive(struct bar_master *m, struct axil_pins *bar0, struct axil_
     set_request_pins(m, active);
 }
 
-static void finish_read(struct bar_master *m)
+/* The read is done on the bus: its completion waits for the latency, and
+ * the port takes the next request at once. */
+static void read_done(struct bar_master *m, uint32_t rdata, int status)
 {
-    pcie_link_complete_read(m->link, &m->req, m->rdata, m->status);
+    struct read_done *d = &m->done[(m->done_head + m->done_count) % IN_FLIGHT];
+    d->req = m->req;
+    d->due = m->started + m->read_latency;
+    d->rdata = rdata;
+    d->status = status;
+    m->done_count++;
     m->phase = IDLE;
 }
 
@@ -89,9 +107,7 @@ static void clock_request(struct bar_master *m, const struct axil_pins *p)
     } else if (p->rvalid && p->rready) {
         m->stats.reads++;
         m->stats.errors += p->rresp != 0;
-        m->rdata = p->rdata;
-        m->status = p->rresp == 0 ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BUS_ERROR;
-        m->phase = WAIT_LATENCY;
+        read_done(m, p->rdata, p->rresp == 0 ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BUS_ERROR);
     }
 }
 
@@ -101,8 +117,12 @@ void bar_master_clock(struct bar_master *m, const struct axil_pins *bar0,
     m->cycle++;
     if (m->phase == ADDR || m->phase == RESP)
         clock_request(m, m->req.bar == 0 ? bar0 : bar1);
-    if (m->phase == WAIT_LATENCY && m->cycle - m->started >= m->read_latency)
-        finish_read(m);
+    while (m->done_count > 0 && m->cycle >= m->done[m->done_head].due) {
+        const struct read_done *d = &m->done[m->done_head];
+        pcie_link_complete_read(m->link, &d->req, d->rdata, d->status);
+        m->done_head = (m->done_head + 1) % IN_FLIGHT;
+        m->done_count--;
+    }
 }
 
 void bar_master_get_stats(const struct bar_master *m, struct bar_master_stats *out)

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * Drives the SoC's BAR0/BAR1 AXI4-Lite slave ports with the host's requests
- * from the simulated PCIe link, one at a time, as a PCIe-to-AXI bridge would.
+ * from the simulated PCIe link, one at a time on the bus, in the order they
+ * came, as a PCIe-to-AXI bridge would.
  *
  * Call order per clock cycle, like the DDR model: bar_master_drive() before
  * evaluating the RTL, bar_master_clock() at the rising edge. A read's
  * completion is handed back to the link read_latency cycles after the
- * request started (the PCIe round trip); writes are posted.
+ * request started (the PCIe round trip); writes are posted. Reads are
+ * split transactions, as on PCIe: once a read is done on the bus the port
+ * takes the next request while the completion waits out its latency (up to
+ * 64 of them), so a host that sends several reads without waiting (libgmmu's
+ * BAR1 reads) pays the latency once, not per word. A host that waits for
+ * each answer sees exactly one read latency per read.
  */
 #ifndef GMMU_SIM_BAR_MASTER_H
 #define GMMU_SIM_BAR_MASTER_H

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "libgmmu.h"
 
+#include "transport_batch.h"
 #include "transport_deadline.h"
 
 #include <pthread.h>
@@ -68,22 +69,37 @@ static uint32_t ring_offset(uint32_t ring, uint32_t slots, uint32_t slot, uint32
     return ring + 4u * w;
 }
 
+/* Words [from, to) of the message at slot `slot` of a device-to-host ring,
+   read together (transport_read_many: ring memory has no read side
+   effects). Caller locks. */
+static int read_ring_words(struct gmmu_dev *dev, uint32_t ring, uint32_t slots, uint32_t slot,
+                           uint32_t *w, uint32_t from, uint32_t to)
+{
+    uint64_t offs[GMMU_MSG_MAX_BYTES / 4];
+    if (to <= from)
+        return 0;
+    for (uint32_t i = from; i < to; i++)
+        offs[i - from] = ring_offset(ring, slots, slot, i);
+    return transport_read_many(dev->t, 0, offs, w + from, to - from);
+}
+
 /* ----------------------------------------------------------- completions */
 static int read_one_completion(struct gmmu_dev *dev, struct gmmu_completion *out)
 {
     uint32_t w[GMMU_MSG_MAX_BYTES / 4];
-    int rc;
-    for (uint32_t i = 0; i < GMMU_MSG_HDR_BYTES / 4; i++)
-        if ((rc = rd(dev, ring_offset(GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, i), &w[i])))
-            return rc;
+    int rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w, 0,
+                             GMMU_MSG_HDR_BYTES / 4);
+    if (rc)
+        return rc;
     struct gmmu_msg_hdr hdr;
     memcpy(&hdr, w, sizeof hdr);
     uint32_t length = hdr.length;
     if (length < GMMU_MSG_HDR_BYTES || length > GMMU_MSG_MAX_BYTES)
         return GMMU_E_PROTOCOL;
-    for (uint32_t i = GMMU_MSG_HDR_BYTES / 4; i < (length + 3) / 4; i++)
-        if ((rc = rd(dev, ring_offset(GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, i), &w[i])))
-            return rc;
+    rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w,
+                         GMMU_MSG_HDR_BYTES / 4, (length + 3) / 4);
+    if (rc)
+        return rc;
     out->opcode = hdr.opcode;
     out->seq = hdr.seq;
     out->status = hdr.status;
@@ -446,10 +462,7 @@ static int refresh_evt_head(struct gmmu_dev *dev)
 
 static int read_evt_words(struct gmmu_dev *dev, uint32_t *w, uint32_t from, uint32_t to)
 {
-    int rc = 0;
-    for (uint32_t i = from; i < to && rc == 0; i++)
-        rc = rd(dev, ring_offset(GMMU_EVT_RING, GMMU_EVT_SLOTS, dev->evt_tail, i), &w[i]);
-    return rc;
+    return read_ring_words(dev, GMMU_EVT_RING, GMMU_EVT_SLOTS, dev->evt_tail, w, from, to);
 }
 
 /* Frees `slots` slots; the pointer goes only after the slots were read. */
@@ -691,17 +704,37 @@ static int aperture_window(struct gmmu_dev *dev, uint64_t offset, uint64_t *bar1
     return 0;
 }
 
+/* Words read through BAR1 in one go (transport_read_many): the aperture
+   has no read side effects, so the reads of one window go out together. */
+#define VRAM_READ_BATCH 256u
+
 static int vram_access(struct gmmu_dev *dev, uint64_t offset, uint32_t *words, size_t count,
                        bool write)
 {
     int rc = 0;
     pthread_mutex_lock(&dev->lock);
-    for (size_t i = 0; i < count && rc == 0; i++) {
+    for (size_t i = 0; i < count && rc == 0;) {
         uint64_t bar1_off;
         rc = aperture_window(dev, offset + 4 * i, &bar1_off);
-        if (rc == 0)
-            rc = write ? gmmu_transport_write32(dev->t, 1, bar1_off, words[i])
-                       : gmmu_transport_read32(dev->t, 1, bar1_off, &words[i]);
+        if (rc != 0)
+            break;
+        if (write) {
+            rc = gmmu_transport_write32(dev->t, 1, bar1_off, words[i]);
+            i++;
+            continue;
+        }
+        /* As many words as the window holds from here, up to a batch. */
+        uint64_t in_window = (gmmu_transport_bar_size(dev->t, 1) - bar1_off) / 4;
+        size_t n = count - i;
+        if (n > in_window)
+            n = (size_t)in_window;
+        if (n > VRAM_READ_BATCH)
+            n = VRAM_READ_BATCH;
+        uint64_t offs[VRAM_READ_BATCH];
+        for (size_t k = 0; k < n; k++)
+            offs[k] = bar1_off + 4 * k;
+        rc = transport_read_many(dev->t, 1, offs, &words[i], n);
+        i += n;
     }
     pthread_mutex_unlock(&dev->lock);
     return rc;

@@ -5,6 +5,7 @@
  * alignment) so each transport only deals with its own medium.
  */
 #include "gmmu_transport.h"
+#include "transport_batch.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -163,6 +164,26 @@ int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off,
     if (rc != GMMU_OK)
         return rc;
     return t->ops->write32(t, bar, off, val);
+}
+
+int transport_read_many(struct gmmu_transport *t, unsigned bar, const uint64_t *off, uint32_t *val,
+                        size_t n)
+{
+    if (n && (off == NULL || val == NULL))
+        return GMMU_E_INVALID_ARG;
+    for (size_t i = 0; i < n; i++)
+        val[i] = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        int rc = check_access(t, bar, off[i]);
+        if (rc != GMMU_OK)
+            return rc;
+    }
+    if (n && t->ops == &gmmu_transport_sim_ops)
+        return sim_transport_read_many(t, bar, off, val, n);
+    int first = GMMU_OK;
+    for (size_t i = 0; i < n && first == GMMU_OK; i++)
+        first = t->ops->read32(t, bar, off[i], &val[i]);
+    return first;
 }
 
 int gmmu_transport_wait_irq(struct gmmu_transport *t, int timeout_ms, uint32_t *vectors)

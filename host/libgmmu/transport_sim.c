@@ -18,6 +18,7 @@
 #define _GNU_SOURCE /* memfd_create, seals */
 #include "gmmu_transport.h"
 #include "gmmu/simlink.h"
+#include "transport_batch.h"
 #include "transport_deadline.h"
 
 #include <errno.h>
@@ -222,6 +223,59 @@ static int sim_read32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint
         return GMMU_E_LINK_ERROR;
     *val = (uint32_t)f.data;
     return GMMU_OK;
+}
+
+/* Reads in flight at once: well under the link's request queue (256), so
+ * the simulation always has room to take them while it answers. */
+#define READ_WINDOW 32u
+
+/* Answers come back by tag: the harness runs reads in order, but the link
+ * answers a read it refuses (bad BAR or offset) at once. Each answer is
+ * waited for up to the timeout, as one read32's would be. */
+int sim_transport_read_many(struct gmmu_transport *t, unsigned bar, const uint64_t *off,
+                            uint32_t *val, size_t n)
+{
+    struct sim_transport *s = to_sim(t);
+    bool *answered = calloc(n, sizeof *answered);
+    if (answered == NULL)
+        return GMMU_E_NO_MEMORY;
+    uint32_t first_tag = s->next_tag;
+    s->next_tag += (uint32_t)n;
+    int rc = GMMU_OK, first_error = GMMU_OK;
+    size_t sent = 0, received = 0;
+    while (received < n && rc == GMMU_OK) {
+        while (sent < n && sent - received < READ_WINDOW && rc == GMMU_OK) {
+            struct gmmu_simlink_frame req = {
+                .type = GMMU_SIMLINK_MEM_READ,
+                .bar = (uint8_t)bar,
+                .size = 4,
+                .tag = first_tag + (uint32_t)sent,
+                .addr = off[sent],
+            };
+            rc = send_frame(s, &req);
+            sent++;
+        }
+        if (rc != GMMU_OK)
+            break;
+        /* The next answer to one of ours; IRQs are kept by recv_frame,
+         * anything else is a late answer to an earlier request. */
+        int64_t deadline = deadline_after(s->base.timeout_ms);
+        struct gmmu_simlink_frame f;
+        while ((rc = recv_frame(s, deadline, &f)) == GMMU_OK) {
+            size_t k = (size_t)(f.tag - first_tag);
+            if (f.type == GMMU_SIMLINK_READ_COMPLETION && k < sent && !answered[k]) {
+                answered[k] = true;
+                received++;
+                if (f.status == GMMU_SIMLINK_ST_OK)
+                    val[k] = (uint32_t)f.data;
+                else if (first_error == GMMU_OK)
+                    first_error = GMMU_E_LINK_ERROR;
+                break;
+            }
+        }
+    }
+    free(answered);
+    return rc != GMMU_OK ? rc : first_error;
 }
 
 static int sim_write32(struct gmmu_transport *t, unsigned bar, uint64_t off, uint32_t val)

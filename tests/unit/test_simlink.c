@@ -31,6 +31,7 @@
 #include "gmmu/simlink.h"
 #include "gmmu_transport.h"
 #include "pcie_link.h"
+#include "transport_batch.h"
 #include "transport_deadline.h"
 
 /* ------------------------------------------------------------ fake device */
@@ -284,6 +285,40 @@ static void test_round_trip(void **state)
     assert_int_equal(d->stats.bad_frames, 0);
     assert_int_equal(d->stats.writes, 2 + BAR1_SIZE / 4);
     assert_int_equal(d->stats.reads, 2 + BAR1_SIZE / 4);
+}
+
+/* Many reads in flight (libgmmu's BAR1 reads): each word comes back to its
+ * place, a failed one in the middle is all ones and reported, the stream
+ * stays aligned for the next request. */
+static void test_read_many(void **state)
+{
+    struct fake_device *d = *state;
+    struct gmmu_transport *t = open_sim(d);
+    enum { N = BAR1_SIZE / 4 };
+    static uint64_t off[N];
+    static uint32_t val[N];
+    for (uint32_t i = 0; i < N; i++) {
+        assert_int_equal(gmmu_transport_write32(t, 1, i * 4, i * 2246822519u + 7), GMMU_OK);
+        off[i] = (uint64_t)(N - 1 - i) * 4; /* backwards: order is the caller's */
+    }
+    assert_int_equal(transport_read_many(t, 1, off, val, N), GMMU_OK);
+    for (uint32_t i = 0; i < N; i++)
+        assert_int_equal(val[i], (N - 1 - i) * 2246822519u + 7);
+
+    off[100] = BAR1_SIZE; /* beyond the BAR: answered with an error */
+    memset(val, 0, sizeof val);
+    assert_int_equal(transport_read_many(t, 1, off, val, 200), GMMU_E_LINK_ERROR);
+    assert_int_equal(val[100], 0xFFFFFFFFu);
+    assert_int_equal(val[99], (N - 100) * 2246822519u + 7);
+    assert_int_equal(val[199], (N - 200) * 2246822519u + 7);
+    assert_reads(t, 1, 8, 2 * 2246822519u + 7);
+
+    off[0] = 2; /* caught before the wire */
+    assert_int_equal(transport_read_many(t, 1, off, val, 1), GMMU_E_INVALID_ARG);
+    assert_int_equal(transport_read_many(t, 0, off, val, 0), GMMU_OK);
+    gmmu_transport_close(t);
+    stop_device(d);
+    assert_int_equal(d->stats.reads, N + 199 + 1); /* the refused one is not a read */
 }
 
 static void test_bad_accesses(void **state)
@@ -916,6 +951,11 @@ static void test_register_transport(void **state)
     assert_int_equal(gmmu_transport_open("ram:x", &t), GMMU_OK);
     assert_int_equal(gmmu_transport_write32(t, 1, 0, 42), GMMU_OK);
     assert_reads(t, 1, 0, 42);
+    uint64_t offs[3] = { 0, 4, 8 };
+    uint32_t words[3] = { 0 };
+    assert_int_equal(transport_read_many(t, 1, offs, words, 3), GMMU_OK); /* one by one */
+    assert_int_equal(words[0], 42);
+    assert_int_equal(words[2], 42);
     uint32_t v;
     assert_int_equal(gmmu_transport_wait_irq(t, 0, &v), GMMU_E_NOT_SUPPORTED);
     uint64_t bus;
@@ -1170,6 +1210,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup_device, teardown_device),
+        cmocka_unit_test_setup_teardown(test_read_many, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_bad_accesses, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_garbage_does_not_hurt, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_partial_frames, setup_device, teardown_device),
