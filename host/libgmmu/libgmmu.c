@@ -87,8 +87,11 @@ static int read_ring_words(struct gmmu_dev *dev, uint32_t ring, uint32_t slots, 
 static int read_one_completion(struct gmmu_dev *dev, struct gmmu_completion *out)
 {
     uint32_t w[GMMU_MSG_MAX_BYTES / 4];
-    int rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w, 0,
-                             GMMU_MSG_HDR_BYTES / 4);
+    /* Where reads overlap, the whole first slot with the header: most
+       completions fit in it (the slot is the message's: the firmware wrote
+       it before CPL_HEAD, which the caller read). */
+    uint32_t first = transport_reads_overlap(dev->t) ? SLOT_WORDS : GMMU_MSG_HDR_BYTES / 4;
+    int rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w, 0, first);
     if (rc)
         return rc;
     struct gmmu_msg_hdr hdr;
@@ -96,8 +99,8 @@ static int read_one_completion(struct gmmu_dev *dev, struct gmmu_completion *out
     uint32_t length = hdr.length;
     if (length < GMMU_MSG_HDR_BYTES || length > GMMU_MSG_MAX_BYTES)
         return GMMU_E_PROTOCOL;
-    rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w,
-                         GMMU_MSG_HDR_BYTES / 4, (length + 3) / 4);
+    rc = read_ring_words(dev, GMMU_CPL_RING, GMMU_CPL_SLOTS, dev->cpl_tail, w, first,
+                         (length + 3) / 4);
     if (rc)
         return rc;
     out->opcode = hdr.opcode;

@@ -166,6 +166,11 @@ int gmmu_transport_write32(struct gmmu_transport *t, unsigned bar, uint64_t off,
     return t->ops->write32(t, bar, off, val);
 }
 
+bool transport_reads_overlap(const struct gmmu_transport *t)
+{
+    return t != NULL && t->ops == &gmmu_transport_sim_ops;
+}
+
 int transport_read_many(struct gmmu_transport *t, unsigned bar, const uint64_t *off, uint32_t *val,
                         size_t n)
 {

@@ -15,6 +15,7 @@
 
 #include "gmmu_transport.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,11 @@
  * first error; a word whose read failed is 0xFFFFFFFF. */
 int transport_read_many(struct gmmu_transport *t, unsigned bar, const uint64_t *off, uint32_t *val,
                         size_t n);
+
+/* Whether transport_read_many overlaps its reads (sim:), so that reading
+ * a few words more in one go costs next to nothing; elsewhere each word is
+ * a read of its own (uart: several UART frames). */
+bool transport_reads_overlap(const struct gmmu_transport *t);
 
 /* transport_sim.c's implementation (arguments already checked). */
 int sim_transport_read_many(struct gmmu_transport *t, unsigned bar, const uint64_t *off,
