@@ -46,13 +46,15 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_CONFIG_SLOTS_LSB 0u
 #define GMMU_ENGINE_CONFIG_ASID_BITS GMMU_U(0x0000FF00) /* Width of ASID (RTL parameter AsidW) */
 #define GMMU_ENGINE_CONFIG_ASID_BITS_LSB 8u
-#define GMMU_ENGINE_CTRL GMMU_U(0x0008) /* rw: Control: write OP with START=1 to run. Reads OP; START and ABORT read 0 */
+#define GMMU_ENGINE_CTRL GMMU_U(0x0008) /* rw: Control: write OP (and PHYS) with START=1 to run. Reads OP and PHYS; START and ABORT read 0 */
 #define GMMU_ENGINE_CTRL_START GMMU_U(0x00000001) /* Write 1 (while not BUSY) to start OP with the current registers; clears DONE, FAULT, ABORTED and the run's results and counters */
 #define GMMU_ENGINE_CTRL_START_LSB 0u
 #define GMMU_ENGINE_CTRL_ABORT GMMU_U(0x00000002) /* Write 1 (while BUSY) to stop issuing: bursts already committed finish, then DONE and ABORTED are set */
 #define GMMU_ENGINE_CTRL_ABORT_LSB 1u
 #define GMMU_ENGINE_CTRL_OP GMMU_U(0x00000030) /* Operation (ENGINE_OP) */
 #define GMMU_ENGINE_CTRL_OP_LSB 4u
+#define GMMU_ENGINE_CTRL_PHYS GMMU_U(0x00000100) /* Physical mode: DST_VA and SRC_VA are VRAM (Segment 1) addresses, the DDR offsets the AXI port takes, used without translation (no MMU request, ASID unused). A chunk at or above 4 GiB faults BUS_ERROR. Only for AccessedPhysically allocations: the firmware checks the ranges */
+#define GMMU_ENGINE_CTRL_PHYS_LSB 8u
 #define GMMU_ENGINE_STATUS GMMU_U(0x000C) /* rw: Status. Write 1 to DONE to clear it (and the done interrupt); other bits are read-only */
 #define GMMU_ENGINE_STATUS_BUSY GMMU_U(0x00000001) /* A run is in progress (including the drain after a fault or abort) */
 #define GMMU_ENGINE_STATUS_BUSY_LSB 0u
@@ -62,19 +64,19 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_STATUS_FAULT_LSB 2u
 #define GMMU_ENGINE_STATUS_ABORTED GMMU_U(0x00000008) /* The run was stopped by CTRL.ABORT */
 #define GMMU_ENGINE_STATUS_ABORTED_LSB 3u
-#define GMMU_ENGINE_STATUS_REASON GMMU_U(0x00000070) /* Fault reason (FAULT enum of pte.toml): the MMU's, or BUS_ERROR for an AXI error response or a VRAM PA at or above 4 GiB */
+#define GMMU_ENGINE_STATUS_REASON GMMU_U(0x00000070) /* Fault reason (FAULT enum of pte.toml): the MMU's, or BUS_ERROR for an AXI error response or a VRAM PA (or CTRL.PHYS address) at or above 4 GiB */
 #define GMMU_ENGINE_STATUS_REASON_LSB 4u
 #define GMMU_ENGINE_STATUS_ACCESS GMMU_U(0x00000300) /* Access of the fault (ACCESS enum of pte.toml): READ for the source (EXECUTE for a FETCH source), WRITE for the destination */
 #define GMMU_ENGINE_STATUS_ACCESS_LSB 8u
 #define GMMU_ENGINE_ASID GMMU_U(0x0010) /* rw: Address space of every translation of a run */
 #define GMMU_ENGINE_LENGTH GMMU_U(0x0014) /* rw: Bytes to move, a multiple of 64 up to 2^32 - 64 (bits 5:0 read 0); 0 completes at once */
-#define GMMU_ENGINE_DST_VA_LO GMMU_U(0x0018) /* rw: Destination VA bits 31:0 (FILL, COPY); 64-byte aligned (bits 5:0 read 0) */
+#define GMMU_ENGINE_DST_VA_LO GMMU_U(0x0018) /* rw: Destination VA bits 31:0 (FILL, COPY), or its VRAM address with CTRL.PHYS; 64-byte aligned (bits 5:0 read 0) */
 #define GMMU_ENGINE_DST_VA_HI GMMU_U(0x001C) /* rw: Destination VA bits 63:32 */
-#define GMMU_ENGINE_SRC_VA_LO GMMU_U(0x0020) /* rw: Source VA bits 31:0 (COPY, CHECKSUM, FETCH); 64-byte aligned (bits 5:0 read 0) */
+#define GMMU_ENGINE_SRC_VA_LO GMMU_U(0x0020) /* rw: Source VA bits 31:0 (COPY, CHECKSUM, FETCH), or its VRAM address with CTRL.PHYS; 64-byte aligned (bits 5:0 read 0) */
 #define GMMU_ENGINE_SRC_VA_HI GMMU_U(0x0024) /* rw: Source VA bits 63:32 */
 #define GMMU_ENGINE_PATTERN_LO GMMU_U(0x0028) /* rw: FILL pattern bits 31:0: every 64-bit little-endian word written is PATTERN */
 #define GMMU_ENGINE_PATTERN_HI GMMU_U(0x002C) /* rw: FILL pattern bits 63:32 */
-#define GMMU_ENGINE_FAULT_VA_LO GMMU_U(0x0030) /* ro: VA of the first faulting chunk in order, bits 31:0 (source VA for ACCESS=READ or EXECUTE, destination VA for WRITE) */
+#define GMMU_ENGINE_FAULT_VA_LO GMMU_U(0x0030) /* ro: VA of the first faulting chunk in order, bits 31:0 (source VA for ACCESS=READ or EXECUTE, destination VA for WRITE; the VRAM address with CTRL.PHYS) */
 #define GMMU_ENGINE_FAULT_VA_HI GMMU_U(0x0034) /* ro: FAULT_VA bits 63:32 */
 #define GMMU_ENGINE_RESULT_LO GMMU_U(0x0038) /* ro: CHECKSUM and FETCH s1 bits 31:0: sum of the source's 64-bit little-endian words mod 2^64 (over the chunks done) */
 #define GMMU_ENGINE_RESULT_HI GMMU_U(0x003C) /* ro: CHECKSUM and FETCH s1 bits 63:32 */

@@ -34,6 +34,15 @@
 // CTRL.ABORT the engine stops issuing, lets every translation, read and
 // committed write burst finish, and then sets DONE.
 //
+// Physical mode (CTRL.PHYS): the addresses are VRAM (Segment 1) offsets, the
+// DDR addresses of the AXI port. The alloc stage still walks the chunks
+// through its request register, but nothing goes to the MMU port
+// (tr_req_valid_o stays 0, TRANSLATIONS stays 0): the register answers
+// itself in the cycle it is loaded, as a VRAM translation of the address
+// (not Zero, not CacheCoherent), and a chunk at or above 4 GiB faults
+// BUS_ERROR exactly as a VRAM PA there does. The firmware allows it only on
+// AccessedPhysically allocations; with PHYS 0 every cycle is as before.
+//
 // Sideband: AR/AW carry the translation's segment (axi_*seg_o: 1 = local
 // VRAM, AXI address = DDR offset; 0 = system memory), CacheCoherent
 // (axi_*cc_o) and PA bits above 31 (axi_*addr_hi_o, zero for VRAM).
@@ -158,6 +167,7 @@ module gpu_engine
 
   // ------------------------------------------------------------ registers
   logic [1:0]       cfg_op;
+  logic             cfg_phys;
   logic [AsidW-1:0] cfg_asid;
   logic [63:0]      cfg_dst_va, cfg_src_va, cfg_pattern;
   logic [31:0]      cfg_length;
@@ -187,6 +197,7 @@ module gpu_engine
     .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, 4'hF, 3'b000}),
     .wb_o           (regs_wb),
     .op_o           (cfg_op),
+    .phys_o         (cfg_phys),
     .asid_o         (cfg_asid),
     .dst_va_o       (cfg_dst_va),
     .src_va_o       (cfg_src_va),
@@ -247,18 +258,22 @@ module gpu_engine
   logic [SlotW-1:0] tr_slot_q;
   logic [63:6]      src_next_q, dst_next_q;
   logic [TrCntW-1:0] tr_out_q;
-  logic             tr_free, tr_alloc, tr_second, tr_fire, rsp_fire;
+  logic             tr_free, tr_alloc, tr_second, tr_fire, mmu_rsp, loc_rsp, rsp_fire;
   chunk_t           in_flight;
 
+  // In physical mode the request register is its own answer (loc_rsp): it
+  // empties every cycle and never reaches the MMU port.
   assign in_flight = alloc_q - retired_q;
-  assign tr_free   = !tr_valid_q || tr_req_ready_i;
+  assign tr_free   = !tr_valid_q || tr_req_ready_i || cfg_phys;
   assign tr_alloc  = tr_free && !tr_phase_q && busy_q && !stop_q && (alloc_q != nchunks) &&
                      (in_flight != chunk_t'(Slots));
   assign tr_second = tr_free && tr_phase_q && !stop_q;
-  assign tr_fire   = tr_valid_q && tr_req_ready_i;
-  assign rsp_fire  = tr_rsp_valid_i;   // always ready
+  assign tr_fire   = tr_valid_q && tr_req_ready_i && !cfg_phys;
+  assign mmu_rsp   = tr_rsp_valid_i;   // always ready
+  assign loc_rsp   = tr_valid_q && cfg_phys;
+  assign rsp_fire  = mmu_rsp || loc_rsp;
 
-  assign tr_req_valid_o  = tr_valid_q;
+  assign tr_req_valid_o  = tr_valid_q && !cfg_phys;
   assign tr_req_asid_o   = cfg_asid;
   assign tr_req_va_o     = tr_va_q;
   assign tr_req_access_o = tr_dst_q ? AccWrite : src_access;
@@ -266,18 +281,39 @@ module gpu_engine
   assign tr_rsp_ready_o  = 1'b1;
 
   // A response: which slot and stream, and the fault it stands for. A VRAM
-  // PA at or above 4 GiB cannot be reached on the 32-bit AXI port.
+  // PA at or above 4 GiB cannot be reached on the 32-bit AXI port. In
+  // physical mode (no MMU response can be pending then: a run ends only
+  // with none in flight) the request register answers as a VRAM page.
   logic [SlotW-1:0] rsp_slot;
-  logic             rsp_dst;
+  logic             rsp_dst, rsp_zero, rsp_cc;
   logic [2:0]       rsp_flt;
+  logic [31:6]      rsp_addr;
+  logic [HiW-1:0]   rsp_hi;
+  logic [4:0]       rsp_seg;
 
-  assign rsp_slot = tr_rsp_tag_i[SlotW-1:0];
-  assign rsp_dst  = tr_rsp_tag_i[SlotW];
   always_comb begin
-    rsp_flt = tr_rsp_fault_i;
-    if (rsp_flt == FaultNone && !tr_rsp_zero_i &&
-        tr_rsp_seg_i == 5'(gmmu_pte_pkg::SEGMENT_VRAM) && tr_rsp_pa_i[PaBits-1:32] != '0) begin
-      rsp_flt = FaultBus;
+    if (cfg_phys) begin
+      rsp_slot = tr_slot_q;
+      rsp_dst  = tr_dst_q;
+      rsp_zero = 1'b0;
+      rsp_cc   = 1'b0;
+      rsp_addr = tr_va_q[31:6];
+      rsp_hi   = '0;
+      rsp_seg  = 5'(gmmu_pte_pkg::SEGMENT_VRAM);
+      rsp_flt  = (tr_va_q[63:32] != '0) ? FaultBus : FaultNone;
+    end else begin
+      rsp_slot = tr_rsp_tag_i[SlotW-1:0];
+      rsp_dst  = tr_rsp_tag_i[SlotW];
+      rsp_zero = tr_rsp_zero_i;
+      rsp_cc   = tr_rsp_cc_i;
+      rsp_addr = tr_rsp_pa_i[31:6];
+      rsp_hi   = tr_rsp_pa_i[PaBits-1:32];
+      rsp_seg  = tr_rsp_seg_i;
+      rsp_flt  = tr_rsp_fault_i;
+      if (rsp_flt == FaultNone && !tr_rsp_zero_i &&
+          tr_rsp_seg_i == 5'(gmmu_pte_pkg::SEGMENT_VRAM) && tr_rsp_pa_i[PaBits-1:32] != '0) begin
+        rsp_flt = FaultBus;
+      end
     end
   end
 
@@ -549,7 +585,7 @@ module gpu_engine
             dst_next_q <= dst_next_q + 58'd1;
           end
         end
-        tr_out_q <= tr_out_q + TrCntW'(tr_fire) - TrCntW'(rsp_fire);
+        tr_out_q <= tr_out_q + TrCntW'(tr_fire) - TrCntW'(mmu_rsp);
 
         // ---- AR stage
         if (axi_arready_i) ar_valid_q <= 1'b0;
@@ -616,18 +652,18 @@ module gpu_engine
     if (rsp_fire) begin
       if (rsp_dst) begin
         dst_flt_q[rsp_slot]  <= rsp_flt;
-        dst_zero_q[rsp_slot] <= tr_rsp_zero_i;
-        dst_addr_q[rsp_slot] <= tr_rsp_pa_i[31:6];
-        dst_hi_q[rsp_slot]   <= tr_rsp_pa_i[PaBits-1:32];
-        dst_seg_q[rsp_slot]  <= tr_rsp_seg_i;
-        dst_cc_q[rsp_slot]   <= tr_rsp_cc_i;
+        dst_zero_q[rsp_slot] <= rsp_zero;
+        dst_addr_q[rsp_slot] <= rsp_addr;
+        dst_hi_q[rsp_slot]   <= rsp_hi;
+        dst_seg_q[rsp_slot]  <= rsp_seg;
+        dst_cc_q[rsp_slot]   <= rsp_cc;
       end else begin
         src_flt_q[rsp_slot]  <= rsp_flt;
-        src_zero_q[rsp_slot] <= tr_rsp_zero_i;
-        src_addr_q[rsp_slot] <= tr_rsp_pa_i[31:6];
-        src_hi_q[rsp_slot]   <= tr_rsp_pa_i[PaBits-1:32];
-        src_seg_q[rsp_slot]  <= tr_rsp_seg_i;
-        src_cc_q[rsp_slot]   <= tr_rsp_cc_i;
+        src_zero_q[rsp_slot] <= rsp_zero;
+        src_addr_q[rsp_slot] <= rsp_addr;
+        src_hi_q[rsp_slot]   <= rsp_hi;
+        src_seg_q[rsp_slot]  <= rsp_seg;
+        src_cc_q[rsp_slot]   <= rsp_cc;
       end
     end
     if (r_fire) begin

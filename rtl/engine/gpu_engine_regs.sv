@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GPU engine register block, a Wishbone slave (include/defs/engine.toml).
 //
-// Holds the run configuration (OP, ASID, VAs, LENGTH, PATTERN) and the
+// Holds the run configuration (OP, PHYS, ASID, VAs, LENGTH, PATTERN) and the
 // sticky DONE bit, and shows the datapath's status, results and counters.
 // START is honoured only while the engine is idle, ABORT only while it is
 // busy; configuration writes are ignored while busy, so the datapath may use
@@ -27,6 +27,7 @@ module gpu_engine_regs
 
   // Configuration
   output logic [1:0]       op_o,
+  output logic             phys_o,     // CTRL.PHYS: addresses are VRAM offsets, untranslated
   output logic [AsidW-1:0] asid_o,
   output logic [63:0]      dst_va_o,
   output logic [63:0]      src_va_o,
@@ -56,6 +57,7 @@ module gpu_engine_regs
 
   logic        done_q, start_q, abort_q;
   logic [1:0]  op_q;
+  logic        phys_q;
   logic [AsidW-1:0] asid_q;
   logic [63:6] dst_va_q, src_va_q;
   logic [31:6] length_q;
@@ -78,6 +80,7 @@ module gpu_engine_regs
       start_q   <= 1'b0;
       abort_q   <= 1'b0;
       op_q      <= '0;
+      phys_q    <= 1'b0;
       asid_q    <= '0;
       dst_va_q  <= '0;
       src_va_q  <= '0;
@@ -88,7 +91,10 @@ module gpu_engine_regs
       abort_q <= wr && busy_i && reg_off == ENGINE_CTRL && wb_i.dat[ENGINE_CTRL_ABORT_LSB];
       if (cfg_wr) begin
         unique case (reg_off)
-          ENGINE_CTRL:       op_q               <= wb_i.dat[ENGINE_CTRL_OP_LSB +: 2];
+          ENGINE_CTRL: begin
+            op_q   <= wb_i.dat[ENGINE_CTRL_OP_LSB +: 2];
+            phys_q <= wb_i.dat[ENGINE_CTRL_PHYS_LSB];
+          end
           ENGINE_ASID:       asid_q             <= wb_i.dat[AsidW-1:0];
           ENGINE_LENGTH:     length_q           <= wb_i.dat[31:6];
           ENGINE_DST_VA_LO:  dst_va_q[31:6]     <= wb_i.dat[31:6];
@@ -113,7 +119,8 @@ module gpu_engine_regs
     unique case (reg_off)
       ENGINE_ID:           rdata = ENGINE_ID_VALUE;
       ENGINE_CONFIG:       rdata = {16'b0, 8'(AsidW), 8'(Slots)};
-      ENGINE_CTRL:         rdata = 32'(op_q) << ENGINE_CTRL_OP_LSB;
+      ENGINE_CTRL:         rdata = (32'(op_q) << ENGINE_CTRL_OP_LSB) |
+                                   (32'(phys_q) << ENGINE_CTRL_PHYS_LSB);
       ENGINE_STATUS: begin
         rdata = '0;
         rdata[ENGINE_STATUS_BUSY_LSB]        = busy_i;
@@ -150,6 +157,7 @@ module gpu_engine_regs
   assign start_o   = start_q;
   assign abort_o   = abort_q;
   assign op_o      = op_q;
+  assign phys_o    = phys_q;
   assign asid_o    = asid_q;
   assign dst_va_o  = {dst_va_q, 6'b0};
   assign src_va_o  = {src_va_q, 6'b0};

@@ -30,6 +30,8 @@ package gmmu_engine_pkg;
   localparam int unsigned ENGINE_CTRL_ABORT_WIDTH = 1;
   localparam int unsigned ENGINE_CTRL_OP_LSB = 4;
   localparam int unsigned ENGINE_CTRL_OP_WIDTH = 2;
+  localparam int unsigned ENGINE_CTRL_PHYS_LSB = 8;
+  localparam int unsigned ENGINE_CTRL_PHYS_WIDTH = 1;
   localparam logic [15:0] ENGINE_STATUS = 16'h000C;
   localparam int unsigned ENGINE_STATUS_BUSY_LSB = 0;
   localparam int unsigned ENGINE_STATUS_BUSY_WIDTH = 1;

@@ -11,6 +11,9 @@
 bool test_directed(struct tb *tb);
 bool test_random(struct tb *tb, unsigned count);
 bool test_abort(struct tb *tb, unsigned count);
+/* Physical mode (CTRL.PHYS): count random runs, the bound, and the
+   throughput against the VA path for runs of tput_len bytes (0: none). */
+bool test_phys(struct tb *tb, unsigned count, uint64_t tput_len);
 /* Fails if a run of len bytes moves fewer than min_ratio beats per cycle. */
 bool test_throughput(struct tb *tb, uint64_t len, double min_ratio);
 

@@ -2,8 +2,8 @@
 /*
  * GPU engine testbench entry point.
  *
- *   engine_tb [--seed N] [--count N] [--aborts N] [--ddr-latency N]
- *             [--only directed|random|abort|throughput] [--throughput-kib N]
+ *   engine_tb [--seed N] [--count N] [--aborts N] [--phys N] [--ddr-latency N]
+ *             [--only directed|random|abort|phys|throughput] [--throughput-kib N]
  *             [--min-ratio X] [--trace FILE.fst]
  *
  * Exit status 0 when every test passed.
@@ -19,8 +19,8 @@
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: engine_tb [--seed N] [--count N] [--aborts N] [--ddr-latency N]\n"
-            "                 [--only directed|random|abort|throughput] [--throughput-kib N]\n"
+            "usage: engine_tb [--seed N] [--count N] [--aborts N] [--phys N] [--ddr-latency N]\n"
+            "                 [--only directed|random|abort|phys|throughput] [--throughput-kib N]\n"
             "                 [--min-ratio X] [--trace FILE.fst]\n");
     exit(2);
 }
@@ -28,13 +28,14 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     uint64_t seed = 1;
-    unsigned count = 300, aborts = 40, latency = 40, tput_kib = 512;
+    unsigned count = 300, aborts = 40, phys = 100, latency = 40, tput_kib = 512;
     double min_ratio = 0.9;
     const char *only = NULL, *trace = NULL;
     const struct tb_arg args[] = {
         { "--seed", TB_ARG_U64, &seed },
         { "--count", TB_ARG_UNSIGNED, &count },
         { "--aborts", TB_ARG_UNSIGNED, &aborts },
+        { "--phys", TB_ARG_UNSIGNED, &phys },
         { "--ddr-latency", TB_ARG_UNSIGNED, &latency },
         { "--throughput-kib", TB_ARG_UNSIGNED, &tput_kib },
         { "--min-ratio", TB_ARG_DOUBLE, &min_ratio },
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
         ok &= test_random(tb, count);
     if (tb_selected(only, "abort"))
         ok &= test_abort(tb, aborts);
+    if (tb_selected(only, "phys"))
+        ok &= test_phys(tb, phys, (uint64_t)tput_kib << 10);
     if (tb_selected(only, "throughput"))
         ok &= test_throughput(tb, (uint64_t)tput_kib << 10, min_ratio);
     ok &= tb->errors == 0;

@@ -239,6 +239,18 @@ static void check_burst(struct tb *tb, const char *what, uint32_t addr, uint8_t 
     if (len != 7 || size != 3 || burst != AXI_BURST_INCR || addr % TB_CHUNK)
         tb_fail(tb, "%s: addr 0x%08x len %u size %u burst %u (want 64-byte aligned 8x64-bit INCR)",
                 what, addr, len, size, burst);
+    if (tb->phys) {
+        /* The address is the stream's own, never an alias of one at or above 4 GiB. */
+        uint64_t lo = write ? tb->phys_dst : tb->phys_src;
+        if (addr < lo || addr >= lo + tb->phys_len)
+            tb_fail(tb,
+                    "%s to 0x%08x in a physical-mode run: outside [0x%" PRIx64 ", 0x%" PRIx64 ")",
+                    what, addr, lo, lo + tb->phys_len);
+        if (sb->seg != GMMU_SEGMENT_VRAM || sb->cc || sb->addr_hi)
+            tb_fail(tb, "%s to 0x%08x in a physical-mode run: sideband seg %u cc %u hi 0x%x", what,
+                    addr, sb->seg, sb->cc, sb->addr_hi);
+        return;
+    }
     const struct tb_page *p = tb_page_by_pa(tb, addr);
     if (!p) {
         tb_fail(tb, "%s to 0x%08x: no page maps there", what, addr);
@@ -275,6 +287,9 @@ void tb_cycle(struct tb *tb)
     dut_eval(tb->dut, io);
 
     const struct axi4_pins *a = &io->axi;
+    /* Physical mode leaves the MMU port idle: not even a request offered. */
+    if (tb->phys && io->req.valid)
+        tb_fail(tb, "translation request (VA 0x%" PRIx64 ") in a physical-mode run", io->req.va);
     /* Valid must stay up, with the same payload, until accepted. */
     if (tb->prev_req_wait &&
         (!io->req.valid || io->req.va != tb->prev_req.va || io->req.tag != tb->prev_req.tag ||

@@ -14,7 +14,9 @@
  * is the one of the page the address belongs to; zero pages and faulting
  * pages are never read or written (a FETCH never reads a NoExecute page).
  * Source translations are READ, or EXECUTE in a FETCH run (tb->fetch), and
- * an EXECUTE of a NoExecute page faults NO_EXECUTE, as mmu_port does.
+ * an EXECUTE of a NoExecute page faults NO_EXECUTE, as mmu_port does. In a
+ * physical-mode run (tb->phys) any translation request is a failure, and a
+ * burst must be a VRAM burst inside its stream's range.
  */
 #ifndef GMMU_TESTS_ENGINE_TB_H
 #define GMMU_TESTS_ENGINE_TB_H
@@ -77,7 +79,12 @@ struct tb {
     struct rng rng;
     struct tb_env env;
     uint32_t asid;
-    bool fetch;          /* the run is a FETCH: source translations are EXECUTE */
+    bool fetch; /* the run is a FETCH: source translations are EXECUTE */
+    /* The run is in physical mode (CTRL.PHYS): no translation request may
+       be made, and every burst is a VRAM burst at a chunk of its stream's
+       range [phys_src or phys_dst, + phys_len) below 4 GiB. */
+    bool phys;
+    uint64_t phys_src, phys_dst, phys_len;
     uint64_t max_cycles; /* per wait; 0: no limit */
 
     /* the table: pages[] with open-addressing indices by VPN and by PA page */

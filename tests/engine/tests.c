@@ -91,7 +91,10 @@ enum chunk_result { CHUNK_OK, CHUNK_ZERO, CHUNK_FAULT, CHUNK_WRITE_ERROR };
 static enum chunk_result model_access(struct tb *tb, uint64_t va, unsigned access, uint32_t *addr,
                                       uint8_t *reason)
 {
-    struct tb_xlat x = tb_translate(tb, va, access);
+    /* Physical mode: the address is a VRAM (DDR) address, untranslated. */
+    struct tb_xlat x = { 0, 0, GMMU_SEGMENT_VRAM, 0, 0, 0, va };
+    if (!tb->phys)
+        x = tb_translate(tb, va, access);
     if (x.fault) {
         *reason = x.fault;
         return CHUNK_FAULT;
@@ -201,7 +204,7 @@ static void ref_run(struct tb *tb, const struct run *r, uint64_t limit, struct e
         e->bytes_done = i * TB_CHUNK;
     e->s1 = s1;
     e->s2 = s2;
-    e->ntr = i * ((need_src(r->op) ? 1u : 0u) + (need_dst(r->op) ? 1u : 0u));
+    e->ntr = tb->phys ? 0 : i * ((need_src(r->op) ? 1u : 0u) + (need_dst(r->op) ? 1u : 0u));
 }
 
 /* ------------------------------------------------------------ engine runs */
@@ -230,7 +233,9 @@ static void start(struct tb *tb, unsigned op)
 {
     tb_run_begin(tb);
     tb->fetch = op == GMMU_ENGINE_OP_FETCH;
-    tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_CTRL_START | (op << GMMU_ENGINE_CTRL_OP_LSB));
+    tb_reg_write(tb, GMMU_ENGINE_CTRL,
+                 GMMU_ENGINE_CTRL_START | (op << GMMU_ENGINE_CTRL_OP_LSB) |
+                     (tb->phys ? GMMU_ENGINE_CTRL_PHYS : 0u));
 }
 
 /* Accept the optional writes that happened, then compare every page. */
@@ -897,4 +902,221 @@ bool test_throughput(struct tb *tb, uint64_t len, double min_ratio)
         }
     }
     return ok && tb->errors == errs;
+}
+
+/* ------------------------------------------------------------ physical mode */
+/* Pages of [lo, hi) below the DDR's end, as identity entries of the table
+   (never translated in physical mode: check_memory compares them), filled
+   with random bytes. An address at or above 4 GiB adds the page it would
+   alias on the 32-bit port, which must stay untouched. */
+static void phys_pages(struct tb *tb, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t a = lo & ~(uint64_t)(TB_PAGE - 1); a < hi; a += TB_PAGE) {
+        uint64_t pa = a & 0xFFFFFFFFu;
+        if (pa + TB_PAGE > tb->ddr_size || tb_page_by_pa(tb, pa))
+            continue;
+        if (!tb_page_add(tb, pa >> 12, pa)) {
+            tb_fail(tb, "test set-up: page table full");
+            return;
+        }
+        fill_random(tb, pa);
+    }
+}
+
+/* A random 64-byte aligned address for a physical-mode stream of len bytes:
+   mostly inside the DDR, sometimes across its end (DECERR), at or across
+   4 GiB (BUS_ERROR without a burst), or far above it. */
+static uint64_t phys_addr(struct tb *tb, uint64_t len, bool faults)
+{
+    unsigned k = faults ? (unsigned)rng_below(&tb->rng, 5) : 0;
+    uint64_t chunks = tb->ddr_size / TB_CHUNK;
+    switch (k) {
+    case 1: /* across the DDR's end */
+        return tb->ddr_size - (1 + rng_below(&tb->rng, len / TB_CHUNK + 1)) * TB_CHUNK;
+    case 2: /* across 4 GiB */
+        return (UINT64_C(1) << 32) - (1 + rng_below(&tb->rng, len / TB_CHUNK + 1)) * TB_CHUNK;
+    case 3: /* above 4 GiB, over an alias of DDR */
+        return (UINT64_C(1) << 32) * (1 + rng_below(&tb->rng, 3)) +
+               rng_below(&tb->rng, chunks / 2) * TB_CHUNK;
+    default:
+        return rng_below(&tb->rng, chunks - len / TB_CHUNK) * TB_CHUNK;
+    }
+}
+
+static void phys_new_run(struct tb *tb, struct run *r, bool faults)
+{
+    r->op = (unsigned)rng_below(&tb->rng, 4);
+    r->len = random_chunks(tb) * TB_CHUNK;
+    r->pattern = rng_next(&tb->rng);
+    tb->asid = (uint32_t)rng_below(&tb->rng, 1u << tb->prm.asid_bits);
+    tb_pages_clear(tb);
+    ddr_model_clear_errors(tb->ddr);
+    n_err_ranges = 0;
+    /* COPY's streams must not overlap (undefined): draw again until apart. */
+    do {
+        r->src = phys_addr(tb, r->len, faults);
+        r->dst = phys_addr(tb, r->len, faults);
+    } while (r->op == GMMU_ENGINE_OP_COPY &&
+             (r->src & 0xFFFFFFFFu) < (r->dst & 0xFFFFFFFFu) + r->len + TB_PAGE &&
+             (r->dst & 0xFFFFFFFFu) < (r->src & 0xFFFFFFFFu) + r->len + TB_PAGE);
+    /* The streams' pages and a page either side: nothing outside is written. */
+    if (need_src(r->op))
+        phys_pages(tb, r->src >= TB_PAGE ? r->src - TB_PAGE : 0, r->src + r->len + TB_PAGE);
+    if (need_dst(r->op))
+        phys_pages(tb, r->dst >= TB_PAGE ? r->dst - TB_PAGE : 0, r->dst + r->len + TB_PAGE);
+    if (faults && need_src(r->op) && r->len && r->src + r->len <= tb->ddr_size &&
+        rng_chance(&tb->rng, 40)) {
+        uint64_t a = r->src + rng_below(&tb->rng, r->len / 8) * 8;
+        if (ddr_model_inject_read_error(tb->ddr, a, a + 8)) {
+            err_ranges[0].lo = a;
+            err_ranges[0].hi = a + 8;
+            n_err_ranges = 1;
+        }
+    }
+    tb->phys_src = r->src;
+    tb->phys_dst = r->dst;
+    tb->phys_len = r->len;
+}
+
+/* Physical mode (CTRL.PHYS): random runs against the model (addresses used
+   as DDR addresses; the MMU port idle; BUS_ERROR at or above 4 GiB, DECERR
+   beyond the DDR, read errors; some aborted), then a translated run to show
+   the mode ends with PHYS 0, then the throughput of both modes on the same
+   memory. */
+bool test_phys(struct tb *tb, unsigned count, uint64_t tput_len)
+{
+    unsigned errs = tb->errors, faults = 0, aborted_runs = 0, by_op[4] = { 0 };
+    uint64_t bytes = 0;
+
+    tb->env = (struct tb_env){ 1, 1, true, 100, { 100, 100, 100, 100, 100 } };
+    tb_reg_write(tb, GMMU_ENGINE_CTRL,
+                 GMMU_ENGINE_CTRL_PHYS | (GMMU_ENGINE_OP_COPY << GMMU_ENGINE_CTRL_OP_LSB));
+    if (tb_reg_read(tb, GMMU_ENGINE_CTRL) !=
+        (GMMU_ENGINE_CTRL_PHYS | (GMMU_ENGINE_OP_COPY << GMMU_ENGINE_CTRL_OP_LSB)))
+        tb_fail(tb, "CTRL reads 0x%x after a write of PHYS | OP COPY",
+                tb_reg_read(tb, GMMU_ENGINE_CTRL));
+
+    for (unsigned n = 0; n < count && tb->errors == errs; n++) {
+        struct run r;
+        bool faulty = rng_chance(&tb->rng, 45);
+        /* Faulty runs are not aborted: a write error's later posted writes
+           are optional to the model only up to the next fault. */
+        bool abort = !faulty && rng_chance(&tb->rng, 15);
+        random_env(tb);
+        tb->phys = true;
+        phys_new_run(tb, &r, faulty);
+        program(tb, &r);
+        start(tb, r.op);
+        if (abort) {
+            unsigned wait = (unsigned)rng_below(&tb->rng, 400);
+            for (unsigned i = 0; i < wait && !tb->io.done; i++)
+                tb_cycle(tb);
+            tb_reg_write(tb, GMMU_ENGINE_CTRL, GMMU_ENGINE_CTRL_ABORT);
+        }
+        if (!tb_wait_done(tb))
+            break;
+        bool aborted = (tb_reg_read(tb, GMMU_ENGINE_STATUS) & GMMU_ENGINE_STATUS_ABORTED) != 0;
+        uint64_t limit = UINT64_MAX;
+        if (aborted) {
+            /* Stopped early: the model runs the chunks the engine says it did. */
+            uint32_t bd = tb_reg_read(tb, GMMU_ENGINE_BYTES_DONE);
+            if (bd % TB_CHUNK || bd > r.len)
+                tb_fail(tb, "phys abort: BYTES_DONE %u for length %" PRIu64, bd, r.len);
+            limit = bd / TB_CHUNK;
+            aborted_runs++;
+        }
+        ref_run(tb, &r, limit, &exp_buf);
+        /* A fault the abort cut off is not reported: the model stops before it. */
+        if (aborted)
+            exp_buf.fault = exp_buf.write_err = false;
+        faults += exp_buf.fault;
+        bytes += exp_buf.bytes_done;
+        by_op[r.op]++;
+        char what[64];
+        snprintf(what, sizeof what, "phys run %u", n);
+        if (!aborted)
+            check_registers(tb, &r, &exp_buf, false, what);
+        else
+            tb_reg_write(tb, GMMU_ENGINE_STATUS, GMMU_ENGINE_STATUS_DONE);
+        check_memory(tb, &exp_buf, what);
+        if (tb->cnt.translations)
+            tb_fail(tb, "%s: %" PRIu64 " translations", what, tb->cnt.translations);
+    }
+    ddr_model_clear_errors(tb->ddr);
+    n_err_ranges = 0;
+
+    /* The bound: a FILL at 4 GiB + 0x100000 faults at its first chunk, with
+       no burst, and the DDR page it would alias keeps its bytes. */
+    tb->env = (struct tb_env){ 1, 1, true, 100, { 100, 100, 100, 100, 100 } };
+    struct run b = { GMMU_ENGINE_OP_FILL, 0, (UINT64_C(1) << 32) + 0x100000, 16 * TB_CHUNK, 7 };
+    tb_pages_clear(tb);
+    phys_pages(tb, b.dst, b.dst + b.len);
+    tb->phys_dst = b.dst;
+    tb->phys_len = b.len;
+    ref_run(tb, &b, UINT64_MAX, &exp_buf);
+    if (!exp_buf.fault || exp_buf.reason != GMMU_FAULT_BUS_ERROR || exp_buf.bytes_done)
+        tb_fail(tb, "phys bound set-up: the model expects no BUS_ERROR at chunk 0");
+    program(tb, &b);
+    start(tb, b.op);
+    tb_wait_done(tb);
+    if (tb->cnt.aw || tb->cnt.ar)
+        tb_fail(tb, "phys bound: %" PRIu64 " AW, %" PRIu64 " AR", tb->cnt.aw, tb->cnt.ar);
+    check_registers(tb, &b, &exp_buf, false, "phys bound");
+    check_memory(tb, &exp_buf, "phys bound");
+
+    /* PHYS 0 again: the next run translates. */
+    tb->phys = false;
+    struct run v = { GMMU_ENGINE_OP_COPY, 0x5500000000ull, 0x6600000000ull, 32 * TB_CHUNK, 0 };
+    tb->asid = 4;
+    tb_pages_clear(tb);
+    map_range(tb, v.src, v.len, true);
+    map_range(tb, v.dst, v.len, true);
+    ref_run(tb, &v, UINT64_MAX, &exp_buf);
+    program(tb, &v);
+    start(tb, v.op);
+    tb_wait_done(tb);
+    if (tb->cnt.translations != 2 * v.len / TB_CHUNK)
+        tb_fail(tb, "after physical mode: %" PRIu64 " translations, expected %" PRIu64,
+                tb->cnt.translations, 2 * v.len / TB_CHUNK);
+    check_registers(tb, &v, &exp_buf, false, "translated after physical");
+    check_memory(tb, &exp_buf, "translated after physical");
+
+    printf("phys: %u runs (fill %u, copy %u, checksum %u, fetch %u), %u faulted, %u aborted, "
+           "%" PRIu64 " bytes done, the 4 GiB bound, translation after: %s\n",
+           count, by_op[0], by_op[1], by_op[2], by_op[3], faults, aborted_runs, bytes,
+           tb->errors == errs ? "PASS" : "FAIL");
+
+    /* Throughput: the same job on the same DDR bytes, through the VA path
+       (identity-mapped 4 KiB VRAM pages, translation latency 1) and in
+       physical mode; cycles START to DONE. */
+    for (unsigned op = 0; op < 3 && tput_len; op++) {
+        struct run t = { op, 0x1000000, 0x3000000, tput_len, 0x3C3C3C3C5A5A5A5Aull };
+        uint32_t cyc[2];
+        for (unsigned m = 0; m < 2; m++) {
+            tb->phys = m == 1;
+            tb->asid = 2;
+            tb_pages_clear(tb);
+            for (uint64_t a = 0; a < t.len; a += TB_PAGE) {
+                if (need_src(op))
+                    tb_page_add(tb, (t.src + a) >> 12, t.src + a);
+                if (need_dst(op))
+                    tb_page_add(tb, (t.dst + a) >> 12, t.dst + a);
+            }
+            tb->phys_src = t.src;
+            tb->phys_dst = t.dst;
+            tb->phys_len = t.len;
+            ref_run(tb, &t, UINT64_MAX, &exp_buf);
+            program(tb, &t);
+            start(tb, op);
+            tb_wait_done(tb);
+            cyc[m] = tb_reg_read(tb, GMMU_ENGINE_CYCLES);
+            check_registers(tb, &t, &exp_buf, false, m ? "phys throughput" : "VA throughput");
+            check_memory(tb, &exp_buf, m ? "phys throughput" : "VA throughput");
+        }
+        printf("phys: %-8s %5" PRIu64 " KiB: VA %6u cycles, physical %6u cycles, "
+               "physical/VA throughput %.3f\n",
+               gmmu_engine_op_name(op), t.len >> 10, cyc[0], cyc[1], (double)cyc[0] / cyc[1]);
+    }
+    tb->phys = false;
+    return tb->errors == errs;
 }
