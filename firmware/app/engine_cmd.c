@@ -12,6 +12,13 @@
  *    its space cannot be destroyed.
  *  - The job queues (firmware/lib/engine_queue.c) reach the same registers
  *    through queue_ops; the service loop polls them between commands.
+ *  - With ENGINE_OP_FLAG_PHYSICAL the addresses are VRAM offsets and the
+ *    engine runs untranslated (CTRL.PHYS). That reaches any DDR byte, so
+ *    the run starts only when every range the operation touches lies in
+ *    one live CONTIGUOUS (AccessedPhysically) allocation (vidmm), as WDDM
+ *    refuses a submission naming such an allocation wrongly; otherwise
+ *    OUT_OF_RANGE before any engine register is written. While it runs,
+ *    FREE of that allocation is BUSY (engine_cmd_phys_busy).
  */
 #include "engine_cmd.h"
 
@@ -81,15 +88,35 @@ static struct gmmu_engine_rsp engine_state(uint32_t engine)
     };
 }
 
+/* The streams an operation uses (FILL: dst; COPY: both; CHECKSUM, FETCH: src). */
+static bool op_reads(uint32_t op)
+{
+    return op != GMMU_ENGINE_OP_FILL;
+}
+static bool op_writes(uint32_t op)
+{
+    return op == GMMU_ENGINE_OP_FILL || op == GMMU_ENGINE_OP_COPY;
+}
+
+/* Every range a physical-mode operation touches lies in one contiguous
+   allocation. */
+static bool phys_ranges_ok(const struct vidmm *vm, uint32_t op, const struct gmmu_engine_req *rq)
+{
+    return (!op_writes(op) || vidmm_phys_range_ok(vm, rq->dst_va, rq->length)) &&
+           (!op_reads(op) || vidmm_phys_range_ok(vm, rq->src_va, rq->length));
+}
+
 /* ENGINE_RUN and ENGINE_START up to the engine's START: checks, the
-   address space's id, the registers. */
+   address space's id (none in physical mode), the registers. */
 static uint32_t start(const struct engine_cmd *self, const uint8_t *req, uint32_t req_len,
                       uint32_t resp_cap, struct gmmu_engine_req *rq, uint32_t *asid)
 {
     if (req_len != sizeof *rq || resp_cap < sizeof(struct gmmu_engine_rsp))
         return GMMU_STATUS_MALFORMED_LENGTH;
     memcpy(rq, req, sizeof *rq);
-    if (rq->engine >= GMMU_ENGINES || rq->op > GMMU_ENGINE_OP_FETCH)
+    bool phys = (rq->op & GMMU_ENGINE_OP_FLAG_PHYSICAL) != 0;
+    uint32_t op = rq->op & ~(uint32_t)GMMU_ENGINE_OP_FLAG_PHYSICAL;
+    if (rq->engine >= GMMU_ENGINES || op > GMMU_ENGINE_OP_FETCH || (phys && rq->as_handle))
         return GMMU_STATUS_INVALID_ARGUMENT;
     if ((rq->length | rq->dst_va | rq->src_va) & (GMMU_ENGINE_CHUNK_BYTES - 1))
         return GMMU_STATUS_UNALIGNED;
@@ -102,12 +129,19 @@ static uint32_t start(const struct engine_cmd *self, const uint8_t *req, uint32_
     /* Before the id is taken: an engine still running keeps its own. */
     if (hal_read32(engine_reg(rq->engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY)
         return GMMU_STATUS_BUSY;
-    uint32_t status = vidmm_activate_as(self->vm, rq->as_handle, asid);
-    if (status != GMMU_STATUS_OK)
-        return status;
+    if (phys) {
+        if (!phys_ranges_ok(self->vm, op, rq))
+            return GMMU_STATUS_OUT_OF_RANGE;
+        *asid = 0; /* not used: nothing is translated */
+    } else {
+        uint32_t status = vidmm_activate_as(self->vm, rq->as_handle, asid);
+        if (status != GMMU_STATUS_OK)
+            return status;
+    }
     program(rq->engine, rq, *asid);
-    hal_write32(engine_reg(rq->engine, GMMU_ENGINE_CTRL),
-                GMMU_ENGINE_CTRL_START | rq->op << GMMU_ENGINE_CTRL_OP_LSB);
+    hal_write32(engine_reg(rq->engine, GMMU_ENGINE_CTRL), GMMU_ENGINE_CTRL_START |
+                                                              op << GMMU_ENGINE_CTRL_OP_LSB |
+                                                              (phys ? GMMU_ENGINE_CTRL_PHYS : 0u));
     return GMMU_STATUS_OK;
 }
 
@@ -171,11 +205,17 @@ static uint32_t cmd_status(void *ctx, const uint8_t *req, uint32_t req_len, uint
     return mbox_reply(GMMU_STATUS_OK, &rs, sizeof rs, resp, resp_cap, resp_len);
 }
 
+/* Whether engine e is running, and in physical mode. */
+static bool running(uint32_t e, bool phys)
+{
+    return (hal_read32(engine_reg(e, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY) &&
+           ((hal_read32(engine_reg(e, GMMU_ENGINE_CTRL)) & GMMU_ENGINE_CTRL_PHYS) != 0) == phys;
+}
+
 bool engine_cmd_asid_busy(uint32_t asid)
 {
     for (uint32_t e = 0; e < GMMU_ENGINES; e++)
-        if ((hal_read32(engine_reg(e, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_BUSY) &&
-            hal_read32(engine_reg(e, GMMU_ENGINE_ASID)) == asid)
+        if (running(e, false) && hal_read32(engine_reg(e, GMMU_ENGINE_ASID)) == asid)
             return true;
     return false;
 }
@@ -259,6 +299,28 @@ void engine_cmd_queue_init(struct engine_cmd *self, struct engine_queue *q, stru
 QUEUE_CMD(submit)
 QUEUE_CMD(cancel)
 QUEUE_CMD(queue)
+
+/* [lo, lo + len) meets [offset, offset + bytes); lo and len are a run's
+   (below 2^33), offset and bytes an allocation's. */
+static bool meets(uint64_t lo, uint64_t len, uint64_t offset, uint64_t bytes)
+{
+    return len && bytes && lo < offset + bytes && offset < lo + len;
+}
+
+bool engine_cmd_phys_busy(uint64_t offset, uint64_t bytes)
+{
+    for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
+        if (!running(e, true))
+            continue;
+        uint32_t op = (hal_read32(engine_reg(e, GMMU_ENGINE_CTRL)) & GMMU_ENGINE_CTRL_OP) >>
+                      GMMU_ENGINE_CTRL_OP_LSB;
+        uint64_t len = hal_read32(engine_reg(e, GMMU_ENGINE_LENGTH));
+        if ((op_writes(op) && meets(read64(e, GMMU_ENGINE_DST_VA_LO), len, offset, bytes)) ||
+            (op_reads(op) && meets(read64(e, GMMU_ENGINE_SRC_VA_LO), len, offset, bytes)))
+            return true;
+    }
+    return false;
+}
 
 static const struct mbox_command commands[] = {
     { GMMU_OP_ENGINE_RUN, cmd_run },       { GMMU_OP_ENGINE_START, cmd_start },

@@ -27,7 +27,12 @@ void engine_cmd_queue_init(struct engine_cmd *self, struct engine_queue *q, stru
 /* ENGINE_RUN, ENGINE_START, ENGINE_STATUS. ctx: the struct engine_cmd. */
 extern const struct mbox_command_set engine_commands;
 
-/* An engine is running under hardware id asid (vidmm_hw's asid_busy). */
+/* An engine is running under hardware id asid (vidmm_hw's asid_busy); a
+   physical-mode run has none. */
 bool engine_cmd_asid_busy(uint32_t asid);
+
+/* An engine is running in physical mode over part of the VRAM range
+   [offset, offset + bytes) (vidmm_hw's phys_busy). */
+bool engine_cmd_phys_busy(uint64_t offset, uint64_t bytes);
 
 #endif

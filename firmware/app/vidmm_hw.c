@@ -228,6 +228,13 @@ static bool hw_asid_busy(void *ctx, uint32_t asid)
     return engine_cmd_asid_busy(asid);
 }
 
+/* A contiguous allocation under a physical-mode run is not freed (BUSY). */
+static bool hw_phys_busy(void *ctx, uint64_t offset, uint64_t bytes)
+{
+    (void)ctx;
+    return engine_cmd_phys_busy(offset, bytes);
+}
+
 static const struct vidmm_hw hooks = {
     .read64 = hw_read64,
     .read_run = hw_read_run,
@@ -236,6 +243,7 @@ static const struct vidmm_hw hooks = {
     .invalidate = hw_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
+    .phys_busy = hw_phys_busy,
     .sys_reachable = cpu_sys_reachable,
 };
 
@@ -368,6 +376,7 @@ static const struct vidmm_hw engine_hooks = {
     .invalidate = eng_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
+    .phys_busy = hw_phys_busy,
     .sys_reachable = eng_sys_reachable,
     .copy = eng_copy,
 };

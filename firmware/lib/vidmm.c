@@ -1298,13 +1298,38 @@ static void alloc_release(struct vidmm *vm, uint32_t slot)
 uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
 {
     uint32_t slot;
+    const struct vidmm_alloc *a;
 
     if (req->reserved)
         return GMMU_STATUS_INVALID_ARGUMENT;
-    if (!alloc_lookup(vm, req->handle, &slot))
+    a = alloc_lookup(vm, req->handle, &slot);
+    if (!a)
         return GMMU_STATUS_BAD_HANDLE;
+    /* An engine in physical mode has no mapping to lose: freed under it,
+       the block would be written after its next owner got it. */
+    if ((a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->phys_busy &&
+        vm->hw->phys_busy(vm->hw_ctx, piece_pa(vm, a, &vm->extents[a->first_extent]), a->size))
+        return GMMU_STATUS_BUSY;
     alloc_release(vm, slot);
     return GMMU_STATUS_OK;
+}
+
+bool vidmm_phys_range_ok(const struct vidmm *vm, uint64_t offset, uint64_t bytes)
+{
+    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+        const struct vidmm_alloc *a = &vm->allocs[i];
+        uint64_t base;
+
+        /* Contiguous allocations are one VRAM piece and never move. */
+        if (!a->live || !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) || a->where != VIDMM_AT_VRAM ||
+            a->extents != 1)
+            continue;
+        base = piece_pa(vm, a, &vm->extents[a->first_extent]);
+        /* Written so that no sum can wrap: offset and bytes are the host's. */
+        if (offset >= base && bytes <= a->size && offset - base <= a->size - bytes)
+            return true;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------ address spaces */

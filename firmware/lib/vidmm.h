@@ -105,6 +105,14 @@ struct vidmm_hw {
      */
     bool (*asid_busy)(void *ctx, uint32_t asid);
     /*
+     * Optional: a device engine runs in physical mode (no translation)
+     * over part of the VRAM range [offset, offset + bytes) now. FREE of a
+     * CONTIGUOUS allocation under such a run is BUSY: the engine would go
+     * on writing the block after it is handed out again. Answered from
+     * the hardware, like asid_busy.
+     */
+    bool (*phys_busy)(void *ctx, uint64_t offset, uint64_t bytes);
+    /*
      * Optional: whether the device can write host (Segment 0) memory at
      * sys_addr, checked by writing its 8 bytes (ADD_BACKING, at each end
      * of a range). NULL: no check (host tests). A SoC without a
@@ -382,6 +390,15 @@ uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
 /* Gives the address space a hardware id (recycling one if need be) so an
  * engine can run in it now, and marks it most recently used. */
 uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_asid);
+
+/*
+ * Engines in physical mode (ENGINE_OP_FLAG_PHYSICAL): whether the VRAM
+ * range [offset, offset + bytes) lies inside one live CONTIGUOUS
+ * (AccessedPhysically) allocation. An empty range must still lie inside
+ * one (offset at most its end). See docs/vidmm.md, "Engines in physical
+ * mode".
+ */
+bool vidmm_phys_range_ok(const struct vidmm *vm, uint64_t offset, uint64_t bytes);
 
 /* ------------------------------------------------------------ inspection */
 

@@ -245,8 +245,9 @@ static void print_engine_rsp(const struct options *o, const struct gmmu_engine_r
     printf(", checksum 0x%016" PRIx64 " 0x%016" PRIx64 "\n", r->result, r->result2);
 }
 
-/* ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]:
-   run and start take the same request. */
+/* ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N] [phys]:
+   run and start take the same request. With phys, dst and src are VRAM
+   offsets (ENGINE_OP_FLAG_PHYSICAL) and AS must be 0. */
 static bool engine_req_args(const struct options *o, struct gmmu_engine_req *req)
 {
     uint64_t engine, as, len;
@@ -260,6 +261,9 @@ static bool engine_req_args(const struct options *o, struct gmmu_engine_req *req
     (void)option_number(o, 3, "dst", &req->dst_va);
     (void)option_number(o, 3, "src", &req->src_va);
     (void)option_number(o, 3, "pattern", &req->pattern);
+    for (int i = 3; i < o->nargs; i++)
+        if (!strcmp(o->args[i], "phys"))
+            req->op |= GMMU_ENGINE_OP_FLAG_PHYSICAL;
     return true;
 }
 
@@ -477,13 +481,17 @@ const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
       "reserve a VA range for tiled resources; prints the VA", NULL, SEC_MEMORY, cmd_reserve },
     { "query", "AS VA", "QUERY_VA", "translate a VA as the page tables say", NULL, SEC_MEMORY,
       cmd_query },
-    { "run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]", "ENGINE_RUN",
-      "run a GPU engine in an address space and wait for it",
-      "A translation fault is printed (FAULT and its reason) and exits 1.\n", SEC_ENGINE, cmd_run },
-    { "start", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N]",
+    { "run", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N] [phys]",
+      "ENGINE_RUN", "run a GPU engine in an address space and wait for it",
+      "A translation fault is printed (FAULT and its reason) and exits 1.\n"
+      "With phys, AS is 0 and dst and src are VRAM offsets inside one contiguous\n"
+      "allocation each (physical mode); anything else is OUT_OF_RANGE.\n",
+      SEC_ENGINE, cmd_run },
+    { "start", "ENGINE fill|copy|checksum|fetch AS len=N [dst=VA] [src=VA] [pattern=N] [phys]",
       "ENGINE_START", "start a GPU engine and return while it runs",
       "The engine runs beside later commands; engine-status tells when it has stopped.\n"
-      "Its address space cannot be destroyed meanwhile (BUSY).\n",
+      "Its address space cannot be destroyed meanwhile (BUSY); in physical mode (phys,\n"
+      "as for run) the contiguous allocations it runs over cannot be freed.\n",
       SEC_ENGINE, cmd_start },
     { "engine-status", "ENGINE [abort]", "ENGINE_STATUS",
       "a GPU engine's state now, without waiting",

@@ -92,7 +92,10 @@ int gmmu_query_alloc(struct gmmu_dev *dev, uint32_t alloc_handle, struct gmmu_al
    `fence`, polling up to `tries` times; GMMU_E_TIMEOUT if it does not. */
 int gmmu_wait_paging_fence(struct gmmu_dev *dev, uint64_t fence, unsigned tries);
 /* Runs a GPU engine and waits for it; a translation fault is reported in
-   out->engine_status (FAULT, REASON, ACCESS) with the command status OK. */
+   out->engine_status (FAULT, REASON, ACCESS) with the command status OK.
+   req->op | GMMU_ENGINE_OP_FLAG_PHYSICAL runs it in physical mode: as_handle
+   0, dst_va and src_va VRAM offsets inside CONTIGUOUS allocations (else
+   OUT_OF_RANGE, nothing started). */
 int gmmu_engine_run(struct gmmu_dev *dev, const struct gmmu_engine_req *req,
                     struct gmmu_engine_rsp *out);
 /* Starts a GPU engine and returns at once; *out_asid (may be NULL) is the

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x0001000C) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000D) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -326,6 +326,26 @@ static inline const char *gmmu_segment_flag_desc(unsigned value)
     case 1: return "The host CPU reaches the segment through the BAR1 aperture (APERTURE_BASE .. APERTURE_LIMIT)";
     case 2: return "The segment is host memory: the host CPU's own pages, reached by the device over the system-memory path";
     case 4: return "GPU page tables may live in the segment";
+    default: return 0;
+    }
+}
+
+enum gmmu_engine_op_flag {
+    GMMU_ENGINE_OP_FLAG_PHYSICAL = 256, /* engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts */
+};
+
+static inline const char *gmmu_engine_op_flag_name(unsigned value)
+{
+    switch (value) {
+    case 256: return "PHYSICAL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_engine_op_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 256: return "engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts";
     default: return 0;
     }
 }
@@ -915,11 +935,11 @@ GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_info) == 32, "alloc_info layout");
 /* ENGINE_RUN and ENGINE_START payload */
 struct gmmu_engine_req {
     uint32_t engine; /* +0: Engine index (< ENGINES) */
-    uint32_t op; /* +4: 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP) */
-    uint32_t as_handle; /* +8: Address space to run in */
+    uint32_t op; /* +4: Bits 1:0: 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP); ENGINE_OP_FLAG bits; other bits 0 */
+    uint32_t as_handle; /* +8: Address space to run in; 0 with ENGINE_OP_FLAG_PHYSICAL */
     uint32_t length; /* +12: Bytes, a multiple of 64 */
-    uint64_t dst_va; /* +16: Fill and copy destination, 64-byte aligned */
-    uint64_t src_va; /* +24: Copy, checksum and fetch source, 64-byte aligned */
+    uint64_t dst_va; /* +16: Fill and copy destination, 64-byte aligned (a VRAM offset with ENGINE_OP_FLAG_PHYSICAL) */
+    uint64_t src_va; /* +24: Copy, checksum and fetch source, 64-byte aligned (a VRAM offset with ENGINE_OP_FLAG_PHYSICAL) */
     uint64_t pattern; /* +32: Fill pattern */
 };
 #define GMMU_ENGINE_REQ_BYTES 40u

@@ -450,7 +450,9 @@ class Device:
 
     # -- engines and VRAM
     def run(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0):
-        """Runs a GPU engine (EngineOp) and waits for it."""
+        """Runs a GPU engine (EngineOp) and waits for it. With
+        op | EngineOpFlag.PHYSICAL it runs in physical mode: as_handle 0,
+        dst_va and src_va VRAM offsets inside CONTIGUOUS allocations."""
         req = EngineReq(engine=engine, op=int(op), as_handle=as_handle, length=length,
                         dst_va=dst_va, src_va=src_va, pattern=pattern)
         rsp = EngineRsp()
@@ -553,7 +555,8 @@ class Device:
 
     def start(self, engine, op, as_handle, length, dst_va=0, src_va=0, pattern=0):
         """Starts a GPU engine (EngineOp) and returns the hardware id it runs
-        under; it runs on beside later calls (status() tells when it stops)."""
+        under; it runs on beside later calls (status() tells when it stops).
+        EngineOpFlag.PHYSICAL as for run()."""
         req = EngineReq(engine=engine, op=int(op), as_handle=as_handle, length=length,
                         dst_va=dst_va, src_va=src_va, pattern=pattern)
         asid = _c.c_uint32()

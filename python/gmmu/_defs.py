@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x1000c  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs)
+PROTO_VERSION = 0x1000d  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -107,6 +107,10 @@ class SegmentFlag(enum.IntFlag):
     BAR1 = 0x1  # The host CPU reaches the segment through the BAR1 aperture (APERTURE_BASE .. APERTURE_LIMIT)
     HOST_MEMORY = 0x2  # The segment is host memory: the host CPU's own pages, reached by the device over the system-memory path
     PAGE_TABLES = 0x4  # GPU page tables may live in the segment
+
+
+class EngineOpFlag(enum.IntFlag):
+    PHYSICAL = 0x100  # engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts
 
 
 class EngineStatusFlag(enum.IntFlag):
@@ -498,11 +502,11 @@ class EngineReq(_Struct):
     'ENGINE_RUN and ENGINE_START payload'
     _fields_ = [
         ("engine", ctypes.c_uint32),  # Engine index (< ENGINES)
-        ("op", ctypes.c_uint32),  # 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP)
-        ("as_handle", ctypes.c_uint32),  # Address space to run in
+        ("op", ctypes.c_uint32),  # Bits 1:0: 0 fill, 1 copy, 2 checksum, 3 fetch: checksum with the source translated as EXECUTE (the engine's CTRL.OP); ENGINE_OP_FLAG bits; other bits 0
+        ("as_handle", ctypes.c_uint32),  # Address space to run in; 0 with ENGINE_OP_FLAG_PHYSICAL
         ("length", ctypes.c_uint32),  # Bytes, a multiple of 64
-        ("dst_va", ctypes.c_uint64),  # Fill and copy destination, 64-byte aligned
-        ("src_va", ctypes.c_uint64),  # Copy, checksum and fetch source, 64-byte aligned
+        ("dst_va", ctypes.c_uint64),  # Fill and copy destination, 64-byte aligned (a VRAM offset with ENGINE_OP_FLAG_PHYSICAL)
+        ("src_va", ctypes.c_uint64),  # Copy, checksum and fetch source, 64-byte aligned (a VRAM offset with ENGINE_OP_FLAG_PHYSICAL)
         ("pattern", ctypes.c_uint64),  # Fill pattern
     ]
 

@@ -967,6 +967,79 @@ static void test_busy_asid_is_kept(void **state)
     assert_int_equal(vidmm_sim_used(&sim), 0);
 }
 
+/* ------------------------------------------------------------ physical mode */
+
+/* Engines in physical mode: a range is accepted only inside one live
+   CONTIGUOUS allocation, and such an allocation is not freed (BUSY) while
+   an engine runs over it (the binding's phys_busy hook). */
+static uint64_t phys_busy_lo, phys_busy_len;
+
+static bool sim_phys_busy(void *ctx, uint64_t offset, uint64_t bytes)
+{
+    (void)ctx;
+    return phys_busy_len && phys_busy_lo < offset + bytes && offset < phys_busy_lo + phys_busy_len;
+}
+
+static void test_phys_range(void **state)
+{
+    const struct vidmm *vm;
+    uint32_t c1, c2, c3;
+    struct gmmu_alloc_req preq = { .size = 64 * KiB };
+    struct gmmu_alloc_req sreq = { .size = 64 * KiB,
+                                   .flags = GMMU_ALLOC_FLAG_SYSTEM,
+                                   .sys_addr = 1ull << 40 };
+    struct gmmu_alloc_rsp plain, sys;
+
+    (void)state;
+    sim.hw.phys_busy = sim_phys_busy;
+    vm = sim.vm;
+    uint64_t b1 = contig_base(64 * KiB, &c1);
+    uint64_t b2 = contig_base(128 * KiB, &c2);
+    assert_int_equal(alloc_req(&preq, &plain), GMMU_STATUS_OK);
+    assert_int_equal(alloc_req(&sreq, &sys), GMMU_STATUS_OK);
+
+    /* Inside, to the byte; empty ranges at either end. */
+    assert_true(vidmm_phys_range_ok(vm, b1, 64 * KiB));
+    assert_true(vidmm_phys_range_ok(vm, b1 + 64 * KiB - 64, 64));
+    assert_true(vidmm_phys_range_ok(vm, b1, 0));
+    assert_true(vidmm_phys_range_ok(vm, b1 + 64 * KiB, 0) || b2 == b1 + 64 * KiB);
+    assert_true(vidmm_phys_range_ok(vm, b2 + 64, 128 * KiB - 64));
+    /* Across the end (even into a neighbour), before the start. */
+    assert_false(vidmm_phys_range_ok(vm, b1, 64 * KiB + 64));
+    assert_false(vidmm_phys_range_ok(vm, b1 + 64 * KiB - 64, 128));
+    assert_false(vidmm_phys_range_ok(vm, b2 - 64, 128 * KiB));
+    assert_false(vidmm_phys_range_ok(vm, b2, 128 * KiB + 4096));
+    /* Sums that would wrap. */
+    assert_false(vidmm_phys_range_ok(vm, b1 + 64, UINT64_MAX - 63));
+    assert_false(vidmm_phys_range_ok(vm, UINT64_MAX - 63, 64));
+    /* Not AccessedPhysically: a plain VRAM allocation, a host buffer. */
+    assert_false(vidmm_phys_range_ok(vm, plain.base, 4096));
+    assert_false(vidmm_phys_range_ok(vm, plain.base + 4096, 0));
+    assert_false(vidmm_phys_range_ok(vm, sys.base, 4096));
+
+    /* An engine over c2: FREE is BUSY and changes nothing; c1 and the
+       plain allocation free as usual. */
+    phys_busy_lo = b2 + 4096;
+    phys_busy_len = 64;
+    assert_int_equal(free_alloc(c2), GMMU_STATUS_BUSY);
+    assert_true(vidmm_phys_range_ok(vm, b2, 128 * KiB));
+    assert_int_equal(free_alloc(plain.handle), GMMU_STATUS_OK);
+    phys_busy_lo = b1;
+    phys_busy_len = 64 * KiB;
+    assert_int_equal(free_alloc(c1), GMMU_STATUS_BUSY);
+    phys_busy_len = 0; /* the engines stopped */
+    assert_int_equal(free_alloc(c1), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(c2), GMMU_STATUS_OK);
+    /* Freed: refused, even when its block is handed out again as plain VRAM. */
+    assert_false(vidmm_phys_range_ok(vm, b1, 64));
+    assert_false(vidmm_phys_range_ok(vm, b2, 64));
+    assert_int_equal(alloc(256 * KiB, 0, &c3), GMMU_STATUS_OK);
+    assert_false(vidmm_phys_range_ok(vm, b1, 64));
+    assert_int_equal(free_alloc(c3), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(sys.handle), GMMU_STATUS_OK);
+    assert_int_equal(vidmm_sim_used(&sim), 0);
+}
+
 /* ------------------------------------------------------------ ADD_BACKING */
 
 static uint32_t add_backing(uint64_t sys_addr, uint64_t size)
@@ -1669,6 +1742,7 @@ int main(void)
         T(test_free_unmaps_everywhere),
         T(test_asid_recycling),
         T(test_busy_asid_is_kept),
+        T(test_phys_range),
         T(test_backing_pool),
         cmocka_unit_test_setup_teardown(test_many_address_spaces, setup_full_asids, vidmm_teardown),
         T(test_reserve),
