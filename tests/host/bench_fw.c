@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_sample.h"
 #include "libgmmu.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -42,11 +43,6 @@
 
 #define TIMEOUT_MS 1200000 /* a 1 GiB map takes minutes of wall clock */
 
-struct sample {
-    uint32_t cycles;
-    struct gmmu_pt_stats d; /* counters after - before */
-};
-
 struct mapping {
     uint32_t as, alloc;
     uint64_t offset; /* into the allocation */
@@ -59,10 +55,11 @@ struct mapping {
 static struct gmmu_dev *dev;
 static int failures;
 
+static const char prog[] = "bench_fw";
+
 static void die(const char *what, int rc)
 {
-    fprintf(stderr, "bench_fw: %s: %s\n", what, gmmu_strerror(rc));
-    exit(1);
+    bench_die(prog, what, rc);
 }
 
 static void check(bool ok, const char *fmt, uint64_t a, uint64_t b)
@@ -75,51 +72,6 @@ static void check(bool ok, const char *fmt, uint64_t a, uint64_t b)
     failures++;
 }
 
-static struct gmmu_pt_stats pt_stats(void)
-{
-    struct gmmu_pt_stats s;
-    size_t len = 0;
-    int rc = gmmu_call(dev, GMMU_OP_GET_PT_STATS, NULL, 0, &s, sizeof s, &len);
-    if (rc)
-        die("GET_PT_STATS", rc);
-    if (len != sizeof s)
-        die("GET_PT_STATS length", GMMU_STATUS_MALFORMED_LENGTH);
-    return s;
-}
-
-/* The mailbox keeps the latency of the last command until the next one
-   completes, so it is read before anything else is sent. */
-static uint32_t last_latency(void)
-{
-    uint32_t v;
-    int rc = gmmu_bar_read(dev, GMMU_MBOX_CPL_LATENCY, &v);
-    if (rc)
-        die("read CPL_LATENCY", rc);
-    return v;
-}
-
-static struct sample finish(const struct gmmu_pt_stats *b)
-{
-    struct sample s = { .cycles = last_latency() };
-    struct gmmu_pt_stats a = pt_stats();
-    s.d.words_written = a.words_written - b->words_written;
-    s.d.valid_written = a.valid_written - b->valid_written;
-    s.d.words_read = a.words_read - b->words_read;
-    s.d.bus_writes = a.bus_writes - b->bus_writes;
-    s.d.invalidations = a.invalidations - b->invalidations;
-    s.d.inv_cycles = a.inv_cycles - b->inv_cycles;
-    s.d.engine = a.engine;
-    s.d.eng_packets = a.eng_packets - b->eng_packets;
-    s.d.eng_beats = a.eng_beats - b->eng_beats;
-    s.d.eng_busy_cycles = a.eng_busy_cycles - b->eng_busy_cycles;
-    s.d.queue_words = a.queue_words - b->queue_words;
-    s.d.fences = a.fences - b->fences;
-    s.d.syncs = a.syncs - b->syncs;
-    s.d.wait_cycles = a.wait_cycles - b->wait_cycles;
-    s.d.eng_errors = a.eng_errors - b->eng_errors;
-    return s;
-}
-
 static struct sample do_map(const struct mapping *m, uint64_t va)
 {
     struct gmmu_map_req req = { .as_handle = m->as,
@@ -129,31 +81,31 @@ static struct sample do_map(const struct mapping *m, uint64_t va)
                                 .va = va,
                                 .flags = GMMU_MAP_FLAG_FIXED_VA,
                                 .page_sizes = m->pages };
-    struct gmmu_pt_stats before = pt_stats();
+    struct gmmu_pt_stats before = bench_pt_stats(dev, prog);
     uint64_t got = 0;
     int rc = gmmu_map_va(dev, &req, &got);
     if (rc)
         die("MAP_VA", rc);
     check(got == va, "MAP_VA at 0x%" PRIx64 ", expected 0x%" PRIx64, got, va);
-    return finish(&before);
+    return bench_finish(dev, prog, &before);
 }
 
 static struct sample do_unmap(const struct mapping *m, uint64_t va)
 {
-    struct gmmu_pt_stats before = pt_stats();
+    struct gmmu_pt_stats before = bench_pt_stats(dev, prog);
     int rc = gmmu_unmap_va(dev, m->as, va, m->size);
     if (rc)
         die("UNMAP_VA", rc);
-    return finish(&before);
+    return bench_finish(dev, prog, &before);
 }
 
 static struct sample do_ping(void)
 {
-    struct gmmu_pt_stats before = pt_stats();
+    struct gmmu_pt_stats before = bench_pt_stats(dev, prog);
     int rc = gmmu_ping(dev, NULL, 0);
     if (rc)
         die("PING", rc);
-    return finish(&before);
+    return bench_finish(dev, prog, &before);
 }
 
 static struct gmmu_query_rsp query(uint32_t as, uint64_t va)
@@ -386,11 +338,11 @@ static void case_1g(void)
 static void case_destroy_empty(void)
 {
     uint32_t as = new_as();
-    struct gmmu_pt_stats before = pt_stats();
+    struct gmmu_pt_stats before = bench_pt_stats(dev, prog);
     int rc = gmmu_destroy_as(dev, as);
     if (rc)
         die("DESTROY_AS", rc);
-    struct sample s = finish(&before);
+    struct sample s = bench_finish(dev, prog, &before);
     print_row("DESTROY_AS, no mappings", &s);
 }
 

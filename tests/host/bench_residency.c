@@ -36,6 +36,7 @@
 #include <gmmu/engine_regs.h>
 #include <gmmu/pte.h>
 
+#include "bench_sample.h"
 #include "libgmmu.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -57,21 +58,17 @@
 #define WORDS_TARGETED    512u
 #define CYC_WORD_TARGET   2.0
 
-struct sample {
-    uint32_t cycles;
-    struct gmmu_pt_stats d; /* after - before */
-};
-
 static struct gmmu_dev *dev;
 static int failures, targets_missed;
 static uint32_t as_a, as_b;
 static uint64_t pool_bus;
 static uint8_t *pool_host;
 
+static const char prog[] = "bench_residency";
+
 static void die(const char *what, int rc)
 {
-    fprintf(stderr, "bench_residency: %s: %s\n", what, gmmu_strerror(rc));
-    exit(1);
+    bench_die(prog, what, rc);
 }
 
 static bool check(bool ok, const char *fmt, uint64_t a, uint64_t b)
@@ -83,37 +80,6 @@ static bool check(bool ok, const char *fmt, uint64_t a, uint64_t b)
     fputc('\n', stderr);
     failures++;
     return false;
-}
-
-static struct gmmu_pt_stats pt_stats(void)
-{
-    struct gmmu_pt_stats s;
-    size_t len = 0;
-    int rc = gmmu_call(dev, GMMU_OP_GET_PT_STATS, NULL, 0, &s, sizeof s, &len);
-    if (rc)
-        die("GET_PT_STATS", rc);
-    if (len != sizeof s)
-        die("GET_PT_STATS length", GMMU_STATUS_MALFORMED_LENGTH);
-    return s;
-}
-
-/* CPL_LATENCY holds the last command's until the next one completes: read
-   before anything else is sent. */
-static struct sample finish(const struct gmmu_pt_stats *b)
-{
-    struct sample s;
-    int rc = gmmu_bar_read(dev, GMMU_MBOX_CPL_LATENCY, &s.cycles);
-    if (rc)
-        die("read CPL_LATENCY", rc);
-    struct gmmu_pt_stats a = pt_stats();
-    s.d = a;
-    s.d.words_written = a.words_written - b->words_written;
-    s.d.eng_packets = a.eng_packets - b->eng_packets;
-    s.d.eng_beats = a.eng_beats - b->eng_beats;
-    s.d.eng_busy_cycles = a.eng_busy_cycles - b->eng_busy_cycles;
-    s.d.wait_cycles = a.wait_cycles - b->wait_cycles;
-    s.d.eng_errors = a.eng_errors - b->eng_errors;
-    return s;
 }
 
 static struct gmmu_alloc_info query_alloc(uint32_t h)
@@ -299,12 +265,12 @@ static struct moves run_case(uint64_t size, bool mapped, uint64_t tag)
     check_vas(&x, &i);
     free_alloc(filler);
 
-    struct gmmu_pt_stats before = pt_stats();
+    struct gmmu_pt_stats before = bench_pt_stats(dev, prog);
     uint64_t fence = 0;
     rc = gmmu_make_resident(dev, &x.h, 1, &fence);
     if (rc)
         die("MAKE_RESIDENT", rc);
-    m.in = finish(&before);
+    m.in = bench_finish(dev, prog, &before);
     i = query_alloc(x.h);
     check(i.state == GMMU_ALLOC_STATE_VRAM && i.residency == 1,
           "after MAKE_RESIDENT: state %" PRIu64 ", count %" PRIu64, i.state, i.residency);
@@ -319,9 +285,9 @@ static struct moves run_case(uint64_t size, bool mapped, uint64_t tag)
     v = vram();
     check(v.paging_fence - fence < (UINT64_C(1) << 63),
           "paging fence %" PRIu64 " after MAKE_RESIDENT answered %" PRIu64, v.paging_fence, fence);
-    before = pt_stats();
+    before = bench_pt_stats(dev, prog);
     filler = alloc(v.free_bytes + POOL_UNIT, 0);
-    m.out = finish(&before);
+    m.out = bench_finish(dev, prog, &before);
     i = query_alloc(x.h);
     check(i.state == GMMU_ALLOC_STATE_BACKING, "after the ALLOC: state %" PRIu64 ", want %" PRIu64,
           i.state, GMMU_ALLOC_STATE_BACKING);
@@ -333,9 +299,9 @@ static struct moves run_case(uint64_t size, bool mapped, uint64_t tag)
        (carve, reply), which the move out does not owe. */
     uint64_t filler_size = v.free_bytes + POOL_UNIT;
     free_alloc(filler);
-    before = pt_stats();
+    before = bench_pt_stats(dev, prog);
     filler = alloc(filler_size, 0);
-    m.alloc_alone = finish(&before);
+    m.alloc_alone = bench_finish(dev, prog, &before);
     check(m.alloc_alone.d.eng_beats < size / 4,
           "the ALLOC with room moved %" PRIu64 " beats (size %" PRIu64 ")",
           m.alloc_alone.d.eng_beats, size);

@@ -9,7 +9,7 @@
 
 BENCH_FW := $(HOST_DIR)/bench_fw
 
-$(BENCH_FW): tests/host/bench_fw.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+$(BENCH_FW): tests/host/bench_fw.c tests/host/bench_sample.h $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
 
 .PHONY: bench-fw
@@ -36,7 +36,7 @@ t-bench-fw-smoke: $(SIM_BIN) $(call FW_ELF,gmmu) $(BENCH_FW) $(VENV_STAMP)
 # QUERY_VA and accounting checked. Tens of millions of simulated cycles.
 BENCH_RESIDENCY := $(HOST_DIR)/bench_residency
 
-$(BENCH_RESIDENCY): tests/host/bench_residency.c $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
+$(BENCH_RESIDENCY): tests/host/bench_residency.c tests/host/bench_sample.h $(LIBGMMU) $(wildcard host/libgmmu/*.h include/gmmu/*.h)
 	$(HOST_CC) $(HOST_APP_CFLAGS) -o $@ $< $(LIBGMMU) -pthread
 
 .PHONY: bench-residency
