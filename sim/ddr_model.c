@@ -25,17 +25,24 @@ struct beat_span {
     uint64_t first, last;
 };
 
+struct address_range {
+    uint64_t lo, hi;
+};
+
 struct read_burst {
     struct axi_burst burst;
     uint64_t first_beat_cycle;
     unsigned beats_done;
     bool out_of_range;
+    bool injected; /* a counted window took it: beats in `window` fail */
+    struct address_range window;
 };
 
 struct write_burst {
     struct axi_burst burst;
     unsigned beats_received;
     bool out_of_range;
+    bool injected; /* answers SLVERR, writes nothing */
 };
 
 struct write_beat {
@@ -51,8 +58,12 @@ struct read_output {
     uint64_t data;
 };
 
-struct address_range {
-    uint64_t lo, hi;
+/* An injected error window: DDR_MODEL_FAULT_* kinds, and the bursts it
+ * still fails (0: every one until cleared). */
+struct error_window {
+    struct address_range range;
+    unsigned kinds;
+    unsigned count;
 };
 
 struct ddr_model {
@@ -73,7 +84,7 @@ struct ddr_model {
     struct write_beat w_buffer[DDR_MODEL_WRITE_DATA_BUFFER_BEATS];
     unsigned w_head, w_count;
 
-    struct address_range error_ranges[DDR_MODEL_MAX_ERROR_RANGES];
+    struct error_window error_ranges[DDR_MODEL_MAX_ERROR_RANGES];
     unsigned error_range_count;
 
     /* Channels that showed valid without ready last cycle: valid must stay up. */
@@ -215,12 +226,52 @@ static bool burst_in_range(const struct ddr_model *m, const struct axi_burst *b)
     return true;
 }
 
+static bool span_overlaps(struct beat_span span, const struct address_range *r)
+{
+    return span.first < r->hi && span.last >= r->lo;
+}
+
+/* The read windows that fail every beat sampled while they are set. */
 static bool overlaps_error_range(const struct ddr_model *m, struct beat_span span)
 {
     for (unsigned i = 0; i < m->error_range_count; i++) {
-        const struct address_range *r = &m->error_ranges[i];
-        if (span.first < r->hi && span.last >= r->lo)
+        const struct error_window *w = &m->error_ranges[i];
+        if (w->count == 0 && (w->kinds & DDR_MODEL_FAULT_READ) && span_overlaps(span, &w->range))
             return true;
+    }
+    return false;
+}
+
+static bool burst_touches(const struct axi_burst *b, const struct address_range *r)
+{
+    for (unsigned beat = 0; beat < b->beats; beat++) {
+        if (span_overlaps(beat_span(b, beat), r))
+            return true;
+    }
+    return false;
+}
+
+static void drop_window(struct ddr_model *m, unsigned i)
+{
+    m->error_ranges[i] = m->error_ranges[--m->error_range_count];
+}
+
+/* A burst just accepted: the first window of that kind it touches takes it
+ * (a counted one counts it, and goes when spent). Unlimited read windows
+ * are matched per beat instead (overlaps_error_range), as they always were.
+ * Returns the window's range through *range. */
+static bool take_window(struct ddr_model *m, const struct axi_burst *b, unsigned kind,
+                        struct address_range *range)
+{
+    for (unsigned i = 0; i < m->error_range_count; i++) {
+        struct error_window *w = &m->error_ranges[i];
+        if (!(w->kinds & kind) || (kind == DDR_MODEL_FAULT_READ && w->count == 0) ||
+            !burst_touches(b, &w->range))
+            continue;
+        *range = w->range;
+        if (w->count != 0 && --w->count == 0)
+            drop_window(m, i);
+        return true;
     }
     return false;
 }
@@ -244,6 +295,8 @@ static void accept_read_address(struct ddr_model *m, const struct axi4_pins *p)
     rb.first_beat_cycle = m->stats.cycles + m->cfg.read_latency;
     rb.beats_done = 0;
     rb.out_of_range = !burst_in_range(m, &rb.burst);
+    rb.injected =
+        m->error_range_count != 0 && take_window(m, &rb.burst, DDR_MODEL_FAULT_READ, &rb.window);
     m->reads[ring_slot(m->read_head, m->read_count, m->cfg.max_outstanding_reads)] = rb;
     m->read_count++;
     m->stats.read_bursts++;
@@ -273,7 +326,7 @@ static struct read_output sample_read_beat(const struct ddr_model *m, const stru
     struct beat_span span = beat_span(&rb->burst, rb->beats_done);
     if (rb->out_of_range)
         out.resp = AXI_RESP_DECERR;
-    else if (overlaps_error_range(m, span))
+    else if (overlaps_error_range(m, span) || (rb->injected && span_overlaps(span, &rb->window)))
         out.resp = AXI_RESP_SLVERR;
     else
         out.data = read_lanes(m->mem, span);
@@ -286,8 +339,11 @@ static void prepare_read_beat(struct ddr_model *m)
     if (m->r_out.valid || m->read_count == 0)
         return;
     const struct read_burst *rb = oldest_read(m);
-    if (rb->first_beat_cycle <= m->stats.cycles)
+    if (rb->first_beat_cycle <= m->stats.cycles) {
         m->r_out = sample_read_beat(m, rb);
+        if (m->r_out.resp == AXI_RESP_SLVERR)
+            m->stats.injected_read_beats++;
+    }
 }
 
 static void retire_read_beat(struct ddr_model *m)
@@ -329,6 +385,11 @@ static void accept_write_address(struct ddr_model *m, const struct axi4_pins *p)
     wb.burst = decode_burst(m, p->awaddr, p->awid, p->awlen, p->awsize, p->awburst);
     wb.beats_received = 0;
     wb.out_of_range = !burst_in_range(m, &wb.burst);
+    struct address_range window;
+    wb.injected =
+        m->error_range_count != 0 && take_window(m, &wb.burst, DDR_MODEL_FAULT_WRITE, &window);
+    if (wb.injected)
+        m->stats.injected_write_bursts++;
     m->writes[ring_slot(m->write_head, m->write_count, m->cfg.max_outstanding_writes)] = wb;
     m->write_count++;
     m->stats.write_bursts++;
@@ -382,7 +443,7 @@ static void deliver_write_beat(struct ddr_model *m, struct write_burst *wb,
     bool should_be_last = wb->beats_received + 1 == wb->burst.beats;
     if (w->last != should_be_last)
         protocol_error(m, "WLAST does not match AWLEN (the model follows AWLEN)");
-    if (!wb->out_of_range)
+    if (!wb->out_of_range && !wb->injected)
         store_write_beat(m, beat_span(&wb->burst, wb->beats_received), w);
     wb->beats_received++;
 }
@@ -424,7 +485,10 @@ void ddr_model_drive(const struct ddr_model *m, struct axi4_pins *p)
     const struct write_burst *wb = oldest_write(m);
     p->bvalid = bvalid;
     p->bid = bvalid ? wb->burst.id : 0;
-    p->bresp = bvalid && wb->out_of_range ? AXI_RESP_DECERR : AXI_RESP_OKAY;
+    p->bresp = !bvalid            ? AXI_RESP_OKAY
+               : wb->out_of_range ? AXI_RESP_DECERR
+               : wb->injected     ? AXI_RESP_SLVERR
+                                  : AXI_RESP_OKAY;
 }
 
 /* Ready is recomputed from state rather than read back from the pins, so a
@@ -525,14 +589,28 @@ struct sparse_mem *ddr_model_mem(struct ddr_model *m)
     return m->mem;
 }
 
+bool ddr_model_inject_error(struct ddr_model *m, unsigned kinds, uint64_t lo, uint64_t hi,
+                            unsigned count)
+{
+    if (lo >= hi || kinds == 0 || (kinds & ~(unsigned)DDR_MODEL_FAULT_ALL) ||
+        m->error_range_count == DDR_MODEL_MAX_ERROR_RANGES)
+        return false;
+    struct error_window *w = &m->error_ranges[m->error_range_count++];
+    w->range.lo = lo;
+    w->range.hi = hi;
+    w->kinds = kinds;
+    w->count = count;
+    return true;
+}
+
 bool ddr_model_inject_read_error(struct ddr_model *m, uint64_t lo, uint64_t hi)
 {
-    if (lo >= hi || m->error_range_count == DDR_MODEL_MAX_ERROR_RANGES)
-        return false;
-    m->error_ranges[m->error_range_count].lo = lo;
-    m->error_ranges[m->error_range_count].hi = hi;
-    m->error_range_count++;
-    return true;
+    return ddr_model_inject_error(m, DDR_MODEL_FAULT_READ, lo, hi, 0);
+}
+
+bool ddr_model_inject_write_error(struct ddr_model *m, uint64_t lo, uint64_t hi, unsigned count)
+{
+    return ddr_model_inject_error(m, DDR_MODEL_FAULT_WRITE, lo, hi, count);
 }
 
 void ddr_model_clear_errors(struct ddr_model *m)

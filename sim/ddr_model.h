@@ -64,6 +64,8 @@ struct ddr_model_stats {
     uint64_t write_bursts; /* AW handshakes */
     uint64_t write_beats;  /* W handshakes */
     uint64_t protocol_errors;
+    uint64_t injected_read_beats;   /* R beats answered SLVERR by an injected error */
+    uint64_t injected_write_bursts; /* write bursts answered SLVERR by an injected error */
 };
 
 struct ddr_model;
@@ -85,12 +87,35 @@ void ddr_model_clock(struct ddr_model *m, const struct axi4_pins *pins);
 struct sparse_mem *ddr_model_mem(struct ddr_model *m);
 
 /*
- * Read beats whose bytes overlap [lo, hi) answer SLVERR with data 0, until
- * cleared. Applies to beats sampled after the call (a beat already on the
- * bus is not changed). Returns false, and does nothing, when lo >= hi or
- * DDR_MODEL_MAX_ERROR_RANGES ranges are already set.
+ * Injected errors, in windows [lo, hi) of the address space (at most
+ * DDR_MODEL_MAX_ERROR_RANGES set at a time):
+ *
+ * - DDR_MODEL_FAULT_WRITE: a write burst whose AW is accepted after the
+ *   call and that touches the window answers SLVERR (out of range still
+ *   DECERR) and writes nothing, none of its beats.
+ * - DDR_MODEL_FAULT_READ with a count: a read burst whose AR is accepted
+ *   after the call and that touches the window answers SLVERR with data 0
+ *   on its beats that overlap the window.
+ * - DDR_MODEL_FAULT_READ with count 0 (ddr_model_inject_read_error): read
+ *   beats sampled after the call whose bytes overlap the window answer
+ *   SLVERR with data 0 (a beat already on the bus is not changed).
+ *
+ * count: the bursts the window fails before it goes (both kinds together
+ * when both are set); 0 fails every one until ddr_model_clear_errors. When
+ * windows overlap, the first set takes the burst. Returns false, and does
+ * nothing, when lo >= hi, kinds is 0 or has other bits, or the windows are
+ * all in use.
  */
-bool ddr_model_inject_read_error(struct ddr_model *m, uint64_t lo, uint64_t hi);
+enum ddr_model_fault_kind {
+    DDR_MODEL_FAULT_READ = 1u,
+    DDR_MODEL_FAULT_WRITE = 2u,
+    DDR_MODEL_FAULT_ALL = 3u
+};
+bool ddr_model_inject_error(struct ddr_model *m, unsigned kinds, uint64_t lo, uint64_t hi,
+                            unsigned count);
+bool ddr_model_inject_read_error(struct ddr_model *m, uint64_t lo, uint64_t hi); /* count 0 */
+bool ddr_model_inject_write_error(struct ddr_model *m, uint64_t lo, uint64_t hi, unsigned count);
+/* Removes every window (bursts already taken keep their error). */
 void ddr_model_clear_errors(struct ddr_model *m);
 
 struct ddr_model_stats ddr_model_get_stats(const struct ddr_model *m);

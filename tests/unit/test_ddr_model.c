@@ -773,6 +773,99 @@ static void injected_read_error_gives_slverr_on_the_covered_beats(void **state)
     bench_destroy(tb);
 }
 
+static void injected_write_error_fails_the_next_bursts_touching_the_window(void **state)
+{
+    (void)state;
+    struct bench *tb = bench_create(&latency5);
+    const uint64_t background[4] = { 0x11, 0x12, 0x13, 0x14 };
+    backdoor_fill(tb, 0x1000, background, 4);
+    assert_false(ddr_model_inject_write_error(tb->m, 0x1010, 0x1010, 1));
+    assert_false(ddr_model_inject_error(tb->m, 0, 0x1000, 0x1010, 1));
+    assert_false(ddr_model_inject_error(tb->m, 4, 0x1000, 0x1010, 1));
+    /* The window is the last byte of word 2; two bursts fail, then it goes. */
+    assert_true(ddr_model_inject_write_error(tb->m, 0x1017, 0x1018, 2));
+    const uint64_t data[4] = { 0xA0, 0xA1, 0xA2, 0xA3 };
+    bench_write(tb, 1, 0x1000, 1, 3, AXI_BURST_INCR, data, NULL);     /* words 0-1: outside */
+    bench_write(tb, 2, 0x1000, 3, 3, AXI_BURST_INCR, data, NULL);     /* words 0-3: fails */
+    bench_write(tb, 3, 0x1010, 0, 3, AXI_BURST_INCR, data + 2, NULL); /* word 2: fails */
+    bench_write(tb, 4, 0x1010, 1, 3, AXI_BURST_INCR, data + 2, NULL); /* words 2-3: spent, OK */
+
+    bench_run_until_b_responses(tb, 4);
+
+    assert_int_equal(tb->b[0].id, 1);
+    assert_int_equal(tb->b[0].resp, AXI_RESP_OKAY);
+    assert_int_equal(tb->b[1].id, 2);
+    assert_int_equal(tb->b[1].resp, AXI_RESP_SLVERR);
+    assert_int_equal(tb->b[2].id, 3);
+    assert_int_equal(tb->b[2].resp, AXI_RESP_SLVERR);
+    assert_int_equal(tb->b[3].id, 4);
+    assert_int_equal(tb->b[3].resp, AXI_RESP_OKAY);
+    /* Words 0-1 from the first burst (the failed one wrote none of its
+       beats), 2-3 from the last. */
+    assert_true(backdoor_word(tb, 0x1000) == 0xA0);
+    assert_true(backdoor_word(tb, 0x1008) == 0xA1);
+    assert_true(backdoor_word(tb, 0x1010) == 0xA2);
+    assert_true(backdoor_word(tb, 0x1018) == 0xA3);
+    assert_int_equal(ddr_model_get_stats(tb->m).injected_write_bursts, 2);
+    assert_int_equal(ddr_model_get_stats(tb->m).injected_read_beats, 0);
+    assert_int_equal(ddr_model_protocol_errors(tb->m), 0);
+    bench_destroy(tb);
+}
+
+static void unlimited_write_error_fails_every_burst_until_cleared(void **state)
+{
+    (void)state;
+    struct bench *tb = bench_create(&latency5);
+    const uint64_t data[1] = { 0x77 };
+    assert_true(ddr_model_inject_write_error(tb->m, 0x2000, 0x3000, 0));
+    for (uint8_t i = 0; i < 3; i++)
+        bench_write(tb, i, 0x2000 + 8u * i, 0, 3, AXI_BURST_INCR, data, NULL);
+    bench_run_until_b_responses(tb, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(tb->b[i].resp, AXI_RESP_SLVERR);
+        assert_true(backdoor_word(tb, 0x2000 + 8u * i) == 0);
+    }
+    /* Reads are not touched by a write window. */
+    bench_read(tb, 5, 0x2000, 0, 3, AXI_BURST_INCR);
+    bench_run_until_r_beats(tb, 1);
+    assert_int_equal(tb->r[0].resp, AXI_RESP_OKAY);
+
+    ddr_model_clear_errors(tb->m);
+    bench_write_at(tb, tb->cycle, 6, 0x2000, 0, 3, AXI_BURST_INCR, data, NULL);
+    bench_run_until_b_responses(tb, 4);
+    assert_int_equal(tb->b[3].resp, AXI_RESP_OKAY);
+    assert_true(backdoor_word(tb, 0x2000) == 0x77);
+    assert_int_equal(ddr_model_get_stats(tb->m).injected_write_bursts, 3);
+    bench_destroy(tb);
+}
+
+static void counted_read_error_fails_the_covered_beats_of_the_next_bursts(void **state)
+{
+    (void)state;
+    struct bench *tb = bench_create(&latency5);
+    const uint64_t words[2] = { 0x51, 0x52 };
+    backdoor_fill(tb, 0x3000, words, 2);
+    /* Both kinds, one burst: the read takes it, the write after is fine. */
+    assert_true(ddr_model_inject_error(tb->m, DDR_MODEL_FAULT_READ | DDR_MODEL_FAULT_WRITE, 0x3008,
+                                       0x3010, 1));
+    bench_read(tb, 1, 0x3000, 1, 3, AXI_BURST_INCR);
+    bench_read(tb, 2, 0x3000, 1, 3, AXI_BURST_INCR);
+    bench_run_until_r_beats(tb, 4);
+    assert_beat(&tb->r[0], 5, 1, 0x51, AXI_RESP_OKAY, false);
+    assert_beat(&tb->r[1], 6, 1, 0, AXI_RESP_SLVERR, true);
+    assert_int_equal(tb->r[2].resp, AXI_RESP_OKAY);
+    assert_int_equal(tb->r[3].resp, AXI_RESP_OKAY);
+    assert_true(tb->r[3].data == 0x52);
+    const uint64_t data[1] = { 0x99 };
+    bench_write_at(tb, tb->cycle, 3, 0x3008, 0, 3, AXI_BURST_INCR, data, NULL);
+    bench_run_until_b_responses(tb, 1);
+    assert_int_equal(tb->b[0].resp, AXI_RESP_OKAY);
+    assert_true(backdoor_word(tb, 0x3008) == 0x99);
+    assert_int_equal(ddr_model_get_stats(tb->m).injected_read_beats, 1);
+    assert_int_equal(ddr_model_get_stats(tb->m).injected_write_bursts, 0);
+    bench_destroy(tb);
+}
+
 static void reserved_burst_type_is_reported_and_treated_as_incr(void **state)
 {
     (void)state;
@@ -912,6 +1005,9 @@ int main(void)
         cmocka_unit_test(read_past_the_end_gets_decerr_on_every_beat),
         cmocka_unit_test(write_past_the_end_gets_decerr_and_changes_nothing),
         cmocka_unit_test(injected_read_error_gives_slverr_on_the_covered_beats),
+        cmocka_unit_test(injected_write_error_fails_the_next_bursts_touching_the_window),
+        cmocka_unit_test(unlimited_write_error_fails_every_burst_until_cleared),
+        cmocka_unit_test(counted_read_error_fails_the_covered_beats_of_the_next_bursts),
         cmocka_unit_test(reserved_burst_type_is_reported_and_treated_as_incr),
         cmocka_unit_test(arvalid_dropped_before_arready_is_reported),
         cmocka_unit_test(untouched_memory_reads_zero),
