@@ -75,6 +75,9 @@ struct pcie_link {
     unsigned sysmem_count;
     uint64_t next_bus; /* only grows: bus addresses are never reused */
 
+    pcie_link_fault_fn fault_fn; /* DDR_FAULT: the harness's DDR model */
+    void *fault_ctx;
+
     struct pcie_link_stats stats;
     char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 };
@@ -459,6 +462,33 @@ void *pcie_link_sysmem(struct pcie_link *link, uint64_t bus_addr, uint64_t len)
     return NULL;
 }
 
+/* ------------------------------------------------------------ test hooks */
+
+void pcie_link_set_fault_handler(struct pcie_link *link, pcie_link_fault_fn fn, void *ctx)
+{
+    link->fault_fn = fn;
+    link->fault_ctx = ctx;
+}
+
+static void handle_ddr_fault(struct pcie_link *link, const struct gmmu_simlink_frame *f)
+{
+    uint64_t reads = 0, writes = 0;
+    uint8_t status = GMMU_SIMLINK_ST_BAD_FAULT;
+    if (link->fault_fn != NULL)
+        status =
+            link->fault_fn(link->fault_ctx, f->size, f->addr, f->data, f->bar, &reads, &writes);
+    if (status == GMMU_SIMLINK_ST_OK)
+        link->stats.faults_armed++;
+    struct gmmu_simlink_frame ack = {
+        .type = GMMU_SIMLINK_DDR_FAULT_ACK,
+        .status = status,
+        .tag = f->tag,
+        .addr = reads,
+        .data = writes,
+    };
+    send_frame(link, &ack);
+}
+
 static void handle_read(struct pcie_link *link, const struct gmmu_simlink_frame *f)
 {
     uint8_t status = check_access(link, f);
@@ -502,6 +532,12 @@ static void handle_frame(struct pcie_link *link, const uint8_t *bytes)
             handle_sysmem_map(link, &f);
         else
             handle_sysmem_unmap(link, &f);
+        break;
+    case GMMU_SIMLINK_DDR_FAULT:
+        if (!link->hello_done || link->version < GMMU_SIMLINK_VERSION_FAULT)
+            link->stats.bad_frames++;
+        else
+            handle_ddr_fault(link, &f);
         break;
     default:
         /* Device-to-host types, reserved and unknown types: a newer or

@@ -73,6 +73,7 @@ struct pcie_link_stats {
     uint64_t sysmem_maps;         /* buffers registered (SYSMEM_MAP OK) */
     uint64_t sysmem_unmaps;       /* by SYSMEM_UNMAP; a leaving host's are not counted */
     uint64_t sysmem_rejected;     /* SYSMEM_MAP refused */
+    uint64_t faults_armed;        /* DDR_FAULT frames the handler took (OK) */
 };
 
 /* Listens on socket_path (a stale socket file there is removed first; any
@@ -121,6 +122,16 @@ void pcie_link_get_stats(const struct pcie_link *link, struct pcie_link_stats *o
  * connected host registered (SYSMEM_MAP); NULL otherwise, including after
  * that host left. The pointer is good until the next pcie_link_poll. */
 void *pcie_link_sysmem(struct pcie_link *link, uint64_t bus_addr, uint64_t len);
+
+/* Test hook (DDR_FAULT, protocol version 3): the harness's way to arm
+ * errors in its DDR model when a host asks. Called from pcie_link_poll as
+ * the frame arrives: kinds (GMMU_SIMLINK_FAULT_*, 0 = remove every window),
+ * [lo, hi), count (0 = until removed). Returns a GMMU_SIMLINK_ST_* status
+ * and the model's counts of read beats and write bursts failed so far.
+ * Without a handler the link answers BAD_FAULT. */
+typedef uint8_t (*pcie_link_fault_fn)(void *ctx, unsigned kinds, uint64_t lo, uint64_t hi,
+                                      unsigned count, uint64_t *read_beats, uint64_t *write_bursts);
+void pcie_link_set_fault_handler(struct pcie_link *link, pcie_link_fault_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

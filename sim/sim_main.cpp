@@ -202,6 +202,30 @@ void sample_bar_outputs(const Vsoc_top &top, axil_pins &b0, axil_pins &b1)
     b1.rresp = top.bar1_rresp_o;
 }
 
+// DDR_FAULT (a host test's hook, docs/sim-link.md): errors armed in the DDR model.
+uint8_t arm_ddr_fault(void *ctx, unsigned kinds, uint64_t lo, uint64_t hi, unsigned count,
+                      uint64_t *read_beats, uint64_t *write_bursts)
+{
+    ddr_model *ddr = static_cast<ddr_model *>(ctx);
+    bool ok = true;
+    if (kinds == 0)
+        ddr_model_clear_errors(ddr);
+    else
+        ok = ddr_model_inject_error(ddr, kinds, lo, hi, count);
+    ddr_model_stats st = ddr_model_get_stats(ddr);
+    *read_beats = st.injected_read_beats;
+    *write_bursts = st.injected_write_bursts;
+    if (kinds == 0)
+        std::printf("sim: DDR faults cleared at cycle %llu\n", (unsigned long long)st.cycles);
+    else
+        std::printf("sim: DDR fault %s: %s%s [0x%llx, 0x%llx) x %u at cycle %llu\n",
+                    ok ? "armed" : "refused", kinds & GMMU_SIMLINK_FAULT_READ ? "R" : "",
+                    kinds & GMMU_SIMLINK_FAULT_WRITE ? "W" : "", (unsigned long long)lo,
+                    (unsigned long long)hi, count, (unsigned long long)st.cycles);
+    std::fflush(stdout);
+    return ok ? GMMU_SIMLINK_ST_OK : GMMU_SIMLINK_ST_BAD_FAULT;
+}
+
 // Cycles charged to each PC of VexRiscv's last pipeline stage (a stall or
 // bubble counts against the instruction in or before it), for finding where
 // firmware time goes. VexRiscv marks these signals public.
@@ -252,6 +276,8 @@ int main(int argc, char **argv)
     cfg.size_bytes = (uint64_t)opt.ddr_size_mb << 20;
     cfg.read_latency = opt.ddr_latency;
     ddr_model *ddr = ddr_model_create(&cfg);
+    if (link)
+        pcie_link_set_fault_handler(link, arm_ddr_fault, ddr);
     sysmem_port *sysmem =
         sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT, resolve_sysmem, link);
     sysmem_pins spins{};
@@ -315,6 +341,10 @@ int main(int argc, char **argv)
         (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
         (unsigned long long)st.write_bursts, (unsigned long long)st.write_beats,
         (unsigned long long)st.protocol_errors);
+    if (st.injected_read_beats || st.injected_write_bursts)
+        std::printf("sim: ddr injected errors: read beats %llu, write bursts %llu\n",
+                    (unsigned long long)st.injected_read_beats,
+                    (unsigned long long)st.injected_write_bursts);
     print_sysmem_stats("total", sysmem_port_get_stats(sysmem), sysmem_port_stats{});
     if (link) {
         pcie_link_stats ls{};

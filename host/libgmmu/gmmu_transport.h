@@ -99,6 +99,20 @@ int gmmu_transport_sysmem_alloc(struct gmmu_transport *t, uint64_t size, uint64_
                                 void **host_ptr);
 int gmmu_transport_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr);
 
+/* Test hook, for tests only: arms errors in the simulator's DDR model
+ * (sim: transport, protocol version 3; docs/sim-link.md, DDR_FAULT). Bursts
+ * touching [lo, hi) fail: kinds GMMU_SIMLINK_FAULT_WRITE (SLVERR, nothing
+ * written) and/or _READ (SLVERR, data 0), for the next `count` bursts
+ * (1..255) or, with count 0, until removed; kinds 0 removes every window.
+ * *read_beats and *write_bursts (either may be NULL) get how many the
+ * injected errors have failed since the simulation started. Taken as soon
+ * as the simulation receives it, ahead of BAR writes still on their way.
+ * GMMU_E_NOT_SUPPORTED: not a sim: transport, or an older simulation;
+ * GMMU_E_INVALID_ARG: bad arguments, or the simulation refused (BAD_FAULT). */
+int gmmu_transport_sim_test_ddr_fault(struct gmmu_transport *t, unsigned kinds, uint64_t lo,
+                                      uint64_t hi, unsigned count, uint64_t *read_beats,
+                                      uint64_t *write_bursts);
+
 /* ------------------------------------------------------------ writing one */
 
 struct gmmu_transport_ops {

@@ -1003,6 +1003,16 @@ int gmmu_sysmem_free(struct gmmu_dev *dev, uint64_t bus_addr)
     return rc;
 }
 
+int gmmu_sim_test_ddr_fault(struct gmmu_dev *dev, unsigned kinds, uint64_t lo, uint64_t hi,
+                            unsigned count, uint64_t *read_beats, uint64_t *write_bursts)
+{
+    pthread_mutex_lock(&dev->lock);
+    int rc =
+        gmmu_transport_sim_test_ddr_fault(dev->t, kinds, lo, hi, count, read_beats, write_bursts);
+    pthread_mutex_unlock(&dev->lock);
+    return rc;
+}
+
 /* splitmix64: a small, seedable generator for the scatter. */
 static uint64_t scatter_next(uint64_t *state)
 {

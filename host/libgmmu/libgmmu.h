@@ -132,6 +132,12 @@ int gmmu_sysmem_alloc_pages(struct gmmu_dev *dev, size_t count, size_t runs, uin
 /* Frees the buffer behind a gmmu_sysmem_alloc_pages list. */
 int gmmu_sysmem_free_pages(struct gmmu_dev *dev, const uint64_t *bus_addrs, size_t count);
 
+/* Test hook, for tests only: errors in the simulator's DDR model, as
+   gmmu_transport_sim_test_ddr_fault (gmmu_transport.h) on the handle's
+   transport. GMMU_E_NOT_SUPPORTED on any device but a simulation. */
+int gmmu_sim_test_ddr_fault(struct gmmu_dev *dev, unsigned kinds, uint64_t lo, uint64_t hi,
+                            unsigned count, uint64_t *read_beats, uint64_t *write_bursts);
+
 /* Raw BAR0 access, for tools and tests. */
 int gmmu_bar_read(struct gmmu_dev *dev, uint32_t offset, uint32_t *value);
 int gmmu_bar_write(struct gmmu_dev *dev, uint32_t offset, uint32_t value);

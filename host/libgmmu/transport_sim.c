@@ -479,6 +479,42 @@ static int sim_sysmem_free(struct gmmu_transport *t, uint64_t bus_addr)
     return rc == GMMU_OK ? sysmem_status_to_error(ack.status) : rc;
 }
 
+/* ------------------------------------------------------------ test hooks */
+
+int gmmu_transport_sim_test_ddr_fault(struct gmmu_transport *t, unsigned kinds, uint64_t lo,
+                                      uint64_t hi, unsigned count, uint64_t *read_beats,
+                                      uint64_t *write_bursts)
+{
+    if (t == NULL)
+        return GMMU_E_INVALID_ARG;
+    if (t->ops != &gmmu_transport_sim_ops)
+        return GMMU_E_NOT_SUPPORTED;
+    struct sim_transport *s = to_sim(t);
+    if (s->version < GMMU_SIMLINK_VERSION_FAULT)
+        return GMMU_E_NOT_SUPPORTED;
+    if ((kinds & ~(GMMU_SIMLINK_FAULT_READ | GMMU_SIMLINK_FAULT_WRITE)) ||
+        count > GMMU_SIMLINK_FAULT_MAX_COUNT || (kinds && lo >= hi))
+        return GMMU_E_INVALID_ARG;
+    uint32_t tag = s->next_tag++;
+    struct gmmu_simlink_frame req = { .type = GMMU_SIMLINK_DDR_FAULT,
+                                      .bar = (uint8_t)count,
+                                      .size = (uint8_t)kinds,
+                                      .tag = tag,
+                                      .addr = lo,
+                                      .data = hi };
+    struct gmmu_simlink_frame ack;
+    int rc = send_frame(s, &req);
+    if (rc == GMMU_OK)
+        rc = wait_answer(s, GMMU_SIMLINK_DDR_FAULT_ACK, tag, &ack);
+    if (rc != GMMU_OK)
+        return rc;
+    if (read_beats != NULL)
+        *read_beats = ack.addr;
+    if (write_bursts != NULL)
+        *write_bursts = ack.data;
+    return ack.status == GMMU_SIMLINK_ST_OK ? GMMU_OK : GMMU_E_INVALID_ARG;
+}
+
 static void sim_close(struct gmmu_transport *t)
 {
     struct sim_transport *s = to_sim(t);

@@ -25,10 +25,12 @@ extern "C" {
  * GMMU_SIMLINK_VERSION_MIN to its own and answers HELLO with the version
  * both speak; messages of a later version are only sent to, and only
  * accepted from, a host that negotiated it. */
-#define GMMU_SIMLINK_VERSION 2u
-#define GMMU_SIMLINK_VERSION_MIN 1u
+#define GMMU_SIMLINK_VERSION        3u
+#define GMMU_SIMLINK_VERSION_MIN    1u
 /* The first version with the SYSMEM_* messages. */
 #define GMMU_SIMLINK_VERSION_SYSMEM 2u
+/* The first version with DDR_FAULT (a test hook). */
+#define GMMU_SIMLINK_VERSION_FAULT  3u
 
 /* Frame layout (byte offsets):
  *   0 type   u8   enum gmmu_simlink_type
@@ -42,6 +44,7 @@ extern "C" {
  *  16 data   u64  write/read data in the low 32 bits (high bits zero);
  *                 BAR1 size in HELLO_ACK; vector bitmask in IRQ; buffer
  *                 size in SYSMEM_MAP and SYSMEM_MAP_ACK
+ * DDR_FAULT uses them otherwise: see enum gmmu_simlink_type.
  */
 #define GMMU_SIMLINK_FRAME_BYTES 24u
 
@@ -49,13 +52,13 @@ extern "C" {
 #define GMMU_SIMLINK_BARS 2u
 
 enum gmmu_simlink_type {
-    GMMU_SIMLINK_INVALID = 0x00,   /* never sent: catches all-zero garbage */
-    GMMU_SIMLINK_HELLO = 0x01,     /* host -> device, tag = host version */
-    GMMU_SIMLINK_HELLO_ACK = 0x02, /* device -> host, tag = device version */
-    GMMU_SIMLINK_MEM_READ = 0x03,  /* host -> device, answered */
+    GMMU_SIMLINK_INVALID = 0x00,         /* never sent: catches all-zero garbage */
+    GMMU_SIMLINK_HELLO = 0x01,           /* host -> device, tag = host version */
+    GMMU_SIMLINK_HELLO_ACK = 0x02,       /* device -> host, tag = device version */
+    GMMU_SIMLINK_MEM_READ = 0x03,        /* host -> device, answered */
     GMMU_SIMLINK_READ_COMPLETION = 0x04, /* device -> host */
-    GMMU_SIMLINK_MEM_WRITE = 0x05, /* host -> device, posted (no answer) */
-    GMMU_SIMLINK_IRQ = 0x06,       /* device -> host, data = vector bitmask */
+    GMMU_SIMLINK_MEM_WRITE = 0x05,       /* host -> device, posted (no answer) */
+    GMMU_SIMLINK_IRQ = 0x06,             /* device -> host, data = vector bitmask */
     /* 0x07..0x0F: reserved for more link control messages. */
     GMMU_SIMLINK_RESERVED_LINK_FIRST = 0x07,
     GMMU_SIMLINK_RESERVED_LINK_LAST = 0x0F,
@@ -72,8 +75,28 @@ enum gmmu_simlink_type {
     /* 0x14..0x1F: reserved, e.g. for the device's DMA to host memory over
      * the socket on a host that cannot share memory. */
     GMMU_SIMLINK_RESERVED_SYSMEM_FIRST = 0x14,
-    GMMU_SIMLINK_RESERVED_SYSMEM_LAST = 0x1F
+    GMMU_SIMLINK_RESERVED_SYSMEM_LAST = 0x1F,
+    /* 0x20..0x2F: test hooks of the simulation, no PCIe counterpart
+     * (version >= GMMU_SIMLINK_VERSION_FAULT).
+     * DDR_FAULT arms errors in the simulator's DDR model: size = kinds
+     * (GMMU_SIMLINK_FAULT_*; 0 removes every window), bar = count (bursts
+     * the window fails, 0 = every one until removed), addr = first byte,
+     * data = end (exclusive) of the window, tag. Taken when the frame
+     * arrives, ahead of requests still queued. The ACK echoes tag, with
+     * status OK or BAD_FAULT, addr = read beats and data = write bursts
+     * the injected errors have failed since the simulation started. */
+    GMMU_SIMLINK_DDR_FAULT = 0x20,     /* host -> device, answered */
+    GMMU_SIMLINK_DDR_FAULT_ACK = 0x21, /* status, addr/data = error counts */
+    GMMU_SIMLINK_RESERVED_TEST_FIRST = 0x22,
+    GMMU_SIMLINK_RESERVED_TEST_LAST = 0x2F
 };
+
+/* DDR_FAULT kinds (the frame's size field), as sim/ddr_model.h's. A write
+ * burst touching the window answers SLVERR and writes nothing; a read
+ * burst touching it answers SLVERR with data 0 on the beats inside it. */
+#define GMMU_SIMLINK_FAULT_READ      0x1u
+#define GMMU_SIMLINK_FAULT_WRITE     0x2u
+#define GMMU_SIMLINK_FAULT_MAX_COUNT 255u
 
 /* Host bus addresses the device gives out for registered buffers: from 4 GiB
  * up (so system-memory traffic exercises the address bits above 31), each
@@ -81,11 +104,11 @@ enum gmmu_simlink_type {
  * of the same size (an access just past the end faults), and never reused
  * while the simulation runs (a stale address of a host that left never
  * reaches another host's buffer). */
-#define GMMU_SIMLINK_SYSMEM_BUS_BASE 0x100000000ull
-#define GMMU_SIMLINK_SYSMEM_PLACEMENT 0x200000ull
-#define GMMU_SIMLINK_SYSMEM_ALIGN 0x1000ull       /* size granule */
-#define GMMU_SIMLINK_SYSMEM_MAX_BYTES 0x40000000ull /* per buffer */
-#define GMMU_SIMLINK_SYSMEM_MAX_BUFFERS 16u       /* per host */
+#define GMMU_SIMLINK_SYSMEM_BUS_BASE    0x100000000ull
+#define GMMU_SIMLINK_SYSMEM_PLACEMENT   0x200000ull
+#define GMMU_SIMLINK_SYSMEM_ALIGN       0x1000ull     /* size granule */
+#define GMMU_SIMLINK_SYSMEM_MAX_BYTES   0x40000000ull /* per buffer */
+#define GMMU_SIMLINK_SYSMEM_MAX_BUFFERS 16u           /* per host */
 
 enum gmmu_simlink_status {
     GMMU_SIMLINK_ST_OK = 0,
@@ -98,8 +121,11 @@ enum gmmu_simlink_status {
                                         memfd of that size, bad size or addr */
     GMMU_SIMLINK_ST_NO_SPACE = 7,    /* SYSMEM_MAP: buffer table or bus
                                         addresses exhausted, mmap failed */
-    GMMU_SIMLINK_ST_NOT_MAPPED = 8   /* SYSMEM_UNMAP: no buffer of this host
+    GMMU_SIMLINK_ST_NOT_MAPPED = 8,  /* SYSMEM_UNMAP: no buffer of this host
                                         starts at that bus address */
+    GMMU_SIMLINK_ST_BAD_FAULT = 9    /* DDR_FAULT: empty window, unknown kind,
+                                        every window in use, or no DDR model
+                                        to arm */
 };
 
 /* One frame with its fields in host byte order. */

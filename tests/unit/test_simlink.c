@@ -59,6 +59,10 @@ struct fake_device {
     struct pcie_link_request slow_req;
     int64_t slow_due_ms;
     uint64_t sysmem_addr;
+    /* DDR_FAULT calls seen by the harness's handler (device thread). */
+    unsigned fault_calls;
+    unsigned fault_kinds, fault_count;
+    uint64_t fault_lo, fault_hi;
     struct pcie_link_stats stats; /* valid after stop_device */
     char dir[64];
     char path[128];
@@ -121,6 +125,22 @@ static void serve(struct fake_device *d, const struct pcie_link_request *r)
     }
 }
 
+/* The harness's DDR_FAULT handler: records the request; refuses windows
+ * past 64 KiB; the counts answered are the number of calls and 100 more. */
+static uint8_t fake_fault(void *ctx, unsigned kinds, uint64_t lo, uint64_t hi, unsigned count,
+                          uint64_t *read_beats, uint64_t *write_bursts)
+{
+    struct fake_device *d = ctx;
+    d->fault_calls++;
+    d->fault_kinds = kinds;
+    d->fault_count = count;
+    d->fault_lo = lo;
+    d->fault_hi = hi;
+    *read_beats = d->fault_calls;
+    *write_bursts = 100u + d->fault_calls;
+    return hi > 0x10000 ? GMMU_SIMLINK_ST_BAD_FAULT : GMMU_SIMLINK_ST_OK;
+}
+
 static void *device_main(void *arg)
 {
     struct fake_device *d = arg;
@@ -160,6 +180,7 @@ static int setup_device(void **state)
     if (d->link == NULL)
         return -1;
     pcie_link_set_poll_interval(d->link, 1);
+    pcie_link_set_fault_handler(d->link, fake_fault, d);
     atomic_init(&d->stop, false);
     if (pthread_create(&d->thread, NULL, device_main, d) != 0)
         return -1;
@@ -1143,6 +1164,58 @@ static void test_old_host_version(void **state)
     assert_true(d->stats.bad_frames >= 1);
 }
 
+/* DDR_FAULT, the test hook: the transport's call reaches the harness's
+ * handler and returns its counts; bad arguments never leave the host; a
+ * refusal is GMMU_E_INVALID_ARG; a version-2 host's DDR_FAULT is garbage. */
+static void test_ddr_fault_hook(void **state)
+{
+    struct fake_device *d = *state;
+    struct gmmu_transport *t = open_sim(d);
+    uint64_t reads = 0, writes = 0;
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, GMMU_SIMLINK_FAULT_WRITE, 0x1000, 0x2000,
+                                                       3, &reads, &writes),
+                     GMMU_OK);
+    assert_int_equal(reads, 1);
+    assert_int_equal(writes, 101);
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, 4, 0x1000, 0x2000, 1, NULL, NULL),
+                     GMMU_E_INVALID_ARG);
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, GMMU_SIMLINK_FAULT_READ, 0x1000, 0x2000,
+                                                       256, NULL, NULL),
+                     GMMU_E_INVALID_ARG);
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, GMMU_SIMLINK_FAULT_READ, 0x2000, 0x2000,
+                                                       1, NULL, NULL),
+                     GMMU_E_INVALID_ARG);
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(NULL, 0, 0, 0, 0, NULL, NULL),
+                     GMMU_E_INVALID_ARG);
+    /* Refused by the harness. */
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, GMMU_SIMLINK_FAULT_READ, 0x1000, 0x20000,
+                                                       0, &reads, NULL),
+                     GMMU_E_INVALID_ARG);
+    assert_int_equal(reads, 2);
+    /* Clear: kinds 0, no window. */
+    assert_int_equal(gmmu_transport_sim_test_ddr_fault(t, 0, 0, 0, 0, NULL, &writes), GMMU_OK);
+    assert_int_equal(writes, 103);
+    gmmu_transport_close(t);
+
+    int sock = raw_connect(d->path);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_HELLO, .tag = 2 });
+    assert_int_equal(raw_recv(sock).status, GMMU_SIMLINK_ST_OK);
+    raw_send(sock, (struct gmmu_simlink_frame){ .type = GMMU_SIMLINK_DDR_FAULT,
+                                                .size = GMMU_SIMLINK_FAULT_WRITE,
+                                                .bar = 1,
+                                                .addr = 0,
+                                                .data = 8 });
+    struct gmmu_simlink_frame c = raw_read(sock, 0, 4, 0x20, 6); /* the next answer is this */
+    assert_int_equal(c.type, GMMU_SIMLINK_READ_COMPLETION);
+    assert_int_equal(c.tag, 6);
+    close(sock);
+    stop_device(d);
+    assert_int_equal(d->fault_calls, 3);
+    assert_int_equal(d->fault_kinds, 0);
+    assert_int_equal(d->stats.faults_armed, 2);
+    assert_true(d->stats.bad_frames >= 1);
+}
+
 /* A version-1 simulation: refuses HELLO 2 naming version 1, then accepts
  * HELLO 1. Serves one host, answers nothing else, and goes when it leaves. */
 struct old_device {
@@ -1233,6 +1306,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sysmem_bad_buffers, setup_device, teardown_device),
         cmocka_unit_test_setup_teardown(test_old_host_version, setup_device, teardown_device),
         cmocka_unit_test(test_host_falls_back_to_an_old_device),
+        cmocka_unit_test_setup_teardown(test_ddr_fault_hook, setup_device, teardown_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
