@@ -175,6 +175,14 @@ t-stale-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_stale_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/stale-soc-sim.log -- \
 	  $(HOST_DIR)/test_stale_soc
 
+# Paging-engine errors (issue 27): a write error armed in the DDR model
+# (the sim-link's DDR_FAULT hook) fails a MAP_VA and an UNMAP_VA; the space
+# is given up, the engine restarted, the rest untouched.
+TESTS += engine-fault-soc
+t-engine-fault-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_engine_fault_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/engine-fault-soc-sim.log -- \
+	  $(HOST_DIR)/test_engine_fault_soc
+
 # The segment router alone, random traffic (rules in tools/mk/rtl.mk).
 TESTS += route
 
