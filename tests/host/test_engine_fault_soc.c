@@ -257,6 +257,107 @@ static void test_unmap_fault_gives_up_the_space(void **state)
     assert_only_tables_lost(&v0, tables_c);
 }
 
+static uint32_t alloc_flags(uint64_t size, uint32_t flags)
+{
+    struct gmmu_alloc_req req = { .size = size, .flags = flags };
+    struct gmmu_alloc_rsp rsp;
+    int rc = gmmu_alloc(dev, &req, &rsp);
+    if (rc)
+        fail_msg("ALLOC %llu: %s", (unsigned long long)size, gmmu_strerror(rc));
+    return rsp.handle;
+}
+
+static uint32_t alloc_state(uint32_t alloc)
+{
+    struct gmmu_alloc_info info;
+    assert_int_equal(gmmu_query_alloc(dev, alloc, &info), 0);
+    return info.state;
+}
+
+#define MAX_FILLERS 64
+
+/* A residency move's COPY meets a write error: a VRAM-preferred allocation
+   in the backing pool is brought into VRAM by MAKE_RESIDENT, and the
+   engine's first write of the copy fails. The command answers
+   DEVICE_ERROR and changes nothing: the allocation is still in the pool,
+   its mapping translates there with its bytes, the VRAM taken for the copy
+   is free again, and the space is not given up (no table was written).
+   The next MAKE_RESIDENT moves it. */
+static void test_move_copy_fault_changes_nothing(void **state)
+{
+    (void)state;
+    struct gmmu_vram_rsp v0 = vram();
+    uint64_t w0 = failed_writes();
+    const uint64_t pool = 1024 * KIB;
+    uint64_t bus;
+    void *host;
+    assert_int_equal(gmmu_sysmem_alloc(dev, pool + BUF_BYTES, &bus, &host), 0);
+    uint64_t pool_at = (bus + BUF_BYTES - 1) & ~(BUF_BYTES - 1);
+    assert_int_equal(gmmu_add_backing(dev, pool_at, pool), 0);
+
+    /* VRAM full but for a 1 MiB spacer; the allocation lands in the pool;
+       the spacer goes, leaving room for tables and the move. */
+    uint32_t m = new_as();
+    uint32_t spacer = alloc_flags(1024 * KIB, 0);
+    uint32_t fillers[MAX_FILLERS];
+    unsigned n = 0;
+    for (struct gmmu_vram_rsp v = vram(); v.largest_free >= 4 * KIB; v = vram()) {
+        assert_true(n < MAX_FILLERS);
+        fillers[n++] = alloc_flags(v.largest_free, 0);
+    }
+    uint32_t p = alloc_flags(BUF_BYTES, GMMU_ALLOC_FLAG_VRAM_PREFERRED);
+    assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(gmmu_free(dev, spacer), 0);
+    uint64_t va;
+    assert_int_equal(map(m, p, &va), 0);
+    engine_through(m, va, 0x9999);
+    struct gmmu_query_rsp q;
+    assert_int_equal(gmmu_query_va(dev, m, va, &q), 0);
+    assert_int_equal(q.segment, 0);
+    struct gmmu_vram_rsp vpre = vram();
+
+    arm_next_vram_write();
+    uint64_t fence = 0;
+    assert_int_equal(gmmu_make_resident(dev, &p, 1, &fence), GMMU_STATUS_DEVICE_ERROR);
+    assert_int_equal(failed_writes(), w0 + 1);
+    assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_BACKING);
+    struct gmmu_query_rsp q2;
+    assert_int_equal(gmmu_query_va(dev, m, va, &q2), 0);
+    assert_int_equal(q2.segment, 0);
+    assert_true(q2.pa == q.pa);
+    struct gmmu_engine_rsp r = soc_engine_run(dev, ENGINE, OP_CHECKSUM, m, 0, va, RUN_BYTES, 0);
+    assert_true(r.result == 0x9999ull * (RUN_BYTES / 8));
+    struct gmmu_vram_rsp vf = vram();
+    assert_true(vf.free_bytes == vpre.free_bytes);
+    assert_true(vf.table_bytes == vpre.table_bytes);
+    assert_true(vf.backing_free == vpre.backing_free);
+    /* GET_PT_STATS.eng_errors counts the errors of table commands only
+       (ptm_paging's), not a move's copy: not checked here. The engine ran
+       on: the move below is its packets. */
+    struct gmmu_pt_stats p1 = pt_stats();
+
+    /* Not given up: the move goes through now, bytes and all. */
+    assert_int_equal(gmmu_make_resident(dev, &p, 1, &fence), 0);
+    assert_true(pt_stats().eng_packets > p1.eng_packets);
+    assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(gmmu_query_va(dev, m, va, &q2), 0);
+    assert_int_equal(q2.segment, 1);
+    r = soc_engine_run(dev, ENGINE, OP_CHECKSUM, m, 0, va, RUN_BYTES, 0);
+    assert_true(r.result == 0x9999ull * (RUN_BYTES / 8));
+    assert_int_equal(gmmu_evict(dev, &p, 1), 0);
+
+    assert_int_equal(gmmu_destroy_as(dev, m), 0);
+    assert_int_equal(gmmu_free(dev, p), 0);
+    for (unsigned i = 0; i < n; i++)
+        assert_int_equal(gmmu_free(dev, fillers[i]), 0);
+    assert_int_equal(gmmu_remove_backing(dev, pool_at, pool, 0, NULL), 0);
+    assert_int_equal(gmmu_sysmem_free(dev, bus), 0);
+    struct gmmu_vram_rsp ve = vram();
+    assert_true(ve.free_bytes == v0.free_bytes);
+    assert_true(ve.table_bytes == v0.table_bytes);
+    assert_int_equal(ve.allocations, v0.allocations);
+}
+
 /* The hook itself: an armed window that nothing touches fails nothing and
    is removed; a refused window is an error. */
 static void test_hook_is_quiet_when_untouched(void **state)
@@ -281,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_hook_is_quiet_when_untouched),
         cmocka_unit_test(test_map_fault_gives_up_the_space),
         cmocka_unit_test(test_unmap_fault_gives_up_the_space),
+        cmocka_unit_test(test_move_copy_fault_changes_nothing),
     };
     return soc_run_tests(tests, &dev);
 }
