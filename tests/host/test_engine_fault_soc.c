@@ -22,6 +22,10 @@
  *    was, so nothing else leaked; after everything is freed, table_bytes is
  *    exactly what was lost;
  *  - the device is usable after: a new space maps and runs an engine.
+ * A residency move's COPY is not a table write: a write error in it (a
+ * pool allocation brought into VRAM) refuses the move with DEVICE_ERROR
+ * and gives no space up; a read error in a victim's copy (the hook's read
+ * window on the victim's VRAM) leaves both allocations where they were.
  * Expectations come from the commands the test sent, not from the device.
  */
 #include <stdbool.h>
@@ -67,6 +71,17 @@ static uint64_t failed_writes(void)
     if (rc)
         fail_msg("DDR_FAULT: %s", gmmu_strerror(rc));
     return writes;
+}
+
+/* Removes every armed window; returns the read beats the injected errors
+   have failed since the simulation started. */
+static uint64_t failed_reads(void)
+{
+    uint64_t reads = 0;
+    int rc = gmmu_sim_test_ddr_fault(dev, 0, 0, 0, 0, &reads, NULL);
+    if (rc)
+        fail_msg("DDR_FAULT: %s", gmmu_strerror(rc));
+    return reads;
 }
 
 /* The next write burst into the VRAM segment fails (SLVERR, nothing
@@ -274,7 +289,18 @@ static uint32_t alloc_state(uint32_t alloc)
     return info.state;
 }
 
-#define MAX_FILLERS 64
+#define MAX_FILLERS 96
+
+/* Contiguous allocations (never evicted) over every free block of VRAM,
+   from fillers[n] on; returns the new count. */
+static unsigned fill_vram(uint32_t *fillers, unsigned n)
+{
+    for (struct gmmu_vram_rsp v = vram(); v.largest_free >= 4 * KIB; v = vram()) {
+        assert_true(n < MAX_FILLERS);
+        fillers[n++] = alloc_flags(v.largest_free, GMMU_ALLOC_FLAG_CONTIGUOUS);
+    }
+    return n;
+}
 
 /* A residency move's COPY meets a write error: a VRAM-preferred allocation
    in the backing pool is brought into VRAM by MAKE_RESIDENT, and the
@@ -301,10 +327,8 @@ static void test_move_copy_fault_changes_nothing(void **state)
     uint32_t spacer = alloc_flags(1024 * KIB, 0);
     uint32_t fillers[MAX_FILLERS];
     unsigned n = 0;
-    for (struct gmmu_vram_rsp v = vram(); v.largest_free >= 4 * KIB; v = vram()) {
-        assert_true(n < MAX_FILLERS);
-        fillers[n++] = alloc_flags(v.largest_free, 0);
-    }
+    uint64_t r0 = failed_reads();
+    n = fill_vram(fillers, n);
     uint32_t p = alloc_flags(BUF_BYTES, GMMU_ALLOC_FLAG_VRAM_PREFERRED);
     assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_BACKING);
     assert_int_equal(gmmu_free(dev, spacer), 0);
@@ -345,6 +369,49 @@ static void test_move_copy_fault_changes_nothing(void **state)
     r = soc_engine_run(dev, ENGINE, OP_CHECKSUM, m, 0, va, RUN_BYTES, 0);
     assert_true(r.result == 0x9999ull * (RUN_BYTES / 8));
     assert_int_equal(gmmu_evict(dev, &p, 1), 0);
+
+    /* A read error in a move out of VRAM: VRAM full again, a second
+       VRAM-preferred allocation in the pool is made resident, so the first
+       (residency 0, the only one that may be evicted) must go to the pool;
+       its copy's reads of it fail. (32 KiB of VRAM are left free: a move
+       needs headroom for the tables its rewrite may take.) The victim that cannot move is skipped
+       as if there were no room: the command answers OK with the second
+       left resident in the pool (a VRAM-preferred allocation's place when
+       room cannot be made), both where they were, nothing lost. The next
+       MAKE_RESIDENT swaps them. */
+    uint32_t slack = alloc_flags(BUF_BYTES / 2, GMMU_ALLOC_FLAG_CONTIGUOUS);
+    n = fill_vram(fillers, n);
+    uint32_t q_alloc = alloc_flags(BUF_BYTES, GMMU_ALLOC_FLAG_VRAM_PREFERRED);
+    assert_int_equal(alloc_state(q_alloc), GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(gmmu_free(dev, slack), 0); /* room for tables, not for it */
+    struct gmmu_alloc_info pi;
+    assert_int_equal(gmmu_query_alloc(dev, p, &pi), 0);
+    assert_int_equal(pi.extents, 1);
+    vpre = vram();
+    assert_int_equal(gmmu_sim_test_ddr_fault(dev, GMMU_SIMLINK_FAULT_READ, pi.base,
+                                             pi.base + BUF_BYTES, 1, NULL, NULL),
+                     0);
+    assert_int_equal(gmmu_make_resident(dev, &q_alloc, 1, &fence), 0);
+    assert_true(failed_reads() > r0);
+    assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(alloc_state(q_alloc), GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(gmmu_query_va(dev, m, va, &q2), 0);
+    assert_true(q2.segment == 1 && q2.pa == pi.base);
+    r = soc_engine_run(dev, ENGINE, OP_CHECKSUM, m, 0, va, RUN_BYTES, 0);
+    assert_true(r.result == 0x9999ull * (RUN_BYTES / 8));
+    vf = vram();
+    assert_true(vf.free_bytes == vpre.free_bytes);
+    assert_true(vf.backing_free == vpre.backing_free);
+    assert_int_equal(gmmu_make_resident(dev, &q_alloc, 1, &fence), 0);
+    assert_int_equal(alloc_state(p), GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(alloc_state(q_alloc), GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(gmmu_query_va(dev, m, va, &q2), 0);
+    assert_int_equal(q2.segment, 0);
+    r = soc_engine_run(dev, ENGINE, OP_CHECKSUM, m, 0, va, RUN_BYTES, 0);
+    assert_true(r.result == 0x9999ull * (RUN_BYTES / 8));
+    assert_int_equal(gmmu_evict(dev, &q_alloc, 1), 0);
+    assert_int_equal(gmmu_evict(dev, &q_alloc, 1), 0);
+    assert_int_equal(gmmu_free(dev, q_alloc), 0);
 
     assert_int_equal(gmmu_destroy_as(dev, m), 0);
     assert_int_equal(gmmu_free(dev, p), 0);
