@@ -785,8 +785,9 @@ static void injected_write_error_fails_the_next_bursts_touching_the_window(void 
     /* The window is the last byte of word 2; two bursts fail, then it goes. */
     assert_true(ddr_model_inject_write_error(tb->m, 0x1017, 0x1018, 2));
     const uint64_t data[4] = { 0xA0, 0xA1, 0xA2, 0xA3 };
-    bench_write(tb, 1, 0x1000, 1, 3, AXI_BURST_INCR, data, NULL);     /* words 0-1: outside */
-    bench_write(tb, 2, 0x1000, 3, 3, AXI_BURST_INCR, data, NULL);     /* words 0-3: fails */
+    bench_write(tb, 1, 0x1000, 1, 3, AXI_BURST_INCR, data, NULL); /* words 0-1: outside */
+    const uint64_t lost[4] = { 0xB0, 0xB1, 0xB2, 0xB3 };
+    bench_write(tb, 2, 0x1000, 3, 3, AXI_BURST_INCR, lost, NULL);     /* words 0-3: fails */
     bench_write(tb, 3, 0x1010, 0, 3, AXI_BURST_INCR, data + 2, NULL); /* word 2: fails */
     bench_write(tb, 4, 0x1010, 1, 3, AXI_BURST_INCR, data + 2, NULL); /* words 2-3: spent, OK */
 
