@@ -222,6 +222,10 @@ bool engine_cmd_asid_busy(uint32_t asid)
 
 /* ------------------------------------------------ the queues' engines */
 
+/* The queues engine_cmd_va_busy looks into (the one engine_cmd_queue_init
+   set up; there is one set of engines). */
+static const struct engine_queue *jobs;
+
 static void q_start(void *ctx, uint32_t engine, const struct gmmu_engine_req *rq, uint32_t asid)
 {
     (void)ctx;
@@ -282,6 +286,7 @@ void engine_cmd_queue_init(struct engine_cmd *self, struct engine_queue *q, stru
     ops.ctx = self;
     engine_queue_init(q, &ops, fences);
     self->queue = q;
+    jobs = q;
 }
 
 /* The queue's commands, with the queue as their context; without queues
@@ -300,26 +305,32 @@ QUEUE_CMD(submit)
 QUEUE_CMD(cancel)
 QUEUE_CMD(queue)
 
-/* [lo, lo + len) meets [offset, offset + bytes); lo and len are a run's
-   (below 2^33), offset and bytes an allocation's. */
-static bool meets(uint64_t lo, uint64_t len, uint64_t offset, uint64_t bytes)
+/* The run of engine e: its operation, length and addresses. */
+static bool run_touches(uint32_t e, uint64_t va, uint64_t bytes)
 {
-    return len && bytes && lo < offset + bytes && offset < lo + len;
+    uint32_t op = (hal_read32(engine_reg(e, GMMU_ENGINE_CTRL)) & GMMU_ENGINE_CTRL_OP) >>
+                  GMMU_ENGINE_CTRL_OP_LSB;
+
+    return engine_op_touches(op, read64(e, GMMU_ENGINE_DST_VA_LO), read64(e, GMMU_ENGINE_SRC_VA_LO),
+                             hal_read32(engine_reg(e, GMMU_ENGINE_LENGTH)), va, bytes);
 }
 
 bool engine_cmd_phys_busy(uint64_t offset, uint64_t bytes)
 {
-    for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
-        if (!running(e, true))
-            continue;
-        uint32_t op = (hal_read32(engine_reg(e, GMMU_ENGINE_CTRL)) & GMMU_ENGINE_CTRL_OP) >>
-                      GMMU_ENGINE_CTRL_OP_LSB;
-        uint64_t len = hal_read32(engine_reg(e, GMMU_ENGINE_LENGTH));
-        if ((op_writes(op) && meets(read64(e, GMMU_ENGINE_DST_VA_LO), len, offset, bytes)) ||
-            (op_reads(op) && meets(read64(e, GMMU_ENGINE_SRC_VA_LO), len, offset, bytes)))
+    for (uint32_t e = 0; e < GMMU_ENGINES; e++)
+        if (running(e, true) && run_touches(e, offset, bytes))
             return true;
-    }
     return false;
+}
+
+bool engine_cmd_va_busy(uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t bytes,
+                        uint32_t after)
+{
+    for (uint32_t e = 0; e < GMMU_ENGINES; e++)
+        if (running(e, false) && hal_read32(engine_reg(e, GMMU_ENGINE_ASID)) == asid &&
+            run_touches(e, va, bytes))
+            return true;
+    return jobs && engine_queue_uses(jobs, as_handle, va, bytes, after);
 }
 
 static const struct mbox_command commands[] = {

@@ -35,4 +35,11 @@ bool engine_cmd_asid_busy(uint32_t asid);
    [offset, offset + bytes) (vidmm_hw's phys_busy). */
 bool engine_cmd_phys_busy(uint64_t offset, uint64_t bytes);
 
+/* A job of address space as_handle (hardware id asid) still needs part of
+   [va, va + bytes): a translated run of an engine under asid touches it,
+   or a job of the queues does and is not ordered after the change asking
+   (engine_queue_uses; vidmm_hw's va_in_use). */
+bool engine_cmd_va_busy(uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t bytes,
+                        uint32_t after);
+
 #endif

@@ -235,6 +235,14 @@ static bool hw_phys_busy(void *ctx, uint64_t offset, uint64_t bytes)
     return engine_cmd_phys_busy(offset, bytes);
 }
 
+/* Memory in use: the engines' runs and the queues' jobs (engine_cmd). */
+static bool hw_va_in_use(void *ctx, uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t bytes,
+                         uint32_t after)
+{
+    (void)ctx;
+    return engine_cmd_va_busy(as_handle, asid, va, bytes, after);
+}
+
 static const struct vidmm_hw hooks = {
     .read64 = hw_read64,
     .read_run = hw_read_run,
@@ -244,6 +252,7 @@ static const struct vidmm_hw hooks = {
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
     .phys_busy = hw_phys_busy,
+    .va_in_use = hw_va_in_use,
     .sys_reachable = cpu_sys_reachable,
 };
 
@@ -377,6 +386,7 @@ static const struct vidmm_hw engine_hooks = {
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,
     .phys_busy = hw_phys_busy,
+    .va_in_use = hw_va_in_use,
     .sys_reachable = eng_sys_reachable,
     .copy = eng_copy,
 };

@@ -274,6 +274,54 @@ uint32_t engine_queue_read(const struct engine_queue *q, uint32_t engine,
     return GMMU_STATUS_OK;
 }
 
+/* [a, a + la) meets [b, b + lb). */
+static bool meets(uint64_t a, uint64_t la, uint64_t b, uint64_t lb)
+{
+    return la && lb && (a >= b ? a - b < lb : b - a < la);
+}
+
+bool engine_op_touches(uint32_t op, uint64_t dst, uint64_t src, uint64_t len, uint64_t va,
+                       uint64_t bytes)
+{
+    bool writes = op == GMMU_ENGINE_OP_FILL || op == GMMU_ENGINE_OP_COPY;
+    bool reads = op != GMMU_ENGINE_OP_FILL;
+
+    return (writes && meets(dst, len, va, bytes)) || (reads && meets(src, len, va, bytes));
+}
+
+/* The job has not started and waits for a value that the paging fence or
+   `after` has not reached: it starts after the change asking. */
+static bool ordered_after(const struct engine_queue *q, const struct engine_job *job,
+                          uint32_t after)
+{
+    uint64_t now;
+
+    return job->wait_handle &&
+           (job->wait_handle == GMMU_FENCE_PAGING || job->wait_handle == after) &&
+           fence_value_of(q->fences, job->wait_handle, &now) &&
+           !fence_reached(now, job->wait_value);
+}
+
+bool engine_queue_uses(const struct engine_queue *q, uint32_t as_handle, uint64_t va,
+                       uint64_t bytes, uint32_t after)
+{
+    for (uint32_t e = 0; e < GMMU_ENGINES && q->held; e++) {
+        const struct engine_ring *r = &q->ring[e];
+
+        for (uint32_t i = 0; i < r->count; i++) {
+            const struct engine_job *job = &r->job[(r->head + i) % GMMU_ENGINE_QUEUE_DEPTH];
+            bool started = i == 0 && r->running;
+
+            if (job->rq.as_handle != as_handle || (!started && ordered_after(q, job, after)))
+                continue;
+            if (engine_op_touches(job->rq.op, job->rq.dst_va, job->rq.src_va, job->rq.length, va,
+                                  bytes))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------ handlers */
 
 uint32_t engine_queue_cmd_submit(void *ctx, const uint8_t *req, uint32_t req_len, uint8_t *resp,

@@ -99,6 +99,24 @@ uint32_t engine_queue_cancel(struct engine_queue *q, const struct gmmu_engine_ca
 uint32_t engine_queue_read(const struct engine_queue *q, uint32_t engine,
                            struct gmmu_engine_queue_rsp *out);
 
+/* Whether an engine run of operation op (without flags) over
+   [dst, dst + len) and [src, src + len) touches [va, va + bytes): FILL
+   writes dst, COPY reads src and writes dst, CHECKSUM and FETCH read src.
+   Computed without sums, so no address the host chose can wrap it. */
+bool engine_op_touches(uint32_t op, uint64_t dst, uint64_t src, uint64_t len, uint64_t va,
+                       uint64_t bytes);
+
+/*
+ * Memory in use (docs/vidmm.md, "Memory in use"): whether a job the queues
+ * hold, running or waiting, of address space as_handle touches part of
+ * [va, va + bytes). A job that has not started and waits for a value that
+ * the paging fence, or the fence `after` (0: none), has not reached is
+ * ordered after the change that asks, by the host's fences, and does not
+ * count.
+ */
+bool engine_queue_uses(const struct engine_queue *q, uint32_t as_handle, uint64_t va,
+                       uint64_t bytes, uint32_t after);
+
 /* Jobs held (waiting or running) on one engine. */
 static inline uint32_t engine_queue_held(const struct engine_queue *q, uint32_t engine)
 {

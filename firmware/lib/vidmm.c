@@ -382,6 +382,36 @@ static enum ptm_status as_result(struct vidmm *vm, uint32_t slot, enum ptm_statu
 
 /* ------------------------------------------------------------ records */
 
+/* Memory in use: a submitted job of space `slot` still needs part of
+   [va, va + size) and is not ordered after the change (vidmm_hw's
+   va_in_use). */
+static bool in_use(const struct vidmm *vm, uint32_t slot, uint64_t va, uint64_t size)
+{
+    const struct vidmm_as *as = &vm->as[slot];
+
+    return vm->hw->va_in_use &&
+           vm->hw->va_in_use(vm->hw_ctx, handle_make(HANDLE_TAG_AS, slot, as->gen),
+                             as->hw_asid == VIDMM_NO_ASID ? UINT32_MAX : as->hw_asid, va, size,
+                             vm->order_after);
+}
+
+/* Some record of the allocation (a mapping, or tiles' hull) is in use. */
+static bool records_in_use(const struct vidmm *vm, uint32_t alloc)
+{
+    uint32_t left = vm->alloc_records[alloc];
+
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+
+        if (r->kind == VIDMM_REC_FREE || r->alloc != alloc)
+            continue;
+        left--;
+        if (in_use(vm, r->as, r->va, r->size))
+            return true;
+    }
+    return false;
+}
+
 static struct vidmm_record *record_take(struct vidmm *vm)
 {
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++)
@@ -1310,6 +1340,11 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
     if ((a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->phys_busy &&
         vm->hw->phys_busy(vm->hw_ctx, piece_pa(vm, a, &vm->extents[a->first_extent]), a->size))
         return GMMU_STATUS_BUSY;
+    /* Its mappings and the tiles pointing at it go with it. */
+    if (records_in_use(vm, slot)) {
+        vm->counters.in_use_refusals++;
+        return GMMU_STATUS_BUSY;
+    }
     alloc_release(vm, slot);
     return GMMU_STATUS_OK;
 }
@@ -1528,7 +1563,7 @@ uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
     struct va_extent ext;
     enum ptm_status st;
 
-    if (req->reserved || !req->size)
+    if ((req->flags & ~(uint32_t)GMMU_UNMAP_FLAG_UNDER_JOBS) || !req->size)
         return GMMU_STATUS_INVALID_ARGUMENT;
     if (!as)
         return GMMU_STATUS_BAD_HANDLE;
@@ -1539,6 +1574,10 @@ uint32_t vidmm_unmap_va(struct vidmm *vm, const struct gmmu_range_req *req)
     /* Only a whole mapping or reservation, named by its start and size. */
     if (!va_alloc_find(&as->vs, req->va, &ext) || ext.start != req->va || ext.size != req->size)
         return GMMU_STATUS_INVALID_ARGUMENT;
+    if (!(req->flags & GMMU_UNMAP_FLAG_UNDER_JOBS) && in_use(vm, slot, req->va, req->size)) {
+        vm->counters.in_use_refusals++;
+        return GMMU_STATUS_BUSY;
+    }
     if (ext.kind == VA_KIND_MAPPED) {
         rec = mapping_find(vm, slot, req->va);
         if (!rec)
@@ -1889,6 +1928,36 @@ static enum ptm_status upd_apply(struct vidmm *vm, uint32_t slot, const struct u
     }
 }
 
+/* Some operation's destination range is in use. Looked at op by op only
+   when the hull of them all is: one question for a batch while nothing
+   runs there. Before the operations are checked, so a range is taken as
+   given (saturated, never wrapped). */
+static bool batch_in_use(const struct vidmm *vm, uint32_t slot, const void *ops, uint32_t count)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+
+    if (!vm->hw->va_in_use)
+        return false;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < count; i++) {
+            struct gmmu_update_op op;
+            uint64_t end;
+
+            memcpy(&op, (const uint8_t *)ops + (size_t)i * sizeof(op), sizeof(op));
+            end = op.va + op.size < op.va ? UINT64_MAX : op.va + op.size;
+            if (pass == 0) {
+                lo = min64(lo, op.va);
+                hi = max64(hi, end);
+            } else if (in_use(vm, slot, op.va, end - op.va)) {
+                return true;
+            }
+        }
+        if (pass == 0 && (lo >= hi || !in_use(vm, slot, lo, hi - lo)))
+            return false;
+    }
+    return false;
+}
+
 uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops)
 {
     uint32_t slot, st;
@@ -1901,6 +1970,10 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
         return GMMU_STATUS_DEVICE_ERROR;
     if (req->count > VIDMM_UPDATE_MAX_OPS)
         return GMMU_STATUS_INVALID_ARGUMENT;
+    if (batch_in_use(vm, slot, ops, req->count)) {
+        vm->counters.in_use_refusals++;
+        return GMMU_STATUS_BUSY;
+    }
     st = upd_plan(vm, slot, ops, req->count);
     if (st != GMMU_STATUS_OK)
         return st;
@@ -1931,7 +2004,8 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
 
 /* ------------------------------------------------------------ residency */
 
-/* An engine runs now in an address space that maps the allocation. */
+/* An engine runs now in an address space that maps the allocation, or a
+   submitted job needs one of its mappings (memory in use). */
 static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 {
     uint32_t left = vm->alloc_records[slot];
@@ -1944,7 +2018,7 @@ static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
             continue;
         left--;
         id = vm->as[r->as].hw_asid;
-        if (id != VIDMM_NO_ASID && asid_busy(vm, id))
+        if ((id != VIDMM_NO_ASID && asid_busy(vm, id)) || in_use(vm, r->as, r->va, r->size))
             return true;
     }
     return false;

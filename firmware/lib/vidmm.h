@@ -113,6 +113,18 @@ struct vidmm_hw {
      */
     bool (*phys_busy)(void *ctx, uint64_t offset, uint64_t bytes);
     /*
+     * Optional: memory in use (docs/vidmm.md, "Memory in use"). Whether a
+     * submitted engine job of address space as_handle (hardware id asid,
+     * or VIDMM_NO_ASID) still needs part of [va, va + bytes): it runs, or
+     * it waits and is not ordered after the change asking (it does not
+     * wait for a value the paging fence, or the fence `after`, has not
+     * reached; after is 0 but while a queued batch applies). UNMAP_VA,
+     * UPDATE_VA and FREE that would change such a translation are BUSY,
+     * and eviction passes such an allocation over.
+     */
+    bool (*va_in_use)(void *ctx, uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t bytes,
+                      uint32_t after);
+    /*
      * Optional: whether the device can write host (Segment 0) memory at
      * sys_addr, checked by writing its 8 bytes (ADD_BACKING, at each end
      * of a range). NULL: no check (host tests). A SoC without a
@@ -267,6 +279,7 @@ struct vidmm_counters {
     uint32_t undo_refused;        /* moves back of a failed command refused */
     uint32_t pool_moves;          /* moves between ranges of the pool */
     uint32_t as_broken;           /* address spaces given up after an engine error */
+    uint32_t in_use_refusals;     /* UNMAP_VA, UPDATE_VA, FREE refused: a job needs the range */
 };
 
 /* The device's paging fence, when a fence module owns it (fence.h on the
@@ -296,7 +309,10 @@ struct vidmm {
     uint64_t alloc_vram_bytes; /* VRAM held by allocations */
     uint64_t
         lost_bytes; /* table VRAM given up after engine errors (GET_VRAM counts it as tables) */
-    uint64_t fence; /* paging fence without `paging` (host tests) */
+    /* The fence a change being applied signals besides the paging fence
+       (va_in_use's `after`); 0 but while a queued batch applies. */
+    uint32_t order_after;
+    uint64_t fence;                          /* paging fence without `paging` (host tests) */
     const struct vidmm_paging_fence *paging; /* NULL: `fence` counts */
     uint16_t free_extent;                    /* free list through extents[].next */
     uint32_t free_extents;

@@ -166,9 +166,13 @@ static int cmd_map(struct gmmu_dev *dev, const struct options *o)
 static int cmd_unmap(struct gmmu_dev *dev, const struct options *o)
 {
     uint64_t a[3];
+    uint32_t flags = 0;
     if (!positional(o, 3, a))
         return usage();
-    int rc = gmmu_unmap_va(dev, (uint32_t)a[0], a[1], a[2]);
+    for (int i = 3; i < o->nargs; i++)
+        if (!strcmp(o->args[i], "under-jobs"))
+            flags |= GMMU_UNMAP_FLAG_UNDER_JOBS;
+    int rc = gmmu_unmap_va_flags(dev, (uint32_t)a[0], a[1], a[2], flags, NULL);
     return rc ? fail(o, "unmap", rc) : 0;
 }
 
@@ -475,7 +479,9 @@ const struct gmmuctl_cmd gmmuctl_vidmm_cmds[] = {
       "largest usable page. ro, nx and cc set ReadOnly, NoExecute and CacheCoherent;\n"
       "pages= limits the page sizes it may use.\n",
       SEC_MEMORY, cmd_map },
-    { "unmap", "AS VA SIZE", "UNMAP_VA", "unmap a whole mapping or reserved range", NULL,
+    { "unmap", "AS VA SIZE [under-jobs]", "UNMAP_VA", "unmap a whole mapping or reserved range",
+      "BUSY while a submitted engine job of AS still needs part of it (and does not wait\n"
+      "for the paging fence); under-jobs unmaps anyway, and the job faults on it.\n",
       SEC_MEMORY, cmd_unmap },
     { "reserve", "AS SIZE [va=N]", "RESERVE_VA",
       "reserve a VA range for tiled resources; prints the VA", NULL, SEC_MEMORY, cmd_reserve },

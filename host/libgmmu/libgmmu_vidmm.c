@@ -100,16 +100,22 @@ int gmmu_map_va(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *
     return gmmu_map_va_fence(dev, req, va, NULL);
 }
 
-int gmmu_unmap_va_fence(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
-                        uint64_t *fence)
+int gmmu_unmap_va_flags(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
+                        uint32_t flags, uint64_t *fence)
 {
-    struct gmmu_range_req req = { .as_handle = as_handle, .va = va, .size = size };
+    struct gmmu_range_req req = { .as_handle = as_handle, .flags = flags, .va = va, .size = size };
     struct gmmu_paging_rsp rsp;
     int rc = call_either(dev, GMMU_OP_UNMAP_VA, &req, sizeof(req), &rsp, sizeof(rsp), 0);
 
     if (rc == 0 && fence)
         *fence = rsp.fence;
     return rc;
+}
+
+int gmmu_unmap_va_fence(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
+                        uint64_t *fence)
+{
+    return gmmu_unmap_va_flags(dev, as_handle, va, size, 0, fence);
 }
 
 int gmmu_unmap_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size)

@@ -49,7 +49,9 @@ int gmmu_destroy_as(struct gmmu_dev *dev, uint32_t as_handle);
 
 /* Maps req->size bytes of an allocation from req->offset; *va gets the VA. */
 int gmmu_map_va(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint64_t *va);
-/* A whole mapping or reserved range, by its start and size. */
+/* A whole mapping or reserved range, by its start and size. -EBUSY (BUSY)
+   while a submitted engine job of the space still needs part of it and
+   does not wait for the paging fence (docs/vidmm.md, "Memory in use"). */
 int gmmu_unmap_va(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size);
 /* flags: 0 (the firmware picks *va) or MAP_FLAG_FIXED_VA (at va). */
 int gmmu_reserve_va(struct gmmu_dev *dev, uint32_t as_handle, uint32_t flags, uint64_t va,
@@ -136,6 +138,10 @@ int gmmu_map_va_fence(struct gmmu_dev *dev, const struct gmmu_map_req *req, uint
                       uint64_t *fence);
 int gmmu_unmap_va_fence(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
                         uint64_t *fence);
+/* flags: GMMU_UNMAP_FLAG_UNDER_JOBS unmaps even under jobs that still use
+   the range (they fault on it afterwards), as the host orders it. */
+int gmmu_unmap_va_flags(struct gmmu_dev *dev, uint32_t as_handle, uint64_t va, uint64_t size,
+                        uint32_t flags, uint64_t *fence);
 int gmmu_update_va_fence(struct gmmu_dev *dev, uint32_t as_handle, const struct gmmu_update_op *ops,
                          size_t count, uint64_t *fence);
 

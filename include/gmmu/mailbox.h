@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x0001000D) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000E) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -410,6 +410,26 @@ static inline const char *gmmu_engine_cancel_flag_desc(unsigned value)
     }
 }
 
+enum gmmu_unmap_flag {
+    GMMU_UNMAP_FLAG_UNDER_JOBS = 1, /* Unmap even where a submitted engine job of the address space still reads or writes the range: the host orders it so, and the job faults on what it touches after the unmap (without it such an UNMAP_VA is BUSY, docs/vidmm.md "Memory in use") */
+};
+
+static inline const char *gmmu_unmap_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "UNDER_JOBS";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_unmap_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Unmap even where a submitted engine job of the address space still reads or writes the range: the host orders it so, and the job faults on what it touches after the unmap (without it such an UNMAP_VA is BUSY, docs/vidmm.md 'Memory in use')";
+    default: return 0;
+    }
+}
+
 enum gmmu_map_flag {
     GMMU_MAP_FLAG_READ_ONLY = 1, /* DXGK_PTE ReadOnly */
     GMMU_MAP_FLAG_NO_EXECUTE = 2, /* DXGK_PTE NoExecute */
@@ -768,7 +788,7 @@ GMMU_STATIC_ASSERT(sizeof(struct gmmu_paging_rsp) == 8, "paging_rsp layout");
 /* UNMAP_VA payload */
 struct gmmu_range_req {
     uint32_t as_handle; /* +0: Address space */
-    uint32_t reserved; /* +4: 0 */
+    uint32_t flags; /* +4: UNMAP_FLAG_* (other bits: INVALID_ARGUMENT) */
     uint64_t va; /* +8: Start of a mapping or reservation made earlier */
     uint64_t size; /* +16: Its size */
 };

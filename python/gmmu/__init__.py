@@ -175,6 +175,7 @@ def _load():
         "gmmu_map_va_fence": (_int, [_dev_p, _c.POINTER(MapReq), _c.POINTER(_u64),
                                      _c.POINTER(_u64)]),
         "gmmu_unmap_va_fence": (_int, [_dev_p, _u32, _u64, _u64, _c.POINTER(_u64)]),
+        "gmmu_unmap_va_flags": (_int, [_dev_p, _u32, _u64, _u64, _u32, _c.POINTER(_u64)]),
         "gmmu_update_va_fence": (_int, [_dev_p, _u32, _c.POINTER(UpdateOp), _size,
                                         _c.POINTER(_u64)]),
         "gmmu_fence_create": (_int, [_dev_p, _u64, _c.POINTER(FenceInfo)]),
@@ -416,11 +417,12 @@ class Device:
                                       _c.byref(fence)), "MAP_VA")
         return out.value, fence.value
 
-    def unmap(self, as_handle, va, size):
-        """Unmaps; returns the paging fence it signalled."""
+    def unmap(self, as_handle, va, size, flags=0):
+        """Unmaps; returns the paging fence it signalled. flags:
+        UnmapFlag.UNDER_JOBS unmaps under jobs that still use the range."""
         fence = _u64()
-        _check(_lib.gmmu_unmap_va_fence(self._handle(), as_handle, va, size, _c.byref(fence)),
-               "UNMAP_VA")
+        _check(_lib.gmmu_unmap_va_flags(self._handle(), as_handle, va, size, flags,
+                                        _c.byref(fence)), "UNMAP_VA")
         return fence.value
 
     def reserve(self, as_handle, size, va=None):

@@ -225,7 +225,7 @@ static uint32_t build(struct input *in, uint16_t opcode, bool raw, uint8_t *buf)
             const struct range *r;
 
             u.range.as_handle = pick(as_handles, n_as, u.range.as_handle);
-            u.range.reserved = 0;
+            u.range.flags = 0;
             u.range.va = fold_va(u.range.va);
             u.range.size = fold_size(u.range.size);
             r = known_range(u.range.as_handle, false, u.range.size >> 12);

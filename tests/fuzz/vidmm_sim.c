@@ -162,6 +162,20 @@ static bool sim_asid_busy(void *ctx, uint32_t asid)
     return asid < 32 && (s->busy_asids >> asid) & 1;
 }
 
+static bool sim_va_in_use(void *ctx, uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t bytes,
+                          uint32_t after)
+{
+    struct vidmm_sim *s = ctx;
+
+    (void)asid;
+    s->in_use_after = after;
+    for (uint32_t i = 0; i < s->in_use_n && i < 4; i++)
+        if (s->in_use[i].as_handle == as_handle && bytes &&
+            va < s->in_use[i].va + s->in_use[i].bytes && s->in_use[i].va < va + bytes)
+            return true;
+    return false;
+}
+
 uint64_t vidmm_sim_peek_seg(const struct vidmm_sim *s, unsigned seg, uint64_t addr)
 {
     uint64_t v;
@@ -273,6 +287,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .set_as = sim_set_as,
         .table_freed = sim_table_freed,
         .asid_busy = sim_asid_busy,
+        .va_in_use = sim_va_in_use,
         .copy = s->host ? sim_copy : NULL,
         .sys_reachable = s->host ? sim_sys_reachable : NULL,
         .write_pattern = s->engine ? sim_write_pattern : NULL,
@@ -280,6 +295,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .failed = s->engine ? sim_failed : NULL,
     };
     s->fail_completes = 0;
+    s->in_use_n = 0;
     s->fail_at_write = 0;
     s->failing = false;
     cfg = (struct vidmm_config){

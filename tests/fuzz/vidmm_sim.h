@@ -68,6 +68,15 @@ struct vidmm_sim {
     uint64_t gone_lo, gone_hi;
     /* Set by a test: hardware ids an engine runs under now (asid_busy). */
     uint32_t busy_asids;
+    /* Set by a test: ranges submitted engine jobs still need (va_in_use:
+       [va, va + bytes) of address space as_handle), and the `after` fence
+       of the last question. */
+    struct {
+        uint32_t as_handle;
+        uint64_t va, bytes;
+    } in_use[4];
+    uint32_t in_use_n;
+    uint32_t in_use_after;
     /* vidmm_sim_engine: the paging engine's hooks; its next fail_completes
        completions report a failed engine. */
     bool engine;

@@ -143,7 +143,10 @@ static void unmap_under_engine(uint32_t op, uint32_t pages, uint64_t len, uint64
     } else {
         start(RUNNER, op, as, va, 0, len, pattern);
     }
-    assert_int_equal(gmmu_unmap_va(dev, as, va, len), 0);
+    /* Memory in use: a plain UNMAP_VA under the run is refused and changes
+       nothing; this test asks for the unmap under it (UNDER_JOBS). */
+    assert_int_equal(gmmu_unmap_va(dev, as, va, len), GMMU_STATUS_BUSY);
+    assert_int_equal(gmmu_unmap_va_flags(dev, as, va, len, GMMU_UNMAP_FLAG_UNDER_JOBS, NULL), 0);
 
     /* The host's next command: the engine must have stopped. */
     struct gmmu_engine_rsp r = status_now(RUNNER);
@@ -232,7 +235,7 @@ static void test_copy_4k_pages(void **state)
 /* Stops the runner by unmapping what it runs through, and waits for it. */
 static void stop_by_unmap(uint32_t as, uint64_t va, uint64_t len)
 {
-    assert_int_equal(gmmu_unmap_va(dev, as, va, len), 0);
+    assert_int_equal(gmmu_unmap_va_flags(dev, as, va, len, GMMU_UNMAP_FLAG_UNDER_JOBS, NULL), 0);
     for (int i = 0; i < STOP_POLLS; i++) {
         struct gmmu_engine_rsp r = status_now(RUNNER);
         if (!busy(&r))

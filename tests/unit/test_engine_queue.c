@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include <gmmu/engine_regs.h>
+
 #include "engine_queue.h"
 
 #define MAX_LOG 64
@@ -653,6 +655,74 @@ static void test_fence_gone_as_gone_engine_busy(void **state)
 }
 
 /* The handlers: lengths, replies. */
+/* Memory in use: which ranges the held jobs still need. A running job
+   needs what its operation touches; a waiting one too, unless it waits
+   for a value of the paging fence (or of `after`) not reached yet. */
+static void test_uses(void **state)
+{
+    const uint32_t as = 0x41000005, host = fence(0);
+
+    (void)state;
+    struct gmmu_engine_submit_req a = job(0, 1); /* FILL [0x100000, +4 KiB) */
+    struct gmmu_engine_submit_req b = job(1, 2), c = job(2, 3);
+
+    b.op = GMMU_ENGINE_OP_COPY;
+    b.src_va = 0x200000;
+    b.dst_va = 0x300000;
+    b.wait_handle = GMMU_FENCE_PAGING;
+    b.wait_value = fence_paging_value(&f) + 1;
+    c.op = GMMU_ENGINE_OP_CHECKSUM;
+    c.src_va = 0x400000;
+    c.dst_va = 0x500000;
+    c.wait_handle = host;
+    c.wait_value = 5;
+    submit(a);
+    submit(b);
+    submit(c);
+    poll();
+    assert_int_equal(eng.starts, 1); /* a runs, b and c wait */
+
+    assert_true(engine_queue_uses(&q, as, 0x100000 + 4096 - 64, 64, 0));
+    assert_false(engine_queue_uses(&q, as, 0x101000, 64, 0));  /* just past it */
+    assert_false(engine_queue_uses(&q, as, 0x0, 0x100000, 0)); /* FILL reads nothing */
+    assert_false(engine_queue_uses(&q, as + 1, 0x100000, 64, 0));
+    assert_false(engine_queue_uses(&q, as, 0x100000, 0, 0));
+    /* b waits for paging work to come: ordered after any change now. */
+    assert_false(engine_queue_uses(&q, as, 0x200000, 64, 0));
+    assert_false(engine_queue_uses(&q, as, 0x300000, 64, 0));
+    /* c waits for the host's fence: it needs its source, not its dst,
+       unless the change asking signals that fence (after). */
+    assert_true(engine_queue_uses(&q, as, 0x400000 + 64, 64, 0));
+    assert_false(engine_queue_uses(&q, as, 0x400000 + 64, 64, host));
+    assert_false(engine_queue_uses(&q, as, 0x500000, 64, 0));
+
+    /* Once the paging fence passed b's value, b needs both its ranges,
+       before and after it started. */
+    (void)fence_paging_signal(&f);
+    assert_true(engine_queue_uses(&q, as, 0x200000, 64, 0));
+    assert_true(engine_queue_uses(&q, as, 0x300000 + 4096 - 1, 1, 0));
+    poll();
+    assert_int_equal(eng.starts, 2);
+    assert_true(engine_queue_uses(&q, as, 0x300000, 64, GMMU_FENCE_PAGING));
+
+    /* Ended jobs need nothing. */
+    end_run(0);
+    end_run(1);
+    poll();
+    assert_false(engine_queue_uses(&q, as, 0x100000, 64, 0));
+    assert_false(engine_queue_uses(&q, as, 0x200000, 64, 0));
+    assert_true(engine_queue_uses(&q, as, 0x400000, 64, 0));
+
+    /* Ranges at the top of the 64-bit space do not wrap. */
+    assert_true(engine_op_touches(GMMU_ENGINE_OP_FILL, UINT64_MAX - 63, 0, 64, UINT64_MAX - 10, 5));
+    assert_false(engine_op_touches(GMMU_ENGINE_OP_FILL, UINT64_MAX - 63, 0, 64, 0, 64));
+    assert_false(
+        engine_op_touches(GMMU_ENGINE_OP_COPY, 0, UINT64_MAX - 63, 64, 64, UINT64_MAX - 127));
+    assert_true(
+        engine_op_touches(GMMU_ENGINE_OP_COPY, 0, UINT64_MAX - 63, 64, 64, UINT64_MAX - 126));
+    assert_true(engine_op_touches(GMMU_ENGINE_OP_COPY, 0, UINT64_MAX - 63, 64, 0, 1));
+}
+
 static void test_handlers(void **state)
 {
     (void)state;
@@ -704,6 +774,7 @@ int main(void)
         cmocka_unit_test_setup(test_bad_input, setup),
         cmocka_unit_test_setup(test_owner_change, setup),
         cmocka_unit_test_setup(test_fence_gone_as_gone_engine_busy, setup),
+        cmocka_unit_test_setup(test_uses, setup),
         cmocka_unit_test_setup(test_handlers, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

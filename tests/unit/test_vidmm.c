@@ -807,7 +807,7 @@ static void test_unmap_va(void **state)
     assert_int_equal(unmap(as, va, 128 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
     assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_OK);
     assert_int_equal(unmap(as, rsv, 256 * KiB), GMMU_STATUS_INVALID_ARGUMENT);
-    struct gmmu_range_req req = { .as_handle = as, .reserved = 1, .va = va, .size = PAGE };
+    struct gmmu_range_req req = { .as_handle = as, .flags = 2, .va = va, .size = PAGE };
 
     assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0),
                      GMMU_STATUS_INVALID_ARGUMENT);
@@ -860,6 +860,87 @@ static void test_free_unmaps_everywhere(void **state)
     for (n = 0; n < 3; n++)
         assert_int_equal(destroy_as(as[n]), GMMU_STATUS_OK);
     assert_int_equal(vram().free_bytes, start.free_bytes + 256 * KiB);
+}
+
+/* ------------------------------------------------------------ memory in use */
+
+/* A submitted job of as needs [va, va + bytes) (the binding's va_in_use). */
+static void job_needs(uint32_t as, uint64_t va, uint64_t bytes)
+{
+    sim.in_use[sim.in_use_n].as_handle = as;
+    sim.in_use[sim.in_use_n].va = va;
+    sim.in_use[sim.in_use_n].bytes = bytes;
+    sim.in_use_n++;
+}
+
+/*
+ * UNMAP_VA, UPDATE_VA and FREE never change a translation a submitted job
+ * still needs: BUSY and nothing changed; the same commands on what no job
+ * needs (another range, another space) go ahead; UNMAP_FLAG_UNDER_JOBS is
+ * the host asking for it anyway.
+ */
+static void test_memory_in_use(void **state)
+{
+    uint32_t as = must_as(), other = must_as();
+    uint32_t al = must_alloc(1 * MiB, 0), al2 = must_alloc(256 * KiB, 0);
+    uint32_t tiled = must_alloc(256 * KiB, 0);
+    uint64_t va, va_other, va2, rsv;
+
+    (void)state;
+    assert_int_equal(map(as, al, 0, 1 * MiB, 0, 0, &va), GMMU_STATUS_OK);
+    assert_int_equal(map(other, al, 0, 1 * MiB, 0, 0, &va_other), GMMU_STATUS_OK);
+    assert_int_equal(map(as, al2, 0, 256 * KiB, 0, 0, &va2), GMMU_STATUS_OK);
+    assert_int_equal(reserve(as, 0, 1 * MiB, &rsv), GMMU_STATUS_OK);
+    struct gmmu_update_op tiles = op_map(rsv, 128 * KiB, tiled, 0, 0);
+    assert_int_equal(update(as, &tiles, 1), GMMU_STATUS_OK);
+    /* One 64-byte chunk in the middle of the 1 MiB mapping, and the
+       second tile of the reserved range. */
+    job_needs(as, va + 512 * KiB, 64);
+    job_needs(as, rsv + 64 * KiB + 4 * KiB, 64);
+    uint64_t pa = walk(as, va).pa, tile_pa = walk(as, rsv + 64 * KiB).pa;
+    uint32_t refused = sim.vm->counters.in_use_refusals;
+
+    /* UNMAP_VA over the chunk: BUSY, still mapped. */
+    assert_int_equal(unmap(as, va, 1 * MiB), GMMU_STATUS_BUSY);
+    expect_mapped(as, va + 512 * KiB, GMMU_SEGMENT_VRAM, pa + 512 * KiB, 16);
+    /* FREE of the allocation it maps (its mapping in `as` is needed),
+       and of the tiled one (a needed tile points at it): BUSY. */
+    assert_int_equal(free_alloc(al), GMMU_STATUS_BUSY);
+    assert_int_equal(free_alloc(tiled), GMMU_STATUS_BUSY);
+    expect_mapped(other, va_other, GMMU_SEGMENT_VRAM, pa, 16);
+    /* A batch whose second operation changes the needed tile: BUSY, and
+       its first operation was not applied either. */
+    struct gmmu_update_op batch[] = {
+        op_unmap(rsv, 64 * KiB, false),
+        op_protect(rsv + 64 * KiB, 64 * KiB, GMMU_MAP_FLAG_READ_ONLY),
+    };
+    assert_int_equal(update(as, batch, 2), GMMU_STATUS_BUSY);
+    expect_mapped(as, rsv, GMMU_SEGMENT_VRAM, tile_pa - 64 * KiB, 16);
+    assert_int_equal(walk(as, rsv + 64 * KiB).read_only, 0);
+    assert_int_equal(sim.vm->counters.in_use_refusals, refused + 4);
+    assert_int_equal(sim.in_use_after, 0); /* a plain command orders nothing after it */
+
+    /* What no job needs goes ahead: another mapping of the space, the
+       same allocation in another space, the first tile alone. */
+    assert_int_equal(unmap(as, va2, 256 * KiB), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(al2), GMMU_STATUS_OK);
+    assert_int_equal(unmap(other, va_other, 1 * MiB), GMMU_STATUS_OK);
+    assert_int_equal(update(as, batch, 1), GMMU_STATUS_OK);
+    expect_invalid(as, rsv);
+
+    /* The host orders the unmap before the job: it goes, the job would
+       fault. FREE of al is then no longer held by anything. */
+    struct gmmu_range_req req = {
+        .as_handle = as, .flags = GMMU_UNMAP_FLAG_UNDER_JOBS, .va = va, .size = 1 * MiB
+    };
+    assert_int_equal(call(GMMU_OP_UNMAP_VA, &req, sizeof(req), NULL, 0), GMMU_STATUS_OK);
+    expect_invalid(as, va + 512 * KiB);
+    assert_int_equal(free_alloc(al), GMMU_STATUS_OK);
+    /* The job ended: the tile and its allocation may go. */
+    sim.in_use_n = 0;
+    assert_int_equal(update(as, &batch[1], 1), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(tiled), GMMU_STATUS_OK);
+    expect_invalid(as, rsv + 64 * KiB);
 }
 
 /* ------------------------------------------------------------ ASIDs */
@@ -1740,6 +1821,7 @@ int main(void)
         T(test_map_no_vram),
         T(test_unmap_va),
         T(test_free_unmaps_everywhere),
+        T(test_memory_in_use),
         T(test_asid_recycling),
         T(test_busy_asid_is_kept),
         T(test_phys_range),

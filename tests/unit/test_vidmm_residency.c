@@ -559,6 +559,29 @@ static void test_running_engine_keeps_its_memory(void **state)
     check_pages(busy_as, va_a, a, 0, 1024, GMMU_SEGMENT_SYSTEM);
 }
 
+/* A job submitted and not started yet still needs its memory (memory in
+   use): the LRU allocation it reads is passed over, the next one goes. */
+static void test_submitted_job_keeps_its_memory(void **state)
+{
+    uint32_t a, b, c, as = must_as();
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(4 * MiB, PREF, &a), GMMU_STATUS_OK); /* oldest */
+    assert_int_equal(alloc(4 * MiB, PREF, &b), GMMU_STATUS_OK);
+    uint64_t va_a = must_map(as, a, 0, 4 * MiB, 0);
+    must_map(as, b, 0, 4 * MiB, 0);
+    sim.in_use[0].as_handle = as;
+    sim.in_use[0].va = va_a + 4 * MiB - 64; /* its last chunk */
+    sim.in_use[0].bytes = 64;
+    sim.in_use_n = 1;
+
+    assert_int_equal(alloc(vram().free_bytes + 2 * MiB, 0, &c), GMMU_STATUS_OK);
+    assert_int_equal(info(a).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info(b).state, GMMU_ALLOC_STATE_BACKING);
+    sim.in_use_n = 0;
+}
+
 /* ------------------------------------------------------------ REMOVE_BACKING */
 
 /* The first page of the allocation mapped at va translates to pa. */
@@ -1012,6 +1035,7 @@ int main(void)
         T(test_remove_backing_moves),
         T(test_remove_backing_gone),
         T(test_running_engine_keeps_its_memory),
+        T(test_submitted_job_keeps_its_memory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
