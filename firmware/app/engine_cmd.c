@@ -305,6 +305,21 @@ QUEUE_CMD(submit)
 QUEUE_CMD(cancel)
 QUEUE_CMD(queue)
 
+/* The same for the update queue's commands. */
+#define UPDATE_CMD(name)                                                                    \
+    static uint32_t cmd_update_##name(void *ctx, const uint8_t *req, uint32_t req_len,      \
+                                      uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len) \
+    {                                                                                       \
+        const struct engine_cmd *self = ctx;                                                \
+        *resp_len = 0;                                                                      \
+        return self->updates ? update_queue_cmd_##name(self->updates, req, req_len, resp,   \
+                                                       resp_cap, resp_len)                  \
+                             : GMMU_STATUS_INTERNAL;                                        \
+    }
+UPDATE_CMD(submit)
+UPDATE_CMD(cancel)
+UPDATE_CMD(queue)
+
 /* The run of engine e: its operation, length and addresses. */
 static bool run_touches(uint32_t e, uint64_t va, uint64_t bytes)
 {
@@ -334,8 +349,14 @@ bool engine_cmd_va_busy(uint32_t as_handle, uint32_t asid, uint64_t va, uint64_t
 }
 
 static const struct mbox_command commands[] = {
-    { GMMU_OP_ENGINE_RUN, cmd_run },       { GMMU_OP_ENGINE_START, cmd_start },
-    { GMMU_OP_ENGINE_STATUS, cmd_status }, { GMMU_OP_ENGINE_SUBMIT, cmd_submit },
-    { GMMU_OP_ENGINE_CANCEL, cmd_cancel }, { GMMU_OP_ENGINE_QUEUE, cmd_queue },
+    { GMMU_OP_ENGINE_RUN, cmd_run },
+    { GMMU_OP_ENGINE_START, cmd_start },
+    { GMMU_OP_ENGINE_STATUS, cmd_status },
+    { GMMU_OP_ENGINE_SUBMIT, cmd_submit },
+    { GMMU_OP_ENGINE_CANCEL, cmd_cancel },
+    { GMMU_OP_ENGINE_QUEUE, cmd_queue },
+    { GMMU_OP_UPDATE_SUBMIT, cmd_update_submit },
+    { GMMU_OP_UPDATE_CANCEL, cmd_update_cancel },
+    { GMMU_OP_UPDATE_QUEUE, cmd_update_queue },
 };
 const struct mbox_command_set engine_commands = MBOX_COMMAND_SET(commands);

@@ -5,6 +5,7 @@
 #define GMMU_ENGINE_CMD_H
 
 #include "engine_queue.h"
+#include "update_queue.h"
 #include "mbox_service.h"
 #include "mmu_events.h"
 #include "vidmm.h"
@@ -18,6 +19,10 @@ struct engine_cmd {
        are BUSY on an engine whose queue holds jobs, and ENGINE_RUN's wait
        keeps the other engines' queues moving. NULL: no queues. */
     struct engine_queue *queue;
+    /* The waiting UPDATE_SUBMIT batches (ordered paging), whose commands
+       this set serves too (the service has no room for an eighth set).
+       NULL: those commands answer INTERNAL. */
+    struct update_queue *updates;
 };
 
 /* Sets up q over the SoC's engines, jobs waiting and signalling in fences,

@@ -11,6 +11,7 @@
 #include "mbox_io_impl.h"
 #include "mmu_events.h"
 #include "version.h"
+#include "vidmm_cmds.h"
 #include "vidmm_hw.h"
 
 /* FW_HEARTBEAT's period. The timer interrupt keeps it, so no firmware work
@@ -24,6 +25,18 @@ static struct mmu_events events;
 static struct engine_cmd engine;
 static struct fences fences;
 static struct engine_queue queue;
+static struct update_queue updates;
+
+/* The queues' turn: jobs end and start, batches are applied (a batch's
+   fences may let jobs start, and a job's end may let a batch go). Returns
+   whether either still holds work. */
+static bool poll_queues(void)
+{
+    engine_queue_poll(&queue);
+    if (update_queue_active(&updates) && update_queue_poll(&updates))
+        engine_queue_poll(&queue);
+    return engine_queue_active(&queue) || update_queue_active(&updates);
+}
 
 static bool run_selftest(void)
 {
@@ -69,7 +82,7 @@ static void set_state(uint32_t state, uint32_t code)
    just served a batch, never between a doorbell and its completion. */
 MBOX_HOT static _Noreturn __attribute__((noinline)) void serve_forever(void)
 {
-    /* Whether jobs are queued, kept in a register: only commands and the
+    /* Whether jobs or batches are queued, kept in a register: only commands and the
        poll change it, and a load in every idle turn could evict a line the
        next command needs (the data cache is direct-mapped). */
     bool jobs = false;
@@ -84,10 +97,8 @@ MBOX_HOT static _Noreturn __attribute__((noinline)) void serve_forever(void)
                eighth idle turn: a doorbell that rings during a poll waits
                for it, so polling every turn would add half a poll to the
                latency of every command (docs/engine.md, "Job queues"). */
-            if (jobs && !(++idle & 7u)) {
-                engine_queue_poll(&queue);
-                jobs = engine_queue_active(&queue);
-            }
+            if (jobs && !(++idle & 7u))
+                jobs = poll_queues();
             hal_wait_for_interrupt();
             continue;
         }
@@ -101,12 +112,11 @@ MBOX_HOT static _Noreturn __attribute__((noinline)) void serve_forever(void)
         } while (mbox_service_pending(&service));
         if (mmu_fault_pending)
             mmu_events_drain(&events);
-        /* The batch may have submitted jobs or signalled their fences. */
-        jobs = engine_queue_active(&queue);
-        if (jobs) {
-            engine_queue_poll(&queue);
-            jobs = engine_queue_active(&queue);
-        }
+        /* The commands may have submitted jobs or batches, or signalled
+           their fences. */
+        jobs = engine_queue_active(&queue) || update_queue_active(&updates);
+        if (jobs)
+            jobs = poll_queues();
     }
 }
 
@@ -131,6 +141,12 @@ int main(void)
     fence_hw_init(&fences, &service, vm, vidmm_hw_fence_page());
     engine = (struct engine_cmd){ .vm = vm, .events = &events };
     engine_cmd_queue_init(&engine, &queue, &fences);
+    static struct update_queue_ops batch_ops;
+    batch_ops = (struct update_queue_ops){ vidmm_batch_apply, vidmm_batch_check, vm };
+    if (vm) {
+        update_queue_init(&updates, &batch_ops, &fences, vidmm_hw_batch_store());
+        engine.updates = &updates;
+    }
     /* Only a firmware bug fails this (an opcode in two sets): stop loudly. */
     if (!commands_register(&service, vm, &events, &engine, &fences)) {
         printf("mailbox: a command set did not register\n");

@@ -41,7 +41,8 @@ static struct vram_alloc vram;
 static struct gmmu_pt_stats stats;
 /* The paging engine, when there is one. */
 static bool engine;
-static uint64_t fence_page = UINT64_MAX; /* DDR offset of the fence page */
+static uint64_t fence_page = UINT64_MAX;   /* DDR offset of the fence page */
+static struct gmmu_update_op *batch_store; /* UPDATE_QUEUE_OPS operations */
 static struct pq queue;
 static struct ptm_paging pager;
 
@@ -437,11 +438,12 @@ bool vidmm_hw_engine(void)
  * allocations.
  */
 struct fw_area {
-    uint64_t nodes;  /* VA nodes of every address space */
-    uint64_t tables; /* vidmm's tables (struct vidmm_tables) */
-    uint64_t meta;   /* vram_alloc's metadata, for the largest segment */
-    uint64_t counts; /* the page tables' valid-entry counts (ptmgr) */
-    uint64_t bottom; /* the area's first byte */
+    uint64_t nodes;   /* VA nodes of every address space */
+    uint64_t tables;  /* vidmm's tables (struct vidmm_tables) */
+    uint64_t meta;    /* vram_alloc's metadata, for the largest segment */
+    uint64_t counts;  /* the page tables' valid-entry counts (ptmgr) */
+    uint64_t batches; /* the waiting UPDATE_SUBMIT batches' operations */
+    uint64_t bottom;  /* the area's first byte */
 };
 
 static uint64_t whole_pages(uint64_t bytes)
@@ -459,14 +461,16 @@ static bool fw_area_place(uint64_t ddr, struct fw_area *area)
     uint64_t tables = whole_pages(sizeof(struct vidmm_tables));
     uint64_t meta = whole_pages(vram_alloc_metadata_bytes(VIDMM_HW_VRAM_MAX));
     uint64_t counts = whole_pages(PTM_COUNT_WORDS(covered) * sizeof(uint32_t));
+    uint64_t batches = whole_pages(GMMU_UPDATE_QUEUE_OPS * sizeof(struct gmmu_update_op));
 
-    if (ddr < nodes + tables + meta + counts)
+    if (ddr < nodes + tables + meta + counts + batches)
         return false;
     area->nodes = ddr - nodes;
     area->tables = area->nodes - tables;
     area->meta = area->tables - meta;
     area->counts = area->meta - counts;
-    area->bottom = area->counts;
+    area->batches = area->counts - batches;
+    area->bottom = area->batches;
     return true;
 }
 
@@ -529,6 +533,7 @@ bool vidmm_hw_init(void)
     };
     if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
         return false;
+    batch_store = ddr_cached_rw(area.batches);
     printf("vidmm: VRAM segment %lu KiB; %u address spaces on %u hardware ids, "
            "%u allocations; %lu bytes of RAM, %lu of DDR for its tables, %lu for the VRAM "
            "allocator; %lu bytes of heap left\n",
@@ -541,6 +546,11 @@ bool vidmm_hw_init(void)
     else
         printf("vidmm: no paging engine; page tables written by the CPU\n");
     return true;
+}
+
+struct gmmu_update_op *vidmm_hw_batch_store(void)
+{
+    return batch_store;
 }
 
 uint64_t vidmm_hw_fence_page(void)

@@ -47,6 +47,10 @@ struct vidmm *vidmm_hw_instance(void); /* NULL before a good init */
 /* DDR offset of the fence page (4 KB just above the VRAM segment, inside
    the BAR1 aperture), or UINT64_MAX without a segment. */
 uint64_t vidmm_hw_fence_page(void);
+
+/* GMMU_UPDATE_QUEUE_OPS operations in the firmware's DDR area, for the
+   waiting UPDATE_SUBMIT batches (update_queue); NULL without vidmm. */
+struct gmmu_update_op *vidmm_hw_batch_store(void);
 /* Whether the paging engine writes the page tables (found at init). */
 bool vidmm_hw_engine(void);
 /* Page-table words moved and invalidations since boot: GET_PT_STATS's ctx. */

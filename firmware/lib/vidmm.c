@@ -2002,6 +2002,38 @@ uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, co
     return GMMU_STATUS_OK;
 }
 
+uint32_t vidmm_update_va_after(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops,
+                               uint32_t after)
+{
+    vm->order_after = after;
+    uint32_t st = vidmm_update_va(vm, req, ops);
+    vm->order_after = 0;
+    return st;
+}
+
+uint32_t vidmm_update_va_check(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops)
+{
+    uint32_t slot;
+    struct vidmm_as *as = as_lookup(vm, req->as_handle, &slot);
+
+    if (!as)
+        return GMMU_STATUS_BAD_HANDLE;
+    if (as->broken)
+        return GMMU_STATUS_DEVICE_ERROR;
+    if (req->count > VIDMM_UPDATE_MAX_OPS)
+        return GMMU_STATUS_INVALID_ARGUMENT;
+    for (uint32_t i = 0; i < req->count; i++) {
+        struct upd u;
+        uint32_t st;
+
+        upd_load(&u, ops, i);
+        st = upd_check(vm, as, &u);
+        if (st != GMMU_STATUS_OK)
+            return st;
+    }
+    return GMMU_STATUS_OK;
+}
+
 /* ------------------------------------------------------------ residency */
 
 /* An engine runs now in an address space that maps the allocation, or a

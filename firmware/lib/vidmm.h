@@ -371,6 +371,15 @@ uint32_t vidmm_reserve_va(struct vidmm *vm, const struct gmmu_reserve_req *req,
  * alignment (they are copied out one at a time).
  */
 uint32_t vidmm_update_va(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops);
+/* UPDATE_VA for a queued batch (update_queue): engine jobs waiting for a
+   value of the fence `after` (the batch's signal fence) not reached yet
+   are ordered after it and do not hold its ranges (memory in use). */
+uint32_t vidmm_update_va_after(struct vidmm *vm, const struct gmmu_update_req *req, const void *ops,
+                               uint32_t after);
+/* What UPDATE_VA would answer now for each operation's fields, ranges and
+   allocation, changing nothing (UPDATE_SUBMIT checks a batch with it). */
+uint32_t vidmm_update_va_check(struct vidmm *vm, const struct gmmu_update_req *req,
+                               const void *ops);
 uint32_t vidmm_query_va(struct vidmm *vm, const struct gmmu_query_req *req,
                         struct gmmu_query_rsp *rsp);
 void vidmm_get_vram(const struct vidmm *vm, struct gmmu_vram_rsp *rsp);

@@ -245,6 +245,26 @@ static uint32_t cmd_update_va(VIDMM_CMD_ARGS)
     return mbox_reply(st, &out, sizeof(out), resp, resp_cap, resp_len);
 }
 
+uint32_t vidmm_batch_apply(void *ctx, uint32_t as_handle, const struct gmmu_update_op *ops,
+                           uint32_t count, uint32_t after)
+{
+    struct vidmm *vm = ctx;
+    struct gmmu_update_req in = { .as_handle = as_handle, .count = count };
+    uint32_t st = vidmm_update_va_after(vm, &in, ops, after);
+
+    if (st == GMMU_STATUS_OK)
+        (void)vidmm_paging_signal(vm);
+    return st;
+}
+
+uint32_t vidmm_batch_check(void *ctx, uint32_t as_handle, const struct gmmu_update_op *ops,
+                           uint32_t count)
+{
+    struct gmmu_update_req in = { .as_handle = as_handle, .count = count };
+
+    return vidmm_update_va_check(ctx, &in, ops);
+}
+
 /* ALLOC_PAGES: the header, then exactly `count` page addresses. */
 static uint32_t cmd_alloc_pages(VIDMM_CMD_ARGS)
 {

@@ -27,6 +27,14 @@
    commands by their index here). ctx: the struct vidmm served. */
 extern const struct mbox_command_set vidmm_commands;
 
+/* update_queue_ops over VidMm (ctx: the struct vidmm): a queued batch is
+   applied as UPDATE_VA is, signalling the paging fence when it is, and
+   checked at submit as UPDATE_VA would check it then. */
+uint32_t vidmm_batch_apply(void *ctx, uint32_t as_handle, const struct gmmu_update_op *ops,
+                           uint32_t count, uint32_t after);
+uint32_t vidmm_batch_check(void *ctx, uint32_t as_handle, const struct gmmu_update_op *ops,
+                           uint32_t count);
+
 /* The request of any fixed-size VidMm command (the fuzzer builds them in
    the same storage). */
 union vidmm_fixed_req {

@@ -55,7 +55,15 @@ int fail(const struct options *o, const char *what, int rc);
 unsigned long long parse_number(const char *s, char **end);
 /* A whole-word number: false if s is not one. */
 bool number_arg(const char *s, uint64_t *out);
+/* The value of key=N among the options after the first `from` arguments. */
+bool option_number(const struct options *o, int from, const char *key, uint64_t *out);
 /* The MAP_FLAG_* the words ro, nx and cc among args[from..] name. */
 uint32_t protection_flags(const char *const *args, int nargs, int from);
+
+/* One owner token for every gmmuctl process (bit 31 clear: never a
+   library process's, gmmu_fence_owner), so jobs and batches queued by one
+   invocation survive the next; a library host's first submit or cancel
+   takes over. */
+#define GMMUCTL_OWNER 0x676D6374u
 
 #endif /* GMMUCTL_H */

@@ -2,7 +2,9 @@
 /*
  * gmmuctl: UPDATE_VA, the batches of operations on reserved ranges
  * (tiled resources) that the firmware runs as one unit: `update` reads a
- * batch from a file or stdin; zero, protect and copy-va are batches of one.
+ * batch from a file or stdin; zero, protect and copy-va are batches of one;
+ * update-submit queues a batch that waits for and signals fences
+ * (UPDATE_SUBMIT), update-cancel and update-queue manage the queue.
  *
  * A batch has one operation per line ('#' starts a comment):
  *
@@ -138,28 +140,125 @@ static int run_batch(struct gmmu_dev *dev, const struct options *o, const char *
     return 0;
 }
 
+/* The batch of FILE ("-": stdin) into a new array of GMMU_UPDATE_MAX_OPS
+   (the caller frees it); 0, or the exit status. */
+static int load_batch(const struct options *o, const char *what, const char *path,
+                      struct gmmu_update_op **ops, size_t *count)
+{
+    bool from_stdin = !strcmp(path, "-");
+    FILE *f = from_stdin ? stdin : fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "gmmuctl: %s: %s: %s\n", what, path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    *ops = calloc(GMMU_UPDATE_MAX_OPS, sizeof **ops);
+    *count = 0;
+    int status = *ops ? read_batch(f, from_stdin ? "stdin" : path, *ops, count)
+                      : fail(o, what, GMMU_E_NO_MEMORY);
+    if (!from_stdin)
+        fclose(f);
+    return status;
+}
+
 static int cmd_update(struct gmmu_dev *dev, const struct options *o)
 {
     uint64_t as;
     if (o->nargs < 1 || o->nargs > 2 || !number_arg(o->args[0], &as) || as > UINT32_MAX)
         return usage();
-    const char *path = o->nargs == 2 ? o->args[1] : "-";
-    bool from_stdin = !strcmp(path, "-");
-    FILE *f = from_stdin ? stdin : fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "gmmuctl: update: %s: %s\n", path, strerror(errno));
-        return EXIT_USAGE;
-    }
-    struct gmmu_update_op *ops = calloc(GMMU_UPDATE_MAX_OPS, sizeof *ops);
-    size_t count = 0;
-    int status = ops ? read_batch(f, from_stdin ? "stdin" : path, ops, &count)
-                     : fail(o, "update", GMMU_E_NO_MEMORY);
-    if (!from_stdin)
-        fclose(f);
+    struct gmmu_update_op *ops = NULL;
+    size_t count;
+    int status = load_batch(o, "update", o->nargs == 2 ? o->args[1] : "-", &ops, &count);
     if (status == 0)
         status = run_batch(dev, o, "update", (uint32_t)as, ops, count);
     free(ops);
     return status;
+}
+
+/* UPDATE_SUBMIT: the batch of FILE, waiting and signalling as asked. */
+static int cmd_update_submit(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t as, wh = 0, wv = 0, sh = 0, sv = 0;
+    if (o->nargs < 2 || !number_arg(o->args[0], &as) || as > UINT32_MAX)
+        return usage();
+    (void)option_number(o, 2, "wait", &wh);
+    (void)option_number(o, 2, "wait-value", &wv);
+    (void)option_number(o, 2, "signal", &sh);
+    (void)option_number(o, 2, "signal-value", &sv);
+    if (wh > UINT32_MAX || sh > UINT32_MAX)
+        return usage();
+    struct gmmu_update_op *ops = NULL;
+    size_t count;
+    int status = load_batch(o, "update-submit", o->args[1], &ops, &count);
+    if (status == 0 && (!count || count > GMMU_UPDATE_QUEUE_OPS))
+        status = fail(o, "update-submit", GMMU_E_INVALID_ARG);
+    if (status == 0) {
+        struct gmmu_update_submit_req rq = {
+            .as_handle = (uint32_t)as,
+            .wait_handle = (uint32_t)wh,
+            .wait_value = wv,
+            .signal_handle = (uint32_t)sh,
+            .signal_value = sv,
+            .owner = GMMUCTL_OWNER,
+        };
+        uint32_t batch = 0;
+        int rc = gmmu_update_submit(dev, &rq, ops, count, &batch);
+        if (rc)
+            status = fail(o, "update-submit", rc);
+        else if (o->json)
+            printf("{\"batch\": %" PRIu32 "}\n", batch);
+        else
+            printf("batch %" PRIu32 " queued (%zu operation(s))\n", batch, count);
+    }
+    free(ops);
+    return status;
+}
+
+static int cmd_update_cancel(struct gmmu_dev *dev, const struct options *o)
+{
+    uint64_t batch = 0;
+    struct gmmu_update_cancel_req rq = { .owner = GMMUCTL_OWNER };
+    if (o->nargs != 1)
+        return usage();
+    if (!strcmp(o->args[0], "all"))
+        rq.flags = GMMU_UPDATE_CANCEL_FLAG_ALL;
+    else if (!number_arg(o->args[0], &batch) || batch > UINT32_MAX)
+        return usage();
+    rq.batch = (uint32_t)batch;
+    struct gmmu_update_cancel_rsp rsp;
+    int rc = gmmu_update_cancel(dev, &rq, &rsp);
+    if (rc)
+        return fail(o, "update-cancel", rc);
+    if (o->json)
+        printf("{\"cancelled\": %" PRIu32 ", \"queued\": %" PRIu32 "}\n", rsp.cancelled,
+               rsp.queued);
+    else
+        printf("%" PRIu32 " batch(es) cancelled, %" PRIu32 " waiting\n", rsp.cancelled, rsp.queued);
+    return 0;
+}
+
+static int cmd_update_queue(struct gmmu_dev *dev, const struct options *o)
+{
+    struct gmmu_update_queue_rsp q;
+    if (o->nargs != 0)
+        return usage();
+    int rc = gmmu_update_queue(dev, &q);
+    if (rc)
+        return fail(o, "update-queue", rc);
+    if (o->json)
+        printf("{\"queued\": %" PRIu32 ", \"ops\": %" PRIu32 ", \"head\": %" PRIu32
+               ", \"head_in_use\": %" PRIu32 ", \"last_batch\": %" PRIu32
+               ", \"last_status\": %" PRIu32 ", \"applied\": %" PRIu32 ", \"failed\": %" PRIu32
+               ", \"cancelled\": %" PRIu32 "}\n",
+               q.queued, q.ops, q.head, q.head_in_use, q.last_batch, q.last_status, q.applied,
+               q.failed, q.cancelled);
+    else
+        printf("waiting %" PRIu32 " batch(es), %" PRIu32 " operation(s); head %" PRIu32 "%s\n"
+               "last batch %" PRIu32 ": %s; applied %" PRIu32 ", failed %" PRIu32
+               ", cancelled %" PRIu32 "\n",
+               q.queued, q.ops, q.head, q.head_in_use ? " (waits for a job using its ranges)" : "",
+               q.last_batch, q.last_status ? gmmu_strerror((int)q.last_status) : "applied",
+               q.applied, q.failed, q.cancelled);
+    return 0;
 }
 
 /* A batch of one: AS, then the operation's numbers, then its options. */
@@ -223,5 +322,17 @@ const struct gmmuctl_cmd gmmuctl_update_cmds[] = {
       "PROTECT: set the range's ReadOnly/NoExecute/CacheCoherent", NULL, SEC_MEMORY, cmd_protect },
     { "copy-va", "AS DST_VA SRC_VA SIZE", "UPDATE_VA", "COPY: give DST_VA the mappings of SRC_VA",
       NULL, SEC_MEMORY, cmd_copy_va },
+    { "update-submit", "AS FILE|- [wait=FENCE] [wait-value=N] [signal=FENCE] [signal-value=N]",
+      "UPDATE_SUBMIT",
+      "queue a batch that waits for a fence value and signals one; returns at once",
+      "The batch is read as for update (at most 96 operations). The device applies\n"
+      "waiting batches in order, each once FENCE is at wait-value and no submitted\n"
+      "engine job still needs a range it changes, then raises the signal fence.\n",
+      SEC_MEMORY, cmd_update_submit },
+    { "update-cancel", "BATCH|all", "UPDATE_CANCEL",
+      "cancel a waiting batch, or all of them (never applied, nothing signalled)", NULL, SEC_MEMORY,
+      cmd_update_cancel },
+    { "update-queue", "", "UPDATE_QUEUE", "the waiting batches and the last one that ended", NULL,
+      SEC_MEMORY, cmd_update_queue },
     { NULL, NULL, NULL, NULL, NULL, SEC_DEVICE, NULL },
 };

@@ -66,8 +66,7 @@ static bool positional(const struct options *o, int count, uint64_t *out)
     return true;
 }
 
-/* The value of key=N among the options after the first `from` arguments. */
-static bool option_number(const struct options *o, int from, const char *key, uint64_t *out)
+bool option_number(const struct options *o, int from, const char *key, uint64_t *out)
 {
     size_t n = strlen(key);
     for (int i = from; i < o->nargs; i++)
@@ -320,11 +319,6 @@ static int cmd_engine_status(struct gmmu_dev *dev, const struct options *o)
     print_engine_rsp(o, &rsp);
     return 0;
 }
-
-/* One owner token for every gmmuctl process (bit 31 clear: never a
-   library process's, gmmu_fence_owner), so jobs queued by one invocation
-   survive the next; a library host's first submit or cancel takes over. */
-#define GMMUCTL_OWNER 0x676D6374u
 
 /* [wait=FENCE wait-value=N] [signal=FENCE signal-value=N] after the job. */
 static int cmd_submit(struct gmmu_dev *dev, const struct options *o)

@@ -388,6 +388,47 @@ int gmmu_engine_queue(struct gmmu_dev *dev, uint32_t engine, struct gmmu_engine_
     return call_exact(dev, GMMU_OP_ENGINE_QUEUE, &req, sizeof req, out, sizeof *out);
 }
 
+int gmmu_update_submit(struct gmmu_dev *dev, const struct gmmu_update_submit_req *req,
+                       const struct gmmu_update_op *ops, size_t count, uint32_t *batch)
+{
+    uint8_t msg[sizeof(struct gmmu_update_submit_req) +
+                GMMU_UPDATE_QUEUE_OPS * sizeof(struct gmmu_update_op)];
+    struct gmmu_update_submit_req rq = *req;
+    struct gmmu_update_submit_rsp rsp;
+
+    if (!count || count > GMMU_UPDATE_QUEUE_OPS || !ops)
+        return GMMU_E_INVALID_ARG;
+    rq.count = (uint32_t)count;
+    if (!rq.owner)
+        rq.owner = gmmu_fence_owner();
+    memcpy(msg, &rq, sizeof(rq));
+    memcpy(msg + sizeof(rq), ops, count * sizeof(*ops));
+    int rc = call_exact(dev, GMMU_OP_UPDATE_SUBMIT, msg, sizeof(rq) + count * sizeof(*ops), &rsp,
+                        sizeof rsp);
+    if (rc == 0 && batch)
+        *batch = rsp.batch;
+    return rc;
+}
+
+int gmmu_update_cancel(struct gmmu_dev *dev, const struct gmmu_update_cancel_req *req,
+                       struct gmmu_update_cancel_rsp *out)
+{
+    struct gmmu_update_cancel_req rq = *req;
+    struct gmmu_update_cancel_rsp rsp;
+
+    if (!rq.owner)
+        rq.owner = gmmu_fence_owner();
+    int rc = call_exact(dev, GMMU_OP_UPDATE_CANCEL, &rq, sizeof rq, &rsp, sizeof rsp);
+    if (rc == 0 && out)
+        *out = rsp;
+    return rc;
+}
+
+int gmmu_update_queue(struct gmmu_dev *dev, struct gmmu_update_queue_rsp *out)
+{
+    return call_exact(dev, GMMU_OP_UPDATE_QUEUE, NULL, 0, out, sizeof *out);
+}
+
 /* ------------------------------------------------------------ fences */
 
 uint32_t gmmu_fence_owner(void)

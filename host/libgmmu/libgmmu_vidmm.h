@@ -129,6 +129,25 @@ int gmmu_engine_cancel(struct gmmu_dev *dev, const struct gmmu_engine_cancel_req
 /* An engine's queue: jobs held, the running job, the last job's result. */
 int gmmu_engine_queue(struct gmmu_dev *dev, uint32_t engine, struct gmmu_engine_queue_rsp *out);
 
+/* ------------------------------------------------------------ ordered paging
+ * UPDATE_VA batches that wait and signal (docs/vidmm.md, "Ordered paging"):
+ * the device applies queued batches in order once req->wait_handle reached
+ * req->wait_value (0: no wait) and no submitted job still needs a range a
+ * batch changes, then raises req->signal_handle to req->signal_value. */
+/* Queues a batch of count (1 .. GMMU_UPDATE_QUEUE_OPS) operations and
+   returns at once; *batch (may be NULL) is its id. req->count is set from
+   count; req->owner 0 is this process's token. A batch UPDATE_VA would
+   refuse now answers that status; a full queue GMMU_STATUS_BUSY. */
+int gmmu_update_submit(struct gmmu_dev *dev, const struct gmmu_update_submit_req *req,
+                       const struct gmmu_update_op *ops, size_t count, uint32_t *batch);
+/* Cancels req->batch (flags 0) or every waiting batch
+   (GMMU_UPDATE_CANCEL_FLAG_ALL); a cancelled batch is never applied and
+   signals nothing. req->owner 0 is this process's token; out may be NULL. */
+int gmmu_update_cancel(struct gmmu_dev *dev, const struct gmmu_update_cancel_req *req,
+                       struct gmmu_update_cancel_rsp *out);
+/* The waiting batches and the last one that ended. */
+int gmmu_update_queue(struct gmmu_dev *dev, struct gmmu_update_queue_rsp *out);
+
 /* ------------------------------------------------------------ paging fence
  * MAP_VA, UNMAP_VA, UPDATE_VA and MAKE_RESIDENT signal the device's paging
  * fence (handle GMMU_FENCE_PAGING) and return the value; it is reached when

@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x0001000E) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS) */
+#define GMMU_PROTO_VERSION GMMU_U(0x0001000F) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -23,6 +23,8 @@
 #define GMMU_SEGMENTS_MAX GMMU_U(0x00000008) /* Most segments GET_SEGMENTS lists */
 #define GMMU_FENCES GMMU_U(0x00000010) /* Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY */
 #define GMMU_FENCE_WAITS GMMU_U(0x00000010) /* Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired) */
+#define GMMU_UPDATE_QUEUE_DEPTH GMMU_U(0x00000008) /* UPDATE_SUBMIT batches the device holds waiting: one beyond them is BUSY and changes nothing (retry once one was applied) */
+#define GMMU_UPDATE_QUEUE_OPS GMMU_U(0x00000060) /* update_op the waiting batches hold in all (one 4 KiB page of the firmware's DDR area): a batch that does not fit in what is left is BUSY and changes nothing; a batch of more can never be queued (INVALID_ARGUMENT) */
 #define GMMU_ENGINE_QUEUE_DEPTH GMMU_U(0x00000008) /* Jobs each engine's queue holds, the running one included: an ENGINE_SUBMIT beyond them is BUSY and changes nothing (retry once one finished) */
 #define GMMU_FENCE_PAGING GMMU_U(0x46000001) /* Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it */
 #ifndef __ASSEMBLER__
@@ -105,6 +107,9 @@ enum gmmu_op {
     GMMU_OP_ENGINE_SUBMIT = 35, /* Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp) */
     GMMU_OP_ENGINE_CANCEL = 36, /* Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp) */
     GMMU_OP_ENGINE_QUEUE = 37, /* An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp) */
+    GMMU_OP_UPDATE_SUBMIT = 56, /* Queue an UPDATE_VA batch and complete at once: it is applied, in queue order, once its wait fence reached its value and no submitted engine job still needs a range it changes (it waits for them), then signals the paging fence and its signal fence (update_submit_req + count x update_op -> update_submit_rsp) */
+    GMMU_OP_UPDATE_CANCEL = 57, /* Cancel a waiting UPDATE_SUBMIT batch, or every one (update_cancel_req -> update_cancel_rsp): it is never applied and signals nothing */
+    GMMU_OP_UPDATE_QUEUE = 58, /* The waiting batches now and the last one that ended (no payload -> update_queue_rsp) */
     GMMU_OP_FENCE_CREATE = 48, /* Create a monitored fence with an initial value (fence_create_req -> fence_info) */
     GMMU_OP_FENCE_DESTROY = 49, /* Destroy a fence and drop its waits (handle_req) */
     GMMU_OP_FENCE_SIGNAL = 50, /* Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info) */
@@ -144,6 +149,9 @@ static inline const char *gmmu_op_name(unsigned value)
     case 35: return "ENGINE_SUBMIT";
     case 36: return "ENGINE_CANCEL";
     case 37: return "ENGINE_QUEUE";
+    case 56: return "UPDATE_SUBMIT";
+    case 57: return "UPDATE_CANCEL";
+    case 58: return "UPDATE_QUEUE";
     case 48: return "FENCE_CREATE";
     case 49: return "FENCE_DESTROY";
     case 50: return "FENCE_SIGNAL";
@@ -185,6 +193,9 @@ static inline const char *gmmu_op_desc(unsigned value)
     case 35: return "Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp)";
     case 36: return "Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp)";
     case 37: return "An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp)";
+    case 56: return "Queue an UPDATE_VA batch and complete at once: it is applied, in queue order, once its wait fence reached its value and no submitted engine job still needs a range it changes (it waits for them), then signals the paging fence and its signal fence (update_submit_req + count x update_op -> update_submit_rsp)";
+    case 57: return "Cancel a waiting UPDATE_SUBMIT batch, or every one (update_cancel_req -> update_cancel_rsp): it is never applied and signals nothing";
+    case 58: return "The waiting batches now and the last one that ended (no payload -> update_queue_rsp)";
     case 48: return "Create a monitored fence with an initial value (fence_create_req -> fence_info)";
     case 49: return "Destroy a fence and drop its waits (handle_req)";
     case 50: return "Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)";
@@ -386,6 +397,26 @@ static inline const char *gmmu_remove_backing_flag_desc(unsigned value)
 {
     switch (value) {
     case 1: return "Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0";
+    default: return 0;
+    }
+}
+
+enum gmmu_update_cancel_flag {
+    GMMU_UPDATE_CANCEL_FLAG_ALL = 1, /* Cancel every waiting batch, whatever its owner (batch ignored) */
+};
+
+static inline const char *gmmu_update_cancel_flag_name(unsigned value)
+{
+    switch (value) {
+    case 1: return "ALL";
+    default: return 0;
+    }
+}
+
+static inline const char *gmmu_update_cancel_flag_desc(unsigned value)
+{
+    switch (value) {
+    case 1: return "Cancel every waiting batch, whatever its owner (batch ignored)";
     default: return 0;
     }
 }
@@ -1012,6 +1043,62 @@ struct gmmu_engine_submit_rsp {
 };
 #define GMMU_ENGINE_SUBMIT_RSP_BYTES 8u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_engine_submit_rsp) == 8, "engine_submit_rsp layout");
+
+/* UPDATE_SUBMIT payload header; count update_op follow (as UPDATE_VA's) */
+struct gmmu_update_submit_req {
+    uint32_t as_handle; /* +0: Address space */
+    uint32_t count; /* +4: Operations that follow, 1 .. UPDATE_QUEUE_OPS */
+    uint32_t wait_handle; /* +8: Fence the batch waits for before it is applied (FENCE_PAGING included); 0: none */
+    uint32_t signal_handle; /* +12: Fence raised to signal_value once the batch ended, applied or failed (not FENCE_PAGING); 0: none */
+    uint64_t wait_value; /* +16: The batch is applied once the wait fence is at or past it (modulo 2^64) */
+    uint64_t signal_value; /* +24: Value the signal fence is raised to (left alone if it is already at or past it) */
+    uint32_t owner; /* +32: The host's token (libgmmu: gmmu_fence_owner). A batch of another owner cancels every waiting batch of the previous one: that host has left */
+    uint32_t reserved; /* +36: 0 */
+};
+#define GMMU_UPDATE_SUBMIT_REQ_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_submit_req) == 40, "update_submit_req layout");
+
+/* UPDATE_SUBMIT completion payload */
+struct gmmu_update_submit_rsp {
+    uint32_t batch; /* +0: The batch's id (never 0) */
+    uint32_t queued; /* +4: Batches waiting, this one included */
+};
+#define GMMU_UPDATE_SUBMIT_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_submit_rsp) == 8, "update_submit_rsp layout");
+
+/* UPDATE_CANCEL payload */
+struct gmmu_update_cancel_req {
+    uint32_t batch; /* +0: The batch's id; one that already ended (or never was) cancels nothing and is OK */
+    uint32_t flags; /* +4: UPDATE_CANCEL_FLAG_* */
+    uint32_t owner; /* +8: The host's token, as update_submit_req's */
+    uint32_t reserved; /* +12: 0 */
+};
+#define GMMU_UPDATE_CANCEL_REQ_BYTES 16u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_cancel_req) == 16, "update_cancel_req layout");
+
+/* UPDATE_CANCEL completion payload */
+struct gmmu_update_cancel_rsp {
+    uint32_t cancelled; /* +0: Batches removed (never applied, nothing signalled) */
+    uint32_t queued; /* +4: Batches still waiting */
+};
+#define GMMU_UPDATE_CANCEL_RSP_BYTES 8u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_cancel_rsp) == 8, "update_cancel_rsp layout");
+
+/* UPDATE_QUEUE completion payload */
+struct gmmu_update_queue_rsp {
+    uint32_t queued; /* +0: Batches waiting (at most UPDATE_QUEUE_DEPTH) */
+    uint32_t ops; /* +4: Operations they hold (at most UPDATE_QUEUE_OPS) */
+    uint32_t head; /* +8: The oldest waiting batch's id; 0: none */
+    uint32_t head_in_use; /* +12: 1 if the oldest batch's wait fence is reached but a submitted engine job still needs a range it changes: it waits for that job */
+    uint32_t last_batch; /* +16: The last batch that ended (applied or failed); 0: none yet */
+    uint32_t last_status; /* +20: How it ended: OK once applied, else UPDATE_VA's status for it then (BAD_HANDLE: its address space or an allocation was gone; its signal fence was raised either way) */
+    uint32_t applied; /* +24: Batches applied since boot */
+    uint32_t failed; /* +28: Batches that ended without being applied since boot (UPDATE_VA refused them when their turn came) */
+    uint32_t cancelled; /* +32: Batches cancelled since boot (UPDATE_CANCEL, a new owner, a wait fence destroyed) */
+    uint32_t reserved; /* +36: 0 */
+};
+#define GMMU_UPDATE_QUEUE_RSP_BYTES 40u
+GMMU_STATIC_ASSERT(sizeof(struct gmmu_update_queue_rsp) == 40, "update_queue_rsp layout");
 
 /* ENGINE_CANCEL payload */
 struct gmmu_engine_cancel_req {

@@ -36,7 +36,9 @@ from ._defs import (MSG_HDR_BYTES, MSG_MAX_BYTES, MMU_PORTS_MAX, UPDATE_OP_BYTES
                     MapReq, MmuCounters, MmuCountersFlag, MmuPortCounters, PtStats, QueryRsp,
                     Stats, Status, UpdateOp, UpdateOpKind, VramRsp, AllocInfo, RESIDENCY_MAX,
                     SEGMENTS_MAX, SegmentDesc, EngineSubmitReq, EngineCancelReq,
-                    EngineCancelRsp, EngineQueueRsp, EngineCancelFlag, _Struct)
+                    EngineCancelRsp, EngineQueueRsp, EngineCancelFlag, UpdateSubmitReq,
+                    UpdateCancelReq, UpdateCancelRsp, UpdateQueueRsp, UpdateCancelFlag,
+                    UPDATE_QUEUE_OPS, _Struct)
 
 __version__ = VERSION
 
@@ -190,6 +192,11 @@ def _load():
         "gmmu_engine_cancel": (_int, [_dev_p, _c.POINTER(EngineCancelReq),
                                       _c.POINTER(EngineCancelRsp)]),
         "gmmu_engine_queue": (_int, [_dev_p, _u32, _c.POINTER(EngineQueueRsp)]),
+        "gmmu_update_submit": (_int, [_dev_p, _c.POINTER(UpdateSubmitReq), _c.POINTER(UpdateOp),
+                                      _c.c_size_t, _c.POINTER(_u32)]),
+        "gmmu_update_cancel": (_int, [_dev_p, _c.POINTER(UpdateCancelReq),
+                                      _c.POINTER(UpdateCancelRsp)]),
+        "gmmu_update_queue": (_int, [_dev_p, _c.POINTER(UpdateQueueRsp)]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -444,6 +451,40 @@ class Device:
         _check(_lib.gmmu_update_va_fence(self._handle(), as_handle, arr, len(ops),
                                          _c.byref(fence)), "UPDATE_VA")
         return fence.value
+
+    def update_submit(self, as_handle, ops, wait=None, signal=None, owner=0):
+        """Queues an UPDATE_VA batch and returns its id at once. wait=(fence,
+        value): it is applied once the fence is at or past value (and no
+        submitted job still needs a range it changes); signal=(fence, value):
+        the fence is raised to value once it ended. owner 0 is this
+        process's token."""
+        ops = list(ops)
+        if not 0 < len(ops) <= UPDATE_QUEUE_OPS:
+            raise ValueError(f"gmmu: a queued batch holds 1 to {UPDATE_QUEUE_OPS} operations")
+        wh, wv = wait if wait else (0, 0)
+        sh, sv = signal if signal else (0, 0)
+        req = UpdateSubmitReq(as_handle=as_handle, wait_handle=wh, wait_value=wv,
+                              signal_handle=sh, signal_value=sv, owner=owner)
+        arr = (UpdateOp * len(ops))(*ops)
+        batch = _u32()
+        _check(_lib.gmmu_update_submit(self._handle(), _c.byref(req), arr, len(ops),
+                                       _c.byref(batch)), "UPDATE_SUBMIT")
+        return batch.value
+
+    def update_cancel(self, batch=0, all=False):
+        """Cancels a waiting batch (never applied, nothing signalled), or all
+        of them. Returns the UpdateCancelRsp (cancelled, queued)."""
+        req = UpdateCancelReq(batch=batch, flags=int(UpdateCancelFlag.ALL) if all else 0)
+        out = UpdateCancelRsp()
+        _check(_lib.gmmu_update_cancel(self._handle(), _c.byref(req), _c.byref(out)),
+               "UPDATE_CANCEL")
+        return out
+
+    def update_queue(self):
+        """The waiting batches and the last one that ended (UpdateQueueRsp)."""
+        out = UpdateQueueRsp()
+        _check(_lib.gmmu_update_queue(self._handle(), _c.byref(out)), "UPDATE_QUEUE")
+        return out
 
     def query(self, as_handle, va):
         out = QueryRsp()

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x1000e  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS)
+PROTO_VERSION = 0x1000f  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -25,6 +25,8 @@ ALLOC_PAGES_RUNS = 0x20  # Most runs of an ALLOC_PAGES list: a run is consecutiv
 SEGMENTS_MAX = 0x8  # Most segments GET_SEGMENTS lists
 FENCES = 0x10  # Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
 FENCE_WAITS = 0x10  # Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
+UPDATE_QUEUE_DEPTH = 0x8  # UPDATE_SUBMIT batches the device holds waiting: one beyond them is BUSY and changes nothing (retry once one was applied)
+UPDATE_QUEUE_OPS = 0x60  # update_op the waiting batches hold in all (one 4 KiB page of the firmware's DDR area): a batch that does not fit in what is left is BUSY and changes nothing; a batch of more can never be queued (INVALID_ARGUMENT)
 ENGINE_QUEUE_DEPTH = 0x8  # Jobs each engine's queue holds, the running one included: an ENGINE_SUBMIT beyond them is BUSY and changes nothing (retry once one finished)
 FENCE_PAGING = 0x46000001  # Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
 
@@ -70,6 +72,9 @@ class Op(enum.IntEnum):
     ENGINE_SUBMIT = 0x23  # Queue a job on a GPU engine and complete at once: it starts once the engines ahead of it in the queue are done and its wait fence reached its value, and signals its signal fence when it ends (engine_submit_req -> engine_submit_rsp)
     ENGINE_CANCEL = 0x24  # Cancel a queued job that has not started (it never runs and signals nothing), or abort the running one (it ends ABORTED and signals its fence) (engine_cancel_req -> engine_cancel_rsp)
     ENGINE_QUEUE = 0x25  # An engine's queue now: jobs held, the running job, the last finished job and its result (engine_status_req, flags 0 -> engine_queue_rsp)
+    UPDATE_SUBMIT = 0x38  # Queue an UPDATE_VA batch and complete at once: it is applied, in queue order, once its wait fence reached its value and no submitted engine job still needs a range it changes (it waits for them), then signals the paging fence and its signal fence (update_submit_req + count x update_op -> update_submit_rsp)
+    UPDATE_CANCEL = 0x39  # Cancel a waiting UPDATE_SUBMIT batch, or every one (update_cancel_req -> update_cancel_rsp): it is never applied and signals nothing
+    UPDATE_QUEUE = 0x3a  # The waiting batches now and the last one that ended (no payload -> update_queue_rsp)
     FENCE_CREATE = 0x30  # Create a monitored fence with an initial value (fence_create_req -> fence_info)
     FENCE_DESTROY = 0x31  # Destroy a fence and drop its waits (handle_req)
     FENCE_SIGNAL = 0x32  # Raise a fence's value from the host; a value behind the current one is INVALID_ARGUMENT (fence_signal_req -> fence_info)
@@ -119,6 +124,10 @@ class EngineStatusFlag(enum.IntFlag):
 
 class RemoveBackingFlag(enum.IntFlag):
     UNREACHABLE = 0x1  # Remove every range the device can no longer write (a departed host's memory); sys_addr and size must be 0
+
+
+class UpdateCancelFlag(enum.IntFlag):
+    ALL = 0x1  # Cancel every waiting batch, whatever its owner (batch ignored)
 
 
 class EngineCancelFlag(enum.IntFlag):
@@ -563,6 +572,62 @@ class EngineSubmitRsp(_Struct):
     ]
 
 
+class UpdateSubmitReq(_Struct):
+    "UPDATE_SUBMIT payload header; count update_op follow (as UPDATE_VA's)"
+    _fields_ = [
+        ("as_handle", ctypes.c_uint32),  # Address space
+        ("count", ctypes.c_uint32),  # Operations that follow, 1 .. UPDATE_QUEUE_OPS
+        ("wait_handle", ctypes.c_uint32),  # Fence the batch waits for before it is applied (FENCE_PAGING included); 0: none
+        ("signal_handle", ctypes.c_uint32),  # Fence raised to signal_value once the batch ended, applied or failed (not FENCE_PAGING); 0: none
+        ("wait_value", ctypes.c_uint64),  # The batch is applied once the wait fence is at or past it (modulo 2^64)
+        ("signal_value", ctypes.c_uint64),  # Value the signal fence is raised to (left alone if it is already at or past it)
+        ("owner", ctypes.c_uint32),  # The host's token (libgmmu: gmmu_fence_owner). A batch of another owner cancels every waiting batch of the previous one: that host has left
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class UpdateSubmitRsp(_Struct):
+    'UPDATE_SUBMIT completion payload'
+    _fields_ = [
+        ("batch", ctypes.c_uint32),  # The batch's id (never 0)
+        ("queued", ctypes.c_uint32),  # Batches waiting, this one included
+    ]
+
+
+class UpdateCancelReq(_Struct):
+    'UPDATE_CANCEL payload'
+    _fields_ = [
+        ("batch", ctypes.c_uint32),  # The batch's id; one that already ended (or never was) cancels nothing and is OK
+        ("flags", ctypes.c_uint32),  # UPDATE_CANCEL_FLAG_*
+        ("owner", ctypes.c_uint32),  # The host's token, as update_submit_req's
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
+class UpdateCancelRsp(_Struct):
+    'UPDATE_CANCEL completion payload'
+    _fields_ = [
+        ("cancelled", ctypes.c_uint32),  # Batches removed (never applied, nothing signalled)
+        ("queued", ctypes.c_uint32),  # Batches still waiting
+    ]
+
+
+class UpdateQueueRsp(_Struct):
+    'UPDATE_QUEUE completion payload'
+    _fields_ = [
+        ("queued", ctypes.c_uint32),  # Batches waiting (at most UPDATE_QUEUE_DEPTH)
+        ("ops", ctypes.c_uint32),  # Operations they hold (at most UPDATE_QUEUE_OPS)
+        ("head", ctypes.c_uint32),  # The oldest waiting batch's id; 0: none
+        ("head_in_use", ctypes.c_uint32),  # 1 if the oldest batch's wait fence is reached but a submitted engine job still needs a range it changes: it waits for that job
+        ("last_batch", ctypes.c_uint32),  # The last batch that ended (applied or failed); 0: none yet
+        ("last_status", ctypes.c_uint32),  # How it ended: OK once applied, else UPDATE_VA's status for it then (BAD_HANDLE: its address space or an allocation was gone; its signal fence was raised either way)
+        ("applied", ctypes.c_uint32),  # Batches applied since boot
+        ("failed", ctypes.c_uint32),  # Batches that ended without being applied since boot (UPDATE_VA refused them when their turn came)
+        ("cancelled", ctypes.c_uint32),  # Batches cancelled since boot (UPDATE_CANCEL, a new owner, a wait fence destroyed)
+        ("reserved", ctypes.c_uint32),  # 0
+    ]
+
+
 class EngineCancelReq(_Struct):
     'ENGINE_CANCEL payload'
     _fields_ = [
@@ -783,6 +848,11 @@ ENGINE_STATUS_REQ_BYTES = ctypes.sizeof(EngineStatusReq)
 ENGINE_RSP_BYTES = ctypes.sizeof(EngineRsp)
 ENGINE_SUBMIT_REQ_BYTES = ctypes.sizeof(EngineSubmitReq)
 ENGINE_SUBMIT_RSP_BYTES = ctypes.sizeof(EngineSubmitRsp)
+UPDATE_SUBMIT_REQ_BYTES = ctypes.sizeof(UpdateSubmitReq)
+UPDATE_SUBMIT_RSP_BYTES = ctypes.sizeof(UpdateSubmitRsp)
+UPDATE_CANCEL_REQ_BYTES = ctypes.sizeof(UpdateCancelReq)
+UPDATE_CANCEL_RSP_BYTES = ctypes.sizeof(UpdateCancelRsp)
+UPDATE_QUEUE_RSP_BYTES = ctypes.sizeof(UpdateQueueRsp)
 ENGINE_CANCEL_REQ_BYTES = ctypes.sizeof(EngineCancelReq)
 ENGINE_CANCEL_RSP_BYTES = ctypes.sizeof(EngineCancelRsp)
 ENGINE_QUEUE_RSP_BYTES = ctypes.sizeof(EngineQueueRsp)

@@ -7,7 +7,7 @@ package gmmu_mbox_pkg;
   /* verilator lint_off UNUSEDPARAM */
 
   localparam int unsigned MBOX_MAGIC = 1480740167;  // 'GMBX': IDENT_MAGIC
-  localparam int unsigned PROTO_VERSION = 65550;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS)
+  localparam int unsigned PROTO_VERSION = 65551;  // Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence)
   localparam int unsigned SLOT_BYTES = 64;  // Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
   localparam int unsigned CMD_SLOTS = 64;  // Command ring slots (power of two)
   localparam int unsigned CPL_SLOTS = 64;  // Completion ring slots (power of two)
@@ -24,6 +24,8 @@ package gmmu_mbox_pkg;
   localparam int unsigned SEGMENTS_MAX = 8;  // Most segments GET_SEGMENTS lists
   localparam int unsigned FENCES = 16;  // Fence objects the device holds, the paging fence included: a FENCE_CREATE beyond them is NO_MEMORY
   localparam int unsigned FENCE_WAITS = 16;  // Armed FENCE_WAIT notifications the device holds: a FENCE_WAIT beyond them is BUSY (retry once some fired)
+  localparam int unsigned UPDATE_QUEUE_DEPTH = 8;  // UPDATE_SUBMIT batches the device holds waiting: one beyond them is BUSY and changes nothing (retry once one was applied)
+  localparam int unsigned UPDATE_QUEUE_OPS = 96;  // update_op the waiting batches hold in all (one 4 KiB page of the firmware's DDR area): a batch that does not fit in what is left is BUSY and changes nothing; a batch of more can never be queued (INVALID_ARGUMENT)
   localparam int unsigned ENGINE_QUEUE_DEPTH = 8;  // Jobs each engine's queue holds, the running one included: an ENGINE_SUBMIT beyond them is BUSY and changes nothing (retry once one finished)
   localparam int unsigned FENCE_PAGING = 1174405121;  // Handle of the device's paging fence: MAP_VA, UNMAP_VA, UPDATE_VA, MAKE_RESIDENT and evictions signal it; the host may read and wait for it, not signal or destroy it
   typedef enum logic [1:0] {
@@ -65,6 +67,9 @@ package gmmu_mbox_pkg;
     OP_ENGINE_SUBMIT = 7'd35,
     OP_ENGINE_CANCEL = 7'd36,
     OP_ENGINE_QUEUE = 7'd37,
+    OP_UPDATE_SUBMIT = 7'd56,
+    OP_UPDATE_CANCEL = 7'd57,
+    OP_UPDATE_QUEUE = 7'd58,
     OP_FENCE_CREATE = 7'd48,
     OP_FENCE_DESTROY = 7'd49,
     OP_FENCE_SIGNAL = 7'd50,
@@ -107,6 +112,9 @@ package gmmu_mbox_pkg;
   typedef enum logic [0:0] {
     REMOVE_BACKING_FLAG_UNREACHABLE = 1'd1
   } remove_backing_flag_e;
+  typedef enum logic [0:0] {
+    UPDATE_CANCEL_FLAG_ALL = 1'd1
+  } update_cancel_flag_e;
   typedef enum logic [0:0] {
     ENGINE_CANCEL_FLAG_ALL = 1'd1
   } engine_cancel_flag_e;
@@ -247,6 +255,11 @@ package gmmu_mbox_pkg;
   localparam int unsigned ENGINE_RSP_BYTES = 40;
   localparam int unsigned ENGINE_SUBMIT_REQ_BYTES = 72;
   localparam int unsigned ENGINE_SUBMIT_RSP_BYTES = 8;
+  localparam int unsigned UPDATE_SUBMIT_REQ_BYTES = 40;
+  localparam int unsigned UPDATE_SUBMIT_RSP_BYTES = 8;
+  localparam int unsigned UPDATE_CANCEL_REQ_BYTES = 16;
+  localparam int unsigned UPDATE_CANCEL_RSP_BYTES = 8;
+  localparam int unsigned UPDATE_QUEUE_RSP_BYTES = 40;
   localparam int unsigned ENGINE_CANCEL_REQ_BYTES = 16;
   localparam int unsigned ENGINE_CANCEL_RSP_BYTES = 8;
   localparam int unsigned ENGINE_QUEUE_RSP_BYTES = 64;

@@ -511,6 +511,166 @@ static void test_ping_and_throughput(void **state)
     assert_int_equal(gmmu_destroy_as(dev, as), 0);
 }
 
+/* ------------------------------------------------------------ ordered paging */
+
+static uint64_t filled_s1(uint64_t word, uint32_t len, uint64_t *s2)
+{
+    uint64_t s1 = 0;
+    *s2 = 0;
+    sums_add(&s1, s2, word, len / 8);
+    return s1;
+}
+
+static struct gmmu_update_op tile_map(uint64_t va, uint32_t alloc)
+{
+    return (struct gmmu_update_op){
+        .op = GMMU_UPDATE_OP_MAP, .va = va, .size = 64 * KIB, .alloc_handle = alloc
+    };
+}
+
+static uint32_t update_submit(uint32_t as, struct gmmu_update_op op, uint32_t wait, uint64_t wv,
+                              uint32_t sig, uint64_t sv)
+{
+    struct gmmu_update_submit_req rq = { .as_handle = as,
+                                         .wait_handle = wait,
+                                         .wait_value = wv,
+                                         .signal_handle = sig,
+                                         .signal_value = sv };
+    uint32_t id = 0;
+    int rc = gmmu_update_submit(dev, &rq, &op, 1, &id);
+    if (rc)
+        fail_msg("UPDATE_SUBMIT: %s", gmmu_strerror(rc));
+    return id;
+}
+
+static struct gmmu_update_queue_rsp update_state(void)
+{
+    struct gmmu_update_queue_rsp q;
+    assert_int_equal(gmmu_update_queue(dev, &q), 0);
+    return q;
+}
+
+/*
+ * A tile remapped between two uses, in order with the engines (issue 30,
+ * deliverable 3): job 1 sums the tile (waiting for the host), a queued
+ * batch waits for job 1's fence and points the tile at other memory, job 2
+ * waits for the batch's fence and sums the tile again. Job 1 must see the
+ * first allocation's bytes and job 2 the second's. Meanwhile the mailbox
+ * answers, and a plain UPDATE_VA of the tile is BUSY (memory in use: job 1
+ * still needs it). Then a cancelled batch changes nothing, a batch whose
+ * allocation was freed before its turn fails and still signals, and bad
+ * batches are refused at submit.
+ */
+static void test_ordered_paging(void **state)
+{
+    (void)state;
+    enum { TILE = 64 * 1024 };
+    uint32_t as, asid;
+    assert_int_equal(gmmu_create_as(dev, &as, &asid), 0);
+    struct soc_buffer a = soc_make_buffer(dev, as, TILE, 0, 0, 0);
+    struct soc_buffer b = soc_make_buffer(dev, as, TILE, 0, 0, 0);
+    const uint64_t word_a = 0xA0A0A0A000000001ull, word_b = 0xB0B0B0B000000002ull;
+    poison(0, as, a.va, TILE, word_a);
+    poison(0, as, b.va, TILE, word_b);
+    uint64_t rsv;
+    assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, 2 * TILE, &rsv), 0);
+    struct gmmu_update_op first = tile_map(rsv, a.alloc);
+    assert_int_equal(gmmu_update_va(dev, as, &first, 1), 0);
+
+    uint32_t go = new_fence(0), j1 = new_fence(0), swapped = new_fence(0), j2 = new_fence(0);
+    struct gmmu_engine_submit_req rq = job(0, OP_CHECKSUM, as, 0, rsv, TILE, 0);
+    rq.wait_handle = go;
+    rq.wait_value = 1;
+    rq.signal_handle = j1;
+    rq.signal_value = 1;
+    submit(rq);
+    /* Job 1 waits for the host, not for paging: it still needs the tile. */
+    struct gmmu_update_op swap = tile_map(rsv, b.alloc);
+    assert_int_equal(gmmu_update_va(dev, as, &swap, 1), GMMU_STATUS_BUSY);
+    uint32_t batch = update_submit(as, swap, j1, 1, swapped, 1);
+    rq = job(1, OP_CHECKSUM, as, 0, rsv, TILE, 0);
+    rq.wait_handle = swapped;
+    rq.wait_value = 1;
+    rq.signal_handle = j2;
+    rq.signal_value = 1;
+    submit(rq);
+
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(gmmu_ping(dev, NULL, 0), 0);
+    struct gmmu_update_queue_rsp uq = update_state();
+    assert_int_equal(uq.queued, 1);
+    assert_int_equal(uq.ops, 1);
+    assert_int_equal(uq.head, batch);
+    assert_int_equal(fence_value(swapped), 0);
+    struct gmmu_query_rsp qa, qb, qr;
+    assert_int_equal(gmmu_query_va(dev, as, a.va, &qa), 0);
+    assert_int_equal(gmmu_query_va(dev, as, b.va, &qb), 0);
+    assert_int_equal(gmmu_query_va(dev, as, rsv, &qr), 0);
+    assert_int_equal(qr.pa, qa.pa);
+
+    uint32_t applied = uq.applied;
+    assert_int_equal(gmmu_fence_signal(dev, go, 1, NULL), 0);
+    wait_fence(j2, 1);
+    uint64_t s1, s2;
+    s1 = filled_s1(word_a, TILE, &s2);
+    struct gmmu_engine_queue_rsp q0 = queue_of(0), q1 = queue_of(1);
+    assert_int_equal(q0.result, s1);
+    assert_int_equal(q0.result2, s2);
+    s1 = filled_s1(word_b, TILE, &s2);
+    assert_int_equal(q1.result, s1);
+    assert_int_equal(q1.result2, s2);
+    assert_int_equal(fence_value(swapped), 1);
+    uq = update_state();
+    assert_int_equal(uq.queued, 0);
+    assert_int_equal(uq.last_batch, batch);
+    assert_int_equal(uq.last_status, GMMU_STATUS_OK);
+    assert_int_equal(uq.applied, applied + 1);
+    assert_int_equal(gmmu_query_va(dev, as, rsv, &qr), 0);
+    assert_int_equal(qr.pa, qb.pa);
+
+    /* Cancelled: never applied, nothing signalled. */
+    uint32_t never = new_fence(0), sig = new_fence(0);
+    batch = update_submit(as, first, never, 1, sig, 1);
+    struct gmmu_update_cancel_req crq = { .batch = batch };
+    struct gmmu_update_cancel_rsp crs;
+    assert_int_equal(gmmu_update_cancel(dev, &crq, &crs), 0);
+    assert_int_equal(crs.cancelled, 1);
+    assert_int_equal(gmmu_fence_signal(dev, never, 1, NULL), 0);
+    assert_int_equal(gmmu_ping(dev, NULL, 0), 0);
+    assert_int_equal(gmmu_query_va(dev, as, rsv, &qr), 0);
+    assert_int_equal(qr.pa, qb.pa);
+    assert_int_equal(fence_value(sig), 0);
+
+    /* The allocation goes before the batch's turn: it fails, signalling. */
+    struct soc_buffer c = soc_make_buffer(dev, as, TILE, 0, 0, 0);
+    batch = update_submit(as, tile_map(rsv + TILE, c.alloc), never, 2, sig, 1);
+    assert_int_equal(gmmu_free(dev, c.alloc), 0);
+    assert_int_equal(gmmu_fence_signal(dev, never, 2, NULL), 0);
+    wait_fence(sig, 1);
+    uq = update_state();
+    assert_int_equal(uq.last_batch, batch);
+    assert_int_equal(uq.last_status, GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(gmmu_query_va(dev, as, rsv + TILE, &qr), 0);
+    assert_int_equal(qr.state, 0);
+
+    /* Refused at submit, nothing queued. */
+    struct gmmu_update_op bad = tile_map(rsv + 4096, a.alloc);
+    struct gmmu_update_submit_req brq = { .as_handle = as };
+    assert_int_equal(gmmu_update_submit(dev, &brq, &bad, 1, NULL), GMMU_STATUS_UNALIGNED);
+    brq.signal_handle = GMMU_FENCE_PAGING;
+    assert_int_equal(gmmu_update_submit(dev, &brq, &first, 1, NULL), GMMU_STATUS_INVALID_ARGUMENT);
+    brq = (struct gmmu_update_submit_req){ .as_handle = as ^ 0x100 };
+    assert_int_equal(gmmu_update_submit(dev, &brq, &first, 1, NULL), GMMU_STATUS_BAD_HANDLE);
+    assert_int_equal(update_state().queued, 0);
+
+    uint32_t fences[] = { go, j1, swapped, j2, never, sig };
+    for (size_t i = 0; i < sizeof fences / sizeof fences[0]; i++)
+        assert_int_equal(gmmu_fence_destroy(dev, fences[i]), 0);
+    assert_int_equal(gmmu_free(dev, a.alloc), 0);
+    assert_int_equal(gmmu_free(dev, b.alloc), 0);
+    assert_int_equal(gmmu_destroy_as(dev, as), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_cancel_and_bad_input),
         cmocka_unit_test(test_departed_host),
         cmocka_unit_test(test_ping_and_throughput),
+        cmocka_unit_test(test_ordered_paging),
     };
     return soc_run_tests(tests, &dev);
 }
