@@ -26,6 +26,7 @@
 
 #include <gmmu/engine_regs.h>
 #include <gmmu/pte.h>
+#include <gmmu/soc.h>
 
 #include "libgmmu.h"
 
@@ -429,6 +430,92 @@ static void step_fault_isolation(struct demo *d, struct session *s)
     end(d, "fault: B cannot reach A's memory");
 }
 
+/* Four engines at once, and tiles remapped between their jobs in fence
+   order (ordered paging): four COPYs read one tile each (the first 256 KiB
+   of the 2 MB page: zeros) while a queued UPDATE_SUBMIT batch waits for
+   their fence and then points the four tiles at the pattern the copies
+   step left at 1 MiB; four more COPYs, queued behind on the same engines,
+   wait for the batch's fence. The first wave must copy zeros and the
+   second the pattern, into the 64 KB-page buffer, checked by checksums.
+   A plain UPDATE_VA of a tile the queued jobs need is BUSY meanwhile. */
+#define TILE_64K (64 * KIB)
+static void step_ordered_tiles(struct demo *d, struct session *s)
+{
+    begin(d);
+    enum { TILES = GMMU_ENGINES };
+    uint64_t rsv = 0;
+    uint32_t go = 0, read = 0, swapped = 0, done[TILES] = { 0 };
+    struct gmmu_fence_info fi;
+    struct gmmu_update_op ops[TILES];
+    bool ok =
+        call_ok(d, gmmu_reserve_va(d->dev, s->as_a, 0, 0, TILES * TILE_64K, &rsv), "RESERVE_VA");
+    for (uint32_t k = 0; k < TILES; k++)
+        ops[k] = (struct gmmu_update_op){ .op = GMMU_UPDATE_OP_MAP,
+                                          .va = rsv + k * TILE_64K,
+                                          .size = TILE_64K,
+                                          .alloc_handle = s->b2m.alloc,
+                                          .arg = k * TILE_64K };
+    ok = ok && call_ok(d, gmmu_update_va(d->dev, s->as_a, ops, TILES), "UPDATE_VA");
+    uint32_t *fences[] = { &go, &read, &swapped, &done[0], &done[1], &done[2], &done[3] };
+    for (size_t i = 0; ok && i < sizeof(fences) / sizeof(fences[0]); i++)
+        ok = call_ok(d, gmmu_fence_create(d->dev, 0, &fi), "FENCE_CREATE") &&
+             (*fences[i] = fi.handle) != 0;
+    for (uint32_t k = 0; ok && k < TILES; k++) {
+        struct gmmu_engine_submit_req rq = { .engine = k,
+                                             .op = ENGINE_COPY,
+                                             .as_handle = s->as_a,
+                                             .length = TILE_64K,
+                                             .dst_va = s->b64k.va + k * TILE_64K,
+                                             .src_va = rsv + k * TILE_64K,
+                                             .wait_handle = go,
+                                             .wait_value = 1,
+                                             .signal_handle = read,
+                                             .signal_value = 1 };
+        ok = call_ok(d, gmmu_engine_submit(d->dev, &rq, NULL), "ENGINE_SUBMIT");
+        rq.dst_va += 4 * TILE_64K;
+        rq.wait_handle = swapped;
+        rq.signal_handle = done[k];
+        ok = ok && call_ok(d, gmmu_engine_submit(d->dev, &rq, NULL), "ENGINE_SUBMIT");
+        ops[k].arg = 1 * MIB + k * TILE_64K; /* the pattern */
+    }
+    struct gmmu_update_submit_req brq = { .as_handle = s->as_a,
+                                          .wait_handle = read,
+                                          .wait_value = 1,
+                                          .signal_handle = swapped,
+                                          .signal_value = 1 };
+    ok = ok && call_ok(d, gmmu_update_submit(d->dev, &brq, ops, TILES, NULL), "UPDATE_SUBMIT");
+    int busy = ok ? gmmu_update_va(d->dev, s->as_a, ops, 1) : 0;
+    ok = ok &&
+         check(d, busy == GMMU_STATUS_BUSY, "UPDATE_VA under queued jobs: %s",
+               gmmu_strerror(busy)) &&
+         call_ok(d, gmmu_fence_signal(d->dev, go, 1, NULL), "FENCE_SIGNAL");
+    for (uint32_t k = 0; ok && k < TILES; k++)
+        ok = call_ok(d, gmmu_fence_wait(d->dev, done[k], 1, DEMO_TIMEOUT_MS), "FENCE_WAIT");
+    uint64_t z1, z2, p1, p2;
+    checksum(s->model, TILE_64K / 8, &z1, &z2);
+    checksum(s->model + MIB / 8, TILE_64K / 8, &p1, &p2);
+    for (uint32_t k = 0; ok && k < 2 * TILES; k++) {
+        struct gmmu_engine_rsp r;
+        uint64_t want = k < TILES ? z1 : p1;
+        ok = engine(d, k % TILES, ENGINE_CHECKSUM, &s->b64k, 0, s->b64k.va + k * TILE_64K, TILE_64K,
+                    0, &r) &&
+             engine_clean(d, &r, TILE_64K) &&
+             check(d, r.result == want, "copy %u: checksum %#" PRIx64 ", want %#" PRIx64, k,
+                   r.result, want);
+    }
+    struct gmmu_update_queue_rsp uq;
+    ok = ok && call_ok(d, gmmu_update_queue(d->dev, &uq), "UPDATE_QUEUE") &&
+         check(d, uq.queued == 0 && uq.last_status == 0, "batch ended %s",
+               gmmu_strerror((int)uq.last_status));
+    ok = ok && call_ok(d, gmmu_unmap_va(d->dev, s->as_a, rsv, TILES * TILE_64K), "UNMAP_VA");
+    for (size_t i = 0; i < sizeof(fences) / sizeof(fences[0]); i++)
+        if (*fences[i])
+            (void)gmmu_fence_destroy(d->dev, *fences[i]);
+    if (ok)
+        say(d, "4 engines x 2 copies; tiles swapped between");
+    end(d, "tiles remapped between jobs");
+}
+
 static void step_teardown(struct demo *d, struct session *s)
 {
     begin(d);
@@ -478,6 +565,7 @@ static void run_session(struct demo *d)
     step_zero_tiles(d, &s);
     step_fault_read_only(d, &s);
     step_fault_isolation(d, &s);
+    step_ordered_tiles(d, &s);
     step_teardown(d, &s);
     free(s.model);
 }
