@@ -45,3 +45,29 @@ fuzz-vidmm: $(FUZZ_DIR)/fuzz_vidmm $(FUZZ_DIR)/seeds-vidmm
 	$< -max_total_time=$(FUZZ_TIME) -max_len=4096 -print_final_stats=1 -dict=tests/fuzz/vidmm.dict \
 	  -artifact_prefix=$(FUZZ_DIR)/ \
 	  $(FUZZ_DIR)/corpus-vidmm $(FUZZ_DIR)/seeds-vidmm
+
+# The fences, the engine job queues and the update queue together, over a
+# fake engine and a fake apply, against a model (tests/fuzz/fuzz_queues.c).
+FUZZ_QUEUES_SRCS := tests/fuzz/fuzz_queues.c firmware/lib/fence.c firmware/lib/engine_queue.c \
+                    firmware/lib/update_queue.c
+FUZZ_QUEUES_RUNS ?= 20000
+
+.PHONY: fuzz-queues
+
+$(FUZZ_DIR)/fuzz_queues: $(FUZZ_QUEUES_SRCS) $(wildcard include/gmmu/*.h firmware/lib/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_QUEUES_SRCS)
+
+$(FUZZ_DIR)/seeds-queues: tests/fuzz/queues_seeds.py
+	rm -rf $@ && python3 $< $@
+
+TESTS += fuzz-queues
+t-fuzz-queues: $(FUZZ_DIR)/fuzz_queues $(FUZZ_DIR)/seeds-queues tests/fuzz/queues.dict
+	rm -rf $(FUZZ_DIR)/smoke-queues && mkdir -p $(FUZZ_DIR)/smoke-queues
+	$< -seed=1 -runs=$(FUZZ_QUEUES_RUNS) -max_len=1024 -dict=tests/fuzz/queues.dict \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/smoke-queues $(FUZZ_DIR)/seeds-queues
+
+fuzz-queues: $(FUZZ_DIR)/fuzz_queues $(FUZZ_DIR)/seeds-queues tests/fuzz/queues.dict
+	@mkdir -p $(FUZZ_DIR)/corpus-queues
+	$< -max_total_time=$(FUZZ_TIME) -max_len=2048 -print_final_stats=1 -dict=tests/fuzz/queues.dict \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus-queues $(FUZZ_DIR)/seeds-queues
