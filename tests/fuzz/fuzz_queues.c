@@ -10,7 +10,8 @@
  * _QUEUE, UPDATE_SUBMIT, _CANCEL, _QUEUE (each now and then with a wrong
  * length), a run ending, a run the queues did not start, one poll of
  * either queue, a settle (poll until nothing moves), toggles of what the
- * fakes answer, a paging-fence signal. Fence values are chosen near the
+ * fakes answer, a paging-fence signal, a memory-in-use query
+ * (engine_queue_uses). Fence values are chosen near the
  * fence's value, near 2^64 or 2^63 ahead, so values wrap. Owners are one
  * host's token until a step switches host.
  *
@@ -41,7 +42,9 @@
  *  - after a settle nothing that may move waits: an idle engine's oldest
  *    job waits for its fence or a hardware id, the oldest batch for its
  *    fence or memory in use (head_in_use);
- *  - ENGINE_QUEUE and UPDATE_QUEUE answers equal the model's;
+ *  - ENGINE_QUEUE and UPDATE_QUEUE answers equal the model's, and so does
+ *    engine_queue_uses (a held job of the address space touching the
+ *    range, unless it waits for a paging or `after` value not reached);
  *  - at the end of an input, with every run ended and everything
  *    cancelled, every accepted job and batch started/was applied or was
  *    cancelled, and the modules' counters agree (nothing lost).
@@ -117,8 +120,8 @@ static struct pend pending[MAX_PEND];
 static unsigned n_pending;
 
 struct mjob {
-    uint32_t tag, id, wait_h, sig_h;
-    uint64_t wait_v, sig_v;
+    uint32_t tag, id, wait_h, sig_h, as, op, len;
+    uint64_t wait_v, sig_v, dst, src;
     uint8_t behav; /* 0 OK, 1 BUSY while pinned, 2 BAD_HANDLE at activate */
     bool running;
 };
@@ -921,8 +924,8 @@ static void engine_submit_step(struct input *in, uint8_t mode)
     rq.engine = eb < 0xF8 ? eb % NE : eb;
     rq.op = ob < 0xF8 ? ob % 4u : (ob & 1 ? GMMU_ENGINE_OP_FLAG_PHYSICAL : ob);
     rq.length = 64u * (ab & 0x3F) + (ab >= 0xF8 ? 8u : 64u);
-    rq.dst_va = 0x100000;
-    rq.src_va = 0x200000;
+    rq.dst_va = 0x100000 + (tag & 3) * 0x800ull; /* ranges that meet now and then */
+    rq.src_va = 0x100000 + (tag >> 2 & 3) * 0x800ull;
     rq.pattern = tag;
     uint8_t b = (behav & 3) == 3 ? 0 : behav & 3;
     if ((behav & 0xF0) == 0xF0)
@@ -972,6 +975,11 @@ static void engine_submit_step(struct input *in, uint8_t mode)
         .wait_v = rq.wait_value,
         .sig_v = rq.signal_value,
         .behav = b,
+        .as = rq.as_handle,
+        .op = rq.op,
+        .len = rq.length,
+        .dst = rq.dst_va,
+        .src = rq.src_va,
     };
     mr[e].accepted++;
 }
@@ -1090,6 +1098,8 @@ static void update_submit_step(struct input *in, uint8_t mode)
     rq.owner = pick_owner(in);
     rq.reserved = (mode & 0xF0) == 0xA0;
     uint32_t len = length(mode, sizeof rq + rq.count * (uint32_t)sizeof(struct gmmu_update_op));
+    if ((mode & 0xF0) == 0xE0)
+        len = mode & 0xF; /* shorter than the header */
     memcpy(req, &rq, sizeof rq);
     for (uint32_t k = 0; k < rq.count; k++) {
         struct gmmu_update_op op = {
@@ -1203,15 +1213,51 @@ static void update_queue_step(uint8_t mode)
         broken("UPDATE_QUEUE's answer", rs.queued, rs.head);
 }
 
+/* [a, a + la) and [b, b + lb) share a byte (small values: no wrap). */
+static bool overlap(uint64_t a, uint64_t la, uint64_t b, uint64_t lb)
+{
+    return a < b + lb && b < a + la && la && lb;
+}
+
+/* Memory in use (docs/vidmm.md): a held job of the address space needs the
+   range, unless it has not started and waits for a value of the paging
+   fence or of `after` not reached yet. FILL writes dst; COPY reads src and
+   writes dst; CHECKSUM and FETCH read src. */
+static void uses_step(struct input *in)
+{
+    uint8_t eb = byte(in), jb = byte(in), vb = byte(in), bb = byte(in);
+    uint32_t e = eb % NE, after = pick_fence(in, true), as = AS_TAG | 0xFFFFFu;
+    uint64_t va = 0x100000 + (vb & 0x3Fu) * 0x80ull, bytes = 64ull * (1u + (bb & 0x3Fu));
+    bool want = false;
+
+    settle_pending();
+    if (mr[e].n)
+        as = mr[e].j[jb % mr[e].n].as;
+    for (uint32_t k = 0; k < NE; k++)
+        for (unsigned i = 0; i < mr[k].n; i++) {
+            const struct mjob *j = &mr[k].j[i];
+            bool later = !j->running && j->wait_h &&
+                         (j->wait_h == GMMU_FENCE_PAGING || j->wait_h == after) &&
+                         mlive(j->wait_h) && !at_or_past(mvalue(j->wait_h), j->wait_v);
+
+            if (j->as != as || later)
+                continue;
+            want |= (j->op <= GMMU_ENGINE_OP_COPY && overlap(j->dst, j->len, va, bytes)) ||
+                    (j->op != GMMU_ENGINE_OP_FILL && overlap(j->src, j->len, va, bytes));
+        }
+    if (engine_queue_uses(&eq, as, va, bytes, after) != want)
+        broken("memory in use disagrees", as, want);
+}
+
 static void step(struct input *in)
 {
     uint8_t sel = byte(in), mode = byte(in);
     uint32_t e = mode % NE;
 
     if (trace)
-        fprintf(stderr, "step %u mode 0x%x\n", sel % 17u, mode);
+        fprintf(stderr, "step %u mode 0x%x\n", sel % 18u, mode);
 
-    switch (sel % 17) {
+    switch (sel % 18) {
     case 0:
         fence_create_step(in, mode);
         break;
@@ -1260,6 +1306,9 @@ static void step(struct input *in)
         break;
     case 15:
         settle();
+        break;
+    case 17:
+        uses_step(in);
         break;
     default:
         switch (mode >> 4 & 3) {

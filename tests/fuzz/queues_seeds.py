@@ -9,14 +9,14 @@ engine and update queues (depth and operations), cancels of a waiting job,
 of the running one and of all, a new owner taking the queues and the waits
 over, wait fences destroyed under a job and a batch, jobs and batches
 chained by fences with memory in use, hardware ids pinned, failed batches,
-and malformed lengths.
+a full wait table, memory-in-use queries, and malformed lengths.
 """
 import os
 import struct
 import sys
 
 (CREATE, DESTROY, SIGNAL, READ, WAIT, SUBMIT, CANCEL, QUEUE, USUBMIT, UCANCEL, UQUEUE, END, FOREIGN,
- EPOLL, UPOLL, SETTLE, TOGGLE) = range(17)
+ EPOLL, UPOLL, SETTLE, TOGGLE, USES) = range(18)
 NONE = 0x00          # fence pick: no fence (where allowed)
 PAGING = 0x50        # fence pick 0x50 | slot: the fence in that slot (slot 0: the paging fence)
 SAME = 0x00          # owner: the current host
@@ -81,6 +81,12 @@ def queue(engine):
 
 SETTLE_ = step(SETTLE)
 
+
+def uses(engine, job, va_pick, bytes_pick, after=NONE):
+    """engine_queue_uses of job `job` of the engine's queue's address space,
+    at 0x100000 + va_pick * 128, 64 * (bytes_pick + 1) bytes."""
+    return step(USES, 0, bytes([engine, job, va_pick, bytes_pick, after]))
+
 SEEDS = {
     "wrap": [
         create(val(2, 2)), create(val(3, 0)),  # slot 1 at 2^64-3, slot 2 at 0
@@ -133,6 +139,17 @@ SEEDS = {
         step(TOGGLE, PINNED), SETTLE_, step(FOREIGN, 1), step(END, 1), SETTLE_, queue(1),
         step(TOGGLE, PAGE), step(EPOLL), step(UPOLL), SETTLE_, queue(2), queue(3), step(END, 3),
     ],
+    "waits_full": [create(val(3, 0))] + [wait(1, val(0, k)) for k in range(1, 18)] +
+                  [wait(0, val(0, 1)), wait(1, val(0, 3), mode=0x40), wait(1, val(0, 3)),
+                   signal(1, val(0, 20)), wait(1, val(0, 5), owner=host(1))] +
+                  [wait(1, val(0, k), owner=host(1)) for k in range(1, 18)] +
+                  [wait(1, val(0, 1), owner=host(2)), step(TOGGLE, PAGE)],
+    "in_use": [
+        create(val(3, 0)), submit(0, op=1), submit(1, fence(0), val(0, 1), op=0),
+        submit(1, fence(1), val(0, 1), op=2), submit(2, op=3), SETTLE_,
+        uses(0, 0, 0, 63), uses(1, 0, 0, 63), uses(1, 1, 0, 63, after=fence(1)), uses(1, 1, 16, 0),
+        uses(2, 0, 0, 0), uses(2, 0, 63, 0), step(TOGGLE, PAGE), SETTLE_, uses(1, 1, 0, 63),
+    ],
     "malformed": [
         create(val(3, 0), BAD_LEN), create(val(3, 0)), step(DESTROY, 0xF9, bytes([fence(1)])),
         signal(1, val(0, 1), BAD_LEN), step(READ, 0xF2, bytes([fence(1)])),
@@ -142,7 +159,7 @@ SEEDS = {
         submit(0, mode=0xA0), submit(0xF9), submit(0, op=0xFD), submit(0, length=0xF9),
         submit(0, behav=0xF0), submit(0, sig_pick=fence(0)), wait(1, val(0, 1), mode=0xB0),
         wait(1, val(0, 1), mode=0xA0), usubmit(1, behav=0xF0), usubmit(1, sig_pick=fence(0)),
-        step(QUEUE, 0xB0, b"\x00"), step(QUEUE, 0, b"\xfa"),
+        step(QUEUE, 0xB0, b"\x00"), step(QUEUE, 0, b"\xfa"), usubmit(1, mode=0xE7),
     ],
 }
 
