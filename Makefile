@@ -70,6 +70,7 @@ help:
 	@echo '  make soak-residency-soc  the randomized over-commit SoC test, RESIDENCY_OPS ops (RESIDENCY_SEED)'
 	@echo '  make soak-vidmm_diff the VidMm differential test, 10^6 commands (VIDMM_DIFF_SEED)'
 	@echo '  make fuzz-vidmm      fuzz the VidMm handlers for FUZZ_TIME seconds'
+	@echo '  make fuzz-queues     fuzz the fences, engine job queues and update queue for FUZZ_TIME seconds'
 	@echo 'Benchmarks'
 	@echo '  make bench-mailbox   PING latency in device cycles'
 	@echo '  make bench-fw        firmware page-table work against the DDR bound (long)'

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: Apache-2.0
-# Fuzzing (libFuzzer, clang): the VidMm mailbox handlers.
+# Fuzzing (libFuzzer, clang): the VidMm mailbox handlers; the fences, engine
+# job queues and update queue.
 #
 #   make fuzz-vidmm                 fuzz for FUZZ_TIME seconds (default 600),
 #                                   keeping the corpus in build/fuzz/corpus-vidmm
 #   make t-fuzz-vidmm               the short run `make test` does
+#   make fuzz-queues, t-fuzz-queues the same for fuzz_queues (corpus-queues)
 #
 # A failing input is saved as build/fuzz/crash-*; replay it with
-# build/fuzz/fuzz_vidmm FILE.
+# build/fuzz/fuzz_vidmm FILE (fuzz_queues: FUZZ_QUEUES_TRACE=1 prints each
+# step and answer).
 #
 # The harness is built with small VidMm limits so every pool runs out.
 
