@@ -13,7 +13,8 @@
  * fakes answer, a paging-fence signal, a memory-in-use query
  * (engine_queue_uses). Fence values are chosen near the
  * fence's value, near 2^64 or 2^63 ahead, so values wrap. Owners are one
- * host's token until a step switches host.
+ * host's token until a step switches host. An input of odd length starts
+ * the job and batch ids just short of 2^32, so they wrap.
  *
  * The fakes: a job's address space handle carries its tag (and what
  * activate answers for it: OK, BUSY while "pinned", BAD_HANDLE); its
@@ -262,7 +263,20 @@ static void f_notify(void *ctx, const struct gmmu_fence_evt *evt)
     mf.waits[k] = mf.waits[--mf.n_waits];
 }
 
-static const struct fence_hw fhw = { f_publish, f_notify, NULL, NULL };
+/* Where slot's record is for the host. */
+static uint64_t f_offset(void *ctx, uint32_t slot)
+{
+    (void)ctx;
+    return 0x10000000ull + slot * 16ull;
+}
+
+static const struct fence_hw fhw = { f_publish, f_notify, f_offset, NULL };
+
+/* fence_info.offset of a handle's fence. */
+static uint64_t offset_of(uint32_t handle)
+{
+    return 0x10000000ull + ((handle & 0xFFFFu) - 1u) * 16ull;
+}
 
 /* The model job of a tag, and its engine. */
 static struct mjob *find_job(uint32_t tag, uint32_t *engine, unsigned *at)
@@ -608,6 +622,11 @@ static void reconcile(void)
         if (r->last.cancelled != mr[e].cancelled || r->last.finished != mr[e].finished)
             broken("engine counters", r->last.cancelled, mr[e].cancelled);
     }
+    uint32_t held = 0;
+    for (uint32_t e = 0; e < NE; e++)
+        held += mr[e].n;
+    if (engine_queue_active(&eq) != (held != 0) || eq.held != held)
+        broken("jobs held", eq.held, held);
     unsigned k = 0;
     for (unsigned i = 0; i < mu.n;) {
         if (k < uq.count && uq.batch[k].id == mu.b[i].id) {
@@ -649,6 +668,8 @@ static void check_fences(void)
     for (unsigned i = 0; i < mf.n_waits; i++)
         if (wait_met(mf.waits[i].handle, mf.waits[i].value))
             broken("a reached wait did not fire", mf.waits[i].handle, mf.waits[i].value);
+    if (fence_paging_value(&f) != mf.value[0])
+        broken("paging fence", fence_paging_value(&f), mf.value[0]);
     if (fence_waits_armed(&f) != mf.n_waits)
         broken("armed waits", fence_waits_armed(&f), mf.n_waits);
     if (mf.expect_now)
@@ -688,11 +709,22 @@ static void check_settled(void)
     }
 }
 
+/* update_queue_poll, whose answer is how many batches ended. */
+static uint32_t update_poll(void)
+{
+    uint32_t before = mu.applied + mu.failed, ended = update_queue_poll(&uq);
+
+    if (ended != mu.applied + mu.failed - before)
+        broken("update_queue_poll's count of ended batches", ended,
+               mu.applied + mu.failed - before);
+    return ended;
+}
+
 static void poll_round(void)
 {
     for (uint32_t e = 0; e < NE; e++)
         engine_queue_poll(&eq);
-    if (update_queue_active(&uq) && update_queue_poll(&uq))
+    if (update_queue_active(&uq) && update_poll())
         engine_queue_poll(&eq);
     reconcile();
 }
@@ -743,7 +775,7 @@ static void fence_create_step(struct input *in, uint8_t mode)
     memcpy(&fi, rsp, sizeof fi);
     uint32_t s = (fi.handle & 0xFFFFu) - 1u;
     if ((fi.handle & 0xFF000000u) != FENCE_HANDLE_TAG || s == 0 || s >= GMMU_FENCES || mf.live[s] ||
-        fi.value != rq.value || fi.reached)
+        fi.value != rq.value || fi.reached || fi.offset != offset_of(fi.handle))
         broken("FENCE_CREATE's answer", fi.handle, fi.value);
     for (unsigned i = 0; i < mf.n_stale; i++)
         if (mf.stale[i] == fi.handle)
@@ -817,7 +849,7 @@ static void fence_signal_step(struct input *in, uint8_t mode)
     if (st != GMMU_STATUS_OK)
         return;
     memcpy(&fi, rsp, sizeof fi);
-    if (fi.handle != rq.handle || fi.value != rq.value)
+    if (fi.handle != rq.handle || fi.value != rq.value || fi.offset != offset_of(rq.handle))
         broken("FENCE_SIGNAL's answer", fi.handle, fi.value);
 }
 
@@ -842,7 +874,8 @@ static void fence_read_step(struct input *in, uint8_t mode)
     if (st != GMMU_STATUS_OK)
         return;
     memcpy(&fi, rsp, sizeof fi);
-    if (fi.handle != rq.handle || fi.value != mvalue(rq.handle) || fi.reached)
+    if (fi.handle != rq.handle || fi.value != mvalue(rq.handle) || fi.reached ||
+        fi.offset != offset_of(rq.handle))
         broken("FENCE_READ's answer", fi.handle, fi.value);
 }
 
@@ -1302,7 +1335,7 @@ static void step(struct input *in)
         engine_queue_poll(&eq);
         break;
     case 14:
-        update_queue_poll(&uq);
+        update_poll();
         break;
     case 15:
         settle();
@@ -1407,6 +1440,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     engine_queue_init(&eq, &eops, &f);
     memset(store, 0xA5, sizeof store);
     update_queue_init(&uq, &uops, &f, store);
+    if (size & 1) /* as after 2^32 - 7 submits: ids wrap, never 0 */
+        eq.next_id = uq.next_id = me.next_id = mu.next_id = 0xFFFFFFF9u;
     for (int steps = 0; in.left && steps < MAX_STEPS; steps++)
         step(&in);
     finish_input();

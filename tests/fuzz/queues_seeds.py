@@ -168,8 +168,13 @@ def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for name, steps in SEEDS.items():
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(b"".join(steps))
+        data = b"".join(steps)
+        # An input of odd length starts the job and batch ids 7 short of
+        # 2^32 (they wrap, never to 0): each seed both ways, the second with
+        # a settle step (its mode byte read past the end) added.
+        for suffix, seed in (("", data), ("_odd" if len(data) % 2 == 0 else "_even", data + b"\x0f")):
+            with open(os.path.join(out, name + suffix), "wb") as f:
+                f.write(seed)
 
 
 if __name__ == "__main__":
