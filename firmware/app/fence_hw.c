@@ -43,7 +43,15 @@ static uint64_t offset(void *ctx, uint32_t slot)
                                    : bind.page + (uint64_t)slot * GMMU_FENCE_RECORD_BYTES;
 }
 
-static const struct fence_hw hw = { .publish = publish, .notify = notify, .offset = offset };
+static uint32_t now(void *ctx)
+{
+    (void)ctx;
+    return (uint32_t)hal_cycles();
+}
+
+static const struct fence_hw hw = {
+    .publish = publish, .notify = notify, .offset = offset, .now = now
+};
 
 static uint64_t paging_signal(void *ctx)
 {

@@ -65,6 +65,7 @@ static void end_head(struct engine_queue *q, struct engine_ring *r, uint32_t sta
     r->last.result2 = rs->result2;
     r->last.cycles = rs->cycles;
     r->last.asid = rs->asid;
+    r->last.start_latency = r->running ? r->start_latency : 0;
     pop(q, r);
     signal_job(q, &job);
 }
@@ -139,6 +140,12 @@ static void try_start(struct engine_queue *q, uint32_t e)
             end_head(q, r, st, &none);
             continue;
         }
+        /* From the change that let it start (e.g. a map's paging fence)
+           to its start: the cost of the poll, the id and the registers. */
+        uint32_t at;
+        r->start_latency = job->wait_handle && fence_changed_at(q->fences, job->wait_handle, &at)
+                               ? fence_now(q->fences) - at
+                               : 0;
         q->ops->start(q->ops->ctx, e, &job->rq, asid);
         r->running = true;
         q->running |= (uint8_t)(1u << e);

@@ -67,6 +67,7 @@ struct engine_ring {
     struct engine_job job[GMMU_ENGINE_QUEUE_DEPTH];
     uint8_t head, count;               /* job[head] is the oldest */
     bool running;                      /* job[head] has started */
+    uint32_t start_latency;            /* job[head]'s, set when it started */
     struct gmmu_engine_queue_rsp last; /* queued and running filled on read */
 };
 

@@ -75,10 +75,16 @@ static void fire(struct fences *f, uint32_t slot)
     }
 }
 
+uint32_t fence_now(const struct fences *f)
+{
+    return f->hw && f->hw->now ? f->hw->now(f->hw->ctx) : 0;
+}
+
 static void set_value(struct fences *f, uint32_t slot, uint64_t value)
 {
     f->value[slot] = value;
     f->changes++;
+    f->changed_at[slot] = fence_now(f);
     if (f->hw && f->hw->publish)
         f->hw->publish(f->hw->ctx, slot, value);
     fire(f, slot);
@@ -110,6 +116,16 @@ bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value)
     if (!f || !lookup(f, handle, &s))
         return false;
     *value = f->value[s];
+    return true;
+}
+
+bool fence_changed_at(const struct fences *f, uint32_t handle, uint32_t *cycle)
+{
+    uint32_t s;
+
+    if (!f || !lookup(f, handle, &s))
+        return false;
+    *cycle = f->changed_at[s];
     return true;
 }
 

@@ -38,6 +38,9 @@ struct fence_hw {
     /* DDR offset of slot's record for the host (fence_info.offset), or
        UINT64_MAX without a fence page. */
     uint64_t (*offset)(void *ctx, uint32_t slot);
+    /* The device's cycle counter (may be NULL: 0), to stamp each value
+       change (fence_changed_at). */
+    uint32_t (*now)(void *ctx);
     void *ctx;
 };
 
@@ -55,6 +58,7 @@ struct fences {
     /* Bumped by every value change and destroy: a reader of values (the
        engine queues' waits) rechecks only when it moved. */
     uint32_t changes;
+    uint32_t changed_at[GMMU_FENCES]; /* hw->now at each slot's last value change */
     struct fence_wait waits[GMMU_FENCE_WAITS];
 };
 
@@ -86,6 +90,12 @@ uint32_t fence_wait(struct fences *f, const struct gmmu_fence_wait_req *req,
 
 /* The value of the live fence handle names, or false (no such fence). */
 bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value);
+
+/* The cycle (fence_hw.now) of the last value change of the live fence
+   handle names, or false (no such fence). */
+bool fence_changed_at(const struct fences *f, uint32_t handle, uint32_t *cycle);
+/* fence_hw.now, or 0 without it. */
+uint32_t fence_now(const struct fences *f);
 
 /* Armed waits now. */
 unsigned fence_waits_armed(const struct fences *f);

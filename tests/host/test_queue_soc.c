@@ -339,6 +339,34 @@ static void test_cancel_and_bad_input(void **state)
     expect_filled(1, as, va, LEN, 0xAB);
     expect_words(arsp.base, LEN - 64, 64, 0xAB);
 
+    /* The benchmark: a job submitted first, waiting for the paging fence
+       value the next map will signal, starts that many cycles after the
+       map signals it (the firmware's stamps: ENGINE_QUEUE start_latency). */
+    struct gmmu_fence_info pf;
+    assert_int_equal(gmmu_fence_read(dev, GMMU_FENCE_PAGING, &pf), 0);
+    uint64_t va2 = va + 1 * MIB;
+    rq = job(2, OP_CHECKSUM, as, 0, va2, LEN, 0);
+    rq.wait_handle = GMMU_FENCE_PAGING;
+    rq.wait_value = pf.value + 1;
+    rq.signal_handle = sig;
+    rq.signal_value = 5;
+    submit(rq);
+    mreq.va = va2;
+    mreq.flags = GMMU_MAP_FLAG_FIXED_VA;
+    assert_int_equal(gmmu_map_va_fence(dev, &mreq, NULL, &paging), 0);
+    assert_int_equal(paging, pf.value + 1);
+    wait_fence(sig, 5);
+    struct gmmu_engine_queue_rsp q2 = queue_of(2);
+    uint64_t s1, s2 = 0;
+    s1 = 0;
+    sums_add(&s1, &s2, 0xAB, LEN / 8);
+    assert_int_equal(q2.engine_status & STATUS_FAULT, 0); /* mapped before it started */
+    assert_int_equal(q2.result, s1);
+    assert_true(q2.start_latency > 0);
+    printf("queue-soc: a map's paging fence to the start of a job waiting for it: %u cycles\n",
+           q2.start_latency);
+    assert_int_equal(gmmu_unmap_va(dev, as, va2, 64 * KIB), 0);
+
     assert_int_equal(gmmu_free(dev, arsp.handle), 0);
     assert_int_equal(gmmu_free(dev, big.alloc), 0);
     assert_int_equal(gmmu_free(dev, a.alloc), 0);

@@ -97,7 +97,15 @@ static void rec_notify(void *ctx, const struct gmmu_fence_evt *evt)
     evts[n_evts++] = *evt;
 }
 
-static const struct fence_hw fhw = { NULL, rec_notify, NULL, NULL };
+/* The device's cycle counter, moved by hand. */
+static uint32_t clock_now;
+static uint32_t f_now(void *ctx)
+{
+    (void)ctx;
+    return clock_now;
+}
+
+static const struct fence_hw fhw = { NULL, rec_notify, NULL, f_now, NULL };
 
 static int setup(void **state)
 {
@@ -723,6 +731,34 @@ static void test_uses(void **state)
     assert_true(engine_op_touches(GMMU_ENGINE_OP_COPY, 0, UINT64_MAX - 63, 64, 0, 1));
 }
 
+/* start_latency: from the wait fence's change to the job's start, in the
+   device's cycles; 0 for a job that waited for nothing. */
+static void test_start_latency(void **state)
+{
+    uint32_t go = fence(0);
+
+    (void)state;
+    clock_now = 100;
+    struct gmmu_engine_submit_req rq = job(0, 1);
+    rq.wait_handle = go;
+    rq.wait_value = 1;
+    submit(rq);
+    submit(job(0, 2)); /* behind it, no wait */
+    poll();
+    clock_now = 1000;
+    signal(go, 1);
+    clock_now = 1250;
+    poll();
+    assert_int_equal(eng.starts, 1);
+    end_run(0);
+    poll();
+    assert_int_equal(state_of(0).start_latency, 250);
+    assert_int_equal(eng.starts, 2);
+    end_run(0);
+    poll();
+    assert_int_equal(state_of(0).start_latency, 0);
+}
+
 static void test_handlers(void **state)
 {
     (void)state;
@@ -775,6 +811,7 @@ int main(void)
         cmocka_unit_test_setup(test_owner_change, setup),
         cmocka_unit_test_setup(test_fence_gone_as_gone_engine_busy, setup),
         cmocka_unit_test_setup(test_uses, setup),
+        cmocka_unit_test_setup(test_start_latency, setup),
         cmocka_unit_test_setup(test_handlers, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,7 @@ static uint64_t rec_offset(void *ctx, uint32_t slot)
     return 0x1000000u + 16u * slot;
 }
 
-static const struct fence_hw hw = { rec_publish, rec_notify, rec_offset, NULL };
+static const struct fence_hw hw = { rec_publish, rec_notify, rec_offset, NULL, NULL };
 
 static int setup(void **state)
 {
