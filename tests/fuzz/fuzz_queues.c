@@ -270,7 +270,7 @@ static uint64_t f_offset(void *ctx, uint32_t slot)
     return 0x10000000ull + slot * 16ull;
 }
 
-static const struct fence_hw fhw = { f_publish, f_notify, f_offset, NULL };
+static const struct fence_hw fhw = { .publish = f_publish, .notify = f_notify, .offset = f_offset };
 
 /* fence_info.offset of a handle's fence. */
 static uint64_t offset_of(uint32_t handle)
