@@ -35,19 +35,6 @@ static void pop(struct engine_queue *q, struct engine_ring *r)
     q->held--;
 }
 
-/* Raised, never lowered: a value the fence is at or past already (a host
-   signalled beyond it) is left alone, and a fence destroyed meanwhile is
-   nothing to signal. */
-static void signal_job(struct engine_queue *q, const struct engine_job *job)
-{
-    struct gmmu_fence_info fi;
-    uint64_t now;
-
-    if (job->signal_handle && fence_value_of(q->fences, job->signal_handle, &now) &&
-        !fence_reached(now, job->signal_value))
-        (void)fence_signal(q->fences, job->signal_handle, job->signal_value, &fi);
-}
-
 /* The head job ended (ran, or could not start): its result becomes the
    engine's last, its fence is signalled, the next job may start. */
 static void end_head(struct engine_queue *q, struct engine_ring *r, uint32_t status,
@@ -67,7 +54,7 @@ static void end_head(struct engine_queue *q, struct engine_ring *r, uint32_t sta
     r->last.asid = rs->asid;
     r->last.start_latency = r->running ? r->start_latency : 0;
     pop(q, r);
-    signal_job(q, &job);
+    fence_raise(q->fences, job.signal_handle, job.signal_value);
 }
 
 /* Removes the jobs that have not started and match (all, or id), keeping

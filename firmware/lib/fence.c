@@ -119,6 +119,15 @@ bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value)
     return true;
 }
 
+void fence_raise(struct fences *f, uint32_t handle, uint64_t value)
+{
+    struct gmmu_fence_info fi;
+    uint64_t now;
+
+    if (handle && fence_value_of(f, handle, &now) && !fence_reached(now, value))
+        (void)fence_signal(f, handle, value, &fi);
+}
+
 bool fence_changed_at(const struct fences *f, uint32_t handle, uint32_t *cycle)
 {
     uint32_t s;

@@ -88,6 +88,11 @@ uint32_t fence_read(const struct fences *f, uint32_t handle, struct gmmu_fence_i
 uint32_t fence_wait(struct fences *f, const struct gmmu_fence_wait_req *req,
                     struct gmmu_fence_info *out);
 
+/* Raises a fence to value, never lowers it: a fence at or past it already
+   (a host signalled beyond it), or destroyed meanwhile, is left alone.
+   How an engine job or a queued batch signals when it ends. */
+void fence_raise(struct fences *f, uint32_t handle, uint64_t value);
+
 /* The value of the live fence handle names, or false (no such fence). */
 bool fence_value_of(const struct fences *f, uint32_t handle, uint64_t *value);
 

@@ -70,17 +70,6 @@ static void take_owner(struct update_queue *q, uint32_t owner)
     q->owner = owner;
 }
 
-/* Raised, never lowered (as an engine job's signal). */
-static void signal_batch(struct update_queue *q, const struct update_batch *b)
-{
-    struct gmmu_fence_info fi;
-    uint64_t now;
-
-    if (b->signal_handle && fence_value_of(q->fences, b->signal_handle, &now) &&
-        !fence_reached(now, b->signal_value))
-        (void)fence_signal(q->fences, b->signal_handle, b->signal_value, &fi);
-}
-
 /* The head may be applied (or must go): false while it waits. */
 static bool head_due(struct update_queue *q)
 {
@@ -129,7 +118,7 @@ uint32_t update_queue_poll(struct update_queue *q)
             q->last.applied++;
         else
             q->last.failed++;
-        signal_batch(q, &b);
+        fence_raise(q->fences, b.signal_handle, b.signal_value);
         ended++;
     }
     return ended;

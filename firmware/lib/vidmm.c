@@ -395,8 +395,10 @@ static bool in_use(const struct vidmm *vm, uint32_t slot, uint64_t va, uint64_t 
                              vm->order_after);
 }
 
-/* Some record of the allocation (a mapping, or tiles' hull) is in use. */
-static bool records_in_use(const struct vidmm *vm, uint32_t alloc)
+/* Some record of the allocation (a mapping, or tiles' hull) is in use;
+   with running_space, also any record of a space an engine runs in now
+   (asid_busy: the whole space, for moves). */
+static bool records_in_use(const struct vidmm *vm, uint32_t alloc, bool running_space)
 {
     uint32_t left = vm->alloc_records[alloc];
 
@@ -406,7 +408,9 @@ static bool records_in_use(const struct vidmm *vm, uint32_t alloc)
         if (r->kind == VIDMM_REC_FREE || r->alloc != alloc)
             continue;
         left--;
-        if (in_use(vm, r->as, r->va, r->size))
+        uint8_t id = vm->as[r->as].hw_asid;
+        if ((running_space && id != VIDMM_NO_ASID && asid_busy(vm, id)) ||
+            in_use(vm, r->as, r->va, r->size))
             return true;
     }
     return false;
@@ -1341,7 +1345,7 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
         vm->hw->phys_busy(vm->hw_ctx, piece_pa(vm, a, &vm->extents[a->first_extent]), a->size))
         return GMMU_STATUS_BUSY;
     /* Its mappings and the tiles pointing at it go with it. */
-    if (records_in_use(vm, slot)) {
+    if (records_in_use(vm, slot, false)) {
         vm->counters.in_use_refusals++;
         return GMMU_STATUS_BUSY;
     }
@@ -2040,20 +2044,7 @@ uint32_t vidmm_update_va_check(struct vidmm *vm, const struct gmmu_update_req *r
    submitted job needs one of its mappings (memory in use). */
 static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 {
-    uint32_t left = vm->alloc_records[slot];
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
-        const struct vidmm_record *r = &vm->records[i];
-        uint8_t id;
-
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-            continue;
-        left--;
-        id = vm->as[r->as].hw_asid;
-        if ((id != VIDMM_NO_ASID && asid_busy(vm, id)) || in_use(vm, r->as, r->va, r->size))
-            return true;
-    }
-    return false;
+    return records_in_use(vm, slot, true);
 }
 
 static bool has_tiles(const struct vidmm *vm, uint32_t slot)
