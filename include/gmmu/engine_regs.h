@@ -9,6 +9,11 @@
 #define GMMU_ENGINE_STRIDE GMMU_U(0x00001000) /* Bytes between the register blocks of two engines (each block decodes 12 address bits) */
 #define GMMU_ENGINE_SLOTS_DEFAULT GMMU_U(0x00000008) /* Default chunks in flight per engine (RTL parameter Slots: a power of two, 2 to 16) */
 #define GMMU_ENGINE_CHUNK_BYTES GMMU_U(0x00000040) /* Bytes per chunk: one translation and one 8-beat AXI burst of 64 bits per chunk and stream */
+#define GMMU_APERTURE_PHYS_BASE GMMU_ULL(0x10000000000) /* Physical-mode address of aperture offset 0: an engine in physical mode (CTRL.PHYS) reaches aperture offset o at APERTURE_PHYS_BASE + o (o below 4 GiB) */
+#define GMMU_APERTURE_ENTRY_BYTES GMMU_U(0x00000008) /* Bytes per aperture table entry (one 4 KB page of the aperture) */
+#define GMMU_APERTURE_ENTRY_VALID GMMU_U(0x00000001) /* Aperture entry bit 0: the page is mapped; an access through an entry without it is refused (SLVERR: the engine faults BUS_ERROR) */
+#define GMMU_APERTURE_ENTRY_ADDR_MASK GMMU_ULL(0xFFFFFFFFFF000) /* Aperture entry bits 51:12: the host bus address of the 4 KB page; the other bits are 0 */
+#define GMMU_APERTURE_LINE_ENTRIES GMMU_U(0x00000008) /* Entries an aperture translator reads from the table at once (one 64-byte burst) and keeps as one TLB line */
 #ifndef __ASSEMBLER__
 enum gmmu_engine_op {
     GMMU_ENGINE_OP_FILL = 0, /* Write PATTERN to [DST_VA, DST_VA + LENGTH) */
@@ -53,7 +58,7 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_CTRL_ABORT_LSB 1u
 #define GMMU_ENGINE_CTRL_OP GMMU_U(0x00000030) /* Operation (ENGINE_OP) */
 #define GMMU_ENGINE_CTRL_OP_LSB 4u
-#define GMMU_ENGINE_CTRL_PHYS GMMU_U(0x00000100) /* Physical mode: DST_VA and SRC_VA are VRAM (Segment 1) addresses, the DDR offsets the AXI port takes, used without translation (no MMU request, ASID unused). A chunk at or above 4 GiB faults BUS_ERROR. Only for AccessedPhysically allocations: the firmware checks the ranges */
+#define GMMU_ENGINE_CTRL_PHYS GMMU_U(0x00000100) /* Physical mode: DST_VA and SRC_VA are VRAM (Segment 1) addresses, the DDR offsets the AXI port takes, used without translation (no MMU request, ASID unused), or aperture addresses (APERTURE_PHYS_BASE + aperture offset), translated through the aperture table. Any other chunk at or above 4 GiB faults BUS_ERROR. Only for AccessedPhysically allocations: the firmware checks the ranges */
 #define GMMU_ENGINE_CTRL_PHYS_LSB 8u
 #define GMMU_ENGINE_STATUS GMMU_U(0x000C) /* rw: Status. Write 1 to DONE to clear it (and the done interrupt); other bits are read-only */
 #define GMMU_ENGINE_STATUS_BUSY GMMU_U(0x00000001) /* A run is in progress (including the drain after a fault or abort) */
@@ -87,6 +92,13 @@ static inline const char *gmmu_engine_op_desc(unsigned value)
 #define GMMU_ENGINE_TRANSLATIONS GMMU_U(0x0050) /* ro: Translation requests the MMU accepted in the current or last run */
 #define GMMU_ENGINE_READ_BURSTS GMMU_U(0x0054) /* ro: AXI read bursts (AR handshakes) of the current or last run */
 #define GMMU_ENGINE_WRITE_BURSTS GMMU_U(0x0058) /* ro: AXI write bursts (AW handshakes) of the current or last run */
+
+/* APERTURE registers: offsets from GMMU_APERTURE_BASE. The aperture segment: where its table is, how many pages it has, and the invalidation of the translators' TLBs (shared by every engine) */
+#define GMMU_APERTURE_TABLE GMMU_U(0x0000) /* rw: DDR offset of the aperture table (bits 5:0 read 0: 64-byte aligned) */
+#define GMMU_APERTURE_PAGES GMMU_U(0x0004) /* rw: Entries in the table, the aperture's size in 4 KB pages (at most 2^20); an offset at or beyond it is refused. 0 (reset): every aperture access is refused */
+#define GMMU_APERTURE_INVALIDATE GMMU_U(0x0008) /* wo: Write 1: every translator drops its cached entries, and a table read in flight is not kept; it takes effect before the write is acknowledged. Change TABLE, PAGES or an entry that was valid, then write it */
+#define GMMU_APERTURE_MISSES GMMU_U(0x000C) /* ro: Table reads (one per TLB miss) since reset, all translators */
+#define GMMU_APERTURE_REFUSED GMMU_U(0x0010) /* ro: Bursts refused (invalid entry, offset beyond PAGES, table read error) since reset, all translators */
 
 #endif /* __ASSEMBLER__ */
 #endif /* GMMU_ENGINE_REGS_H */

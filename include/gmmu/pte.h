@@ -7,6 +7,7 @@
 
 #define GMMU_SEGMENT_SYSTEM GMMU_U(0x00000000) /* Segment id of system (host) memory */
 #define GMMU_SEGMENT_VRAM GMMU_U(0x00000001) /* Segment id of local VRAM */
+#define GMMU_SEGMENT_APERTURE GMMU_U(0x00000002) /* Segment id of the aperture segment: offsets translated through the aperture table (docs/aperture.md) onto host pages */
 #define GMMU_PTE_BYTES GMMU_U(0x00000008) /* Bytes per page-table entry word */
 #define GMMU_ADDR_SHIFT GMMU_U(0x00000008) /* PA = ADDR << ADDR_SHIFT */
 #define GMMU_LEVELS_DEFAULT GMMU_U(0x00000004) /* Page-table levels (2 to 4). Level 0 is the leaf, LEVELS-1 the root */
@@ -46,7 +47,7 @@
 #define GMMU_PTE_ADDR GMMU_ULL(0x000FFFFFFFFFFF00) /* PA[51:8]: page or table address within the segment */
 #define GMMU_PTE_SEGMENT_LSB 52u
 #define GMMU_PTE_SEGMENT_WIDTH 5u
-#define GMMU_PTE_SEGMENT GMMU_ULL(0x01F0000000000000) /* Segment id: 0 = system memory (host), 1 = local VRAM (DDR) */
+#define GMMU_PTE_SEGMENT GMMU_ULL(0x01F0000000000000) /* Segment id: 0 = system memory (host), 1 = local VRAM (DDR), 2 = the aperture segment */
 #ifndef __ASSEMBLER__
 enum gmmu_fault {
     GMMU_FAULT_NONE = 0, /* No fault */

@@ -32,6 +32,9 @@
 /* Paging engine (docs/paging-engine.md): registers at base, its packet queue at base + PAGING_QUEUE_OFFSET; the 8 KiB window repeats across the region */
 #define GMMU_PAGING_BASE GMMU_U(0x80040000)
 #define GMMU_PAGING_SIZE GMMU_U(0x00010000)
+/* Aperture segment (docs/aperture.md): the table's place and size, invalidation, counters */
+#define GMMU_APERTURE_BASE GMMU_U(0x80050000)
+#define GMMU_APERTURE_SIZE GMMU_U(0x00010000)
 /* DDR (the VRAM segment), uncached: coherent with the MMU, engines and host aperture. DDR offset = CPU address - base */
 #define GMMU_DDR_BASE GMMU_U(0xC0000000)
 #define GMMU_DDR_SIZE GMMU_U(0x40000000)

@@ -40,7 +40,10 @@
 // (tr_req_valid_o stays 0, TRANSLATIONS stays 0): the register answers
 // itself in the cycle it is loaded, as a VRAM translation of the address
 // (not Zero, not CacheCoherent), and a chunk at or above 4 GiB faults
-// BUS_ERROR exactly as a VRAM PA there does. The firmware allows it only on
+// BUS_ERROR exactly as a VRAM PA there does. The exception is the aperture
+// window, APERTURE_PHYS_BASE + [0, 4 GiB): such a chunk goes out with
+// segment 2 (the aperture) and the aperture offset as its address, for the
+// system-memory route's aperture_xlate to translate (docs/aperture.md). The firmware allows it only on
 // AccessedPhysically allocations; with PHYS 0 every cycle is as before.
 //
 // Sideband: AR/AW carry the translation's segment (axi_*seg_o: 1 = local
@@ -299,8 +302,15 @@ module gpu_engine
       rsp_cc   = 1'b0;
       rsp_addr = tr_va_q[31:6];
       rsp_hi   = '0;
-      rsp_seg  = 5'(gmmu_pte_pkg::SEGMENT_VRAM);
-      rsp_flt  = (tr_va_q[63:32] != '0) ? FaultBus : FaultNone;
+      if (tr_va_q[63:32] == APERTURE_PHYS_BASE[63:32]) begin
+        // An aperture offset: the system-memory route's aperture_xlate
+        // translates it.
+        rsp_seg = 5'(gmmu_pte_pkg::SEGMENT_APERTURE);
+        rsp_flt = FaultNone;
+      end else begin
+        rsp_seg = 5'(gmmu_pte_pkg::SEGMENT_VRAM);
+        rsp_flt = (tr_va_q[63:32] != '0) ? FaultBus : FaultNone;
+      end
     end else begin
       rsp_slot = tr_rsp_tag_i[SlotW-1:0];
       rsp_dst  = tr_rsp_tag_i[SlotW];

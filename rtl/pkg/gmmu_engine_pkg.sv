@@ -10,6 +10,11 @@ package gmmu_engine_pkg;
   localparam int unsigned ENGINE_STRIDE = 4096;  // Bytes between the register blocks of two engines (each block decodes 12 address bits)
   localparam int unsigned ENGINE_SLOTS_DEFAULT = 8;  // Default chunks in flight per engine (RTL parameter Slots: a power of two, 2 to 16)
   localparam int unsigned ENGINE_CHUNK_BYTES = 64;  // Bytes per chunk: one translation and one 8-beat AXI burst of 64 bits per chunk and stream
+  localparam logic [63:0] APERTURE_PHYS_BASE = 64'h0000010000000000;  // Physical-mode address of aperture offset 0: an engine in physical mode (CTRL.PHYS) reaches aperture offset o at APERTURE_PHYS_BASE + o (o below 4 GiB)
+  localparam int unsigned APERTURE_ENTRY_BYTES = 8;  // Bytes per aperture table entry (one 4 KB page of the aperture)
+  localparam int unsigned APERTURE_ENTRY_VALID = 1;  // Aperture entry bit 0: the page is mapped; an access through an entry without it is refused (SLVERR: the engine faults BUS_ERROR)
+  localparam logic [63:0] APERTURE_ENTRY_ADDR_MASK = 64'h000FFFFFFFFFF000;  // Aperture entry bits 51:12: the host bus address of the 4 KB page; the other bits are 0
+  localparam int unsigned APERTURE_LINE_ENTRIES = 8;  // Entries an aperture translator reads from the table at once (one 64-byte burst) and keeps as one TLB line
   typedef enum logic [1:0] {
     ENGINE_OP_FILL = 2'd0,
     ENGINE_OP_COPY = 2'd1,
@@ -64,6 +69,12 @@ package gmmu_engine_pkg;
   localparam logic [15:0] ENGINE_TRANSLATIONS = 16'h0050;
   localparam logic [15:0] ENGINE_READ_BURSTS = 16'h0054;
   localparam logic [15:0] ENGINE_WRITE_BURSTS = 16'h0058;
+  // APERTURE register offsets
+  localparam logic [15:0] APERTURE_TABLE = 16'h0000;
+  localparam logic [15:0] APERTURE_PAGES = 16'h0004;
+  localparam logic [15:0] APERTURE_INVALIDATE = 16'h0008;
+  localparam logic [15:0] APERTURE_MISSES = 16'h000C;
+  localparam logic [15:0] APERTURE_REFUSED = 16'h0010;
 
   /* verilator lint_on UNUSEDPARAM */
 endpackage : gmmu_engine_pkg

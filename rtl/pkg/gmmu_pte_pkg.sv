@@ -8,6 +8,7 @@ package gmmu_pte_pkg;
 
   localparam int unsigned SEGMENT_SYSTEM = 0;  // Segment id of system (host) memory
   localparam int unsigned SEGMENT_VRAM = 1;  // Segment id of local VRAM
+  localparam int unsigned SEGMENT_APERTURE = 2;  // Segment id of the aperture segment: offsets translated through the aperture table (docs/aperture.md) onto host pages
   localparam int unsigned PTE_BYTES = 8;  // Bytes per page-table entry word
   localparam int unsigned ADDR_SHIFT = 8;  // PA = ADDR << ADDR_SHIFT
   localparam int unsigned LEVELS_DEFAULT = 4;  // Page-table levels (2 to 4). Level 0 is the leaf, LEVELS-1 the root

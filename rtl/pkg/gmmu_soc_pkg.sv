@@ -33,6 +33,9 @@ package gmmu_soc_pkg;
   // Paging engine (docs/paging-engine.md): registers at base, its packet queue at base + PAGING_QUEUE_OFFSET; the 8 KiB window repeats across the region
   localparam logic [31:0] PAGING_BASE = 32'h80040000;
   localparam logic [31:0] PAGING_SIZE = 32'h00010000;
+  // Aperture segment (docs/aperture.md): the table's place and size, invalidation, counters
+  localparam logic [31:0] APERTURE_BASE = 32'h80050000;
+  localparam logic [31:0] APERTURE_SIZE = 32'h00010000;
   // DDR (the VRAM segment), uncached: coherent with the MMU, engines and host aperture. DDR offset = CPU address - base
   localparam logic [31:0] DDR_BASE = 32'hC0000000;
   localparam logic [31:0] DDR_SIZE = 32'h40000000;

@@ -244,15 +244,15 @@ module soc_top
   );
 
   // Slave order: the DDR bridge takes both DDR aliases.
-  localparam int unsigned NSlaves = 10;
+  localparam int unsigned NSlaves = 11;
   localparam int unsigned SRam = 0, SSysctl = 1, SConsole = 2, STimer = 3,
                           SDdrCached = 4, SDdr = 5, SMbox = 6, SMmu = 7, SEngine = 8,
-                          SPaging = 9;
+                          SPaging = 9, SApt = 10;
   localparam logic [32*NSlaves-1:0] SlaveBase = {
-    PAGING_BASE, ENGINE_BASE, MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE,
+    APERTURE_BASE, PAGING_BASE, ENGINE_BASE, MMU_BASE, MBOX_BASE, DDR_BASE, DDR_CACHED_BASE, TIMER_BASE,
     CONSOLE_BASE, SYSCTL_BASE, RAM_BASE};
   localparam logic [32*NSlaves-1:0] SlaveMask = {
-    ~(PAGING_SIZE - 1), ~(ENGINE_SIZE - 1), ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1),
+    ~(APERTURE_SIZE - 1), ~(PAGING_SIZE - 1), ~(ENGINE_SIZE - 1), ~(MMU_SIZE - 1), ~(MBOX_SIZE - 1), ~(DDR_SIZE - 1),
     ~(DDR_CACHED_SIZE - 1), ~(TIMER_SIZE - 1), ~(CONSOLE_SIZE - 1), ~(SYSCTL_SIZE - 1),
     ~(RAM_SIZE - 1)};
 
@@ -300,10 +300,11 @@ module soc_top
   end
 
   // DDR masters, in arbiter order: 0 CPU bridge, 1 BAR1 aperture, 2 MMU
-  // walker (reads only), 3.. the GPU engines, then the paging engine.
+  // walker (reads only), 3.. the GPU engines, then the paging engine, then
+  // the aperture translators' table reads.
   localparam int unsigned NEngines = ENGINES;
-  localparam int unsigned NDdrMasters = 4 + NEngines, MCpu = 0, MAperture = 1, MMmu = 2,
-                          MEngine0 = 3, MPaging = 3 + NEngines;
+  localparam int unsigned NDdrMasters = 5 + NEngines, MCpu = 0, MAperture = 1, MMmu = 2,
+                          MEngine0 = 3, MPaging = 3 + NEngines, MAptTable = 4 + NEngines;
   localparam int unsigned DdrIdW = 4;
   localparam int unsigned ArbIdW = DdrIdW + $clog2(NDdrMasters);
 
@@ -468,10 +469,68 @@ module soc_top
   assign eng_sel = bus.adr[10 +: $clog2(NEngines)];
 
   function automatic logic [RouteW-1:0] route_of(input logic [4:0] seg);
-    if (32'(seg) == gmmu_pte_pkg::SEGMENT_VRAM)   return RouteW'(RVram);
-    if (32'(seg) == gmmu_pte_pkg::SEGMENT_SYSTEM) return RouteW'(RSys);
+    if (32'(seg) == gmmu_pte_pkg::SEGMENT_VRAM)     return RouteW'(RVram);
+    if (32'(seg) == gmmu_pte_pkg::SEGMENT_SYSTEM)   return RouteW'(RSys);
+    if (32'(seg) == gmmu_pte_pkg::SEGMENT_APERTURE) return RouteW'(RSys);
     return RouteW'(RErr);
   endfunction
+
+  // The aperture segment (docs/aperture.md): its registers, and one
+  // translator per engine on the engine's system-memory route; the
+  // translators' table reads share one DDR arbiter master.
+  localparam int unsigned AptBit = 1;   // AxUSER bit: an aperture burst
+  logic [31:6]         apt_table;
+  logic [20:0]         apt_pages;
+  logic                apt_inv;
+  logic [NEngines-1:0] apt_miss, apt_refuse;
+  axi4_pkg::axi4_req_t [NEngines-1:0] apt_t_req;
+  axi4_pkg::axi4_rsp_t [NEngines-1:0] apt_t_rsp;
+  axi4_pkg::axi4_req_t apt_tbl_req;
+  logic [$clog2(NEngines)-1:0] apt_sel, apt_wait_sel_q, apt_r_dst;
+  logic                        apt_wait_q;
+
+  aperture_regs #(.N(NEngines)) u_aperture_regs (
+    .clk_i, .rst_ni,
+    .wb_i (slv_req[SApt]), .wb_o (slv_rsp[SApt]),
+    .table_o (apt_table), .pages_o (apt_pages), .inv_o (apt_inv),
+    .miss_i (apt_miss), .refuse_i (apt_refuse)
+  );
+
+  // Table reads: each translator has at most one in flight and always
+  // takes its R beats, so a priority choice (kept while the DDR arbiter has
+  // not taken the AR) with the translator's index as ID is enough.
+  always_comb begin
+    apt_sel = apt_wait_sel_q;
+    if (!apt_wait_q) begin
+      for (int t = NEngines - 1; t >= 0; t--) begin
+        if (apt_t_req[t].ar_valid) apt_sel = $clog2(NEngines)'(t);
+      end
+    end
+    apt_tbl_req          = '0;
+    apt_tbl_req.ar_valid = apt_t_req[apt_sel].ar_valid;
+    apt_tbl_req.ar       = apt_t_req[apt_sel].ar;
+    apt_tbl_req.ar.id    = axi4_pkg::ID_W'(apt_sel);
+    apt_tbl_req.r_ready  = 1'b1;
+    apt_tbl_req.b_ready  = 1'b1;
+  end
+  assign apt_r_dst = dm_rsp[MAptTable].r.id[$clog2(NEngines)-1:0];
+  for (genvar e = 0; e < NEngines; e++) begin : g_apt_t_rsp
+    always_comb begin
+      apt_t_rsp[e]          = dm_rsp[MAptTable];
+      apt_t_rsp[e].ar_ready = dm_rsp[MAptTable].ar_ready && (apt_sel == e);
+      apt_t_rsp[e].r_valid  = dm_rsp[MAptTable].r_valid && (apt_r_dst == e);
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      apt_wait_q     <= 1'b0;
+      apt_wait_sel_q <= '0;
+    end else begin
+      apt_wait_q     <= apt_tbl_req.ar_valid && !dm_rsp[MAptTable].ar_ready;
+      apt_wait_sel_q <= apt_sel;
+    end
+  end
+  assign dm_req[MAptTable] = ddr_view(apt_tbl_req);
 
   for (genvar e = 0; e < NEngines; e++) begin : g_engine
     localparam int unsigned M = MEngine0 + e;
@@ -524,10 +583,10 @@ module soc_top
     // sideband to the system-memory port's AxCACHE.
     assign eng_req.aw.id   = axi4_pkg::ID_W'(awid);
     assign eng_req.aw.addr = {32'(awaddr_hi), awaddr};
-    assign eng_req.aw.user = axi4_pkg::USER_W'(awcc);
+    assign eng_req.aw.user = axi4_pkg::USER_W'({32'(awseg) == gmmu_pte_pkg::SEGMENT_APERTURE, awcc});
     assign eng_req.ar.id   = axi4_pkg::ID_W'(arid);
     assign eng_req.ar.addr = {32'(araddr_hi), araddr};
-    assign eng_req.ar.user = axi4_pkg::USER_W'(arcc);
+    assign eng_req.ar.user = axi4_pkg::USER_W'({32'(arseg) == gmmu_pte_pkg::SEGMENT_APERTURE, arcc});
 
     // Routed bursts: VRAM to a DDR arbiter master (the low 32 address bits:
     // the engine faults VRAM PAs >= 4 GiB), system memory to a
@@ -545,8 +604,17 @@ module soc_top
 
     assign dm_req[M]        = ddr_view(route_req[RVram]);
     assign route_rsp[RVram] = dm_rsp[M];
-    assign sm_req[e]        = route_req[RSys];
-    assign route_rsp[RSys]  = sm_rsp[e];
+
+    // System memory through the engine's aperture translator: aperture
+    // bursts (user bit AptBit) are translated, the others pass.
+    aperture_xlate #(.PaBits(PaW), .AptBit(AptBit)) u_aperture (
+      .clk_i, .rst_ni,
+      .table_i (apt_table), .pages_i (apt_pages), .inv_i (apt_inv),
+      .miss_o (apt_miss[e]), .refuse_o (apt_refuse[e]),
+      .s_req_i (route_req[RSys]), .s_rsp_o (route_rsp[RSys]),
+      .m_req_o (sm_req[e]), .m_rsp_i (sm_rsp[e]),
+      .t_req_o (apt_t_req[e]), .t_rsp_i (apt_t_rsp[e])
+    );
 
     axi4_err_slave #(.IdW(DdrIdW)) u_no_segment (
       .clk_i, .rst_ni,
@@ -700,14 +768,13 @@ module soc_top
     $error("soc_top: AXI4 IDs do not fit (axi4_pkg::ID_W, DDR_AXI_ID_BITS, SYSMEM_AXI_ID_BITS)");
   end
 
-  // The top DDR ID bits are for masters still to come; the walker only
+  // The walker only
   // reads; the DDR port has no user sideband and 32-bit addresses.
   logic unused_top;
-  assign unused_top = ^{cycle[63:32], ddr_axi_req.aw.user, ddr_axi_req.ar.user,
+  assign unused_top = ^{cycle[63:32], apt_tbl_req.r_ready, ddr_axi_req.aw.user, ddr_axi_req.ar.user,
                         ddr_axi_req.aw.addr[63:32], ddr_axi_req.ar.addr[63:32],
                         sys_req.aw.user[axi4_pkg::USER_W-1:1], sys_req.ar.user[axi4_pkg::USER_W-1:1],
                         sysmem_bid_i[SYSMEM_AXI_ID_BITS-1:SysIdW],
-                        sysmem_rid_i[SYSMEM_AXI_ID_BITS-1:SysIdW], ddr_bid_i[DDR_AXI_ID_BITS-1:ArbIdW],
-                        ddr_rid_i[DDR_AXI_ID_BITS-1:ArbIdW], dm_rsp[MMmu]};
+                        sysmem_rid_i[SYSMEM_AXI_ID_BITS-1:SysIdW], dm_rsp[MMmu]};
 
 endmodule : soc_top

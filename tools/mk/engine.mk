@@ -67,3 +67,21 @@ t-lint-engine: lint-engine
 
 bench-engine: $(call engine_tb_bin,default)
 	$< --only throughput --ddr-latency $(ENGINE_DDR_LATENCY) --throughput-kib 2048 --min-ratio 0
+
+# The aperture translator's bench (tests/aperture/aperture_xlate_tb.sv, a
+# self-checking SystemVerilog bench with its models of the table and of
+# system memory; docs/aperture.md).
+APERTURE_TB_DIR := $(BUILD)/aperture
+APERTURE_TB_BIN := $(APERTURE_TB_DIR)/Vaperture_xlate_tb
+APERTURE_TB_SRCS := rtl/prim/axi4_pkg.sv rtl/engine/aperture_xlate.sv tests/aperture/aperture_xlate_tb.sv
+$(APERTURE_TB_BIN): $(APERTURE_TB_SRCS) rtl/prim/prim_assert.svh
+	@mkdir -p $(@D)
+	verilator --binary --timing --assert -j $(JOBS) -Wall -Wno-fatal -Irtl/prim --top-module aperture_xlate_tb \
+	  --Mdir $(@D) $(APERTURE_TB_SRCS) >$(@D)/verilate.log 2>&1 || { tail -40 $(@D)/verilate.log; exit 1; }
+
+TESTS += aperture
+.PHONY: t-aperture
+t-aperture: $(APERTURE_TB_BIN)
+	$(APERTURE_TB_BIN)
+	verilator --lint-only -Wall -Irtl/prim --top-module aperture_xlate rtl/prim/axi4_pkg.sv rtl/engine/aperture_xlate.sv
+	verilator --lint-only -Wall -Irtl/prim --top-module aperture_xlate -GLines=1 -GPaBits=40 rtl/prim/axi4_pkg.sv rtl/engine/aperture_xlate.sv
