@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gmmu/engine_regs.h>
 #include <gmmu/mmu_regs.h>
 #include <gmmu/paging.h>
 
@@ -42,6 +43,7 @@ static struct gmmu_pt_stats stats;
 /* The paging engine, when there is one. */
 static bool engine;
 static uint64_t fence_page = UINT64_MAX;   /* DDR offset of the fence page */
+static uint64_t aperture_table;            /* DDR offset of the aperture table */
 static struct gmmu_update_op *batch_store; /* UPDATE_QUEUE_OPS operations */
 static struct pq queue;
 static struct ptm_paging pager;
@@ -244,6 +246,30 @@ static bool hw_va_in_use(void *ctx, uint32_t as_handle, uint32_t asid, uint64_t 
     return engine_cmd_va_busy(as_handle, asid, va, bytes, after);
 }
 
+/*
+ * The aperture table (docs/aperture.md): CPU stores through the uncached
+ * alias, each acknowledged once DDR has it, so an entry is in DDR before
+ * the INVALIDATE that follows it reaches the translators (the CPU bus keeps
+ * their order). The translators only read the table.
+ */
+static void hw_aperture_write(void *ctx, uint32_t page, uint64_t entry)
+{
+    volatile uint32_t *p =
+        hal_ddr_uncached(aperture_table + (uint64_t)page * GMMU_APERTURE_ENTRY_BYTES);
+
+    (void)ctx;
+    p[1] = (uint32_t)(entry >> 32);
+    p[0] = (uint32_t)entry;
+}
+
+/* Every translator drops its lines at the edge that takes this write,
+   before its acknowledge. */
+static void hw_aperture_invalidate(void *ctx)
+{
+    (void)ctx;
+    hal_write32(GMMU_APERTURE_BASE + GMMU_APERTURE_INVALIDATE, 1);
+}
+
 static const struct vidmm_hw hooks = {
     .read64 = hw_read64,
     .read_run = hw_read_run,
@@ -255,6 +281,8 @@ static const struct vidmm_hw hooks = {
     .phys_busy = hw_phys_busy,
     .va_in_use = hw_va_in_use,
     .sys_reachable = cpu_sys_reachable,
+    .aperture_write = hw_aperture_write,
+    .aperture_invalidate = hw_aperture_invalidate,
 };
 
 /* ------------------------------------------------------------ paging engine */
@@ -390,6 +418,8 @@ static const struct vidmm_hw engine_hooks = {
     .va_in_use = hw_va_in_use,
     .sys_reachable = eng_sys_reachable,
     .copy = eng_copy,
+    .aperture_write = hw_aperture_write,
+    .aperture_invalidate = hw_aperture_invalidate,
 };
 
 /*
@@ -438,12 +468,13 @@ bool vidmm_hw_engine(void)
  * allocations.
  */
 struct fw_area {
-    uint64_t nodes;   /* VA nodes of every address space */
-    uint64_t tables;  /* vidmm's tables (struct vidmm_tables) */
-    uint64_t meta;    /* vram_alloc's metadata, for the largest segment */
-    uint64_t counts;  /* the page tables' valid-entry counts (ptmgr) */
-    uint64_t batches; /* the waiting UPDATE_SUBMIT batches' operations */
-    uint64_t bottom;  /* the area's first byte */
+    uint64_t aperture; /* the aperture table: read by the translators, never written */
+    uint64_t nodes;    /* VA nodes of every address space */
+    uint64_t tables;   /* vidmm's tables (struct vidmm_tables) */
+    uint64_t meta;     /* vram_alloc's metadata, for the largest segment */
+    uint64_t counts;   /* the page tables' valid-entry counts (ptmgr) */
+    uint64_t batches;  /* the waiting UPDATE_SUBMIT batches' operations */
+    uint64_t bottom;   /* the area's first byte */
 };
 
 static uint64_t whole_pages(uint64_t bytes)
@@ -462,10 +493,12 @@ static bool fw_area_place(uint64_t ddr, struct fw_area *area)
     uint64_t meta = whole_pages(vram_alloc_metadata_bytes(VIDMM_HW_VRAM_MAX));
     uint64_t counts = whole_pages(PTM_COUNT_WORDS(covered) * sizeof(uint32_t));
     uint64_t batches = whole_pages(GMMU_UPDATE_QUEUE_OPS * sizeof(struct gmmu_update_op));
+    uint64_t aperture = whole_pages(VIDMM_APERTURE_PAGES_MAX * GMMU_APERTURE_ENTRY_BYTES);
 
-    if (ddr < nodes + tables + meta + counts + batches)
+    if (ddr < aperture + nodes + tables + meta + counts + batches)
         return false;
-    area->nodes = ddr - nodes;
+    area->aperture = ddr - aperture;
+    area->nodes = area->aperture - nodes;
     area->tables = area->nodes - tables;
     area->meta = area->tables - meta;
     area->counts = area->meta - counts;
@@ -517,6 +550,18 @@ bool vidmm_hw_init(void)
         return false;
     }
     engine = engine_probe();
+    /* The aperture table, empty before the translators may read it. */
+    aperture_table = area.aperture;
+    if (engine) {
+        ptm_paging_write_pattern(&pager, aperture_table, 0, 0, VIDMM_APERTURE_PAGES_MAX);
+        ptm_paging_complete(&pager);
+    } else {
+        for (uint32_t i = 0; i < VIDMM_APERTURE_PAGES_MAX; i++)
+            hw_aperture_write(NULL, i, 0);
+    }
+    hal_write32(GMMU_APERTURE_BASE + GMMU_APERTURE_TABLE, (uint32_t)aperture_table);
+    hal_write32(GMMU_APERTURE_BASE + GMMU_APERTURE_PAGES, VIDMM_APERTURE_PAGES_MAX);
+    hw_aperture_invalidate(NULL);
     cfg = (struct vidmm_config){
         .hw = engine ? &engine_hooks : &hooks,
         .vram = &vram,
@@ -530,6 +575,7 @@ bool vidmm_hw_init(void)
         .va_nodes = ddr_cached_rw(area.nodes),
         .va_nodes_per_as = VIDMM_HW_NODES_PER_AS,
         .hw_asids = GMMU_ASIDS,
+        .aperture_pages = VIDMM_APERTURE_PAGES_MAX,
     };
     if (vidmm_init(vm, &cfg) != GMMU_STATUS_OK)
         return false;

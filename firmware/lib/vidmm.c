@@ -703,6 +703,82 @@ static bool host_buffer(const struct vidmm_alloc *a)
     return is_system(a) && a->first_extent == NIL;
 }
 
+/* ------------------------------------------------------------ the aperture */
+
+/* Mapped into the aperture segment (an AccessedPhysically SYSTEM
+   allocation), and its physical-mode address there. */
+static bool in_aperture(const struct vidmm_alloc *a)
+{
+    return a->apt_page != 0;
+}
+
+static uint64_t aperture_addr(const struct vidmm_alloc *a)
+{
+    return GMMU_APERTURE_PHYS_BASE + ((uint64_t)(a->apt_page - 1) << GMMU_PAGE_SHIFT_4K);
+}
+
+static uint64_t piece_pa(const struct vidmm *vm, const struct vidmm_alloc *a,
+                         const struct vidmm_extent *e);
+
+/*
+ * Maps a SYSTEM allocation's host pages into the aperture, in order: the
+ * lowest run of free aperture pages that fits, its entries written, then
+ * the translators invalidated (a line cached before may hold these
+ * entries as they were: invalid). NO_MEMORY, nothing changed, without
+ * room or an aperture.
+ */
+static uint32_t aperture_map(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
+{
+    uint64_t pages = size >> GMMU_PAGE_SHIFT_4K;
+    uint32_t first, p;
+
+    if (pages > UINT32_MAX || !aperture_alloc_take(&vm->aperture, (uint32_t)pages, &first))
+        return GMMU_STATUS_NO_MEMORY;
+    p = first;
+    if (a->first_extent == NIL) {
+        for (uint64_t i = 0; i < pages; i++)
+            vm->hw->aperture_write(vm->hw_ctx, p++,
+                                   (a->sys_addr + (i << GMMU_PAGE_SHIFT_4K)) |
+                                       GMMU_APERTURE_ENTRY_VALID);
+    } else {
+        for (uint16_t x = a->first_extent; x != NIL; x = vm->extents[x].next) {
+            uint64_t pa = piece_pa(vm, a, &vm->extents[x]);
+
+            for (uint32_t i = 0; i < vm->extents[x].pages; i++)
+                vm->hw->aperture_write(vm->hw_ctx, p++,
+                                       (pa + ((uint64_t)i << GMMU_PAGE_SHIFT_4K)) |
+                                           GMMU_APERTURE_ENTRY_VALID);
+        }
+    }
+    vm->hw->aperture_invalidate(vm->hw_ctx);
+    a->apt_page = first + 1;
+    return GMMU_STATUS_OK;
+}
+
+/*
+ * Takes an allocation out of the aperture: its entries cleared, the
+ * translators invalidated, and only then its aperture pages free (and,
+ * after FREE, its host pages the host's again): no engine access reaches
+ * the old pages after this (docs/aperture.md, "Invalidation").
+ */
+static void aperture_unmap(struct vidmm *vm, struct vidmm_alloc *a)
+{
+    uint32_t first = a->apt_page - 1;
+    uint32_t pages = (uint32_t)(a->size >> GMMU_PAGE_SHIFT_4K);
+
+    for (uint32_t i = 0; i < pages; i++)
+        vm->hw->aperture_write(vm->hw_ctx, first + i, 0);
+    vm->hw->aperture_invalidate(vm->hw_ctx);
+    aperture_alloc_give(&vm->aperture, first, pages);
+    a->apt_page = 0;
+}
+
+void vidmm_aperture_usage(const struct vidmm *vm, uint64_t *bytes, uint64_t *in_use)
+{
+    *bytes = (uint64_t)vm->aperture.pages << GMMU_PAGE_SHIFT_4K;
+    *in_use = (uint64_t)vm->aperture.used << GMMU_PAGE_SHIFT_4K;
+}
+
 static unsigned alloc_segment(const struct vidmm_alloc *a)
 {
     return a->where == VIDMM_AT_VRAM ? GMMU_SEGMENT_VRAM : GMMU_SEGMENT_SYSTEM;
@@ -916,7 +992,9 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
 
     if (!vm || !hw || !hw->read64 || !hw->write64 || !hw->invalidate || !hw->set_as || !cfg->vram ||
         !cfg->table_counts || !cfg->tables || !cfg->va_nodes || !cfg->va_nodes_per_as ||
-        !cfg->hw_asids || cfg->hw_asids > VIDMM_HW_ASIDS_MAX)
+        !cfg->hw_asids || cfg->hw_asids > VIDMM_HW_ASIDS_MAX ||
+        !hw->aperture_write != !hw->aperture_invalidate ||
+        cfg->aperture_pages > VIDMM_APERTURE_PAGES_MAX)
         return GMMU_STATUS_INVALID_ARGUMENT;
     memset(vm, 0, sizeof(*vm));
     memset(cfg->tables, 0, sizeof(*cfg->tables));
@@ -944,6 +1022,8 @@ uint32_t vidmm_init(struct vidmm *vm, const struct vidmm_config *cfg)
         vm->as[i].hw_asid = VIDMM_NO_ASID;
     memset(vm->asid_owner, VIDMM_NO_OWNER, sizeof(vm->asid_owner));
     backing_pool_init(&vm->backing, PA_LIMIT);
+    aperture_alloc_init(&vm->aperture, cfg->tables->aperture_bits,
+                        hw->aperture_write ? cfg->aperture_pages : 0);
     vm->pool_lo = vm->skip_lo = vm->skip_hi = 0;
     vm->pool_hi = UINT64_MAX;
     return GMMU_STATUS_OK;
@@ -1073,8 +1153,11 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
     a->extents = 0;
     a->sys_addr = req->sys_addr; /* 0 unless SYSTEM (checked) */
     a->residency = 0;
+    a->apt_page = 0;
     a->where = is_system(a) ? VIDMM_AT_HOST : VIDMM_AT_VRAM;
-    if (req->flags & GMMU_ALLOC_FLAG_SYSTEM)
+    if ((req->flags & GMMU_ALLOC_FLAG_SYSTEM) && (req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS))
+        st = aperture_map(vm, a, size); /* AccessedPhysically: into the aperture */
+    else if (req->flags & GMMU_ALLOC_FLAG_SYSTEM)
         st = GMMU_STATUS_OK;
     else if (req->flags & GMMU_ALLOC_FLAG_CONTIGUOUS)
         st = backing_contig(vm, a, req, size);
@@ -1092,7 +1175,9 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
         .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
         .extents = host_buffer(a) ? 1u : a->extents,
         .size = size,
-        .base = host_buffer(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        .base = in_aperture(a)   ? aperture_addr(a)
+                : host_buffer(a) ? a->sys_addr
+                                 : piece_pa(vm, a, &vm->extents[a->first_extent]),
     };
     return GMMU_STATUS_OK;
 }
@@ -1157,7 +1242,8 @@ static void mapping_remove(struct vidmm *vm, struct vidmm_record *r)
 
 /* ------------------------------------------------------------ ALLOC_PAGES */
 
-#define PAGES_FLAGS (GMMU_ALLOC_PAGES_FLAG_BEGIN | GMMU_ALLOC_PAGES_FLAG_COMMIT)
+#define PAGES_FLAGS \
+    (GMMU_ALLOC_PAGES_FLAG_BEGIN | GMMU_ALLOC_PAGES_FLAG_COMMIT | GMMU_ALLOC_PAGES_FLAG_PHYSICAL)
 
 _Static_assert(GMMU_MSG_HDR_BYTES + GMMU_ALLOC_PAGES_REQ_BYTES +
                        GMMU_ALLOC_PAGES_MAX * sizeof(uint64_t) <=
@@ -1230,11 +1316,12 @@ static uint32_t stage_commit(struct vidmm *vm, struct gmmu_alloc_rsp *rsp)
     if (slot < 0 || vm->free_extents < st->runs)
         return GMMU_STATUS_NO_MEMORY;
     a = &vm->allocs[slot];
-    a->flags = GMMU_ALLOC_FLAG_SYSTEM;
+    a->flags = GMMU_ALLOC_FLAG_SYSTEM | (st->physical ? GMMU_ALLOC_FLAG_CONTIGUOUS : 0);
     a->first_extent = NIL;
     a->extents = 0;
     a->sys_addr = st->run_pa[0];
     a->residency = 0;
+    a->apt_page = 0;
     a->where = VIDMM_AT_HOST;
     /* Runs never merge (consecutive runs do not follow each other, or
        they would be one), and the pieces were counted: this cannot fail. */
@@ -1244,6 +1331,14 @@ static uint32_t stage_commit(struct vidmm *vm, struct gmmu_alloc_rsp *rsp)
             backing_release(vm, a);
             return GMMU_STATUS_INTERNAL;
         }
+    if (st->physical) {
+        uint32_t status = aperture_map(vm, a, st->size);
+
+        if (status != GMMU_STATUS_OK) {
+            backing_release(vm, a);
+            return status;
+        }
+    }
     a->size = st->size;
     a->live = true;
     a->last_use = ++vm->clock;
@@ -1252,7 +1347,7 @@ static uint32_t stage_commit(struct vidmm *vm, struct gmmu_alloc_rsp *rsp)
         .handle = handle_make(HANDLE_TAG_ALLOC, (uint32_t)slot, a->gen),
         .extents = a->extents,
         .size = a->size,
-        .base = a->sys_addr,
+        .base = in_aperture(a) ? aperture_addr(a) : a->sys_addr,
     };
     return GMMU_STATUS_OK;
 }
@@ -1274,7 +1369,11 @@ uint32_t vidmm_alloc_pages(struct vidmm *vm, const struct gmmu_alloc_pages_req *
             return GMMU_STATUS_UNALIGNED;
         if (req->size >> GMMU_PAGE_SHIFT_4K > UINT32_MAX)
             return GMMU_STATUS_OUT_OF_RANGE;
-        *st = (struct vidmm_stage){ .size = req->size, .owner = req->owner, .active = true };
+        *st =
+            (struct vidmm_stage){ .size = req->size,
+                                  .owner = req->owner,
+                                  .active = true,
+                                  .physical = (req->flags & GMMU_ALLOC_PAGES_FLAG_PHYSICAL) != 0 };
     } else if (!st->active || st->owner != req->owner) {
         /* Not this host's list: it stays as it is. */
         return GMMU_STATUS_BAD_HANDLE;
@@ -1309,6 +1408,9 @@ static void alloc_release(struct vidmm *vm, uint32_t slot)
 {
     struct vidmm_alloc *a = &vm->allocs[slot];
 
+    if (in_aperture(a))
+        aperture_unmap(vm, a);
+
     for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && vm->alloc_records[slot]; i++) {
         struct vidmm_record *r = &vm->records[i];
 
@@ -1340,9 +1442,13 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
     if (!a)
         return GMMU_STATUS_BAD_HANDLE;
     /* An engine in physical mode has no mapping to lose: freed under it,
-       the block would be written after its next owner got it. */
+       the block (or the host pages behind the aperture) would be written
+       after their next owner got them. */
     if ((a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->phys_busy &&
-        vm->hw->phys_busy(vm->hw_ctx, piece_pa(vm, a, &vm->extents[a->first_extent]), a->size))
+        vm->hw->phys_busy(vm->hw_ctx,
+                          in_aperture(a) ? aperture_addr(a)
+                                         : piece_pa(vm, a, &vm->extents[a->first_extent]),
+                          a->size))
         return GMMU_STATUS_BUSY;
     /* Its mappings and the tiles pointing at it go with it. */
     if (records_in_use(vm, slot, false)) {
@@ -1359,11 +1465,17 @@ bool vidmm_phys_range_ok(const struct vidmm *vm, uint64_t offset, uint64_t bytes
         const struct vidmm_alloc *a = &vm->allocs[i];
         uint64_t base;
 
-        /* Contiguous allocations are one VRAM piece and never move. */
-        if (!a->live || !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) || a->where != VIDMM_AT_VRAM ||
-            a->extents != 1)
+        /* Contiguous allocations are one VRAM piece and never move; an
+           AccessedPhysically system allocation is contiguous in the
+           aperture. */
+        if (!a->live || !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS))
             continue;
-        base = piece_pa(vm, a, &vm->extents[a->first_extent]);
+        if (in_aperture(a))
+            base = aperture_addr(a);
+        else if (a->where == VIDMM_AT_VRAM && a->extents == 1)
+            base = piece_pa(vm, a, &vm->extents[a->first_extent]);
+        else
+            continue;
         /* Written so that no sum can wrap: offset and bytes are the host's. */
         if (offset >= base && bytes <= a->size && offset - base <= a->size - bytes)
             return true;

@@ -30,7 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "aperture_alloc.h"
 #include "backing_pool.h"
+#include "gmmu/engine_regs.h"
 #include "gmmu/mailbox.h"
 #include "gmmu/mmu_regs.h"
 #include "ptmgr.h"
@@ -57,6 +59,9 @@
 #endif
 #ifndef VIDMM_MAX_RECORDS
 #define VIDMM_MAX_RECORDS 192 /* MAP_VA mappings plus tile references */
+#endif
+#ifndef VIDMM_APERTURE_PAGES_MAX
+#define VIDMM_APERTURE_PAGES_MAX 8192 /* the aperture segment: 32 MiB of offsets */
 #endif
 #define VIDMM_HW_ASIDS_MAX GMMU_ASIDS
 
@@ -141,6 +146,14 @@ struct vidmm_hw {
      */
     bool (*copy)(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg, uint64_t src,
                  uint64_t bytes);
+    /*
+     * Optional, both or neither: the aperture segment's table
+     * (docs/aperture.md). aperture_write sets entry `page` (seen whole
+     * when it returns); aperture_invalidate makes every translator drop
+     * what it cached of the table, and returns when that is done.
+     */
+    void (*aperture_write)(void *ctx, uint32_t page, uint64_t entry);
+    void (*aperture_invalidate)(void *ctx);
 };
 
 struct vidmm_config {
@@ -158,6 +171,9 @@ struct vidmm_config {
     struct va_node *va_nodes;
     uint32_t va_nodes_per_as;
     uint32_t hw_asids; /* 1..VIDMM_HW_ASIDS_MAX */
+    /* The aperture segment's pages (0..VIDMM_APERTURE_PAGES_MAX; 0, or no
+       aperture hooks: no aperture, its table empty). */
+    uint32_t aperture_pages;
 };
 
 /* ------------------------------------------------------------ state */
@@ -182,6 +198,7 @@ struct vidmm_alloc {
     uint8_t flags;      /* GMMU_ALLOC_FLAG_* */
     uint8_t where;      /* enum vidmm_where */
     bool live;
+    uint32_t apt_page; /* in the aperture: its first aperture page + 1; 0: not */
 };
 
 /*
@@ -217,6 +234,7 @@ struct vidmm_stage {
     uint32_t runs;
     uint32_t owner;
     bool active;
+    bool physical; /* ALLOC_PAGES_FLAG_PHYSICAL: into the aperture at COMMIT */
 };
 
 struct vidmm_as {
@@ -265,7 +283,8 @@ struct vidmm_tables {
     /* MAPPING records: attributes | page sizes << 3, to map them again
        after a move. */
     uint8_t rec_map[VIDMM_MAX_RECORDS];
-    struct vidmm_stage stage; /* ALLOC_PAGES */
+    struct vidmm_stage stage;                                     /* ALLOC_PAGES */
+    uint32_t aperture_bits[(VIDMM_APERTURE_PAGES_MAX + 31) / 32]; /* aperture_alloc's */
 };
 
 /* Counters for tests and the docs' claims; never reset. */
@@ -301,7 +320,8 @@ struct vidmm {
     uint32_t hw_asids;
     uint32_t clock; /* LRU clock */
     uint32_t live_allocs, live_as;
-    struct backing_pool backing; /* ADD_BACKING's host ranges */
+    struct backing_pool backing;    /* ADD_BACKING's host ranges */
+    struct aperture_alloc aperture; /* the aperture segment's offsets */
     /* Pool offsets pool_carve may use: [pool_lo, pool_hi) without
        [skip_lo, skip_hi). All of it but while REMOVE_BACKING empties a
        range (skipped) or puts allocations back into it (the window). */
@@ -417,13 +437,18 @@ uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
 uint32_t vidmm_activate_as(struct vidmm *vm, uint32_t as_handle, uint32_t *hw_asid);
 
 /*
- * Engines in physical mode (ENGINE_OP_FLAG_PHYSICAL): whether the VRAM
- * range [offset, offset + bytes) lies inside one live CONTIGUOUS
- * (AccessedPhysically) allocation. An empty range must still lie inside
- * one (offset at most its end). See docs/vidmm.md, "Engines in physical
- * mode".
+ * Engines in physical mode (ENGINE_OP_FLAG_PHYSICAL): whether the physical
+ * range [offset, offset + bytes) lies inside one live AccessedPhysically
+ * allocation: a CONTIGUOUS VRAM block (offset a VRAM offset), or a system
+ * allocation in the aperture (offset APERTURE_PHYS_BASE + its aperture
+ * offset). An empty range must still lie inside one (offset at most its
+ * end). See docs/vidmm.md, "Engines in physical mode".
  */
 bool vidmm_phys_range_ok(const struct vidmm *vm, uint64_t offset, uint64_t bytes);
+
+/* The aperture segment's size and the bytes of it mapped, for
+   GET_SEGMENTS. */
+void vidmm_aperture_usage(const struct vidmm *vm, uint64_t *bytes, uint64_t *in_use);
 
 /* ------------------------------------------------------------ inspection */
 

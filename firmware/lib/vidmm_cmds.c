@@ -17,10 +17,10 @@
 
 #include "gmmu/pte.h"
 
-/* GET_SEGMENTS' answer: the header and the segments VidMm has, system
-   memory then VRAM. There is no aperture segment yet (issue 29); none is
-   listed rather than an empty one. */
-#define VIDMM_SEGMENTS 2
+/* GET_SEGMENTS' answer: the header and the segments VidMm has, in id
+   order: system memory, VRAM, the aperture (listed even when the platform
+   gives it no pages: WDDM reports one aperture segment). */
+#define VIDMM_SEGMENTS 3
 _Static_assert(VIDMM_SEGMENTS <= GMMU_SEGMENTS_MAX, "GET_SEGMENTS lists too many");
 struct segments_out {
     struct gmmu_segments_rsp hdr;
@@ -162,12 +162,14 @@ static uint32_t get_vram(struct vidmm *vm, const void *in, void *out)
 /* From VidMm's accounting, so the two can never disagree. The host's own
    SYSTEM buffers are not VidMm's to count: system memory's size is the
    backing pool. Page tables live in VRAM only; BAR1 reaches VRAM (up to
-   APERTURE_LIMIT), never host memory. */
+   APERTURE_LIMIT), never host memory nor the aperture. */
 static uint32_t get_segments(struct vidmm *vm, const void *in, void *out)
 {
     struct gmmu_vram_rsp v;
+    uint64_t apt_bytes, apt_used;
     (void)in;
     vidmm_get_vram(vm, &v);
+    vidmm_aperture_usage(vm, &apt_bytes, &apt_used);
     *(struct segments_out *)out = (struct segments_out){
         .hdr = { .count = VIDMM_SEGMENTS },
         .seg = { { .id = GMMU_SEGMENT_SYSTEM,
@@ -179,7 +181,13 @@ static uint32_t get_segments(struct vidmm *vm, const void *in, void *out)
                    .kind = GMMU_SEGMENT_KIND_MEMORY,
                    .flags = GMMU_SEGMENT_FLAG_BAR1 | GMMU_SEGMENT_FLAG_PAGE_TABLES,
                    .size = v.segment_bytes,
-                   .in_use = v.segment_bytes - v.free_bytes } },
+                   .in_use = v.segment_bytes - v.free_bytes },
+                 { .id = GMMU_SEGMENT_APERTURE,
+                   .kind = GMMU_SEGMENT_KIND_APERTURE,
+                   .flags = 0,
+                   .base = GMMU_APERTURE_PHYS_BASE,
+                   .size = apt_bytes,
+                   .in_use = apt_used } },
     };
     return GMMU_STATUS_OK;
 }

@@ -467,18 +467,20 @@ static int cmd_alloc(struct gmmu_dev *dev, const struct options *o)
 }
 
 /* ALLOC_PAGES over PAGE[:N] arguments: N (default 1) consecutive 4 KB
-   host pages from PAGE each, in argument order. */
+   host pages from PAGE each, in argument order; a first argument "phys"
+   asks for ALLOC_PAGES_FLAG_PHYSICAL (into the aperture). */
 static int cmd_alloc_pages(struct gmmu_dev *dev, const struct options *o)
 {
     enum { MAX_PAGES = 1 << 20 };
     uint64_t *pages, total = 0;
+    bool phys = o->nargs && strcmp(o->args[0], "phys") == 0;
 
-    if (!o->nargs)
+    if (o->nargs <= (int)phys)
         return usage();
     pages = malloc(sizeof(*pages) * MAX_PAGES);
     if (!pages)
         return fail(o, "alloc-pages", GMMU_E_NO_MEMORY);
-    for (int i = 0; i < o->nargs; i++) {
+    for (int i = phys; i < o->nargs; i++) {
         char buf[64], *colon;
         uint64_t addr, n = 1;
 
@@ -495,13 +497,18 @@ static int cmd_alloc_pages(struct gmmu_dev *dev, const struct options *o)
             pages[total++] = addr + k * 4096;
     }
     struct gmmu_alloc_rsp rsp;
-    int rc = gmmu_alloc_pages(dev, pages, (size_t)total, &rsp);
+    int rc = gmmu_alloc_pages_flags(dev, pages, (size_t)total,
+                                    phys ? GMMU_ALLOC_PAGES_FLAG_PHYSICAL : 0u, &rsp);
     free(pages);
     if (rc)
         return fail(o, "alloc-pages", rc);
     if (o->json)
         printf("{\"handle\": %u, \"size\": %llu, \"base\": %llu, \"extents\": %u}\n", rsp.handle,
                (unsigned long long)rsp.size, (unsigned long long)rsp.base, rsp.extents);
+    else if (phys)
+        printf("allocation %u: %llu bytes of host pages in %u run(s), in the aperture at "
+               "physical address 0x%llx\n",
+               rsp.handle, (unsigned long long)rsp.size, rsp.extents, (unsigned long long)rsp.base);
     else
         printf("allocation %u: %llu bytes of host pages in %u run(s), first at 0x%llx\n",
                rsp.handle, (unsigned long long)rsp.size, rsp.extents, (unsigned long long)rsp.base);
@@ -810,11 +817,13 @@ const struct gmmuctl_cmd gmmuctl_core_cmds[] = {
       "pref places it in VRAM when there is room, else in the backing pool (VRAM preferred),\n"
       "sysonly in the backing pool only. Without either it is VRAM only.\n",
       SEC_MEMORY, cmd_alloc },
-    { "alloc-pages", "PAGE[:N]...", "ALLOC_PAGES",
+    { "alloc-pages", "[phys] PAGE[:N]...", "ALLOC_PAGES",
       "allocate system memory over a list of host pages; prints its handle",
       "Each PAGE[:N] adds N (default 1) consecutive 4 KB pages from host address PAGE,\n"
       "in order: the list's page i backs the allocation's bytes from i x 4 KB. At most\n"
-      "32 runs of consecutive pages; long lists go in several messages.\n",
+      "32 runs of consecutive pages; long lists go in several messages. phys makes it\n"
+      "AccessedPhysically: its pages are mapped into the aperture segment, contiguous\n"
+      "there, and the physical address printed is what run|start phys take.\n",
       SEC_MEMORY, cmd_alloc_pages },
     { "resident", "ALLOC...", "MAKE_RESIDENT",
       "raise the residency counts of the allocations and bring them into VRAM; prints the fence",

@@ -240,19 +240,26 @@ static pthread_mutex_t pages_lock = PTHREAD_MUTEX_INITIALIZER;
 int gmmu_alloc_pages(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
                      struct gmmu_alloc_rsp *out)
 {
+    return gmmu_alloc_pages_flags(dev, pages, count, 0, out);
+}
+
+int gmmu_alloc_pages_flags(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
+                           uint32_t flags, struct gmmu_alloc_rsp *out)
+{
     uint8_t msg[GMMU_ALLOC_PAGES_REQ_BYTES + 8 * GMMU_ALLOC_PAGES_MAX];
     struct gmmu_alloc_rsp rsp;
     size_t done = 0;
     int rc;
 
-    if (!dev || !pages || !out || !count || count > UINT64_MAX / 4096)
+    if (!dev || !pages || !out || !count || count > UINT64_MAX / 4096 ||
+        (flags & (GMMU_ALLOC_PAGES_FLAG_BEGIN | GMMU_ALLOC_PAGES_FLAG_COMMIT)))
         return GMMU_E_INVALID_ARG;
     pthread_mutex_lock(&pages_lock);
     do {
         size_t k = count - done < GMMU_ALLOC_PAGES_MAX ? count - done : GMMU_ALLOC_PAGES_MAX;
         struct gmmu_alloc_pages_req req = {
             .owner = gmmu_fence_owner(),
-            .flags = (done ? 0u : GMMU_ALLOC_PAGES_FLAG_BEGIN) |
+            .flags = (done ? 0u : GMMU_ALLOC_PAGES_FLAG_BEGIN | flags) |
                      (done + k == count ? GMMU_ALLOC_PAGES_FLAG_COMMIT : 0u),
             .size = (uint64_t)count * 4096,
             .count = (uint32_t)k,

@@ -40,6 +40,13 @@ int gmmu_alloc(struct gmmu_dev *dev, const struct gmmu_alloc_req *req, struct gm
    process are serialised, so two threads' lists never mix. */
 int gmmu_alloc_pages(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
                      struct gmmu_alloc_rsp *out);
+/* gmmu_alloc_pages with ALLOC_PAGES_FLAG_* on the first message: with
+   GMMU_ALLOC_PAGES_FLAG_PHYSICAL the allocation is AccessedPhysically, its
+   pages mapped into the aperture segment in list order, and out->base is
+   its physical-mode address (GMMU_APERTURE_PHYS_BASE + aperture offset),
+   for engine jobs with GMMU_ENGINE_OP_FLAG_PHYSICAL. */
+int gmmu_alloc_pages_flags(struct gmmu_dev *dev, const uint64_t *pages, size_t count,
+                           uint32_t flags, struct gmmu_alloc_rsp *out);
 /* Unmaps it from every address space, then frees it. */
 int gmmu_free(struct gmmu_dev *dev, uint32_t alloc_handle);
 

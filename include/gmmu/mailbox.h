@@ -6,7 +6,7 @@
 #include "gmmu/defs_common.h"
 
 #define GMMU_MBOX_MAGIC GMMU_U(0x58424D47) /* 'GMBX': IDENT_MAGIC */
-#define GMMU_PROTO_VERSION GMMU_U(0x00010010) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence; minor 16: engine_queue_rsp's start_latency) */
+#define GMMU_PROTO_VERSION GMMU_U(0x00010011) /* Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence; minor 16: engine_queue_rsp's start_latency; minor 17: the aperture segment: ALLOC SYSTEM with CONTIGUOUS and ALLOC_PAGES with ALLOC_PAGES_FLAG_PHYSICAL map the host pages into the aperture (alloc_rsp.base its physical-mode address), physical-mode jobs on them, GET_SEGMENTS lists segment 2) */
 #define GMMU_SLOT_BYTES GMMU_U(0x00000040) /* Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap */
 #define GMMU_CMD_SLOTS GMMU_U(0x00000040) /* Command ring slots (power of two) */
 #define GMMU_CPL_SLOTS GMMU_U(0x00000040) /* Completion ring slots (power of two) */
@@ -207,7 +207,7 @@ static inline const char *gmmu_op_desc(unsigned value)
 
 enum gmmu_alloc_flag {
     GMMU_ALLOC_FLAG_PREFER_64K = 1, /* Back the allocation with 64 KB pages where it can */
-    GMMU_ALLOC_FLAG_CONTIGUOUS = 2, /* One physically contiguous block (AccessedPhysically), within lowest/highest/boundary */
+    GMMU_ALLOC_FLAG_CONTIGUOUS = 2, /* AccessedPhysically. In VRAM: one physically contiguous block, within lowest/highest/boundary. With SYSTEM: the host pages are mapped into the aperture segment (contiguous there) while the allocation lives; alloc_rsp.base is then its physical-mode address, APERTURE_PHYS_BASE + aperture offset. No room in the aperture: NO_MEMORY */
     GMMU_ALLOC_FLAG_SYSTEM = 4, /* System-memory segment (Segment 0): the pages are host memory at sys_addr */
     GMMU_ALLOC_FLAG_VRAM_PREFERRED = 8, /* Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only */
     GMMU_ALLOC_FLAG_SYSTEM_ONLY = 16, /* Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM */
@@ -229,7 +229,7 @@ static inline const char *gmmu_alloc_flag_desc(unsigned value)
 {
     switch (value) {
     case 1: return "Back the allocation with 64 KB pages where it can";
-    case 2: return "One physically contiguous block (AccessedPhysically), within lowest/highest/boundary";
+    case 2: return "AccessedPhysically. In VRAM: one physically contiguous block, within lowest/highest/boundary. With SYSTEM: the host pages are mapped into the aperture segment (contiguous there) while the allocation lives; alloc_rsp.base is then its physical-mode address, APERTURE_PHYS_BASE + aperture offset. No room in the aperture: NO_MEMORY";
     case 4: return "System-memory segment (Segment 0): the pages are host memory at sys_addr";
     case 8: return "Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only";
     case 16: return "Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM";
@@ -240,6 +240,7 @@ static inline const char *gmmu_alloc_flag_desc(unsigned value)
 enum gmmu_alloc_pages_flag {
     GMMU_ALLOC_PAGES_FLAG_BEGIN = 1, /* Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left) */
     GMMU_ALLOC_PAGES_FLAG_COMMIT = 2, /* The list is complete after this message's pages: create the allocation */
+    GMMU_ALLOC_PAGES_FLAG_PHYSICAL = 4, /* With BEGIN: the allocation is AccessedPhysically (ALLOC_FLAG_CONTIGUOUS): at COMMIT its pages are mapped into the aperture segment in list order, and alloc_rsp.base is its physical-mode address (APERTURE_PHYS_BASE + aperture offset); no room: NO_MEMORY, no allocation */
 };
 
 static inline const char *gmmu_alloc_pages_flag_name(unsigned value)
@@ -247,6 +248,7 @@ static inline const char *gmmu_alloc_pages_flag_name(unsigned value)
     switch (value) {
     case 1: return "BEGIN";
     case 2: return "COMMIT";
+    case 4: return "PHYSICAL";
     default: return 0;
     }
 }
@@ -256,6 +258,7 @@ static inline const char *gmmu_alloc_pages_flag_desc(unsigned value)
     switch (value) {
     case 1: return "Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left)";
     case 2: return "The list is complete after this message's pages: create the allocation";
+    case 4: return "With BEGIN: the allocation is AccessedPhysically (ALLOC_FLAG_CONTIGUOUS): at COMMIT its pages are mapped into the aperture segment in list order, and alloc_rsp.base is its physical-mode address (APERTURE_PHYS_BASE + aperture offset); no room: NO_MEMORY, no allocation";
     default: return 0;
     }
 }
@@ -342,7 +345,7 @@ static inline const char *gmmu_segment_flag_desc(unsigned value)
 }
 
 enum gmmu_engine_op_flag {
-    GMMU_ENGINE_OP_FLAG_PHYSICAL = 256, /* engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts */
+    GMMU_ENGINE_OP_FLAG_PHYSICAL = 256, /* engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are physical addresses, not VAs: VRAM segment offsets, or APERTURE_PHYS_BASE + an aperture offset; as_handle must be 0. Every range the operation touches must lie inside one live AccessedPhysically allocation (a CONTIGUOUS VRAM block, or a system allocation in the aperture), else OUT_OF_RANGE before the engine starts */
 };
 
 static inline const char *gmmu_engine_op_flag_name(unsigned value)
@@ -356,7 +359,7 @@ static inline const char *gmmu_engine_op_flag_name(unsigned value)
 static inline const char *gmmu_engine_op_flag_desc(unsigned value)
 {
     switch (value) {
-    case 256: return "engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts";
+    case 256: return "engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are physical addresses, not VAs: VRAM segment offsets, or APERTURE_PHYS_BASE + an aperture offset; as_handle must be 0. Every range the operation touches must lie inside one live AccessedPhysically allocation (a CONTIGUOUS VRAM block, or a system allocation in the aperture), else OUT_OF_RANGE before the engine starts";
     default: return 0;
     }
 }
@@ -760,7 +763,7 @@ struct gmmu_alloc_rsp {
     uint32_t handle; /* +0: Allocation handle (never 0) */
     uint32_t extents; /* +4: Physically contiguous pieces backing it */
     uint64_t size; /* +8: Bytes */
-    uint64_t base; /* +16: Address of the first piece (the whole block when CONTIGUOUS) */
+    uint64_t base; /* +16: Address of the first piece (the whole block when CONTIGUOUS; an allocation in the aperture: APERTURE_PHYS_BASE + its aperture offset) */
 };
 #define GMMU_ALLOC_RSP_BYTES 24u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_alloc_rsp) == 24, "alloc_rsp layout");
@@ -906,12 +909,12 @@ GMMU_STATIC_ASSERT(sizeof(struct gmmu_segments_rsp) == 8, "segments_rsp layout")
 
 /* One segment of GET_SEGMENTS */
 struct gmmu_segment_desc {
-    uint16_t id; /* +0: The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM) */
+    uint16_t id; /* +0: The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM, 2: the aperture) */
     uint16_t kind; /* +2: SEGMENT_KIND_* */
     uint32_t flags; /* +4: SEGMENT_FLAG_* */
-    uint64_t base; /* +8: Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are) */
-    uint64_t size; /* +16: Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted) */
-    uint64_t in_use; /* +24: Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations) */
+    uint64_t base; /* +8: Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are; the aperture: APERTURE_PHYS_BASE, the physical-mode address of offset 0) */
+    uint64_t size; /* +16: Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted; the aperture: its offsets) */
+    uint64_t in_use; /* +24: Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations; the aperture: offsets mapped to allocations) */
 };
 #define GMMU_SEGMENT_DESC_BYTES 32u
 GMMU_STATIC_ASSERT(sizeof(struct gmmu_segment_desc) == 32, "segment_desc layout");

@@ -31,7 +31,8 @@ import pathlib
 
 from ._defs import *  # noqa: F401,F403  (the protocol's enums, structures, constants)
 from ._defs import (MSG_HDR_BYTES, MSG_MAX_BYTES, MMU_PORTS_MAX, UPDATE_OP_BYTES,
-                    UPDATE_REQ_BYTES, ENGINE_STATUS_FIELDS, VERSION, Access, AllocReq, AllocRsp,
+                    UPDATE_REQ_BYTES, ENGINE_STATUS_FIELDS, VERSION, Access, AllocPagesFlag,
+                    AllocReq, AllocRsp,
                     Caps, EngineOp, EngineReq, EngineRsp, Evt, Fault, FaultEvt, Info, MapFlag,
                     MapReq, MmuCounters, MmuCountersFlag, MmuPortCounters, PtStats, QueryRsp,
                     Stats, Status, UpdateOp, UpdateOpKind, VramRsp, AllocInfo, RESIDENCY_MAX,
@@ -154,6 +155,8 @@ def _load():
         "gmmu_wait_event": (_int, [_dev_p, _int, _c.POINTER(Event)]),
         "gmmu_alloc": (_int, [_dev_p, _c.POINTER(AllocReq), _c.POINTER(AllocRsp)]),
         "gmmu_alloc_pages": (_int, [_dev_p, _c.POINTER(_u64), _size, _c.POINTER(AllocRsp)]),
+        "gmmu_alloc_pages_flags": (_int, [_dev_p, _c.POINTER(_u64), _size, _u32,
+                                          _c.POINTER(AllocRsp)]),
         "gmmu_free": (_int, [_dev_p, _u32]),
         "gmmu_create_as": (_int, [_dev_p, _c.POINTER(_u32), _c.POINTER(_u32)]),
         "gmmu_destroy_as": (_int, [_dev_p, _u32]),
@@ -383,17 +386,21 @@ class Device:
         _check(_lib.gmmu_alloc(self._handle(), _c.byref(req), _c.byref(rsp)), "ALLOC")
         return rsp
 
-    def alloc_pages(self, pages):
+    def alloc_pages(self, pages, physical=False):
         """A system-memory allocation over a list of host page addresses (4 KB
         each, any order; page i backs bytes from i x 4 KB): ALLOC_PAGES, in
         as many messages as the list needs. Returns the AllocRsp (extents:
-        the runs of consecutive pages)."""
+        the runs of consecutive pages). physical: AccessedPhysically, the
+        pages mapped into the aperture segment in list order, and base its
+        physical-mode address (APERTURE_PHYS_BASE + aperture offset)."""
         pages = list(pages)
         if not pages:
             raise ValueError("gmmu: a page list holds at least one page")
         arr = (_u64 * len(pages))(*pages)
         rsp = AllocRsp()
-        _check(_lib.gmmu_alloc_pages(self._handle(), arr, len(pages), _c.byref(rsp)), "ALLOC_PAGES")
+        flags = AllocPagesFlag.PHYSICAL if physical else 0
+        _check(_lib.gmmu_alloc_pages_flags(self._handle(), arr, len(pages), flags, _c.byref(rsp)),
+               "ALLOC_PAGES")
         return rsp
 
     def free(self, alloc_handle):

@@ -8,7 +8,7 @@ VERSION = "0.1.0"
 
 # mailbox.toml constants
 MBOX_MAGIC = 0x58424d47  # 'GMBX': IDENT_MAGIC
-PROTO_VERSION = 0x10010  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence; minor 16: engine_queue_rsp's start_latency)
+PROTO_VERSION = 0x10011  # Mailbox protocol version, major << 16 | minor (minor 1: GET_MMU_COUNTERS and the EVT_FAULT payload; minor 2: GET_PT_STATS; minor 3: ENGINE_RUN op 3, fetch; minor 4: GET_PT_STATS's paging-engine counters, status DEVICE_ERROR; minor 5: the hardware refuses CMD_HEAD, CPL_TAIL and EVT_TAIL writes that move a pointer back or beyond the other side's room, HOST_WRITE_LAST names the last refused write, FW_HEARTBEAT kept by a timer interrupt, a failed BAR1 read returns all ones; minor 6: ENGINE_START and ENGINE_STATUS, engines running beside other commands; FW_STATE.RUNNING for a command that runs longer than a heartbeat tick; ADD_BACKING and GET_VRAM's backing pool fields; APERTURE_LIMIT, BAR1 stopping at the VRAM segment; minor 7: residency: ALLOC placements VRAM_PREFERRED and SYSTEM_ONLY, MAKE_RESIDENT, EVICT, QUERY_ALLOC, GET_VRAM's residency fields; minor 8: monitored fences FENCE_CREATE .. FENCE_WAIT and EVT_FENCE, the device's paging fence (MAP_VA answers map_rsp, UNMAP_VA and UPDATE_VA paging_rsp, each with the paging fence they signalled), the fence page at the end of the BAR1 aperture; minor 9: GET_SEGMENTS; minor 10: REMOVE_BACKING; minor 11: ALLOC_PAGES, system-memory allocations as lists of host pages; minor 12: asynchronous engine jobs, ENGINE_SUBMIT, ENGINE_CANCEL and ENGINE_QUEUE, one queue per engine whose jobs wait for a fence value and signal one; ENGINE_RUN and ENGINE_START answer BUSY while the engine's queue holds jobs; minor 13: ENGINE_RUN and ENGINE_START in physical mode, ENGINE_OP_FLAG_PHYSICAL; minor 14: memory in use: UNMAP_VA, UPDATE_VA and FREE answer BUSY when they would change a translation that a submitted engine job of the address space still needs and is not ordered after by the paging fence, UNMAP_VA's flags with UNMAP_FLAG_UNDER_JOBS; minor 15: ordered paging, UPDATE_SUBMIT, UPDATE_CANCEL and UPDATE_QUEUE, UPDATE_VA batches that wait for a fence value, are applied in order without holding the mailbox, and signal a fence; minor 16: engine_queue_rsp's start_latency; minor 17: the aperture segment: ALLOC SYSTEM with CONTIGUOUS and ALLOC_PAGES with ALLOC_PAGES_FLAG_PHYSICAL map the host pages into the aperture (alloc_rsp.base its physical-mode address), physical-mode jobs on them, GET_SEGMENTS lists segment 2)
 SLOT_BYTES = 0x40  # Bytes per ring slot. A message takes ceil(length / SLOT_BYTES) consecutive slots and may wrap
 CMD_SLOTS = 0x40  # Command ring slots (power of two)
 CPL_SLOTS = 0x40  # Completion ring slots (power of two)
@@ -84,7 +84,7 @@ class Op(enum.IntEnum):
 
 class AllocFlag(enum.IntFlag):
     PREFER_64K = 0x1  # Back the allocation with 64 KB pages where it can
-    CONTIGUOUS = 0x2  # One physically contiguous block (AccessedPhysically), within lowest/highest/boundary
+    CONTIGUOUS = 0x2  # AccessedPhysically. In VRAM: one physically contiguous block, within lowest/highest/boundary. With SYSTEM: the host pages are mapped into the aperture segment (contiguous there) while the allocation lives; alloc_rsp.base is then its physical-mode address, APERTURE_PHYS_BASE + aperture offset. No room in the aperture: NO_MEMORY
     SYSTEM = 0x4  # System-memory segment (Segment 0): the pages are host memory at sys_addr
     VRAM_PREFERRED = 0x8  # Placement: in VRAM when there is room, else in the backing pool, reachable at the same VA there (Segment 0); without it (and without SYSTEM_ONLY) the allocation is VRAM only
     SYSTEM_ONLY = 0x10  # Placement: in the backing pool only (Segment 0 pages the device owns), never in VRAM
@@ -93,6 +93,7 @@ class AllocFlag(enum.IntFlag):
 class AllocPagesFlag(enum.IntFlag):
     BEGIN = 0x1  # Start a new list for this owner, dropping any list being staged (of any owner: one host drives the device at a time, so another owner's list belongs to a host that left)
     COMMIT = 0x2  # The list is complete after this message's pages: create the allocation
+    PHYSICAL = 0x4  # With BEGIN: the allocation is AccessedPhysically (ALLOC_FLAG_CONTIGUOUS): at COMMIT its pages are mapped into the aperture segment in list order, and alloc_rsp.base is its physical-mode address (APERTURE_PHYS_BASE + aperture offset); no room: NO_MEMORY, no allocation
 
 
 class AllocState(enum.IntEnum):
@@ -115,7 +116,7 @@ class SegmentFlag(enum.IntFlag):
 
 
 class EngineOpFlag(enum.IntFlag):
-    PHYSICAL = 0x100  # engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are VRAM segment offsets, not VAs, and as_handle must be 0. Every range the operation touches must lie inside one live CONTIGUOUS (AccessedPhysically) allocation, else OUT_OF_RANGE before the engine starts
+    PHYSICAL = 0x100  # engine_req.op: physical mode (the engine's CTRL.PHYS). dst_va and src_va are physical addresses, not VAs: VRAM segment offsets, or APERTURE_PHYS_BASE + an aperture offset; as_handle must be 0. Every range the operation touches must lie inside one live AccessedPhysically allocation (a CONTIGUOUS VRAM block, or a system allocation in the aperture), else OUT_OF_RANGE before the engine starts
 
 
 class EngineStatusFlag(enum.IntFlag):
@@ -289,7 +290,7 @@ class AllocRsp(_Struct):
         ("handle", ctypes.c_uint32),  # Allocation handle (never 0)
         ("extents", ctypes.c_uint32),  # Physically contiguous pieces backing it
         ("size", ctypes.c_uint64),  # Bytes
-        ("base", ctypes.c_uint64),  # Address of the first piece (the whole block when CONTIGUOUS)
+        ("base", ctypes.c_uint64),  # Address of the first piece (the whole block when CONTIGUOUS; an allocation in the aperture: APERTURE_PHYS_BASE + its aperture offset)
     ]
 
 
@@ -435,12 +436,12 @@ class SegmentsRsp(_Struct):
 class SegmentDesc(_Struct):
     'One segment of GET_SEGMENTS'
     _fields_ = [
-        ("id", ctypes.c_uint16),  # The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM)
+        ("id", ctypes.c_uint16),  # The segment id that ALLOC_STATE, QUERY_VA and the PTEs name (0: system memory, 1: VRAM, 2: the aperture)
         ("kind", ctypes.c_uint16),  # SEGMENT_KIND_*
         ("flags", ctypes.c_uint32),  # SEGMENT_FLAG_*
-        ("base", ctypes.c_uint64),  # Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are)
-        ("size", ctypes.c_uint64),  # Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted)
-        ("in_use", ctypes.c_uint64),  # Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations)
+        ("base", ctypes.c_uint64),  # Device address of the segment's offset 0 (VRAM: a DDR offset; system memory: host addresses as they are; the aperture: APERTURE_PHYS_BASE, the physical-mode address of offset 0)
+        ("size", ctypes.c_uint64),  # Bytes VidMm manages in the segment (system memory: the backing pool; the host's own SYSTEM buffers are not counted; the aperture: its offsets)
+        ("in_use", ctypes.c_uint64),  # Of size, bytes held (VRAM: allocations and page tables; system memory: pool pages holding allocations; the aperture: offsets mapped to allocations)
     ]
 
 

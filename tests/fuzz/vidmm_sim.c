@@ -240,6 +240,33 @@ static int ref_read(void *ctx, uint64_t off, uint64_t *value)
     return 0;
 }
 
+static void sim_aperture_write(void *ctx, uint32_t page, uint64_t entry)
+{
+    struct vidmm_sim *s = ctx;
+
+    if (page >= s->apt_pages)
+        die("aperture entry out of the table", page);
+    s->apt_table[page] = entry;
+    s->apt_writes++;
+    s->apt_last_write_seq = ++s->apt_seq;
+}
+
+static void sim_aperture_invalidate(void *ctx)
+{
+    struct vidmm_sim *s = ctx;
+
+    s->apt_invalidations++;
+    s->apt_last_inv_seq = ++s->apt_seq;
+}
+
+void vidmm_sim_aperture(struct vidmm_sim *s, uint32_t pages)
+{
+    free(s->apt_table);
+    s->apt_table = pages ? must_alloc((size_t)pages * sizeof(uint64_t)) : NULL;
+    s->apt_pages = pages;
+    vidmm_sim_reset(s);
+}
+
 void vidmm_sim_init(struct vidmm_sim *s, uint64_t vram_bytes, uint32_t hw_asids,
                     uint32_t nodes_per_as)
 {
@@ -293,7 +320,13 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .write_pattern = s->engine ? sim_write_pattern : NULL,
         .complete = s->engine ? sim_complete : NULL,
         .failed = s->engine ? sim_failed : NULL,
+        .aperture_write = s->apt_pages ? sim_aperture_write : NULL,
+        .aperture_invalidate = s->apt_pages ? sim_aperture_invalidate : NULL,
     };
+    if (s->apt_pages)
+        memset(s->apt_table, 0, (size_t)s->apt_pages * sizeof(uint64_t));
+    s->apt_writes = s->apt_invalidations = s->apt_seq = 0;
+    s->apt_last_write_seq = s->apt_last_inv_seq = 0;
     s->fail_completes = 0;
     s->in_use_n = 0;
     s->fail_at_write = 0;
@@ -307,6 +340,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .va_nodes = s->nodes,
         .va_nodes_per_as = s->nodes_per_as,
         .hw_asids = s->hw_asids,
+        .aperture_pages = s->apt_pages,
     };
     if (vidmm_init(s->vm, &cfg) != GMMU_STATUS_OK)
         die("vidmm_init", 0);
@@ -321,6 +355,7 @@ void vidmm_sim_fini(struct vidmm_sim *s)
     free(s->nodes);
     free(s->tables);
     free(s->vm);
+    free(s->apt_table);
     memset(s, 0, sizeof(*s));
 }
 

@@ -90,6 +90,11 @@ struct vidmm_sim {
     uint64_t dropped_writes;
     uint32_t last_inv_asid;
     uint64_t last_inv_start, last_inv_end;
+    /* vidmm_sim_aperture: the aperture table (apt_pages entries), and the
+       order of its writes and invalidations (seq counts both). */
+    uint64_t *apt_table;
+    uint32_t apt_pages;
+    uint64_t apt_writes, apt_invalidations, apt_seq, apt_last_write_seq, apt_last_inv_seq;
 };
 
 /* vram_bytes of VRAM, hw_asids hardware ids, nodes_per_as VA nodes per
@@ -107,6 +112,10 @@ void vidmm_sim_engine(struct vidmm_sim *s, bool on);
    ADD_BACKING outside that memory is OUT_OF_RANGE), then resets. Without
    it there is neither. */
 void vidmm_sim_host(struct vidmm_sim *s, uint64_t bytes);
+
+/* Gives the platform an aperture segment of `pages` 4 KB pages (its table
+   and hooks; 0: none), then resets. */
+void vidmm_sim_aperture(struct vidmm_sim *s, uint32_t pages);
 
 /* Back to a fresh segment and a fresh vidmm, keeping the buffers. */
 void vidmm_sim_reset(struct vidmm_sim *s);

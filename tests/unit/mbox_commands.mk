@@ -5,7 +5,7 @@
 UNIT_TESTS += mbox_commands
 mbox_commands_SRCS := tests/unit/test_mbox_commands.c firmware/lib/mbox_service.c \
                       firmware/lib/vidmm_cmds.c firmware/lib/vidmm.c firmware/lib/fence.c firmware/lib/ptmgr.c \
-                      firmware/lib/va_alloc.c firmware/lib/vram_alloc.c firmware/lib/backing_pool.c \
+                      firmware/lib/va_alloc.c firmware/lib/vram_alloc.c firmware/lib/backing_pool.c firmware/lib/aperture_alloc.c \
                       tests/fuzz/vidmm_sim.c \
                       tests/model/gmmu_ref.c
 mbox_commands_CFLAGS := -Itests/unit/fake_mbox -Itests/fuzz

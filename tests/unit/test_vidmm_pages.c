@@ -352,7 +352,7 @@ static void test_bad_lists(void **state)
                      GMMU_STATUS_INVALID_ARGUMENT);
     assert_int_equal(pages_msg(OWNER_A, BEGIN | COMMIT, PAGE + 8, p, 1, &rsp),
                      GMMU_STATUS_UNALIGNED);
-    assert_int_equal(pages_msg(OWNER_A, BEGIN | COMMIT | 4, PAGE, p, 1, &rsp),
+    assert_int_equal(pages_msg(OWNER_A, BEGIN | COMMIT | 8, PAGE, p, 1, &rsp),
                      GMMU_STATUS_INVALID_ARGUMENT);
     {
         uint8_t buf[32];

@@ -950,7 +950,7 @@ static void test_tiles_of_4k_pages_follow(void **state)
 
 struct segments {
     struct gmmu_segments_rsp hdr;
-    struct gmmu_segment_desc seg[2];
+    struct gmmu_segment_desc seg[3];
 };
 
 static struct segments segments(void)
@@ -958,7 +958,7 @@ static struct segments segments(void)
     struct segments s;
 
     assert_int_equal(call(GMMU_OP_GET_SEGMENTS, NULL, 0, &s, sizeof(s)), GMMU_STATUS_OK);
-    assert_int_equal(s.hdr.count, 2);
+    assert_int_equal(s.hdr.count, 3);
     assert_int_equal(s.hdr.reserved, 0);
     return s;
 }
@@ -971,7 +971,7 @@ static void expect_segment(const struct gmmu_segment_desc *d, uint16_t id, uint1
     assert_int_equal(d->id, id);
     assert_int_equal(d->kind, kind);
     assert_int_equal(d->flags, flags);
-    assert_int_equal(d->base, 0);
+    assert_int_equal(d->base, id == GMMU_SEGMENT_APERTURE ? GMMU_APERTURE_PHYS_BASE : 0);
     assert_int_equal(d->size, size);
     assert_int_equal(d->in_use, in_use);
 }
@@ -984,6 +984,8 @@ static void expect_segments(uint64_t pool, uint64_t pool_used, uint64_t vram_use
                    GMMU_SEGMENT_FLAG_HOST_MEMORY, pool, pool_used);
     expect_segment(&s.seg[1], GMMU_SEGMENT_VRAM, GMMU_SEGMENT_KIND_MEMORY,
                    GMMU_SEGMENT_FLAG_BAR1 | GMMU_SEGMENT_FLAG_PAGE_TABLES, VRAM_BYTES, vram_used);
+    /* This platform gives the aperture no pages: listed, empty. */
+    expect_segment(&s.seg[2], GMMU_SEGMENT_APERTURE, GMMU_SEGMENT_KIND_APERTURE, 0, 0, 0);
 }
 
 /* GET_SEGMENTS lists system memory (the backing pool) and VRAM, and their

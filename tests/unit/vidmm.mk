@@ -3,7 +3,7 @@
 # tests/fuzz/vidmm_sim.c, with the limits the firmware ships with.
 VIDMM_TEST_SRCS := tests/fuzz/vidmm_sim.c firmware/lib/vidmm.c firmware/lib/vidmm_cmds.c \
                    firmware/lib/ptmgr.c firmware/lib/va_alloc.c firmware/lib/vram_alloc.c \
-                   firmware/lib/backing_pool.c \
+                   firmware/lib/backing_pool.c firmware/lib/aperture_alloc.c \
                    tests/model/gmmu_ref.c
 
 UNIT_TESTS += vidmm
@@ -30,3 +30,9 @@ vidmm_pages_CFLAGS := -Itests/fuzz
 .PHONY: soak-vidmm_diff
 soak-vidmm_diff: $(BUILD)/unit/vidmm_diff
 	VIDMM_DIFF_OPS=1000000 $<
+
+# The aperture segment (issue 29): its offset allocator, and vidmm mapping
+# AccessedPhysically system allocations into it.
+UNIT_TESTS += aperture
+aperture_SRCS := tests/unit/test_aperture.c $(VIDMM_TEST_SRCS)
+aperture_CFLAGS := -Itests/fuzz

@@ -46,7 +46,7 @@ FW_BUILD_ID := $(shell git rev-parse --short=8 HEAD 2>/dev/null || echo 00000000
 FW_IMAGES        := gmmu test_trap test_ddr_buserr test_heap test_paging_soc
 gmmu_FW_SRCS     := firmware/app/main.c firmware/app/ddr_selftest.c firmware/app/commands.c \
                     firmware/app/mbox_hw.c firmware/lib/mbox_service.c \
-                    $(addprefix $(FW_BUILD)/os/,fence.o fence_hw.o engine_queue.o update_queue.o vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o ptm_paging.o paging_queue.o va_alloc.o vram_alloc.o backing_pool.o \
+                    $(addprefix $(FW_BUILD)/os/,fence.o fence_hw.o engine_queue.o update_queue.o vidmm_hw.o vidmm.o vidmm_cmds.o ptmgr.o ptm_paging.o paging_queue.o va_alloc.o vram_alloc.o backing_pool.o aperture_alloc.o \
                       engine_cmd.o mmu_events.o mmu_report.o)
 test_trap_FW_SRCS := firmware/tests/test_trap.c
 test_ddr_buserr_FW_SRCS := firmware/tests/test_ddr_buserr.c

@@ -24,7 +24,8 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
                -Iinclude -Ifirmware/lib -Itests/model -Itests/fuzz $(FUZZ_LIMITS)
 FUZZ_VIDMM_SRCS := tests/fuzz/fuzz_vidmm.c tests/fuzz/vidmm_sim.c firmware/lib/vidmm.c \
                    firmware/lib/vidmm_cmds.c firmware/lib/ptmgr.c firmware/lib/va_alloc.c \
-                   firmware/lib/vram_alloc.c firmware/lib/backing_pool.c tests/model/gmmu_ref.c
+                   firmware/lib/vram_alloc.c firmware/lib/backing_pool.c firmware/lib/aperture_alloc.c \
+                   tests/model/gmmu_ref.c
 
 .PHONY: fuzz-vidmm
 

@@ -126,6 +126,14 @@ t-engine-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_engine_soc
 	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/engine-soc-sim.log -- \
 	  $(HOST_DIR)/test_engine_soc
 
+# The aperture segment (docs/aperture.md): physical-mode jobs through the
+# aperture on scattered host pages, refused jobs, invalidation, and the
+# aperture-against-VA benchmark.
+TESTS += aperture-soc
+t-aperture-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_aperture_soc
+	tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) $(BUILD)/test/aperture-soc-sim.log -- \
+	  $(HOST_DIR)/test_aperture_soc
+
 # System memory end to end: a host buffer registered with the simulated link,
 # engines on it through the MMU; the test reads the per-host port counts from
 # the simulator log.
