@@ -22,7 +22,7 @@ free0=$(ctl --json vram | json free_bytes)
 segment_bytes=$(ctl --json vram | json segment_bytes)
 segments=$(ctl --json segments)
 expect "segments" "$(grep -Eo '"id": [0-9]+, "kind": "[a-z]+"' <<<"$segments" | tr '\n' ';')" \
-  '"id": 0, "kind": "system";"id": 1, "kind": "memory";'
+  '"id": 0, "kind": "system";"id": 1, "kind": "memory";"id": 2, "kind": "aperture";'
 vram_in_use() { ctl --json segments | grep -Eo '"in_use": [0-9]+' | sed -n 2p | grep -Eo '[0-9]+$'; }
 in_use0=$(vram_in_use)
 expect "VRAM in use" "$in_use0" $((segment_bytes - free0))

@@ -106,9 +106,11 @@ def test_alloc_pages(dev, space):
 
 
 def test_segments(dev, allocs):
-    system, vram = dev.segments()
+    system, vram, aperture = dev.segments()
     assert (system.id, system.kind, system.flags) == (0, gmmu.SegmentKind.SYSTEM,
                                                       gmmu.SegmentFlag.HOST_MEMORY)
+    assert (aperture.id, aperture.kind, aperture.flags) == (2, gmmu.SegmentKind.APERTURE, 0)
+    assert (aperture.base, aperture.size) == (1 << 40, 32 * M)  # APERTURE_PHYS_BASE
     assert (vram.id, vram.kind, vram.flags) == (
         1, gmmu.SegmentKind.MEMORY, gmmu.SegmentFlag.BAR1 | gmmu.SegmentFlag.PAGE_TABLES)
     v = dev.vram()
