@@ -62,7 +62,7 @@ $(GMMUCTL): $(HOST_DIR)/obj/gmmuctl/gmmuctl.o $(HOST_DIR)/obj/gmmuctl/gmmuctl_vi
 # around them by tests/host/with_sim_server.sh.
 HOST_TESTS := test_mailbox test_vidmm_soc test_engine_soc test_sysmem_soc test_faults_soc test_e2e_soc test_hostile test_stale_soc test_fence_soc test_queue_soc \
               test_residency_soc test_pages_soc test_engine_fault_soc \
-              test_aperture_soc
+              test_aperture_soc test_order_soc
 HOST_TEST_BINS := $(addprefix $(HOST_DIR)/,$(HOST_TESTS))
 # The SoC suites share tests/host/soc_test_util.c (device, group, ENGINE_RUN).
 HOST_SOC_TEST_BINS := $(filter %_soc,$(HOST_TEST_BINS))

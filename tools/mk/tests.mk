@@ -169,6 +169,25 @@ t-queue-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_queue_soc
 	SIM_MAX_CYCLES=60000000 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
 	  $(BUILD)/test/queue-soc-sim.log -- $(HOST_DIR)/test_queue_soc
 
+# Ordered paging randomized (issue 30): the four engines' jobs and the
+# update queue's batches ordered only by fences, every byte a job reads
+# checked against a model applied in fence order; BUSY under queued jobs.
+# GMMU_ORDER_OPS ops (default 64) from GMMU_ORDER_SEED (default 1);
+# make soak-order-soc runs ORDER_OPS from ORDER_SEED.
+TESTS += order-soc
+t-order-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_order_soc
+	SIM_MAX_CYCLES=60000000 tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/order-soc-sim.log -- $(HOST_DIR)/test_order_soc
+
+ORDER_OPS ?= 2000
+ORDER_SEED ?= 1
+soak-order-soc: $(SIM_BIN) $(call FW_ELF,gmmu) $(HOST_DIR)/test_order_soc
+	@mkdir -p $(BUILD)/test
+	SIM_MAX_CYCLES=0 GMMU_HOST_TIMEOUT=86400 GMMU_ORDER_OPS=$(ORDER_OPS) GMMU_ORDER_SEED=$(ORDER_SEED) \
+	  tests/host/with_sim_server.sh $(SIM_BIN) $(call FW_ELF,gmmu) \
+	  $(BUILD)/test/soak-order-soc-sim.log -- $(HOST_DIR)/test_order_soc
+.PHONY: soak-order-soc
+
 # MMU faults as events and the MMU counters, end to end; then gmmuctl's
 # faults and counters subcommands on the same server.
 TESTS += faults-soc
