@@ -75,12 +75,13 @@ enum {
     ROUND_OPS = 16,
     ROUND_BATCHES = 6,
     ENGINE_JOBS = 7,
+    DELAY_LEN = 512 * 1024, /* a CHECKSUM of Zero pages: about 65,000 cycles, touching no memory */
     QUEUES = GMMU_ENGINES + 1, /* the four engines, then the update queue */
     QB = GMMU_ENGINES,
 };
 
 enum { T_INVALID = -1, T_ZERO = -2 };
-enum { READ, FILL_TILE, FILL_OWN, BATCH };
+enum { READ, FILL_TILE, FILL_OWN, BATCH, DELAY };
 
 static struct gmmu_dev *dev;
 static uint64_t rng, seed0;
@@ -127,7 +128,7 @@ static int nplan, count[QUEUES];
 /* Device objects. */
 static uint32_t as;
 static uint32_t alloc_h[ALLOCS];
-static uint64_t own_va[ALLOCS], alloc_pa[ALLOCS], rsv, wit_va;
+static uint64_t own_va[ALLOCS], alloc_pa[ALLOCS], rsv, wit_va, zero_va;
 static uint32_t wit_alloc;
 static uint32_t fence_g, fence_q[QUEUES];
 static uint64_t base_q[QUEUES], round_no;
@@ -243,8 +244,18 @@ static bool choose_wait(struct plan_op *o)
                 return true;
         return false;
     }
-    /* Random candidates first (G, or any earlier op), then each queue's
-       last op (the most ordering). */
+    /* Half the time the newest op first (chains), then random candidates
+       (G, or any earlier op), then each queue's last op (the most
+       ordering). */
+    if (nplan && below(2) && try_wait(o, plan[nplan - 1].queue, plan[nplan - 1].index, need))
+        return true;
+    /* A batch after the newest fill: what it maps then shows that fill. */
+    for (int k = nplan - 1; o->kind == BATCH && k >= 0; k--)
+        if (writes(&plan[k])) {
+            if (below(2) && try_wait(o, plan[k].queue, plan[k].index, need))
+                return true;
+            break;
+        }
     for (int t = 0; t < 12; t++) {
         if (!nplan || below(4) == 0) {
             if (try_wait(o, -1, 0, need))
@@ -266,11 +277,44 @@ static int resolve(int tile)
     return m.tile[tile];
 }
 
+/* Biases toward what ordering can get wrong: an allocation the newest
+   fill of the round wrote (a batch maps a tile to it), a tile a batch of
+   the round changed (a job reads it), an allocation a tile shows. */
+static int recent_fill(void)
+{
+    for (int k = nplan - 1; k >= 0; k--)
+        if (writes(&plan[k]) && plan[k].alloc >= 0)
+            return plan[k].alloc;
+    return (int)below(ALLOCS);
+}
+
+static int changed_tile(void)
+{
+    for (int k = nplan - 1; k >= 0; k--)
+        if (plan[k].kind == BATCH)
+            return plan[k].dest[below((unsigned)plan[k].nops)];
+    return (int)below(TILES);
+}
+
 /* Plans one random op into plan[nplan] and applies it to the model. */
 static bool plan_one(void)
 {
     struct plan_op o;
     memset(&o, 0, sizeof o);
+    if (!nplan) {
+        /* A slow first job that later ones often chain behind, so that the
+           host submits the rest while it runs: work let through early
+           (out of fence order) runs before what should precede it. */
+        o.kind = DELAY;
+        o.queue = (int)below(GMMU_ENGINES);
+        o.index = 1;
+        o.tile = o.alloc = -1;
+        o.wait_q = -1;
+        o.vc[o.queue] = 1;
+        count[o.queue]++;
+        plan[nplan++] = o;
+        return true;
+    }
     unsigned r = below(10);
     if (r < 3 && count[QB] < ROUND_BATCHES) {
         o.kind = BATCH;
@@ -286,7 +330,7 @@ static bool plan_one(void)
             o.dest[k] = t;
             unsigned what = below(6);
             if (what < 3) {
-                int a = (int)below(ALLOCS);
+                int a = below(3) ? recent_fill() : (int)below(ALLOCS);
                 u->op = GMMU_UPDATE_OP_MAP;
                 u->alloc_handle = alloc_h[a];
                 tiles[t] = a;
@@ -337,11 +381,24 @@ static bool plan_one(void)
         if (o.kind == FILL_OWN) {
             o.tile = -1;
             o.alloc = (int)below(ALLOCS);
+            int shown = m.tile[below(TILES)];
+            if (below(2) && shown >= 0)
+                o.alloc = shown;
         } else {
-            o.tile = (int)below(TILES);
+            o.tile = below(2) ? changed_tile() : (int)below(TILES);
             o.alloc = resolve(o.tile);
             if (o.kind == FILL_TILE && o.alloc < 0)
                 return false; /* writes only through mapped tiles */
+            /* A read half the time where the newest fill of its allocation
+               wrote: what it shows depends on that fill's order. */
+            for (int k = nplan - 1; o.kind == READ && o.alloc >= 0 && k >= 0; k--)
+                if (writes(&plan[k]) && plan[k].alloc == o.alloc) {
+                    if (below(2)) {
+                        o.blk = plan[k].blk;
+                        o.nblk = plan[k].nblk;
+                    }
+                    break;
+                }
         }
         if (!choose_wait(&o))
             return false;
@@ -436,7 +493,11 @@ static void submit(const struct plan_op *o)
                                          .wait_value = wv,
                                          .signal_handle = fence_q[o->queue],
                                          .signal_value = base_q[o->queue] + (uint64_t)o->index };
-    if (o->kind == READ) {
+    if (o->kind == DELAY) {
+        rq.op = OP_CHECKSUM;
+        rq.src_va = zero_va;
+        rq.length = DELAY_LEN;
+    } else if (o->kind == READ) {
         rq.op = OP_COPY;
         rq.src_va = tva;
         rq.dst_va = wit_va + (uint64_t)o->slot * SLOT_BLOCKS * BLOCK;
@@ -481,6 +542,7 @@ static void describe_plan(void)
                 o->kind == READ        ? "READ "
                 : o->kind == FILL_TILE ? "FILLT"
                 : o->kind == FILL_OWN  ? "FILLO"
+                : o->kind == DELAY     ? "DELAY"
                                        : "BATCH",
                 o->queue, o->index, o->wait_q < 0 ? "G" : "q", o->wait_q, o->wait_i);
         if (o->kind == BATCH) {
@@ -501,11 +563,11 @@ static void describe_plan(void)
 }
 
 /* Plain commands over what queued jobs need: BUSY, nothing changed. */
-static void probe_busy(void)
+static void probe_busy(int submitted)
 {
     for (int t = 0; t < 2; t++) {
-        const struct plan_op *o = &plan[below((unsigned)nplan)];
-        if (o->kind == BATCH)
+        const struct plan_op *o = &plan[below((unsigned)submitted)];
+        if (o->kind == BATCH || o->kind == DELAY)
             continue;
         int rc;
         if (o->tile >= 0) {
@@ -537,7 +599,7 @@ static void run_round(unsigned ops)
         plan_one();
     for (int i = 0; i < nplan; i++)
         for (int j = i + 1; j < nplan; j++)
-            if (plan[i].kind != BATCH && plan[j].kind != BATCH && plan[i].queue != plan[j].queue &&
+            if (plan[i].queue != QB && plan[j].queue != QB && plan[i].queue != plan[j].queue &&
                 plan[j].vc[plan[i].queue] < plan[i].index)
                 stats.unordered++;
     if (getenv("GMMU_ORDER_VERBOSE"))
@@ -548,19 +610,27 @@ static void run_round(unsigned ops)
         finished[e] = queue_of(e).finished;
     struct gmmu_update_queue_rsp uq0 = update_state();
 
-    for (int k = 0; k < nplan; k++)
+    /* The host releases the round (G) after submitting all of it, or half
+       the time at a random point of its submission, and then goes on
+       submitting while the engines and the update queue run what it
+       submitted. Before G, nothing may start. */
+    int release = below(2) ? nplan : (int)below((unsigned)nplan + 1), held[QUEUES] = { 0 };
+    for (int k = 0; k < release; k++) {
         submit(&plan[k]);
-    /* Nothing may start before G. */
+        held[plan[k].queue]++;
+    }
     for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
         struct gmmu_engine_queue_rsp q = queue_of(e);
-        CHECK(q.queued == (uint32_t)count[e] && !q.running, "engine %u: %u queued, running %u",
-              e, q.queued, q.running);
+        CHECK(q.queued == (uint32_t)held[e] && !q.running,
+              "engine %u before the go: %u queued, running %u (%d submitted)", e, q.queued,
+              q.running, held[e]);
     }
-    CHECK(update_state().queued == (uint32_t)count[QB], "batches queued before the go");
-    if (nplan)
-        probe_busy();
-
+    CHECK(update_state().queued == (uint32_t)held[QB], "batches queued before the go");
+    if (release)
+        probe_busy(release);
     assert_int_equal(gmmu_fence_signal(dev, fence_g, round_no, NULL), 0);
+    for (int k = release; k < nplan; k++)
+        submit(&plan[k]);
     for (int q = 0; q < QUEUES; q++)
         if (count[q])
             wait_fence(fence_q[q], base_q[q] + (uint64_t)count[q]);
@@ -601,7 +671,9 @@ static void run_round(unsigned ops)
         struct gmmu_query_rsp qr;
         assert_int_equal(gmmu_query_va(dev, as, rsv + (uint64_t)t * TILE, &qr), 0);
         int want = m.tile[t];
-        CHECK(qr.state == (want >= 0 ? 2u : want == T_ZERO ? 1u : 0u) &&
+        CHECK(qr.state == (want >= 0        ? 2u
+                           : want == T_ZERO ? 1u
+                                            : 0u) &&
                   (want < 0 || qr.pa == alloc_pa[want]),
               "tile %d: state %u pa %" PRIx64 ", model %d", t, qr.state, qr.pa, want);
     }
@@ -641,11 +713,11 @@ static void test_random_order(void **state)
     wit_alloc = w.alloc;
     wit_va = w.va;
     uint64_t wword = 0x3717E55000000000ull | (uint32_t)rnd();
-    assert_int_equal(soc_engine_run(dev, 2, OP_FILL, as, wit_va, 0, SLOTS * SLOT_BLOCKS * BLOCK,
-                                    wword)
-                         .engine_status &
-                         STATUS_FAULT,
-                     0);
+    assert_int_equal(
+        soc_engine_run(dev, 2, OP_FILL, as, wit_va, 0, SLOTS * SLOT_BLOCKS * BLOCK, wword)
+                .engine_status &
+            STATUS_FAULT,
+        0);
     for (int s = 0; s < SLOTS; s++)
         for (int k = 0; k < SLOT_BLOCKS; k++)
             m.wit[s][k] = wword;
@@ -659,6 +731,11 @@ static void test_random_order(void **state)
                                            .alloc_handle = alloc_h[t % ALLOCS] };
     }
     assert_int_equal(gmmu_update_va(dev, as, init, TILES), 0);
+    assert_int_equal(gmmu_reserve_va(dev, as, 0, 0, DELAY_LEN, &zero_va), 0);
+    struct gmmu_update_op zero = {
+        .op = GMMU_UPDATE_OP_UNMAP, .flags = GMMU_MAP_FLAG_ZERO, .va = zero_va, .size = DELAY_LEN
+    };
+    assert_int_equal(gmmu_update_va(dev, as, &zero, 1), 0);
     fence_g = new_fence();
     for (int q = 0; q < QUEUES; q++)
         fence_q[q] = new_fence();
@@ -674,8 +751,8 @@ static void test_random_order(void **state)
            "of Zero pages; %u fills), %u batches of %u tile operations, %u job waits on a "
            "batch's fence, %u pairs of jobs on different engines left unordered, %u BUSY "
            "probes; %" PRIu64 " simulated cycles\n",
-           round_no, stats.jobs, stats.reads, stats.faults, stats.zeros, stats.fills,
-           stats.batches, stats.uops, stats.waits_b, stats.unordered, stats.busy, c1 - c0);
+           round_no, stats.jobs, stats.reads, stats.faults, stats.zeros, stats.fills, stats.batches,
+           stats.uops, stats.waits_b, stats.unordered, stats.busy, c1 - c0);
 
     assert_int_equal(gmmu_fence_destroy(dev, fence_g), 0);
     for (int q = 0; q < QUEUES; q++)
