@@ -68,6 +68,7 @@ help:
 	@echo '  make soak-mmu        10^8 random MMU translations'
 	@echo '  make soak-hostile    the hostile-host test, HOSTILE_ROUNDS random rounds (HOSTILE_SEED)'
 	@echo '  make soak-residency-soc  the randomized over-commit SoC test, RESIDENCY_OPS ops (RESIDENCY_SEED)'
+	@echo '  make soak-order-soc  the randomized fence-order SoC test, ORDER_OPS ops (ORDER_SEED)'
 	@echo '  make soak-vidmm_diff the VidMm differential test, 10^6 commands (VIDMM_DIFF_SEED)'
 	@echo '  make fuzz-vidmm      fuzz the VidMm handlers for FUZZ_TIME seconds'
 	@echo '  make fuzz-queues     fuzz the fences, engine job queues and update queue for FUZZ_TIME seconds'
