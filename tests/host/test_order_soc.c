@@ -328,13 +328,13 @@ static bool plan_one(void)
             u->va = rsv + (uint64_t)t * TILE;
             u->size = TILE;
             o.dest[k] = t;
-            unsigned what = below(6);
+            unsigned what = below(7);
             if (what < 3) {
                 int a = below(3) ? recent_fill() : (int)below(ALLOCS);
                 u->op = GMMU_UPDATE_OP_MAP;
                 u->alloc_handle = alloc_h[a];
                 tiles[t] = a;
-            } else if (what < 4) {
+            } else if (what < 5) {
                 u->op = GMMU_UPDATE_OP_UNMAP;
                 u->flags = below(2) ? GMMU_MAP_FLAG_ZERO : 0;
                 tiles[t] = u->flags ? T_ZERO : T_INVALID;
@@ -386,6 +386,11 @@ static bool plan_one(void)
                 o.alloc = shown;
         } else {
             o.tile = below(2) ? changed_tile() : (int)below(TILES);
+            for (int t = 0; o.kind == READ && below(3) == 0 && t < TILES; t++)
+                if (m.tile[t] < 0) { /* an unmapped tile: faults, or reads zeros */
+                    o.tile = t;
+                    break;
+                }
             o.alloc = resolve(o.tile);
             if (o.kind == FILL_TILE && o.alloc < 0)
                 return false; /* writes only through mapped tiles */
