@@ -24,6 +24,7 @@
 #include "gmmu/mailbox.h"
 #include "gmmu/soc.h"
 #include "pcie_link.h"
+#include "sim_fork.h"
 #include "soc_harness.h"
 #include "sysmem_port.h"
 
@@ -33,6 +34,8 @@ namespace
 struct Options : soc_harness::Options {
     std::string socket;                                    // PCIe link socket, empty = no host link
     std::string profile;                                   // PC histogram output, empty = none
+    std::string fork_server;                               // control socket: boot once, fork runs
+    std::string fork_from;                                 // control socket: run as a forked copy
     unsigned bar_read_latency = 400;                       // cycles: a PCIe read round trip
     unsigned sysmem_latency = SYSMEM_PORT_DEFAULT_LATENCY; // cycles: host memory read
 };
@@ -43,8 +46,11 @@ void usage()
                  "usage: Vsoc_top [--max-cycles N] [--ddr-latency N] [--ddr-size-mb N]\n"
                  "                [--boot-arg N] [--trace FILE.fst] [--socket PATH]\n"
                  "                [--bar-read-latency N] [--sysmem-latency N] [--profile FILE]\n"
-                 "                FIRMWARE.elf\n"
+                 "                [--fork-server CTL | --fork-from CTL] FIRMWARE.elf\n"
                  "--profile writes cycles per PC of the CPU's last pipeline stage.\n"
+                 "--fork-server boots until the firmware's \"mailbox: ready\", then serves\n"
+                 "  copies of itself on CTL (--max-cycles bounds the boot); --fork-from runs\n"
+                 "  as such a copy when CTL serves these options, else as usual (sim_fork.h).\n"
                  "--max-cycles 0 runs until the firmware exits or SIGINT/SIGTERM.\n"
                  "TRACE=1 in the environment writes build/sim/trace.fst.\n");
     std::exit(2);
@@ -59,6 +65,10 @@ Options parse(int argc, char **argv)
             o.socket = next();
         else if (a == "--profile")
             o.profile = next();
+        else if (a == "--fork-server")
+            o.fork_server = next();
+        else if (a == "--fork-from")
+            o.fork_from = next();
         else if (a == "--sysmem-latency")
             o.sysmem_latency = (unsigned)std::strtoul(next(), nullptr, 0);
         else if (a == "--bar-read-latency")
@@ -72,6 +82,12 @@ Options parse(int argc, char **argv)
     if (o.trace.empty() && env && std::strcmp(env, "1") == 0)
         o.trace = "build/sim/trace.fst";
     if (!soc_harness::options_ok(o) || o.sysmem_latency == 0)
+        usage();
+    // A fork server has no host of its own and nothing to trace or profile.
+    if (!o.fork_server.empty() &&
+        (!o.fork_from.empty() || !o.socket.empty() || !o.trace.empty() || !o.profile.empty()))
+        usage();
+    if (!o.fork_from.empty() && (!o.trace.empty() || !o.profile.empty()))
         usage();
     return o;
 }
@@ -116,10 +132,42 @@ void sample_sysmem_outputs(const Vsoc_top &top, sysmem_pins &p)
     p.rready = top.sysmem_rready_o;
 }
 
-// Without a host link every system-memory access answers SLVERR.
+// Without a host link every system-memory access answers SLVERR. ctx is
+// where the link is kept (a forked copy opens its own after the boot).
 void *resolve_sysmem(void *ctx, uint64_t addr, uint64_t len)
 {
-    return ctx ? pcie_link_sysmem(static_cast<pcie_link *>(ctx), addr, len) : nullptr;
+    pcie_link *link = *static_cast<pcie_link **>(ctx);
+    return link ? pcie_link_sysmem(link, addr, len) : nullptr;
+}
+
+sim_fork_request fork_request(const Options &o)
+{
+    sim_fork_request r{};
+    std::snprintf(r.elf, sizeof r.elf, "%s", o.elf.c_str());
+    r.ddr_size_mb = o.ddr_size_mb;
+    r.ddr_latency = o.ddr_latency;
+    r.boot_arg = o.boot_arg;
+    r.bar_read_latency = o.bar_read_latency;
+    r.sysmem_latency = o.sysmem_latency;
+    std::snprintf(r.socket, sizeof r.socket, "%s", o.socket.c_str());
+    r.max_cycles = o.max_cycles;
+    return r;
+}
+
+// The host link on opt.socket, or false after saying why.
+bool open_link(const Options &opt, pcie_link *&link, bar_master *&bars)
+{
+    link = pcie_link_open(opt.socket.c_str(), GMMU_BAR0_BYTES, GMMU_BAR1_BYTES);
+    if (!link) {
+        std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.socket.c_str(),
+                     std::strerror(errno));
+        return false;
+    }
+    bars = bar_master_create(link, opt.bar_read_latency);
+    std::printf("sim: PCIe link listening on %s (BAR read latency %u cycles)\n", opt.socket.c_str(),
+                opt.bar_read_latency);
+    std::fflush(stdout);
+    return true;
 }
 
 void print_sysmem_stats(const char *who, const sysmem_port_stats &now,
@@ -244,6 +292,17 @@ void write_profile(const std::string &path, const std::map<uint32_t, uint64_t> &
 int main(int argc, char **argv)
 {
     Options opt = parse(argc, argv);
+    if (!opt.fork_from.empty()) {
+        if (opt.socket.size() >= sizeof(sim_fork_request{}.socket)) {
+            std::fprintf(stderr, "sim: socket path too long: %s\n", opt.socket.c_str());
+            return 2;
+        }
+        sim_fork_request req = fork_request(opt);
+        int rc = sim_fork_client(opt.fork_from.c_str(), &req);
+        if (rc >= 0)
+            return rc;
+        // No server for these options: the run is this process's.
+    }
     if (!soc_harness::load_firmware(opt.elf))
         return 2;
 
@@ -258,17 +317,21 @@ int main(int argc, char **argv)
 
     pcie_link *link = nullptr;
     bar_master *bars = nullptr;
-    if (!opt.socket.empty()) {
-        link = pcie_link_open(opt.socket.c_str(), GMMU_BAR0_BYTES, GMMU_BAR1_BYTES);
-        if (!link) {
-            std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.socket.c_str(),
+    if (!opt.socket.empty() && !open_link(opt, link, bars))
+        return 2;
+    // The fork server: its control socket now (clients queue on it during
+    // the boot) and a copy of the console for the copies it forks.
+    int fork_fd = -1, status_fd = -1;
+    std::string transcript;
+    const sim_fork_request fork_self = fork_request(opt);
+    if (!opt.fork_server.empty()) {
+        fork_fd = sim_fork_listen(opt.fork_server.c_str());
+        if (fork_fd < 0) {
+            std::fprintf(stderr, "sim: cannot listen on %s: %s\n", opt.fork_server.c_str(),
                          std::strerror(errno));
             return 2;
         }
-        bars = bar_master_create(link, opt.bar_read_latency);
-        std::printf("sim: PCIe link listening on %s (BAR read latency %u cycles)\n",
-                    opt.socket.c_str(), opt.bar_read_latency);
-        std::fflush(stdout);
+        soc_harness::g_console_copy = &transcript;
     }
     soc_harness::catch_signals();
 
@@ -279,7 +342,7 @@ int main(int argc, char **argv)
     if (link)
         pcie_link_set_fault_handler(link, arm_ddr_fault, ddr);
     sysmem_port *sysmem =
-        sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT, resolve_sysmem, link);
+        sysmem_port_create(opt.sysmem_latency, GMMU_SYSMEM_AXCACHE_COHERENT, resolve_sysmem, &link);
     sysmem_pins spins{};
     HostWatch host_watch;
     axi4_pins pins{};
@@ -291,7 +354,7 @@ int main(int argc, char **argv)
     soc_harness::reset_inputs(*top, opt);
 
     auto wall_start = std::chrono::steady_clock::now();
-    uint64_t cycle = 0;
+    uint64_t cycle = 0, forked_at = 0;
     int exit_code = -1;
     for (; (opt.max_cycles == 0 || cycle < opt.max_cycles) && exit_code < 0 && !soc_harness::g_stop;
          cycle++) {
@@ -312,6 +375,45 @@ int main(int argc, char **argv)
         sample_ddr_outputs(*top, pins);
         sample_sysmem_outputs(*top, spins);
         soc_harness::console_and_exit(*top, exit_code);
+        if (fork_fd >= 0 && top->console_valid_o && top->console_data_o == '\n') {
+            // The boot is over at the firmware's mailbox line; from here on
+            // this process only forks copies, and a copy runs on.
+            size_t start = transcript.rfind('\n', transcript.size() - 2);
+            std::string line = transcript.substr(start == std::string::npos ? 0 : start + 1);
+            if (line.rfind("mailbox: ", 0) == 0) {
+                if (line.rfind("mailbox: ready", 0) != 0) {
+                    std::printf(
+                        "sim: fork server: the firmware did not come up; serving nothing\n");
+                    break;
+                }
+                sim_fork_request req{};
+                std::printf("sim: fork server: booted in %llu cycles, serving on %s\n",
+                            (unsigned long long)cycle + 1, opt.fork_server.c_str());
+                std::fflush(stdout);
+                if (sim_fork_serve(fork_fd, &fork_self, &req, &status_fd, &soc_harness::g_stop) !=
+                    0)
+                    break;
+                // The copy: the run's own link and limit, the boot's transcript.
+                fork_fd = -1;
+                soc_harness::g_console_copy = nullptr;
+                opt.fork_server.clear();
+                opt.socket = req.socket;
+                opt.max_cycles = req.max_cycles;
+                if (!opt.socket.empty() && !open_link(opt, link, bars)) {
+                    sim_fork_report(status_fd, 2);
+                    return 2;
+                }
+                if (link)
+                    pcie_link_set_fault_handler(link, arm_ddr_fault, ddr);
+                std::fputs(transcript.c_str(), stdout);
+                std::printf(
+                    "sim: forked at cycle %llu from a simulator booted once (--fork-server)\n",
+                    (unsigned long long)cycle + 1);
+                std::fflush(stdout);
+                forked_at = cycle + 1;
+                wall_start = std::chrono::steady_clock::now();
+            }
+        }
         if (!opt.profile.empty()) {
             // A bubble in the last stage is charged to the instruction before it.
             if (cpu.lastStageIsValid)
@@ -335,7 +437,7 @@ int main(int argc, char **argv)
     double secs = soc_harness::seconds_since(wall_start);
 
     ddr_model_stats st = ddr_model_get_stats(ddr);
-    soc_harness::print_speed(cycle, secs);
+    soc_harness::print_speed(cycle, secs, forked_at);
     std::printf(
         "sim: ddr read bursts %llu beats %llu, write bursts %llu beats %llu, protocol errors %llu\n",
         (unsigned long long)st.read_bursts, (unsigned long long)st.read_beats,
@@ -361,5 +463,13 @@ int main(int argc, char **argv)
     top->final();
     ddr_model_destroy(ddr);
     sysmem_port_destroy(sysmem);
-    return soc_harness::finish(exit_code, opt.max_cycles, 0);
+    int rc = soc_harness::finish(exit_code, opt.max_cycles, 0);
+    std::fflush(stdout);
+    if (status_fd >= 0) {
+        // A forked copy has only the thread that forked: Verilator's thread
+        // pool would wait for its workers forever on the way out.
+        sim_fork_report(status_fd, rc);
+        std::_Exit(rc);
+    }
+    return rc;
 }

@@ -116,11 +116,17 @@ template <class Top> void reset_inputs(Top &top, const Options &o)
     top.clk_i = 0;
 }
 
+// When set, every console byte is also appended here (the fork server's
+// copy of the boot transcript, sim_fork.h).
+inline std::string *g_console_copy = nullptr;
+
 // After the falling edge's eval: a console byte to stdout, SYSCTL.EXIT's code.
 template <class Top> void console_and_exit(const Top &top, int &exit_code)
 {
     if (top.console_valid_o) {
         std::fputc(top.console_data_o, stdout);
+        if (g_console_copy)
+            g_console_copy->push_back((char)top.console_data_o);
         if (top.console_data_o == '\n')
             std::fflush(stdout);
     }
@@ -142,13 +148,20 @@ inline double cpu_seconds()
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-inline void print_speed(uint64_t cycles, double secs)
+// cycles: the run's; from: the cycle this process started at (a copy
+// forked from a booted simulator starts at the boot's end, sim_fork.h),
+// the speeds are of this process's share.
+inline void print_speed(uint64_t cycles, double secs, uint64_t from = 0)
 {
     double cpu = cpu_seconds();
-    std::printf("sim: %llu cycles in %.2f s (%.0f cycles/s); CPU %.2f s (%.0f cycles per CPU "
+    double own = (double)(cycles - from);
+    if (from)
+        std::printf("sim: %llu cycles, %llu of them after the fork:", (unsigned long long)cycles,
+                    (unsigned long long)(cycles - from));
+    std::printf("%s%llu cycles in %.2f s (%.0f cycles/s); CPU %.2f s (%.0f cycles per CPU "
                 "second)\n",
-                (unsigned long long)cycles, secs, secs > 0 ? cycles / secs : 0.0, cpu,
-                cpu > 0 ? cycles / cpu : 0.0);
+                from ? " " : "sim: ", (unsigned long long)(cycles - from), secs,
+                secs > 0 ? own / secs : 0.0, cpu, cpu > 0 ? own / cpu : 0.0);
 }
 
 // The run's last line and the harness's exit status: signal_rc when a

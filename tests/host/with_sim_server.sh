@@ -11,13 +11,21 @@
 # last resort against a host program stuck outside the device.
 # SIM_ARGS, if set, adds simulator options (split on spaces), for example
 # SIM_ARGS='--ddr-size-mb 2' for a small VRAM segment.
+# SIM_FORK_SERVER, if set, is the control socket of a simulator that has
+# booted once and serves copies of itself (Vsoc_top --fork-server;
+# tools/testrun.sh starts one for make test): a run without SIM_ARGS asks it
+# for a copy, which skips the boot when the server is this binary and image
+# with the same options, and otherwise boots as usual (sim/sim_fork.h).
 set -u
 sim=$1; elf=$2; log=$3; shift 4
 mkdir -p "$(dirname "$log")"
 dir=$(mktemp -d /tmp/gmmu-sim.XXXXXX)
 sock="$dir/bar.sock"
 # shellcheck disable=SC2086 # SIM_ARGS is a list of options
-"$sim" --max-cycles "${SIM_MAX_CYCLES:-100000000}" --socket "$sock" ${SIM_ARGS:-} "$elf" >"$log" 2>&1 &
+fork=${SIM_FORK_SERVER:-}
+[ -z "${SIM_ARGS:-}" ] || fork=
+"$sim" ${fork:+--fork-from "$fork"} --max-cycles "${SIM_MAX_CYCLES:-100000000}" \
+  --socket "$sock" ${SIM_ARGS:-} "$elf" >"$log" 2>&1 &
 pid=$!
 cleanup() { kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT

@@ -59,7 +59,7 @@ endef
 SIM_DIR   := $(BUILD)/sim
 SIM_BIN   := $(SIM_DIR)/Vsoc_top
 SIM_CSRCS := sim/ddr_model.c sim/sparse_mem.c sim/elf_image.c sim/pcie_link.c sim/bar_master.c \
-             sim/sysmem_port.c
+             sim/sysmem_port.c sim/sim_fork.c
 SIM_CXX   := sim/sim_main.cpp
 SIM_CLIB  := $(SIM_DIR)/libsimc.a
 SIM_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -Iinclude -Isim
