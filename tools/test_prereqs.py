@@ -11,6 +11,10 @@ one parallel make before running the tests side by side, so that no two
 tests ever build the same file at once.
 
     test_prereqs.py ROOT TEST...
+
+With --per-test, every test's files are printed, as "TEST LIBC PATH", each
+test with all of its own (a file several tests need is printed for each):
+tools/testrun.sh starts a test as soon as its files are built.
 """
 import re
 import subprocess
@@ -42,7 +46,11 @@ def files_of(target, rules, seen):
 
 
 def main():
-    root, tests = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    per_test = args[:1] == ["--per-test"]
+    if per_test:
+        args = args[1:]
+    root, tests = args[0], args[1:]
     dbs = {}
     printed = set()
     for test in tests:
@@ -51,7 +59,9 @@ def main():
             dbs[libc] = database(root, libc)
         rules = dbs[libc]
         for f in files_of("t-" + name, rules, set()):
-            if f not in printed:
+            if per_test:
+                print(test, libc, f)
+            elif f not in printed:
                 printed.add(f)
                 print(libc, f)
 
