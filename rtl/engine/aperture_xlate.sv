@@ -31,7 +31,9 @@
 // plus 8 beats). W beats pass only for a burst whose AW the master port
 // took (W never runs ahead of its AW here). R, B and W are combinational
 // pass-throughs.
+`ifndef SYNTHESIS
 `include "prim_assert.svh"
+`endif
 
 module aperture_xlate #(
   parameter int unsigned Lines  = 2,   // TLB lines of APERTURE_LINE_ENTRIES entries, >= 1
@@ -370,6 +372,9 @@ module aperture_xlate #(
                     t_rsp_i.r.id, t_rsp_i.r.data[63:PaBits], t_rsp_i.r.data[11:1]};
 
   // ------------------------------------------------------------ assertions
+  // Simulation only, as the paging engine's: the synthesis flows do not
+  // read rtl/prim's headers.
+`ifndef SYNTHESIS
   `ASSERT_OFF(assert_off)
   `ASSERT_NEVER(RdOutUnderflow, m_r_end && rd_out_q == '0 && !m_ar_fire, clk_i, assert_off)
   `ASSERT_NEVER(WrOutUnderflow, m_b_fire && wr_out_q == '0 && !m_aw_fire, clk_i, assert_off)
@@ -381,5 +386,6 @@ module aperture_xlate #(
           clk_i, assert_off)
   `ASSERT(TableRLast, t_r_fire |-> (t_rsp_i.r.last == (f_beat_q == 3'd7)), clk_i, assert_off)
   `ASSERT_NEVER(ApertureOnMaster, m_req_o.ar_valid && m_req_o.ar.user[AptBit], clk_i, assert_off)
+`endif
 
 endmodule : aperture_xlate
