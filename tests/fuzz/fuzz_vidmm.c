@@ -440,8 +440,8 @@ static uint32_t rsp_size(uint16_t opcode)
         return GMMU_RESIDENCY_RSP_BYTES;
     case GMMU_OP_QUERY_ALLOC:
         return GMMU_ALLOC_INFO_BYTES;
-    case GMMU_OP_GET_SEGMENTS: /* system memory and VRAM */
-        return GMMU_SEGMENTS_RSP_BYTES + 2 * GMMU_SEGMENT_DESC_BYTES;
+    case GMMU_OP_GET_SEGMENTS: /* system memory, VRAM and the aperture */
+        return GMMU_SEGMENTS_RSP_BYTES + 3 * GMMU_SEGMENT_DESC_BYTES;
     case GMMU_OP_REMOVE_BACKING:
         return GMMU_BACKING_REMOVE_RSP_BYTES;
     default:
