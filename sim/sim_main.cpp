@@ -17,6 +17,7 @@
 #include "Vsoc_top_VexRiscv.h"
 #include "verilated.h"
 #include "fst_trace.h"
+#include "vl_env.h"
 
 #include "bar_master.h"
 #include "ddr_model.h"
@@ -308,6 +309,7 @@ int main(int argc, char **argv)
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
+    vl_env_apply(*ctx);
     const char *trace_path = opt.trace.empty() ? nullptr : opt.trace.c_str();
     FstTrace::prepare(*ctx, trace_path);
     auto top = std::make_unique<Vsoc_top>(ctx.get());

@@ -16,6 +16,7 @@
 #include "Vuart_soc.h"
 #include "verilated.h"
 #include "fst_trace.h"
+#include "vl_env.h"
 
 #include "ddr_model.h"
 #include "ddr_pins.h"
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 
     auto ctx = std::make_unique<VerilatedContext>();
     ctx->commandArgs(argc, argv);
+    vl_env_apply(*ctx);
     const char *trace_path = opt.trace.empty() ? nullptr : opt.trace.c_str();
     FstTrace::prepare(*ctx, trace_path);
     auto top = std::make_unique<Vuart_soc>(ctx.get());

@@ -186,6 +186,17 @@ module gpu_engine
   logic [31:0]      cycles_q, ntr_q, nrd_q, nwr_q;
   chunk_t           alloc_q, retired_q, ar_n_q, aw_n_q;
 
+  // The engine's clock skips its edges while it has no run and no register
+  // access (prim_sim_clock_gate: in the Verilator build only). A finished
+  // run has drained (run_end), so nothing answers an idle engine.
+  logic clk_gated;
+  prim_sim_clock_gate u_clock_gate (
+    .clk_i,
+    .rst_ni,
+    .active_i (busy_q || (wb_cyc_i && wb_stb_i)),
+    .clk_o    (clk_gated)
+  );
+
   // The register block's bus port: the flat Wishbone ports in wb_pkg's
   // field order (cyc, stb, we, adr, dat, sel, cti: single accesses, whole words).
   wb_pkg::wb_rsp_t regs_wb;
@@ -195,7 +206,7 @@ module gpu_engine
   assign unused_regs_err = regs_wb.err;  // registers never fail
 
   gpu_engine_regs #(.AsidW(AsidW), .Slots(Slots)) u_regs (
-    .clk_i,
+    .clk_i          (clk_gated),
     .rst_ni,
     .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, 4'hF, 3'b000}),
     .wb_o           (regs_wb),
@@ -480,7 +491,7 @@ module gpu_engine
   assign run_end = busy_q && drained && (stop_q || retired_q == nchunks);
 
   // ------------------------------------------------------------ sequential
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q         <= 1'b0;
       stop_q         <= 1'b0;
@@ -657,7 +668,7 @@ module gpu_engine
   end
 
   // Slot payloads and the data buffer: no reset (read only once valid).
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_gated) begin
     if (tr_alloc) rbeat_q[alloc_q[SlotW-1:0]] <= 3'd0;
     if (rsp_fire) begin
       if (rsp_dst) begin

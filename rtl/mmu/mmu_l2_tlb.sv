@@ -50,6 +50,9 @@ module mmu_l2_tlb #(
   parameter int unsigned Ways3  = gmmu_mmu_pkg::L2_WAYS_1G
 ) (
   input  logic                                clk_i,
+  // The same clock, never gated: the pseudo-random way choice steps on every
+  // cycle whether or not the MMU's clock skips edges (prim_sim_clock_gate).
+  input  logic                                clk_free_i,
   input  logic                                rst_ni,
 
   // Lookup
@@ -157,6 +160,11 @@ module mmu_l2_tlb #(
   // Valid bits, one vector over the sets per RAM (bank, way).
   logic [MaxSets-1:0] vb_q [NRam];
   logic [15:0]       lfsr_q;
+
+  always_ff @(posedge clk_free_i or negedge rst_ni) begin
+    if (!rst_ni) lfsr_q <= 16'hACE1;
+    else         lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
+  end
 
   logic              s1_v_q;
   logic [AsidW-1:0]  s1_asid_q;
@@ -450,7 +458,6 @@ module mmu_l2_tlb #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int r = 0; r < NRam; r++) vb_q[r] <= '0;
-      lfsr_q       <= 16'hACE1;
       s1_v_q       <= 1'b0;
       s2_v_q       <= 1'b0;
       s2_stale_q   <= 1'b0;
@@ -473,7 +480,6 @@ module mmu_l2_tlb #(
       sw_start_q   <= '0;
       sw_end_q     <= '0;
     end else begin
-      lfsr_q <= {lfsr_q[14:0], lfsr_q[15] ^ lfsr_q[13] ^ lfsr_q[12] ^ lfsr_q[10]};
 
       // Lookup pipeline.
       // Nothing enters in an invalidation cycle, so only lookups in cycles

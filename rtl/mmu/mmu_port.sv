@@ -103,6 +103,11 @@ module mmu_port #(
   input  logic [VaBits-13:0]                  inv_end_i,
   output logic                                inv_busy_o,
 
+  // The port holds work: a request in its lookup stage, a miss register or
+  // slot in use, a response or fault waiting, a prefetch offered, an
+  // invalidation running (mmu_top gates its clock by it; not used otherwise).
+  output logic                                busy_o,
+
   // Fault record to the fault FIFO
   output logic                                fault_valid_o,
   input  logic                                fault_ready_i,
@@ -522,6 +527,9 @@ module mmu_port #(
   );
 
   assign pf_ready = free2 && (pf_stride || !alloc);
+
+  assign busy_o = s1_v_q || (|m_busy_q) || (|s_busy_q) || (of_cnt_q != '0) || fs_valid_q ||
+                  done_v_q || pf_valid || inv_busy_o;
   assign pf_alloc = pf_valid && pf_ready;
 
   // A fill answers its register and every slot linked to it. A stale fill

@@ -140,6 +140,7 @@ module mmu_top #(
                                       L2Sets2 * L2Ways2 + L2Sets3 * L2Ways3;
 
   // ---------------------------------------------------------------- signals
+  logic                    clk_gated;  // every block's clock: see the end
   logic [NPorts-1:0]       miss_valid, miss_ready;
   logic [AsidW-1:0]        miss_asid [NPorts];
   logic [VpnW-1:0]         miss_vpn  [NPorts];
@@ -153,7 +154,7 @@ module mmu_top #(
   logic [TagW-1:0]         fault_tag    [NPorts];
 
   logic [NPorts-1:0]       ev_req, ev_hit, ev_miss, ev_merge, ev_fault, ev_prefetch;
-  logic [NPorts-1:0]       l1_inv_busy;
+  logic [NPorts-1:0]       l1_inv_busy, port_busy;
   logic                    pwc_inv_busy;
 
   // The fill bus: each port's valid, miss register and "do not install"
@@ -181,7 +182,7 @@ module mmu_top #(
       .PfStrideW (PfStrideW),
       .MIdxW     (MIdxW)
     ) u_port (
-      .clk_i,
+      .clk_i (clk_gated),
       .rst_ni,
       .req_valid_i       (req_valid_i[p]),
       .req_ready_o       (req_ready_o[p]),
@@ -215,6 +216,7 @@ module mmu_top #(
       .inv_start_i       (inv_start),
       .inv_end_i         (inv_end),
       .inv_busy_o        (l1_inv_busy[p]),
+      .busy_o            (port_busy[p]),
       .fault_valid_o     (fault_valid[p]),
       .fault_ready_i     (fault_ready[p]),
       .fault_va_o        (fault_va[p]),
@@ -251,7 +253,7 @@ module mmu_top #(
   logic [WCntW-1:0]  walkers_free;
 
   prim_rr_arb #(.N(NPorts), .IdxW(PortW)) u_miss_arb (
-    .clk_i,
+    .clk_i         (clk_gated),
     .rst_ni,
     .req_i       (miss_valid),
     .take_i      (miss_take),
@@ -282,7 +284,7 @@ module mmu_top #(
   assign miss_take      = !miss_skid_valid_q;
   assign l2_lookup_free = !l2_lookup_valid_q || l2_lookup_ready;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       l2_lookup_valid_q <= 1'b0;
       miss_skid_valid_q <= 1'b0;
@@ -295,7 +297,7 @@ module mmu_top #(
   // An empty skid register takes the grant's payload every cycle (read by
   // nothing unless miss_skid_valid_q is set), so its enables come from a
   // register.
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_gated) begin
     if (!miss_skid_valid_q) begin
       miss_skid_asid_q <= miss_gnt_asid;
       miss_skid_vpn_q  <= miss_gnt_vpn;
@@ -351,7 +353,8 @@ module mmu_top #(
     .Sets3 (L2Sets3),
     .Ways3 (L2Ways3)
   ) u_l2 (
-    .clk_i,
+    .clk_i         (clk_gated),
+    .clk_free_i    (clk_i),
     .rst_ni,
     .in_valid_i   (l2_lookup_valid_q),
     .in_ready_o   (l2_lookup_ready),
@@ -406,7 +409,7 @@ module mmu_top #(
     .VpnW       (VpnW),
     .CntW       (WCntW)
   ) u_walker (
-    .clk_i,
+    .clk_i         (clk_gated),
     .rst_ni,
     .start_in1_asid_i  (l2_res_in1_asid),
     .start_in2_asid_i  (l2_res_in2_asid),
@@ -488,7 +491,7 @@ module mmu_top #(
   assign walk_done_no_install = walk_done_stale ||
                                 (walk_done_info[gmmu_mmu_pkg::INFO_FAULT_LSB +: 3] != FaultNone);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       walk_answer_valid_q <= 1'b0;
     end else if (walk_done_ready) begin
@@ -496,18 +499,18 @@ module mmu_top #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) l2_neighbour_valid_q <= 1'b0;
     else         l2_neighbour_valid_q <= neighbour_valid && !inv_valid;
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_gated) begin
     l2_neighbour_asid_q <= neighbour_asid;
     l2_neighbour_vpn_q  <= neighbour_vpn;
     l2_neighbour_info_q <= neighbour_info;
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_gated) begin
     if (walk_done_ready) begin
       walk_answer_no_install_q <= walk_done_no_install || inv_valid;
       walk_answer_info_q       <= walk_done_info;
@@ -549,7 +552,7 @@ module mmu_top #(
     {fill_next_port, fill_next_mshr} = fill_next_meta;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       fill_valid_q <= '0;
     end else begin
@@ -559,7 +562,7 @@ module mmu_top #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
+  always_ff @(posedge clk_gated) begin
     for (int p = 0; p < NPorts; p++) begin
       if (fill_next_valid && fill_next_port == PortW'(p)) begin
         fill_mshr_q[p]       <= fill_next_mshr;
@@ -580,7 +583,7 @@ module mmu_top #(
   logic [PortW-1:0] fault_gnt_port;
 
   prim_rr_arb #(.N(NPorts), .IdxW(PortW)) u_fault_arb (
-    .clk_i,
+    .clk_i         (clk_gated),
     .rst_ni,
     .req_i       (fault_valid),
     .take_i      (1'b1),
@@ -617,7 +620,7 @@ module mmu_top #(
     .PortW      (PortW),
     .WCntW      (WCntW)
   ) u_regs (
-    .clk_i,
+    .clk_i         (clk_gated),
     .rst_ni,
     .wb_i           ({wb_cyc_i, wb_stb_i, wb_we_i, wb_adr_i, wb_dat_i, wb_sel_i, 3'b000}),
     .wb_o           (regs_wb),
@@ -659,6 +662,26 @@ module mmu_top #(
     .ev_pte_read_i  (ev_pte_read),
     .ev_l2_nb_i     (neighbour_install),
     .ev_fault_i_any (fault_gnt_valid)
+  );
+
+  // ---------------------------------------------------------------- clock
+  // The MMU's clock skips its edges while the MMU has nothing to do
+  // (prim_sim_clock_gate: in the Verilator build only): no register access,
+  // translation request or invalidation request arriving, and no port,
+  // lookup, walk, fill or invalidation in hand. The L2's pseudo-random way
+  // choice steps on every cycle (clk_free_i), as it does without the gate.
+  logic mmu_active;
+  assign mmu_active = (wb_cyc_i && wb_stb_i) || (|req_valid_i) || inv_req_valid_i ||
+                      inv_req_busy_o || inv_valid || (|port_busy) || l2_lookup_valid_q ||
+                      miss_skid_valid_q || l2_busy || (l2_inflight != '0) ||
+                      (walkers_busy != '0) || walk_answer_valid_q || l2_neighbour_valid_q ||
+                      (|fill_valid_q) || axi_arvalid_o || axi_rvalid_i;
+
+  prim_sim_clock_gate u_clock_gate (
+    .clk_i,
+    .rst_ni,
+    .active_i (mmu_active),
+    .clk_o    (clk_gated)
   );
 
 endmodule : mmu_top

@@ -199,13 +199,26 @@ module paging_engine #(
   logic [63:0] fence_value;
   logic [2:0]  beats;
 
+  // ------------------------------------------------------------ clock
+  // The engine's clock skips its edges while it has nothing to do
+  // (prim_sim_clock_gate: in the Verilator build only): no register or
+  // queue access, no packet pending or in flight, no restart draining. Every
+  // AXI response answers a burst the engine is waiting for (busy).
+  logic clk_gated;
+  prim_sim_clock_gate u_clock_gate (
+    .clk_i,
+    .rst_ni,
+    .active_i (busy || restarting || (wb_i.cyc && wb_i.stb)),
+    .clk_o    (clk_gated)
+  );
+
   // ------------------------------------------------------------ registers and queue
   paging_regs #(
     .QueueWords    (QueueWords),
     .MaxBurst      (MaxBurst),
     .CopyFifoBeats (CopyFifoBeats)
   ) u_regs (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .wb_i,
     .wb_o,
     .q_we_lo_o      (q_we_lo),
@@ -233,17 +246,17 @@ module paging_engine #(
   );
 
   prim_ram_1r1w #(.Depth(QueueWords), .Width(32)) u_queue_lo (
-    .clk_i, .we_i (q_we_lo), .waddr_i (q_waddr), .wdata_i (q_wdata),
+    .clk_i (clk_gated), .we_i (q_we_lo), .waddr_i (q_waddr), .wdata_i (q_wdata),
     .re_i (q_re), .raddr_i (q_raddr), .rdata_o (q_rdata[31:0])
   );
   prim_ram_1r1w #(.Depth(QueueWords), .Width(32)) u_queue_hi (
-    .clk_i, .we_i (q_we_hi), .waddr_i (q_waddr), .wdata_i (q_wdata),
+    .clk_i (clk_gated), .we_i (q_we_hi), .waddr_i (q_waddr), .wdata_i (q_wdata),
     .re_i (q_re), .raddr_i (q_raddr), .rdata_o (q_rdata[63:32])
   );
 
   // ------------------------------------------------------------ fetch and sequence
   paging_fetch #(.QueueWords(QueueWords), .AsidW(AsidW)) u_fetch (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .enable_i          (enable),
     .stop_i            (stop),
     .flush_i           (flush),
@@ -274,7 +287,7 @@ module paging_engine #(
   );
 
   paging_exec #(.QAW(QAW), .SlotW(SlotW), .AsidW(AsidW)) u_exec (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .stop_i            (stop),
     .flush_i           (flush),
     .cmd_valid_i       (cmd_valid),
@@ -339,7 +352,7 @@ module paging_engine #(
     .SlotW    (SlotW),
     .FifoCntW (FifoCntW)
   ) u_wr (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .stop_i       (abort),
     .flush_i      (flush),
     .job_valid_i  (wj_valid),
@@ -382,7 +395,7 @@ module paging_engine #(
     .Outstanding (Outstanding),
     .FifoDepth   (CopyFifoBeats)
   ) u_rd (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .stop_i       (abort),
     .flush_i      (flush),
     .job_valid_i  (rj_valid),
@@ -408,7 +421,7 @@ module paging_engine #(
   );
 
   paging_fifo #(.Depth(CopyFifoBeats), .Width(64)) u_fifo (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .flush_i     (flush),
     .push_i      (fifo_push),
     .push_data_i (fifo_wdata),
@@ -424,7 +437,7 @@ module paging_engine #(
     .Outstanding (Outstanding),
     .QAW         (QAW)
   ) u_track (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .flush_i        (flush),
     .head_i         (head),
     .open_valid_i   (open_valid),
@@ -459,7 +472,7 @@ module paging_engine #(
 
   // A COPY read error belongs to the COPY, the oldest packet in flight.
   paging_ctrl #(.NSrc(4)) u_ctrl (
-    .clk_i, .rst_ni,
+    .clk_i (clk_gated), .rst_ni,
     .ev_valid_i     ({ev_wr, ev_rd, ev_dec}),
     .ev_code_i      ({ErrAxiWrite, ErrAxiWrite, ErrAxiRead, ev_dec_code}),
     .ev_pkt_i       ({ev_wr_pkt, packets_done, ev_dec_pkt}),

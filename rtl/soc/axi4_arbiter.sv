@@ -53,6 +53,7 @@ module axi4_arbiter
   // ---------------------------------------------------------------- reads
   // With no AR waiting the choice stays on the last winner (IdleLast): an
   // index in range for the selects below.
+  logic clk_gated;  // see the end
   logic [MW-1:0]       ar_sel;
   logic                ar_any;
   logic [NMasters-1:0] ar_req;
@@ -67,7 +68,7 @@ module axi4_arbiter
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       ar_wait_q     <= 1'b0;
       ar_wait_sel_q <= '0;
@@ -78,7 +79,7 @@ module axi4_arbiter
   end
 
   prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_ar_arb (
-    .clk_i,
+    .clk_i (clk_gated),
     .rst_ni,
     .req_i       (ar_req),
     .take_i      (s_rsp_i.ar_ready),
@@ -121,7 +122,7 @@ module axi4_arbiter
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       aw_wait_q     <= 1'b0;
       aw_wait_sel_q <= '0;
@@ -132,7 +133,7 @@ module axi4_arbiter
   end
 
   prim_rr_arb #(.N(NMasters), .IdxW(MW), .IdleLast(1'b1)) u_aw_arb (
-    .clk_i,
+    .clk_i (clk_gated),
     .rst_ni,
     .req_i       (aw_req),
     .take_i      (!w_busy_q && s_rsp_i.aw_ready),
@@ -140,7 +141,7 @@ module axi4_arbiter
     .gnt_idx_o   (aw_sel)
   );
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       w_busy_q  <= 1'b0;
       w_owner_q <= '0;
@@ -174,5 +175,18 @@ module axi4_arbiter
   // Master ID bits above IdW and slave ID bits above OIdW are 0.
   logic unused;
   assign unused = ^{m_req_i, s_rsp_i.b.id, s_rsp_i.r.id};
+
+  // The arbiter's clock skips its edges while no master offers anything,
+  // no response comes back and no write burst is open (prim_sim_clock_gate:
+  // in the Verilator build only).
+  logic active;
+  assign active = (|m_arvalid) || (|m_awvalid) || (|m_wvalid) || s_rsp_i.r_valid ||
+                  s_rsp_i.b_valid || w_busy_q || ar_wait_q || aw_wait_q;
+  prim_sim_clock_gate u_clock_gate (
+    .clk_i,
+    .rst_ni,
+    .active_i (active),
+    .clk_o    (clk_gated)
+  );
 
 endmodule : axi4_arbiter

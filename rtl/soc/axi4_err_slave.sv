@@ -44,7 +44,8 @@ module axi4_err_slave
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  logic clk_gated;  // see the end
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       r_busy_q <= 1'b0;
       r_left_q <= '0;
@@ -81,7 +82,7 @@ module axi4_err_slave
     if (b_valid_q && req_i.b_ready) b_valid_d = 1'b0;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_gated or negedge rst_ni) begin
     if (!rst_ni) begin
       w_open_q  <= 1'b0;
       b_valid_q <= 1'b0;
@@ -101,5 +102,17 @@ module axi4_err_slave
   // Only the IDs, lengths, handshakes and WLAST matter here.
   logic unused;
   assign unused = ^{req_i};
+
+  // The slave's clock skips its edges while nothing is offered to it and it
+  // owes nothing (prim_sim_clock_gate: in the Verilator build only).
+  logic active;
+  assign active = req_i.ar_valid || req_i.aw_valid || req_i.w_valid || rsp_o.r_valid ||
+                  rsp_o.b_valid || r_busy_q || w_open_q;
+  prim_sim_clock_gate u_clock_gate (
+    .clk_i,
+    .rst_ni,
+    .active_i (active),
+    .clk_o    (clk_gated)
+  );
 
 endmodule : axi4_err_slave

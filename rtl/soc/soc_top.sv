@@ -337,7 +337,12 @@ module soc_top
   axi4_pkg::axil_rsp_t bar0_axil_rsp;
   axi4_pkg::reg_req_t  bar0_reg_req;
   axi4_pkg::reg_rsp_t  bar0_reg_rsp;
-  assign bar0_axil_req = '{aw_valid: bar0_awvalid_i, aw_addr: 32'(bar0_awaddr_i),
+  // The host link's pins, held for the simulator (prim_sim_input_sample).
+  axi4_pkg::axil_req_t bar0_axil_req_pins;
+  prim_sim_input_sample #(.Width($bits(axi4_pkg::axil_req_t))) u_bar0_req_sample (
+    .clk_i, .d_i (bar0_axil_req_pins), .q_o (bar0_axil_req)
+  );
+  assign bar0_axil_req_pins = '{aw_valid: bar0_awvalid_i, aw_addr: 32'(bar0_awaddr_i),
                             w_valid: bar0_wvalid_i, w_data: bar0_wdata_i, w_strb: bar0_wstrb_i,
                             b_ready: bar0_bready_i, ar_valid: bar0_arvalid_i,
                             ar_addr: 32'(bar0_araddr_i), r_ready: bar0_rready_i};
@@ -367,7 +372,12 @@ module soc_top
   axi4_pkg::axil_rsp_t bar1_axil_rsp;
   axi4_pkg::reg_req_t  bar1_reg_req;
   axi4_pkg::reg_rsp_t  bar1_reg_rsp;
-  assign bar1_axil_req = '{aw_valid: bar1_awvalid_i, aw_addr: 32'(bar1_awaddr_i),
+  // The host link's pins, held for the simulator (prim_sim_input_sample).
+  axi4_pkg::axil_req_t bar1_axil_req_pins;
+  prim_sim_input_sample #(.Width($bits(axi4_pkg::axil_req_t))) u_bar1_req_sample (
+    .clk_i, .d_i (bar1_axil_req_pins), .q_o (bar1_axil_req)
+  );
+  assign bar1_axil_req_pins = '{aw_valid: bar1_awvalid_i, aw_addr: 32'(bar1_awaddr_i),
                             w_valid: bar1_wvalid_i, w_data: bar1_wdata_i, w_strb: bar1_wstrb_i,
                             b_ready: bar1_bready_i, ar_valid: bar1_arvalid_i,
                             ar_addr: 32'(bar1_araddr_i), r_ready: bar1_rready_i};
@@ -728,7 +738,12 @@ module soc_top
   assign sysmem_arcache_o = sys_req.ar.user[0] ? 4'(SYSMEM_AXCACHE_COHERENT)
                                                : 4'(SYSMEM_AXCACHE_NONCOHERENT);
   assign sysmem_rready_o = sys_req.r_ready;
-  assign sys_rsp = '{aw_ready: sysmem_awready_i, w_ready: sysmem_wready_i,
+  // The host's pins, held for the simulator (prim_sim_input_sample).
+  axi4_pkg::axi4_rsp_t sys_rsp_pins;
+  prim_sim_input_sample #(.Width($bits(axi4_pkg::axi4_rsp_t))) u_sys_rsp_sample (
+    .clk_i, .d_i (sys_rsp_pins), .q_o (sys_rsp)
+  );
+  assign sys_rsp_pins = '{aw_ready: sysmem_awready_i, w_ready: sysmem_wready_i,
                      b_valid: sysmem_bvalid_i,
                      b: '{id: axi4_pkg::ID_W'(sysmem_bid_i[SysIdW-1:0]), resp: sysmem_bresp_i},
                      ar_ready: sysmem_arready_i, r_valid: sysmem_rvalid_i,
@@ -756,7 +771,12 @@ module soc_top
          {ddr_axi_req.ar_valid, DDR_AXI_ID_BITS'(ddr_axi_req.ar.id), ddr_axi_req.ar.addr[31:0],
           ddr_axi_req.ar.len, ddr_axi_req.ar.size, ddr_axi_req.ar.burst};
   assign ddr_rready_o = ddr_axi_req.r_ready;
-  assign ddr_axi_rsp = '{aw_ready: ddr_awready_i, w_ready: ddr_wready_i, b_valid: ddr_bvalid_i,
+  // The DDR model's pins, held for the simulator (prim_sim_input_sample).
+  axi4_pkg::axi4_rsp_t ddr_axi_rsp_pins;
+  prim_sim_input_sample #(.Width($bits(axi4_pkg::axi4_rsp_t))) u_ddr_rsp_sample (
+    .clk_i, .d_i (ddr_axi_rsp_pins), .q_o (ddr_axi_rsp)
+  );
+  assign ddr_axi_rsp_pins = '{aw_ready: ddr_awready_i, w_ready: ddr_wready_i, b_valid: ddr_bvalid_i,
                        b: '{id: axi4_pkg::ID_W'(ddr_bid_i[ArbIdW-1:0]), resp: ddr_bresp_i},
                        ar_ready: ddr_arready_i, r_valid: ddr_rvalid_i,
                        r: '{id: axi4_pkg::ID_W'(ddr_rid_i[ArbIdW-1:0]), data: ddr_rdata_i,

@@ -14,6 +14,7 @@
 
 #include "ddr_model.h"
 #include "fst_trace.h"
+#include "vl_env.h"
 #include "verilated.h"
 
 template <class Top> struct VlModel {
@@ -25,6 +26,7 @@ template <class Top> struct VlModel {
     // shell's constructor. False when the trace file cannot be opened.
     bool open(const char *trace_path)
     {
+        vl_env_apply(*ctx);
         FstTrace::prepare(*ctx, trace_path);
         top = std::make_unique<Top>(ctx.get());
         return fst.open(*top, trace_path);

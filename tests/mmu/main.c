@@ -2,7 +2,7 @@
 /*
  * MMU testbench entry point.
  *
- *   mmu_tb random   [--seed N] [--count N] [--ddr-latency N] [--no-changes] [--trace F.fst]
+ *   mmu_tb random   [--seed N] [--count N] [--ddr-latency N] [--no-changes] [--quiet] [--trace F.fst]
  *   mmu_tb directed [--only NAME] [--trace F.fst]
  *   mmu_tb bench    [--ddr-latency N]
  */
@@ -18,7 +18,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: mmu_tb random|directed|bench [--seed N] [--count N] [--ddr-latency N]\n"
-                    "              [--only NAME] [--trace FILE.fst]\n");
+                    "              [--only NAME] [--no-changes] [--quiet] [--trace FILE.fst]\n");
     exit(2);
 }
 
@@ -94,6 +94,7 @@ int main(int argc, char **argv)
         usage();
     const struct tb_arg args[] = {
         { "--no-changes", TB_ARG_FLAG, &o.no_changes },
+        { "--quiet", TB_ARG_FLAG, &o.quiet },
         { "--seed", TB_ARG_U64, &o.seed },
         { "--count", TB_ARG_U64, &o.count },
         { "--ddr-latency", TB_ARG_UNSIGNED, &o.ddr_latency },

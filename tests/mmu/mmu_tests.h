@@ -15,6 +15,7 @@ struct mmu_test_opts {
     const char *trace;    /* FST path or NULL */
     const char *only;     /* directed: run only the test of this name */
     bool no_changes;      /* random: no page-table changes or invalidations */
+    bool quiet;           /* random: the MMU left idle now and then (t-clock-gate) */
 };
 
 int mmu_test_random(const struct mmu_test_opts *o);

@@ -282,6 +282,15 @@ int mmu_test_random(const struct mmu_test_opts *o)
     unsigned changes = 0, as_changes = 0, spurious = 0;
     while (tb->checked < o->count && tb->mismatches == 0) {
         tb_run(tb, 50 + rng_below(&g.rng, 1500));
+        if (o->quiet && rng_chance(&g.rng, 30)) {
+            /* Every request answered, then no request for a while: the
+             * MMU goes idle, and what follows wakes it (clock gating). */
+            if (!tb_drain(tb, 100000))
+                break;
+            tb->gen = NULL;
+            tb_run(tb, 1 + rng_below(&g.rng, 200));
+            tb->gen = gen;
+        }
         unsigned r = (unsigned)rng_below(&g.rng, 100);
         if (o->no_changes && r < 52)
             r = 99;

@@ -6,7 +6,7 @@
 #   make t-cdc      the test (part of make test): seven clock ratios, one
 #                   jittered, random bursts checked against a shadow memory
 
-CDC_RTL := rtl/prim/prim_cdc_fifo.sv rtl/soc/axi4_cdc.sv
+CDC_RTL := rtl/prim/prim_cdc_fifo.sv rtl/prim/prim_sim_clock_gate.sv rtl/soc/axi4_cdc.sv
 CDC_DIR := $(BUILD)/cdc
 CDC_BIN := $(CDC_DIR)/cdc_test
 CDC_TB_CSRCS := tests/cdc/cdc_test.c sim/ddr_model.c sim/sparse_mem.c
@@ -27,7 +27,7 @@ $(CDC_DIR)/c/%.o: %.c $(wildcard tests/cdc/*.h sim/*.h)
 $(CDC_TB_LIB): $(patsubst %.c,$(CDC_DIR)/c/%.o,$(CDC_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
-$(CDC_BIN): $(CDC_RTL) tests/cdc/dut.cpp tests/cdc/dut.h $(wildcard tests/common/vl_*.h) $(CDC_TB_LIB) tools/mk/cdc.mk sim/fst_trace.h $(VL_TRACE_CFG)
+$(CDC_BIN): $(CDC_RTL) tests/cdc/dut.cpp tests/cdc/dut.h $(wildcard tests/common/vl_*.h) $(CDC_TB_LIB) tools/mk/cdc.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
 	$(call vl_build,$@,axi4_cdc,$(CDC_RTL) $(ROOT)/tests/cdc/dut.cpp,-I$(ROOT)/tests/cdc -I$(ROOT)/tests/common,$(CDC_TB_LIB))
 
 TESTS += cdc lint-cdc

@@ -8,7 +8,8 @@
 #                        abort and throughput runs in two configurations
 #   make bench-engine    the throughput measurement alone (ENGINE_DDR_LATENCY)
 
-ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv $(RTL_ENGINE)
+ENGINE_RTL := rtl/pkg/gmmu_pte_pkg.sv rtl/pkg/gmmu_engine_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv \
+  rtl/prim/prim_sim_clock_gate.sv $(RTL_ENGINE)
 ENGINE_DIR := $(BUILD)/engine
 
 ENGINE_TB_CSRCS := tests/engine/tb.c tests/engine/tests.c tests/engine/main.c tests/common/tb_args.c \
@@ -48,7 +49,7 @@ $(ENGINE_TB_LIB): $(patsubst %.c,$(ENGINE_DIR)/c/%.o,$(ENGINE_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define engine_tb_rule
-$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(wildcard tests/common/vl_*.h) $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h $(VL_TRACE_CFG)
+$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(wildcard tests/common/vl_*.h) $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
 	$$(call vl_build,$$@,gpu_engine,$(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp,-I$(ROOT)/tests/engine -I$(ROOT)/tests/common $(call engine_D,$(1)),$(ENGINE_TB_LIB),$(call engine_G,$(1)))
 endef
 $(foreach c,$(ENGINE_CONFIGS),$(eval $(call engine_tb_rule,$(c))))

@@ -9,7 +9,8 @@
 #   make bench-paging    FILL, WRITE_PTES and COPY beats per cycle (PAGING_DDR_LATENCY)
 #   make synth-paging    Debian yosys 0.23: synth_ecp5, LUT/FF/BRAM
 
-PAGING_RTL := rtl/pkg/gmmu_paging_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv rtl/prim/prim_ram_1r1w.sv $(RTL_PAGING)
+PAGING_RTL := rtl/pkg/gmmu_paging_pkg.sv rtl/prim/wb_pkg.sv rtl/prim/prim_wb_reg.sv rtl/prim/prim_ram_1r1w.sv \
+  rtl/prim/prim_sim_clock_gate.sv $(RTL_PAGING)
 PAGING_DIR := $(BUILD)/paging
 
 PAGING_TB_CSRCS := tests/paging/tb.c tests/paging/ref.c tests/paging/tests.c tests/paging/main.c tests/common/tb_args.c \
@@ -51,7 +52,7 @@ $(PAGING_TB_LIB): $(patsubst %.c,$(PAGING_DIR)/c/%.o,$(PAGING_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define paging_tb_rule
-$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(wildcard tests/common/vl_*.h) $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h $(VL_TRACE_CFG)
+$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(wildcard tests/common/vl_*.h) $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
 	$$(call vl_build,$$@,paging_engine,$(PAGING_RTL) $(ROOT)/tests/paging/dut.cpp,-I$(ROOT)/tests/paging -I$(ROOT)/tests/common $(call paging_D,$(1)),$(PAGING_TB_LIB),--assert $(call paging_G,$(1)))
 endef
 $(foreach c,$(PAGING_CONFIGS),$(eval $(call paging_tb_rule,$(c))))

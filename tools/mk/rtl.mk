@@ -112,7 +112,7 @@ sim-run: $(SIM_BIN) $(FW_BUILD)/$(FW).elf
 # The test is C (built here with the C flags), Verilator's part thin C++.
 ROUTE_DIR := $(BUILD)/route
 ROUTE_BIN := $(ROUTE_DIR)/route_tb
-ROUTE_RTL := rtl/prim/axi4_pkg.sv rtl/soc/axi4_demux.sv rtl/soc/axi4_err_slave.sv tests/route/route_tb_top.sv
+ROUTE_RTL := rtl/prim/axi4_pkg.sv rtl/prim/prim_sim_clock_gate.sv rtl/soc/axi4_demux.sv rtl/soc/axi4_err_slave.sv tests/route/route_tb_top.sv
 ROUTE_LIB := $(ROUTE_DIR)/libroutetb.a
 ROUTE_OBJS := $(ROUTE_DIR)/c/route_test.o $(ROUTE_DIR)/c/sysmem_port.o
 
