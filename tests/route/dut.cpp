@@ -6,8 +6,9 @@
 #include <cstdint>
 
 #include "Vroute_tb_top.h"
-#include "vl_packed.h"
 #include "verilated.h"
+#include "vl_env.h"
+#include "vl_packed.h"
 
 struct route_dut {
     VerilatedContext ctx;
@@ -17,6 +18,7 @@ struct route_dut {
 extern "C" struct route_dut *route_dut_create(void)
 {
     auto *d = new route_dut;
+    vl_env_apply(d->ctx);
     d->top.rst_ni = 0;
     for (int i = 0; i < 4; i++) {
         d->top.clk_i = 0;

@@ -127,7 +127,7 @@ $(ROUTE_DIR)/c/sysmem_port.o: sim/sysmem_port.c sim/sysmem_port.h
 $(ROUTE_LIB): $(ROUTE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h $(ROUTE_LIB)
+$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h sim/vl_env.h $(ROUTE_LIB)
 	$(call vl_build,$@,route_tb_top,$(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp,-I$(ROOT)/tests/route -I$(ROOT)/tests/common,$(ROUTE_LIB))
 
 t-route: $(ROUTE_BIN)
