@@ -18,6 +18,10 @@
 #define PLACE_FLAGS (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_SYSTEM_ONLY)
 #define ALLOC_FLAGS \
     (GMMU_ALLOC_FLAG_PREFER_64K | GMMU_ALLOC_FLAG_CONTIGUOUS | GMMU_ALLOC_FLAG_SYSTEM | PLACE_FLAGS)
+/* vidmm_alloc.flags: a contiguous allocation made with lowest, highest or
+   boundary (never evicted: they are not kept to bring it back). */
+#define ALLOC_CONSTRAINED 0x80u
+_Static_assert(!(ALLOC_FLAGS & ALLOC_CONSTRAINED), "a free ALLOC_FLAG bit");
 #define ATTR_FLAGS \
     (GMMU_MAP_FLAG_READ_ONLY | GMMU_MAP_FLAG_NO_EXECUTE | GMMU_MAP_FLAG_CACHE_COHERENT)
 
@@ -662,18 +666,23 @@ static uint32_t backing_carve(struct vidmm *vm, struct vidmm_alloc *a, uint64_t 
     return GMMU_STATUS_OK;
 }
 
-/* One contiguous block within the request's constraints, aligned to the
-   largest page it can use if that is possible, else to 4 KB. */
+/* One contiguous block within the request's constraints (none for an
+   evicted allocation coming back: only unconstrained ones are evicted),
+   aligned to the largest page it can use if that is possible, else to 4 KB. */
 static uint32_t backing_contig(struct vidmm *vm, struct vidmm_alloc *a,
                                const struct gmmu_alloc_req *req, uint64_t size)
 {
     struct vram_contig c = {
         .size = size,
-        .lowest = req->lowest,
-        .highest = req->highest ? req->highest : UINT64_MAX,
-        .boundary = req->boundary,
+        .highest = UINT64_MAX,
         .align = min64(va_alloc_page_align(size), SIZE_2M),
     };
+
+    if (req) {
+        c.lowest = req->lowest;
+        c.highest = req->highest ? req->highest : UINT64_MAX;
+        c.boundary = req->boundary;
+    }
     uint16_t last = NIL;
     uint64_t off;
     int err = vram_alloc_contig(vm->vram, &c, &off);
@@ -721,30 +730,29 @@ static uint64_t piece_pa(const struct vidmm *vm, const struct vidmm_alloc *a,
                          const struct vidmm_extent *e);
 
 /*
- * Maps a SYSTEM allocation's host pages into the aperture, in order: the
+ * Maps an allocation's system-memory pages into the aperture, in order (a
+ * SYSTEM one's host pages, an evicted contiguous one's pool pieces): the
  * lowest run of free aperture pages that fits, its entries written, then
  * the translators invalidated (a line cached before may hold these
- * entries as they were: invalid). NO_MEMORY, nothing changed, without
+ * entries as they were: invalid, or, when an evicted allocation moves
+ * within the pool, its old pages). NO_MEMORY, nothing changed, without
  * room or an aperture.
  */
-static uint32_t aperture_map(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
+static void aperture_fill(struct vidmm *vm, struct vidmm_alloc *a, uint32_t first, uint64_t pages)
 {
-    uint64_t pages = size >> GMMU_PAGE_SHIFT_4K;
-    uint32_t first, p;
+    uint32_t p = first;
 
-    if (pages > UINT32_MAX || !aperture_alloc_take(&vm->aperture, (uint32_t)pages, &first))
-        return GMMU_STATUS_NO_MEMORY;
-    p = first;
     if (a->first_extent == NIL) {
         for (uint64_t i = 0; i < pages; i++)
             vm->hw->aperture_write(vm->hw_ctx, p++,
                                    (a->sys_addr + (i << GMMU_PAGE_SHIFT_4K)) |
                                        GMMU_APERTURE_ENTRY_VALID);
     } else {
+        /* Pool pieces are 64 KB units: the entries stop at the size. */
         for (uint16_t x = a->first_extent; x != NIL; x = vm->extents[x].next) {
             uint64_t pa = piece_pa(vm, a, &vm->extents[x]);
 
-            for (uint32_t i = 0; i < vm->extents[x].pages; i++)
+            for (uint32_t i = 0; i < vm->extents[x].pages && p - first < pages; i++)
                 vm->hw->aperture_write(vm->hw_ctx, p++,
                                        (pa + ((uint64_t)i << GMMU_PAGE_SHIFT_4K)) |
                                            GMMU_APERTURE_ENTRY_VALID);
@@ -752,6 +760,24 @@ static uint32_t aperture_map(struct vidmm *vm, struct vidmm_alloc *a, uint64_t s
     }
     vm->hw->aperture_invalidate(vm->hw_ctx);
     a->apt_page = first + 1;
+}
+
+/* The lowest run of free aperture pages for `size` bytes into *first;
+   false without room or an aperture. */
+static bool aperture_take(struct vidmm *vm, uint64_t size, uint32_t *first)
+{
+    uint64_t pages = size >> GMMU_PAGE_SHIFT_4K;
+
+    return pages <= UINT32_MAX && aperture_alloc_take(&vm->aperture, (uint32_t)pages, first);
+}
+
+static uint32_t aperture_map(struct vidmm *vm, struct vidmm_alloc *a, uint64_t size)
+{
+    uint32_t first;
+
+    if (!aperture_take(vm, size, &first))
+        return GMMU_STATUS_NO_MEMORY;
+    aperture_fill(vm, a, first, size >> GMMU_PAGE_SHIFT_4K);
     return GMMU_STATUS_OK;
 }
 
@@ -773,6 +799,21 @@ static void aperture_unmap(struct vidmm *vm, struct vidmm_alloc *a)
     a->apt_page = 0;
 }
 
+/* Where an engine in physical mode addresses it: its aperture address, or
+   the VRAM offset of its block (a contiguous one in VRAM). */
+static uint64_t phys_addr(const struct vidmm *vm, const struct vidmm_alloc *a)
+{
+    return in_aperture(a) ? aperture_addr(a) : extent_offset(&vm->extents[a->first_extent]);
+}
+
+/* An engine in physical mode runs over this AccessedPhysically allocation:
+   neither freed nor moved under it. */
+static bool phys_running(const struct vidmm *vm, const struct vidmm_alloc *a)
+{
+    return (a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->phys_busy &&
+           vm->hw->phys_busy(vm->hw_ctx, phys_addr(vm, a), a->size);
+}
+
 void vidmm_aperture_usage(const struct vidmm *vm, uint64_t *bytes, uint64_t *in_use)
 {
     *bytes = (uint64_t)vm->aperture.pages << GMMU_PAGE_SHIFT_4K;
@@ -785,10 +826,11 @@ static unsigned alloc_segment(const struct vidmm_alloc *a)
 }
 
 /* VRAM only (no placement flag): evicted, it is not resident and its
-   mappings are invalid. */
+   mappings are invalid. A contiguous (AccessedPhysically) one evicted is
+   resident in the pool, mapped there and in the aperture. */
 static bool vram_only(const struct vidmm_alloc *a)
 {
-    return !(a->flags & (PLACE_FLAGS | GMMU_ALLOC_FLAG_SYSTEM));
+    return !(a->flags & (PLACE_FLAGS | GMMU_ALLOC_FLAG_SYSTEM | GMMU_ALLOC_FLAG_CONTIGUOUS));
 }
 
 static bool offline(const struct vidmm_alloc *a)
@@ -1148,7 +1190,8 @@ uint32_t vidmm_alloc(struct vidmm *vm, const struct gmmu_alloc_req *req, struct 
     if ((req->flags & GMMU_ALLOC_FLAG_PREFER_64K) && !(req->flags & GMMU_ALLOC_FLAG_SYSTEM))
         size = (size + SIZE_64K - 1) & ~(SIZE_64K - 1);
     a = &vm->allocs[slot];
-    a->flags = (uint8_t)req->flags;
+    a->flags = (uint8_t)(req->flags |
+                         (req->lowest | req->highest | req->boundary ? ALLOC_CONSTRAINED : 0));
     a->first_extent = NIL;
     a->extents = 0;
     a->sys_addr = req->sys_addr; /* 0 unless SYSTEM (checked) */
@@ -1444,11 +1487,7 @@ uint32_t vidmm_free(struct vidmm *vm, const struct gmmu_handle_req *req)
     /* An engine in physical mode has no mapping to lose: freed under it,
        the block (or the host pages behind the aperture) would be written
        after their next owner got them. */
-    if ((a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->phys_busy &&
-        vm->hw->phys_busy(vm->hw_ctx,
-                          in_aperture(a) ? aperture_addr(a)
-                                         : piece_pa(vm, a, &vm->extents[a->first_extent]),
-                          a->size))
+    if (phys_running(vm, a))
         return GMMU_STATUS_BUSY;
     /* Its mappings and the tiles pointing at it go with it. */
     if (records_in_use(vm, slot, false)) {
@@ -1465,9 +1504,9 @@ bool vidmm_phys_range_ok(const struct vidmm *vm, uint64_t offset, uint64_t bytes
         const struct vidmm_alloc *a = &vm->allocs[i];
         uint64_t base;
 
-        /* Contiguous allocations are one VRAM piece and never move; an
-           AccessedPhysically system allocation is contiguous in the
-           aperture. */
+        /* A contiguous allocation is one VRAM piece, or, evicted, in the
+           aperture; an AccessedPhysically system allocation is contiguous
+           in the aperture. */
         if (!a->live || !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS))
             continue;
         if (in_aperture(a))
@@ -2152,11 +2191,12 @@ uint32_t vidmm_update_va_check(struct vidmm *vm, const struct gmmu_update_req *r
 
 /* ------------------------------------------------------------ residency */
 
-/* An engine runs now in an address space that maps the allocation, or a
-   submitted job needs one of its mappings (memory in use). */
+/* An engine runs now in an address space that maps the allocation, or in
+   physical mode over it, or a submitted job needs one of its mappings
+   (memory in use). */
 static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 {
-    return records_in_use(vm, slot, true);
+    return records_in_use(vm, slot, true) || phys_running(vm, &vm->allocs[slot]);
 }
 
 static bool has_tiles(const struct vidmm *vm, uint32_t slot)
@@ -2177,16 +2217,19 @@ static bool has_tiles(const struct vidmm *vm, uint32_t slot)
 
 /*
  * May the allocation be moved out of VRAM now? In VRAM, nobody holds it
- * resident, not contiguous (AccessedPhysically stays put), no engine runs
- * in a space that maps it, and, VRAM only, no tile points at it (tiles of
- * an allocation that is not resident could not be put back).
+ * resident, not contiguous with constraints (it could not come back
+ * within them: they are not kept) nor contiguous on a platform without an
+ * aperture (it could not go there), no engine runs in a space that maps
+ * it or in physical mode over it, and, VRAM only, no tile points at it
+ * (tiles of an allocation that is not resident could not be put back).
  */
 static bool evictable(const struct vidmm *vm, uint32_t slot)
 {
     const struct vidmm_alloc *a = &vm->allocs[slot];
 
     return a->live && a->where == VIDMM_AT_VRAM && !a->residency &&
-           !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && vm->hw->copy &&
+           !(a->flags & ALLOC_CONSTRAINED) && vm->hw->copy &&
+           (!(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) || vm->aperture.pages) &&
            !(vram_only(a) && has_tiles(vm, slot)) && !alloc_busy(vm, slot);
 }
 
@@ -2375,21 +2418,29 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
     struct vidmm_alloc old = *a, dst = *a;
     struct table_need need = { 0, 0 };
     bool from_vram = a->where == VIDMM_AT_VRAM;
-    uint32_t st;
+    bool phys = a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS;
+    uint32_t st, apt = a->apt_page - 1;
 
     dst.first_extent = NIL;
     dst.extents = 0;
     dst.where = to_vram ? VIDMM_AT_VRAM : VIDMM_AT_POOL;
-    st = to_vram ? backing_carve(vm, &dst, a->size) : pool_carve(vm, &dst, a->size);
+    st = !to_vram ? pool_carve(vm, &dst, a->size)
+         : phys   ? backing_contig(vm, &dst, NULL, a->size)
+                  : backing_carve(vm, &dst, a->size);
     if (st != GMMU_STATUS_OK)
         return st;
     move_need(vm, slot, &need);
-    if (!offline(&dst) && (!move_fits(vm, slot, &dst) || !headroom(vm, &need))) {
+    /* AccessedPhysically into system memory: into the aperture too (room
+       taken last, so nothing else needs undoing). */
+    if ((!offline(&dst) && (!move_fits(vm, slot, &dst) || !headroom(vm, &need))) ||
+        (phys && from_vram && !aperture_take(vm, a->size, &apt))) {
         backing_release(vm, &dst);
         return GMMU_STATUS_NO_MEMORY;
     }
     if (!move_copy(vm, a, &dst, a->size)) {
         backing_release(vm, &dst);
+        if (phys && from_vram)
+            aperture_alloc_give(&vm->aperture, apt, (uint32_t)(a->size >> GMMU_PAGE_SHIFT_4K));
         return GMMU_STATUS_DEVICE_ERROR;
     }
     a->first_extent = dst.first_extent;
@@ -2402,6 +2453,12 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
         st = GMMU_STATUS_INTERNAL;
     if (vm->hw->complete)
         vm->hw->complete(vm->hw_ctx);
+    /* The aperture entries leave the old pool pages (cleared, or onto the
+       new ones, then INVALIDATE) before those can be reused. */
+    if (phys && to_vram)
+        aperture_unmap(vm, a);
+    else if (phys)
+        aperture_fill(vm, a, apt, a->size >> GMMU_PAGE_SHIFT_4K);
     backing_release(vm, &old);
     if (to_vram) {
         vm->alloc_vram_bytes += a->size;
@@ -2555,14 +2612,16 @@ uint32_t vidmm_make_resident(struct vidmm *vm, const struct gmmu_residency_req *
         moves_signal(vm, &log);
         return st;
     }
-    /* VRAM preferred: into VRAM if room can be made, else resident in the
-       pool (not a failure); never under a running engine. An attempt that
-       fails puts back the victims it moved. */
+    /* VRAM preferred, and evicted contiguous ones: into VRAM if room can
+       be made, else resident in the pool (not a failure); never under a
+       running engine. An attempt that fails puts back the victims it
+       moved. */
     for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS && st == GMMU_STATUS_OK; i++) {
         const struct vidmm_alloc *a = &vm->allocs[i];
 
         if (!bit_get(list, i) || a->where != VIDMM_AT_POOL ||
-            !(a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED) || alloc_busy(vm, i))
+            !(a->flags & (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_CONTIGUOUS)) ||
+            alloc_busy(vm, i))
             continue;
         /* Cleared only for a slot that moves: zeroing it for each of the
            160 slots cost about 70 k cycles a command (picolibc's memset). */
@@ -2637,10 +2696,14 @@ uint32_t vidmm_query_alloc(struct vidmm *vm, const struct gmmu_handle_req *req,
         return GMMU_STATUS_BAD_HANDLE;
     *rsp = (struct gmmu_alloc_info){
         .size = a->size,
-        .base = host_buffer(a) ? a->sys_addr : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        /* In the aperture: where an engine in physical mode reaches it. */
+        .base = in_aperture(a)   ? aperture_addr(a)
+                : host_buffer(a) ? a->sys_addr
+                                 : piece_pa(vm, a, &vm->extents[a->first_extent]),
+        .segment = in_aperture(a) ? GMMU_SEGMENT_APERTURE : alloc_segment(a),
         .state = offline(a) ? GMMU_ALLOC_STATE_OFFLINE : state[a->where],
         .residency = a->residency,
-        .flags = a->flags,
+        .flags = a->flags & ALLOC_FLAGS,
         .extents = host_buffer(a) ? 1u : a->extents,
     };
     return GMMU_STATUS_OK;
@@ -2771,7 +2834,8 @@ static void pool_renumber(struct vidmm *vm, uint64_t lo, uint64_t hi)
  * Moves a tenant out of the range being removed (skipped by pool_carve):
  * a VRAM-preferred one into VRAM if it fits now (nothing is evicted for
  * it), else into the rest of the pool; a VRAM-only (OFFLINE) one stays
- * OFFLINE in the pool if it can, else comes into VRAM.
+ * OFFLINE in the pool if it can, else comes into VRAM; so does an evicted
+ * contiguous one (the same aperture pages, onto its new pool pages).
  */
 static uint32_t tenant_move(struct vidmm *vm, uint32_t slot)
 {
@@ -2782,7 +2846,8 @@ static uint32_t tenant_move(struct vidmm *vm, uint32_t slot)
         st = alloc_move(vm, slot, true, NULL);
     if (st == GMMU_STATUS_NO_MEMORY)
         st = alloc_move(vm, slot, false, NULL);
-    if (st == GMMU_STATUS_NO_MEMORY && vram_only(&vm->allocs[slot]))
+    if (st == GMMU_STATUS_NO_MEMORY &&
+        (vram_only(&vm->allocs[slot]) || (vm->allocs[slot].flags & GMMU_ALLOC_FLAG_CONTIGUOUS)))
         st = alloc_move(vm, slot, true, NULL);
     return st;
 }

@@ -715,7 +715,7 @@ static void test_commands_under_noise(void **state)
     }
     struct gmmu_info info;
     assert_int_equal(gmmu_get_info(dev, &info), 0);
-    assert_int_equal(info.proto_version, 0x00010011); /* 1.17 */
+    assert_int_equal(info.proto_version, 0x00010012); /* 1.18 */
     gmmu_close(dev);
 }
 

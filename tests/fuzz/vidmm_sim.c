@@ -155,6 +155,13 @@ static bool sim_sys_reachable(void *ctx, uint64_t sys_addr)
            s->host_bytes - (sys_addr - VIDMM_SIM_HOST_BASE) >= 8;
 }
 
+static bool sim_phys_busy(void *ctx, uint64_t offset, uint64_t bytes)
+{
+    const struct vidmm_sim *s = ctx;
+
+    return offset < s->phys_hi && s->phys_lo < offset + bytes;
+}
+
 static bool sim_asid_busy(void *ctx, uint32_t asid)
 {
     const struct vidmm_sim *s = ctx;
@@ -315,6 +322,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
         .table_freed = sim_table_freed,
         .asid_busy = sim_asid_busy,
         .va_in_use = sim_va_in_use,
+        .phys_busy = sim_phys_busy,
         .copy = s->host ? sim_copy : NULL,
         .sys_reachable = s->host ? sim_sys_reachable : NULL,
         .write_pattern = s->engine ? sim_write_pattern : NULL,
@@ -329,6 +337,7 @@ void vidmm_sim_reset(struct vidmm_sim *s)
     s->apt_last_write_seq = s->apt_last_inv_seq = 0;
     s->fail_completes = 0;
     s->in_use_n = 0;
+    s->phys_lo = s->phys_hi = 0;
     s->fail_at_write = 0;
     s->failing = false;
     cfg = (struct vidmm_config){

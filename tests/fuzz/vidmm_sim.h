@@ -68,6 +68,9 @@ struct vidmm_sim {
     uint64_t gone_lo, gone_hi;
     /* Set by a test: hardware ids an engine runs under now (asid_busy). */
     uint32_t busy_asids;
+    /* Set by a test: an engine runs in physical mode over physical-mode
+       addresses [phys_lo, phys_hi) (phys_busy); empty when equal. */
+    uint64_t phys_lo, phys_hi;
     /* Set by a test: ranges submitted engine jobs still need (va_in_use:
        [va, va + bytes) of address space as_handle), and the `after` fence
        of the last question. */

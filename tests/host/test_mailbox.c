@@ -117,7 +117,7 @@ static void test_identity(void **state)
     struct gmmu_ident id;
     assert_int_equal(gmmu_read_ident(dev, &id), 0);
     assert_int_equal(id.magic, 0x58424D47);                         /* 'GMBX' */
-    assert_int_equal(id.proto_version, 0x00010011);                 /* 1.17 */
+    assert_int_equal(id.proto_version, 0x00010012);                 /* 1.18 */
     assert_int_equal(id.fw_state & 0xFF, 1);                        /* READY */
     assert_int_equal(id.rings, 6u | 6u << 8 | 6u << 16 | 6u << 24); /* 64 slots of 64 B */
     close_dev(dev);
@@ -145,7 +145,7 @@ static void test_info(void **state)
     struct gmmu_dev *dev = open_dev();
     struct gmmu_info info;
     assert_int_equal(gmmu_get_info(dev, &info), 0);
-    assert_int_equal(info.proto_version, 0x00010011);
+    assert_int_equal(info.proto_version, 0x00010012);
     assert_int_equal(info.ddr_mb, 256); /* the simulator's default */
     assert_int_equal(info.fw_version, reg(dev, GMMU_MBOX_IDENT_FW_VERSION));
     assert_int_equal(info.fw_build, reg(dev, GMMU_MBOX_IDENT_FW_BUILD));

@@ -363,6 +363,340 @@ static void test_bad_input(void **state)
     expect_aperture_use(0);
 }
 
+/* ------------------------------------------------------------ eviction */
+
+/*
+ * A contiguous (AccessedPhysically) VRAM allocation evicted moves into
+ * the backing pool and the aperture (docs/vidmm.md, Residency). The
+ * expectations are worked out by hand: the pool is one 1 MiB range at
+ * HOST + 8 MiB, so the first evicted allocation takes its first 64 KB
+ * unit; the aperture's first free run is its offset; the victim is the
+ * least recently used allocation with a count of 0.
+ */
+#define POOL    (HOST + 8 * MiB)
+#define POOL2   (HOST + 10 * MiB)
+#define C_PAGES 8u
+
+static uint32_t alloc_vram(uint64_t size, uint32_t flags, uint64_t boundary,
+                           struct gmmu_alloc_rsp *rsp)
+{
+    struct gmmu_alloc_req req = { .size = size, .flags = flags, .boundary = boundary };
+
+    return call(GMMU_OP_ALLOC, &req, sizeof(req), rsp, sizeof(*rsp));
+}
+
+static uint32_t backing(uint16_t op, uint64_t addr, uint64_t size, uint32_t flags,
+                        struct gmmu_backing_remove_rsp *rsp)
+{
+    struct gmmu_backing_remove_req rm = { .sys_addr = addr, .size = size, .flags = flags };
+    struct gmmu_backing_req add = { .sys_addr = addr, .size = size };
+
+    if (op == GMMU_OP_ADD_BACKING)
+        return call(op, &add, sizeof(add), NULL, 0);
+    return call(op, &rm, sizeof(rm), rsp, sizeof(*rsp));
+}
+
+static struct gmmu_alloc_info query(uint32_t handle)
+{
+    struct gmmu_handle_req req = { .handle = handle };
+    struct gmmu_alloc_info info;
+
+    assert_int_equal(call(GMMU_OP_QUERY_ALLOC, &req, sizeof(req), &info, sizeof(info)),
+                     GMMU_STATUS_OK);
+    assert_int_equal(info.reserved, 0);
+    return info;
+}
+
+static uint32_t make_resident(uint32_t handle)
+{
+    uint8_t buf[12];
+    struct gmmu_residency_req req = { .count = 1 };
+    struct gmmu_residency_rsp rsp;
+
+    memcpy(buf, &req, sizeof(req));
+    memcpy(buf + 8, &handle, 4);
+    return call(GMMU_OP_MAKE_RESIDENT, buf, sizeof(buf), &rsp, sizeof(rsp));
+}
+
+static void expect_where(uint32_t handle, uint32_t state, uint32_t segment, uint64_t base)
+{
+    struct gmmu_alloc_info info = query(handle);
+
+    assert_int_equal(info.state, state);
+    assert_int_equal(info.segment, segment);
+    assert_int_equal(info.base, base);
+    assert_int_equal(info.extents, 1);
+}
+
+/* Tags each page of a C_PAGES allocation at (seg, at): first and last word. */
+static void tag_pages(unsigned seg, uint64_t at)
+{
+    for (uint32_t p = 0; p < C_PAGES; p++) {
+        vidmm_sim_poke_seg(&sim, seg, at + p * PAGE, 0xC0DE0000u + p);
+        vidmm_sim_poke_seg(&sim, seg, at + p * PAGE + PAGE - 8, 0xE0D00000u + p);
+    }
+}
+
+static void expect_tags(unsigned seg, uint64_t at)
+{
+    for (uint32_t p = 0; p < C_PAGES; p++) {
+        assert_int_equal(vidmm_sim_peek_seg(&sim, seg, at + p * PAGE), 0xC0DE0000u + p);
+        assert_int_equal(vidmm_sim_peek_seg(&sim, seg, at + p * PAGE + PAGE - 8), 0xE0D00000u + p);
+    }
+}
+
+/* Entries [first, first + C_PAGES) map the pages from `host` on. */
+static void expect_run(uint32_t first, uint64_t host)
+{
+    for (uint32_t i = 0; i < C_PAGES; i++)
+        assert_int_equal(sim.apt_table[first + i], (host + i * PAGE) | GMMU_APERTURE_ENTRY_VALID);
+}
+
+/* The last aperture operation was an INVALIDATE after the last entry write. */
+static void expect_invalidated(void)
+{
+    assert_true(sim.apt_last_inv_seq > sim.apt_last_write_seq);
+}
+
+/* A VRAM-only allocation of all free VRAM but SLACK (room for the page
+   tables a move proves it may need, docs/vidmm.md), so that an ALLOC of
+   G_BYTES must evict 32 KB. */
+#define SLACK   (32 * KiB)
+#define G_BYTES (SLACK + C_PAGES * PAGE)
+
+static uint32_t fill_vram(void)
+{
+    struct gmmu_vram_rsp v;
+    struct gmmu_alloc_rsp f;
+
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &v, sizeof(v)), GMMU_STATUS_OK);
+    assert_int_equal(alloc_vram(v.free_bytes - SLACK, 0, 0, &f), GMMU_STATUS_OK);
+    return f.handle;
+}
+
+/* c, a contiguous allocation of C_PAGES tagged in VRAM, mapped at a VA of
+   a new space; then VRAM filled, and the free VRAM a VRAM-only ALLOC of
+   C_PAGES needs taken by evicting c. */
+static void evict_setup(struct gmmu_alloc_rsp *c, uint32_t *as, uint64_t *va)
+{
+    struct gmmu_as_rsp asr;
+    struct gmmu_va_rsp var;
+
+    assert_int_equal(backing(GMMU_OP_ADD_BACKING, POOL, MiB, 0, NULL), GMMU_STATUS_OK);
+    assert_int_equal(alloc_vram(C_PAGES * PAGE, CONTIG, 0, c), GMMU_STATUS_OK);
+    tag_pages(GMMU_SEGMENT_VRAM, c->base);
+    assert_int_equal(call(GMMU_OP_CREATE_AS, NULL, 0, &asr, sizeof(asr)), GMMU_STATUS_OK);
+    struct gmmu_map_req map = { .as_handle = asr.handle,
+                                .alloc_handle = c->handle,
+                                .size = C_PAGES * PAGE };
+    assert_int_equal(call(GMMU_OP_MAP_VA, &map, sizeof(map), &var, sizeof(var)), GMMU_STATUS_OK);
+    *as = asr.handle;
+    *va = var.va;
+    fill_vram();
+    expect_where(c->handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c->base);
+}
+
+static struct gmmu_ref_result walk_va(uint32_t as, uint64_t va)
+{
+    struct gmmu_ref_result r;
+    uint64_t root;
+    uint32_t id;
+
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
+    return r;
+}
+
+/* Evicted as a victim: into the pool's first unit and the aperture's
+   first free run (after a 3-page allocation), its bytes copied, QUERY_ALLOC
+   reporting the aperture address, its VA on the pool pages, the physical
+   rule on its aperture range only; MAKE_RESIDENT brings it back into the
+   one free block, its entries cleared and invalidated. */
+static void test_evict_contig(void **state)
+{
+    (void)state;
+    struct gmmu_alloc_rsp s3, c, g;
+    struct gmmu_ref_result r;
+    uint32_t as;
+    uint64_t va;
+
+    assert_int_equal(alloc_sys(3 * PAGE, HOST + 3 * MiB, SYS | CONTIG, &s3), GMMU_STATUS_OK);
+    evict_setup(&c, &as, &va);
+    assert_true(vidmm_phys_range_ok(sim.vm, c.base, C_PAGES * PAGE));
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_OK);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT + 3 * PAGE);
+    expect_run(3, POOL);
+    expect_clear(3 + C_PAGES, APT_PAGES - 3 - C_PAGES); /* not the pool unit's tail */
+    expect_invalidated();
+    expect_aperture_use((3 + C_PAGES) * PAGE);
+    expect_tags(GMMU_SEGMENT_SYSTEM, POOL);
+    r = walk_va(as, va + 5 * PAGE);
+    assert_int_equal(r.fault, GMMU_FAULT_NONE);
+    assert_int_equal(r.segment, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(r.pa, POOL + 5 * PAGE);
+    /* Physical mode: its aperture range, not its old block. */
+    assert_false(vidmm_phys_range_ok(sim.vm, c.base, 64));
+    assert_true(vidmm_phys_range_ok(sim.vm, APT + 3 * PAGE, C_PAGES * PAGE));
+    assert_false(vidmm_phys_range_ok(sim.vm, APT + 3 * PAGE, C_PAGES * PAGE + 64));
+
+    /* Back: G freed, 4 KB of the 64 KB free taken again (so that 4 KB
+       pieces, best fit, would not be one run), c comes into VRAM as one
+       block. */
+    assert_int_equal(free_alloc(g.handle), GMMU_STATUS_OK);
+    assert_int_equal(alloc_vram(PAGE, 0, 0, &g), GMMU_STATUS_OK);
+    uint64_t inv = sim.apt_invalidations;
+    assert_int_equal(make_resident(c.handle), GMMU_STATUS_OK);
+    c.base = query(c.handle).base;
+    assert_int_equal(c.base % (C_PAGES * PAGE), 0);
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    expect_clear(3, APT_PAGES - 3);
+    expect_entries(
+        0, (uint64_t[]){ HOST + 3 * MiB, HOST + 3 * MiB + PAGE, HOST + 3 * MiB + 2 * PAGE }, 3);
+    assert_int_equal(sim.apt_invalidations, inv + 1);
+    expect_invalidated();
+    expect_aperture_use(3 * PAGE);
+    expect_tags(GMMU_SEGMENT_VRAM, c.base);
+    r = walk_va(as, va + 5 * PAGE);
+    assert_int_equal(r.segment, GMMU_SEGMENT_VRAM);
+    assert_int_equal(r.pa, c.base + 5 * PAGE);
+    assert_true(vidmm_phys_range_ok(sim.vm, c.base, C_PAGES * PAGE));
+    assert_false(vidmm_phys_range_ok(sim.vm, APT + 3 * PAGE, 64));
+    assert_int_equal(query(s3.handle).segment, GMMU_SEGMENT_APERTURE);
+    assert_int_equal(query(s3.handle).base, APT);
+}
+
+/* Passed over as a victim, nothing changed, when it cannot go: no room in
+   the aperture, made with a boundary, an engine in physical mode over it,
+   the copy failing; then evicted, and FREE clears its entries. */
+static void test_evict_contig_refused(void **state)
+{
+    (void)state;
+    struct gmmu_alloc_rsp big, c, b, g;
+    uint32_t as;
+    uint64_t va, table[APT_PAGES], writes, free_pool;
+    struct gmmu_vram_rsp v;
+
+    assert_int_equal(alloc_sys((APT_PAGES - C_PAGES + 1) * PAGE, HOST, SYS | CONTIG, &big),
+                     GMMU_STATUS_OK);
+    evict_setup(&c, &as, &va);
+    memcpy(table, sim.apt_table, sizeof(table));
+    writes = sim.apt_writes;
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &v, sizeof(v)), GMMU_STATUS_OK);
+    free_pool = v.backing_free;
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_NO_MEMORY);
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    assert_int_equal(sim.apt_writes, writes);
+    assert_memory_equal(table, sim.apt_table, sizeof(table));
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &v, sizeof(v)), GMMU_STATUS_OK);
+    assert_int_equal(v.backing_free, free_pool);
+    expect_aperture_use((APT_PAGES - C_PAGES + 1) * PAGE);
+    assert_int_equal(free_alloc(big.handle), GMMU_STATUS_OK);
+
+    /* An engine in physical mode over its last page. */
+    sim.phys_lo = c.base + (C_PAGES - 1) * PAGE;
+    sim.phys_hi = c.base + C_PAGES * PAGE;
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_NO_MEMORY);
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    sim.phys_lo = sim.phys_hi = 0;
+    writes = sim.apt_writes;
+
+    /* The copy into the pool fails (the host's memory went): refused,
+       its aperture pages given back. */
+    sim.gone_lo = POOL;
+    sim.gone_hi = POOL + MiB;
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_NO_MEMORY);
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    expect_aperture_use(0);
+    assert_int_equal(sim.apt_writes, writes);
+    sim.gone_lo = sim.gone_hi = 0;
+
+    /* Now it goes, into aperture page 0; FREE clears its entries. */
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_OK);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT);
+    expect_run(0, POOL);
+    /* An engine in physical mode over its aperture range: MAKE_RESIDENT
+       raises the count and leaves it there. */
+    assert_int_equal(free_alloc(g.handle), GMMU_STATUS_OK);
+    sim.phys_lo = APT;
+    sim.phys_hi = APT + 64;
+    assert_int_equal(make_resident(c.handle), GMMU_STATUS_OK);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT);
+    assert_int_equal(query(c.handle).residency, 1);
+    assert_int_equal(free_alloc(c.handle), GMMU_STATUS_BUSY);
+    sim.phys_lo = sim.phys_hi = 0;
+    assert_int_equal(free_alloc(c.handle), GMMU_STATUS_OK);
+    expect_clear(0, APT_PAGES);
+    expect_invalidated();
+    expect_aperture_use(0);
+
+    /* Made with a boundary: never a victim (the constraint is not kept). */
+    assert_int_equal(alloc_vram(C_PAGES * PAGE, CONTIG, 2 * MiB, &b), GMMU_STATUS_OK);
+    assert_int_equal(query(b.handle).flags, CONTIG); /* nothing internal shows */
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_NO_MEMORY);
+    expect_where(b.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, b.base);
+}
+
+/* REMOVE_BACKING of its range: with no other range, into VRAM (out of
+   the aperture); with one, into it at the same aperture offset, the
+   entries on the new pages; a range that became unreachable frees it,
+   its entries cleared. */
+static void test_evict_contig_backing(void **state)
+{
+    (void)state;
+    struct gmmu_alloc_rsp c, g;
+    struct gmmu_backing_remove_rsp rm;
+    uint32_t as;
+    uint64_t va, inv;
+
+    evict_setup(&c, &as, &va);
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_OK);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT);
+    expect_run(0, POOL);
+    /* The probe of the range needs a spare 4 KB of VRAM. */
+    assert_int_equal(free_alloc(g.handle), GMMU_STATUS_OK);
+    inv = sim.apt_invalidations;
+    assert_int_equal(backing(GMMU_OP_REMOVE_BACKING, POOL, MiB, 0, &rm), GMMU_STATUS_OK);
+    assert_int_equal(rm.moved, 1);
+    c.base = query(c.handle).base;
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    assert_true(c.base < VRAM_BYTES);
+    expect_clear(0, APT_PAGES);
+    assert_int_equal(sim.apt_invalidations, inv + 1);
+    expect_invalidated();
+    expect_tags(GMMU_SEGMENT_VRAM, c.base);
+
+    /* Evicted again into POOL2 (the only range), then POOL added after it:
+       removing POOL2 moves c to POOL's first unit, same aperture page. */
+    assert_int_equal(backing(GMMU_OP_ADD_BACKING, POOL2, MiB, 0, NULL), GMMU_STATUS_OK);
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_OK);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT);
+    expect_run(0, POOL2);
+    assert_int_equal(backing(GMMU_OP_ADD_BACKING, POOL, MiB, 0, NULL), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(g.handle), GMMU_STATUS_OK);
+    inv = sim.apt_invalidations;
+    assert_int_equal(backing(GMMU_OP_REMOVE_BACKING, POOL2, MiB, 0, &rm), GMMU_STATUS_OK);
+    assert_int_equal(rm.moved, 1);
+    expect_where(c.handle, GMMU_ALLOC_STATE_BACKING, GMMU_SEGMENT_APERTURE, APT);
+    expect_run(0, POOL);
+    expect_clear(C_PAGES, APT_PAGES - C_PAGES);
+    assert_int_equal(sim.apt_invalidations, inv + 1);
+    expect_invalidated();
+    expect_tags(GMMU_SEGMENT_SYSTEM, POOL);
+    assert_int_equal(walk_va(as, va).pa, POOL);
+
+    sim.gone_lo = POOL;
+    sim.gone_hi = POOL + MiB;
+    assert_int_equal(
+        backing(GMMU_OP_REMOVE_BACKING, 0, 0, GMMU_REMOVE_BACKING_FLAG_UNREACHABLE, &rm),
+        GMMU_STATUS_OK);
+    assert_int_equal(rm.freed, 1);
+    expect_clear(0, APT_PAGES);
+    expect_invalidated();
+    expect_aperture_use(0);
+    assert_false(vidmm_phys_range_ok(sim.vm, APT, 64));
+    sim.gone_lo = sim.gone_hi = 0;
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
@@ -374,6 +708,9 @@ int main(void)
         T(test_no_room),
         T(test_phys_rule),
         T(test_bad_input),
+        T(test_evict_contig),
+        T(test_evict_contig_refused),
+        T(test_evict_contig_backing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
