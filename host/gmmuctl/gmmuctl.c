@@ -576,13 +576,14 @@ static int cmd_alloc_info(struct gmmu_dev *dev, const struct options *o)
         return fail(o, "alloc-info", rc);
     const char *st = a.state < 5 ? state[a.state] : "?";
     if (o->json)
-        printf("{\"state\": \"%s\", \"size\": %llu, \"base\": %llu, \"residency\": %u, "
-               "\"flags\": %u, \"extents\": %u}\n",
-               st, (unsigned long long)a.size, (unsigned long long)a.base, a.residency, a.flags,
-               a.extents);
+        printf("{\"state\": \"%s\", \"size\": %llu, \"segment\": %u, \"base\": %llu, "
+               "\"residency\": %u, \"flags\": %u, \"extents\": %u}\n",
+               st, (unsigned long long)a.size, a.segment, (unsigned long long)a.base, a.residency,
+               a.flags, a.extents);
     else
-        printf("allocation %llu: %s, %llu bytes in %u extent(s), first at 0x%llx, residency %u\n",
-               (unsigned long long)h, st, (unsigned long long)a.size, a.extents,
+        printf("allocation %llu: %s, %llu bytes in %u extent(s), first at segment %u 0x%llx, "
+               "residency %u\n",
+               (unsigned long long)h, st, (unsigned long long)a.size, a.extents, a.segment,
                (unsigned long long)a.base, a.residency);
     return 0;
 }

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include <gmmu/engine_regs.h>
+#include <gmmu/pte.h>
 #include <gmmu/soc.h>
 
 #include "soc_test_util.h"
@@ -330,6 +331,153 @@ static void test_invalidation(void **state)
     put_pages(&fresh);
 }
 
+/* ------------------------------------------------------------ eviction */
+
+/*
+ * A contiguous VRAM allocation evicted into the backing pool moves into the
+ * aperture (docs/vidmm.md, Residency). The model is the host's copy of its
+ * 64 KiB: written into it from scattered pages, read back after each step
+ * through the aperture (CHECKSUM in physical mode, every engine, and the
+ * pool's host pages themselves), then, after MAKE_RESIDENT, through VRAM
+ * (CHECKSUM, a COPY out through the aperture, BAR1).
+ */
+static void expect_words(const uint64_t *got, const uint64_t *want, uint64_t words, const char *what)
+{
+    for (uint64_t w = 0; w < words; w++)
+        if (got[w] != want[w])
+            fail_msg("%s: word %" PRIu64 " is 0x%" PRIx64 ", the model 0x%" PRIx64, what, w, got[w],
+                     want[w]);
+}
+
+static void model_sums(const uint64_t *m, uint64_t words, uint64_t *s1, uint64_t *s2)
+{
+    *s1 = *s2 = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        *s1 += m[w];
+        *s2 += *s1;
+    }
+}
+
+static void test_evicted_contiguous(void **state)
+{
+    (void)state;
+    enum { C = 64 * KIB, W = C / 8, SLACK = 64 * KIB, POOL = 1024 * KIB };
+    struct pages p = get_pages(16, 5, 11), q = get_pages(16, 4, 12);
+    fill_random(&p);
+    fill_random(&q);
+    struct gmmu_alloc_rsp src = physical(&p), c, f, g, n;
+    uint64_t *model = snapshot(&p), s1, s2;
+    struct gmmu_alloc_info info;
+    struct gmmu_engine_rsp r;
+
+    /* The pool: one range of this process's memory. */
+    uint64_t bus;
+    void *host;
+    assert_int_equal(gmmu_sysmem_alloc(dev, POOL + 64 * KIB, &bus, &host), 0);
+    uint64_t pool = (bus + 64 * KIB - 1) & ~(64 * KIB - 1);
+    const uint64_t *pool_w = (const uint64_t *)((uint8_t *)host + (pool - bus));
+    assert_int_equal(gmmu_add_backing(dev, pool, POOL), 0);
+
+    /* c in VRAM, its bytes the scattered pages' (the model). */
+    struct gmmu_alloc_req creq = { .size = C, .flags = GMMU_ALLOC_FLAG_CONTIGUOUS };
+    assert_int_equal(gmmu_alloc(dev, &creq, &c), 0);
+    uint64_t vram_base = c.base;
+    phys_ok(0, GMMU_ENGINE_OP_COPY, vram_base, src.base, C, 0);
+
+    /* VRAM filled but SLACK (the page tables a move proves it may need),
+       then an ALLOC of SLACK + 64 KiB: c, the least recently used, goes. */
+    struct gmmu_vram_rsp v;
+    assert_int_equal(gmmu_get_vram(dev, &v), 0);
+    struct gmmu_alloc_req freq = { .size = v.free_bytes - SLACK };
+    assert_int_equal(gmmu_alloc(dev, &freq, &f), 0);
+    struct gmmu_alloc_req greq = { .size = SLACK + C };
+    assert_int_equal(gmmu_alloc(dev, &greq, &g), 0);
+    assert_int_equal(gmmu_query_alloc(dev, c.handle, &info), 0);
+    assert_int_equal(info.state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info.segment, GMMU_SEGMENT_APERTURE);
+    assert_true(info.base >= GMMU_APERTURE_PHYS_BASE);
+    uint64_t apt = info.base;
+    /* Its pool pages hold its bytes (the pool's first 64 KiB unit). */
+    expect_words(pool_w, model, W, "the pool pages after the eviction");
+
+    /* Through the aperture, every engine (each caches its entries). */
+    model_sums(model, W, &s1, &s2);
+    for (uint32_t e = 0; e < GMMU_ENGINES; e++) {
+        r = phys_ok(e, GMMU_ENGINE_OP_CHECKSUM, 0, apt, C, 0);
+        assert_int_equal(r.result, s1);
+        assert_int_equal(r.result2, s2);
+    }
+    /* Written through the aperture: the pool pages change. */
+    phys_ok(1, GMMU_ENGINE_OP_FILL, apt + 20 * KIB, 0, 8 * KIB, 0x5EED5EED00C0FFEEull);
+    for (uint64_t w = 20 * KIB / 8; w < 28 * KIB / 8; w++)
+        model[w] = 0x5EED5EED00C0FFEEull;
+    expect_words(pool_w, model, W, "the pool pages after a FILL through the aperture");
+    /* Its old VRAM block is not its address any more: refused, the engine
+       never starts. */
+    struct gmmu_engine_rsp last = phys_ok(0, GMMU_ENGINE_OP_CHECKSUM, 0, apt, 64, 0);
+    assert_int_equal(phys_call(0, GMMU_ENGINE_OP_CHECKSUM, 0, vram_base, 64, 0, &r),
+                     GMMU_STATUS_OUT_OF_RANGE);
+    same_last_run(0, &last, "a job on the evicted allocation's old VRAM block");
+
+    /* Back into VRAM. */
+    assert_int_equal(gmmu_free(dev, g.handle), 0);
+    assert_int_equal(gmmu_make_resident(dev, &c.handle, 1, NULL), 0);
+    assert_int_equal(gmmu_query_alloc(dev, c.handle, &info), 0);
+    assert_int_equal(info.state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(info.segment, GMMU_SEGMENT_VRAM);
+    assert_true(info.base < GMMU_APERTURE_PHYS_BASE);
+    uint64_t back = info.base;
+    model_sums(model, W, &s1, &s2);
+    r = phys_ok(2, GMMU_ENGINE_OP_CHECKSUM, 0, back, C, 0);
+    assert_int_equal(r.result, s1);
+    assert_int_equal(r.result2, s2);
+    uint64_t *got = malloc(C);
+    assert_non_null(got);
+    assert_int_equal(gmmu_vram_read(dev, back, got, C), 0);
+    expect_words(got, model, W, "VRAM after MAKE_RESIDENT (BAR1)");
+    phys_ok(3, GMMU_ENGINE_OP_COPY, src.base, back, C, 0);
+    for (uint64_t w = 0; w < W; w++)
+        got[w] = *word(&p, w);
+    expect_words(got, model, W, "copied out of VRAM through the aperture");
+    /* Its aperture address left with it. */
+    last = phys_ok(0, GMMU_ENGINE_OP_CHECKSUM, 0, back, 64, 0);
+    assert_int_equal(phys_call(0, GMMU_ENGINE_OP_FILL, apt, 0, 64, 0x66, &r),
+                     GMMU_STATUS_OUT_OF_RANGE);
+    same_last_run(0, &last, "a job on the aperture address c left");
+
+    /* Its aperture offsets given to new pages (first fit): every engine
+       cached c's entries, yet jobs reach only the new pages, never the
+       pool pages c left. */
+    uint64_t *pool_before = malloc(C);
+    assert_non_null(pool_before);
+    memcpy(pool_before, pool_w, C);
+    n = physical(&q);
+    assert_int_equal(n.base, apt);
+    for (uint32_t e = 0; e < GMMU_ENGINES; e++)
+        phys_ok(e, GMMU_ENGINE_OP_FILL, n.base + e * 16 * KIB, 0, 16 * KIB, 0xA0A0000000ull + e);
+    expect_words(pool_w, pool_before, W, "the pool pages c left");
+    for (uint64_t w = 0; w < W; w++)
+        if (*word(&q, w) != 0xA0A0000000ull + w / (16 * KIB / 8))
+            fail_msg("new page %" PRIu64 " not written", w / 512);
+
+    printf("aperture eviction: a 64 KiB contiguous allocation evicted to aperture offset 0x%" PRIx64
+           " (pool pages checked), 4 checksums and a fill through the aperture, its VRAM "
+           "address refused; back in VRAM at 0x%" PRIx64 " (checksum, BAR1, copy out checked), "
+           "its aperture address refused, its offsets reused without reaching its old pages\n",
+           (uint64_t)(apt - GMMU_APERTURE_PHYS_BASE), back);
+    free(got);
+    free(pool_before);
+    free(model);
+    assert_int_equal(gmmu_free(dev, n.handle), 0);
+    assert_int_equal(gmmu_free(dev, c.handle), 0);
+    assert_int_equal(gmmu_free(dev, f.handle), 0);
+    assert_int_equal(gmmu_free(dev, src.handle), 0);
+    assert_int_equal(gmmu_remove_backing(dev, pool, POOL, 0, NULL), 0);
+    assert_int_equal(gmmu_sysmem_free(dev, bus), 0);
+    put_pages(&p);
+    put_pages(&q);
+}
+
 /* ------------------------------------------------------------ benchmark */
 
 static void test_aperture_vs_va(void **state)
@@ -389,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_jobs_through_the_aperture),
         cmocka_unit_test(test_refused_jobs),
         cmocka_unit_test(test_invalidation),
+        cmocka_unit_test(test_evicted_contiguous),
         cmocka_unit_test(test_aperture_vs_va),
     };
     return soc_run_tests(tests, &dev);

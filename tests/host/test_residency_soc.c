@@ -186,11 +186,11 @@ static const char *placement(const struct alloc_m *a)
 }
 
 /* What the firmware's evictable() says, as the model sees it (ENGINE_RUN
-   is synchronous: no engine runs between commands). */
+   is synchronous: no engine runs between commands). Contiguous ones too:
+   the SoC has an aperture, and none here has constraints. */
 static bool evictable(const struct alloc_m *a)
 {
-    return a->live && a->state == ST_VRAM && !a->count &&
-           !(a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && !(vram_only(a) && a->tiled);
+    return a->live && a->state == ST_VRAM && !a->count && !(vram_only(a) && a->tiled);
 }
 
 static uint64_t live_bytes(void)
@@ -390,7 +390,8 @@ static void check_alloc_vas(int ai, uint64_t base)
                 uint64_t o = below(TILE / PAGE) * PAGE;
                 check_va(r, R[r].va + t * TILE + o, ai, R[r].t[t].off + o, R[r].t[t].flags, "tile");
             }
-    if (a->state != ST_OFFLINE && a->prim >= 0) {
+    /* In the aperture, QUERY_ALLOC reports the physical-mode address. */
+    if (a->state != ST_OFFLINE && a->prim >= 0 && base < GMMU_APERTURE_PHYS_BASE) {
         struct gmmu_query_rsp q = query(M[a->prim].as, M[a->prim].va);
         CHECK(q.pa == base,
               "allocation %d: primary VA -> %#" PRIx64 ", QUERY_ALLOC's first piece %#" PRIx64, ai,
@@ -419,12 +420,20 @@ static void sync_states(enum cmd cmd, const bool *listed, uint64_t moves, const 
         CHECK(info.residency == a->count, "%s: allocation %d count %u, model %u", what, i,
               info.residency, a->count);
         CHECK(info.size == a->size, "%s: allocation %d size changed", what, i);
-        bool ok = (a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS)    ? info.state == ST_VRAM
-                  : (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY) ? info.state == ST_BACKING
-                  : (a->flags & GMMU_ALLOC_FLAG_VRAM_PREFERRED)
+        bool ok = (a->flags & GMMU_ALLOC_FLAG_SYSTEM_ONLY) ? info.state == ST_BACKING
+                  : (a->flags & (GMMU_ALLOC_FLAG_VRAM_PREFERRED | GMMU_ALLOC_FLAG_CONTIGUOUS))
                       ? info.state == ST_VRAM || info.state == ST_BACKING
                       : info.state == ST_VRAM || info.state == ST_OFFLINE;
         CHECK(ok, "%s: allocation %d (%s) is %s", what, i, placement(a), state_name(info.state));
+        /* A contiguous one evicted is in the aperture, reported there. */
+        CHECK(info.segment == ((a->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && info.state == ST_BACKING
+                                   ? GMMU_SEGMENT_APERTURE
+                               : info.state == ST_VRAM ? GMMU_SEGMENT_VRAM
+                                                       : GMMU_SEGMENT_SYSTEM) &&
+                  (info.segment == GMMU_SEGMENT_APERTURE) ==
+                      (info.base >= GMMU_APERTURE_PHYS_BASE),
+              "%s: allocation %d (%s, %s) reported in segment %u at %#" PRIx64, what, i,
+              placement(a), state_name(info.state), info.segment, info.base);
         a->extents = info.extents;
         if (info.state == a->state)
             continue;

@@ -85,7 +85,8 @@ def test_alloc_pages(dev, space):
     a = dev.alloc_pages(pages)
     assert (a.size, a.extents, a.base) == (16 * K, 3, base + 0x5000)
     info = dev.query_alloc(a.handle)
-    assert (info.state, info.extents) == (gmmu.AllocState.HOST, 3)
+    assert (info.state, info.extents, info.segment, info.base) == (gmmu.AllocState.HOST, 3, 0,
+                                                                   base + 0x5000)
     va = dev.map(space, a.handle, 16 * K)
     for i, pa in enumerate(pages):
         q = dev.query(space, va + i * 4 * K + 8)
