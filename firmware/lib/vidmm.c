@@ -674,15 +674,11 @@ static uint32_t backing_contig(struct vidmm *vm, struct vidmm_alloc *a,
 {
     struct vram_contig c = {
         .size = size,
-        .highest = UINT64_MAX,
+        .lowest = req->lowest,
+        .highest = req->highest ? req->highest : UINT64_MAX,
+        .boundary = req->boundary,
         .align = min64(va_alloc_page_align(size), SIZE_2M),
     };
-
-    if (req) {
-        c.lowest = req->lowest;
-        c.highest = req->highest ? req->highest : UINT64_MAX;
-        c.boundary = req->boundary;
-    }
     uint16_t last = NIL;
     uint64_t off;
     int err = vram_alloc_contig(vm->vram, &c, &off);
@@ -740,23 +736,18 @@ static uint64_t piece_pa(const struct vidmm *vm, const struct vidmm_alloc *a,
  */
 static void aperture_fill(struct vidmm *vm, struct vidmm_alloc *a, uint32_t first, uint64_t pages)
 {
-    uint32_t p = first;
+    uint16_t x = a->first_extent;
+    /* A host buffer is one run; pieces are loaded as the runs end. */
+    uint64_t pa = a->sys_addr, n = x == NIL ? pages : 0;
 
-    if (a->first_extent == NIL) {
-        for (uint64_t i = 0; i < pages; i++)
-            vm->hw->aperture_write(vm->hw_ctx, p++,
-                                   (a->sys_addr + (i << GMMU_PAGE_SHIFT_4K)) |
-                                       GMMU_APERTURE_ENTRY_VALID);
-    } else {
-        /* Pool pieces are 64 KB units: the entries stop at the size. */
-        for (uint16_t x = a->first_extent; x != NIL; x = vm->extents[x].next) {
-            uint64_t pa = piece_pa(vm, a, &vm->extents[x]);
-
-            for (uint32_t i = 0; i < vm->extents[x].pages && p - first < pages; i++)
-                vm->hw->aperture_write(vm->hw_ctx, p++,
-                                       (pa + ((uint64_t)i << GMMU_PAGE_SHIFT_4K)) |
-                                           GMMU_APERTURE_ENTRY_VALID);
+    /* Pool pieces are 64 KB units: the entries stop at the size. */
+    for (uint64_t i = 0; i < pages; i++, n--, pa += PAGE_SIZE) {
+        if (!n) {
+            pa = piece_pa(vm, a, &vm->extents[x]);
+            n = vm->extents[x].pages;
+            x = vm->extents[x].next;
         }
+        vm->hw->aperture_write(vm->hw_ctx, first + (uint32_t)i, pa | GMMU_APERTURE_ENTRY_VALID);
     }
     vm->hw->aperture_invalidate(vm->hw_ctx);
     a->apt_page = first + 1;
@@ -2425,7 +2416,7 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
     dst.extents = 0;
     dst.where = to_vram ? VIDMM_AT_VRAM : VIDMM_AT_POOL;
     st = !to_vram ? pool_carve(vm, &dst, a->size)
-         : phys   ? backing_contig(vm, &dst, NULL, a->size)
+         : phys   ? backing_contig(vm, &dst, &(const struct gmmu_alloc_req){ 0 }, a->size)
                   : backing_carve(vm, &dst, a->size);
     if (st != GMMU_STATUS_OK)
         return st;

@@ -341,7 +341,8 @@ static void test_invalidation(void **state)
  * pool's host pages themselves), then, after MAKE_RESIDENT, through VRAM
  * (CHECKSUM, a COPY out through the aperture, BAR1).
  */
-static void expect_words(const uint64_t *got, const uint64_t *want, uint64_t words, const char *what)
+static void expect_words(const uint64_t *got, const uint64_t *want, uint64_t words,
+                         const char *what)
 {
     for (uint64_t w = 0; w < words; w++)
         if (got[w] != want[w])

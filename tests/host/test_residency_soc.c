@@ -430,8 +430,7 @@ static void sync_states(enum cmd cmd, const bool *listed, uint64_t moves, const 
                                    ? GMMU_SEGMENT_APERTURE
                                : info.state == ST_VRAM ? GMMU_SEGMENT_VRAM
                                                        : GMMU_SEGMENT_SYSTEM) &&
-                  (info.segment == GMMU_SEGMENT_APERTURE) ==
-                      (info.base >= GMMU_APERTURE_PHYS_BASE),
+                  (info.segment == GMMU_SEGMENT_APERTURE) == (info.base >= GMMU_APERTURE_PHYS_BASE),
               "%s: allocation %d (%s, %s) reported in segment %u at %#" PRIx64, what, i,
               placement(a), state_name(info.state), info.segment, info.base);
         a->extents = info.extents;
