@@ -67,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aperture_alloc.h"
 #include "vidmm_cmds.h"
 #include "vidmm_sim.h"
 #include "vidmm_call.h"
@@ -90,6 +91,9 @@
 #define HOST         VIDMM_SIM_HOST_BASE
 #define HOST_BYTES   (8 * MiB)
 #define POOL_BYTES   (7 * MiB)
+/* The aperture: 1 MiB of offsets, so that a large evicted contiguous
+   allocation sometimes finds no room (and is passed over). */
+#define APT_PAGES    256u
 
 #define PREF       GMMU_ALLOC_FLAG_VRAM_PREFERRED
 #define SYSO       GMMU_ALLOC_FLAG_SYSTEM_ONLY
@@ -140,10 +144,11 @@ struct m_alloc {
     bool listed; /* ALLOC_PAGES: its pages are mpages[its index] */
     uint32_t handle, serial;
     uint64_t size, sys_addr;
-    uint32_t flags; /* ALLOC_FLAG_* */
-    uint32_t where; /* ALLOC_STATE_* */
-    uint32_t count; /* residency count */
-    uint64_t stamp; /* LRU: ALLOC, MAKE_RESIDENT, EVICT */
+    uint32_t flags;   /* ALLOC_FLAG_* */
+    bool constrained; /* CONTIGUOUS with lowest, highest or boundary */
+    uint32_t where;   /* ALLOC_STATE_* */
+    uint32_t count;   /* residency count */
+    uint64_t stamp;   /* LRU: ALLOC, MAKE_RESIDENT, EVICT */
 };
 
 static struct vidmm_sim sim;
@@ -159,7 +164,8 @@ static unsigned long stat_nomem, stat_rejected, stat_checked, stat_kind[3], stat
 static unsigned long stat_no_records, stat_frees_after_batch;
 static unsigned long stat_moves_out, stat_moves_in, stat_resident_ok, stat_resident_nomem,
     stat_evict_ok, stat_list_refused, stat_lru_checked, stat_lru_excused, stat_offline_maps,
-    stat_pool_allocs, stat_page_checks, stat_alloc_moved_refused, stat_undo_refused;
+    stat_pool_allocs, stat_page_checks, stat_alloc_moved_refused, stat_undo_refused,
+    stat_contig_out, stat_contig_in;
 static uint64_t model_clock, model_fence;
 static uint32_t last_freed = 0x7FFF0001u; /* a handle that went stale */
 
@@ -607,10 +613,11 @@ static uint64_t round_unit(uint64_t bytes)
     return (bytes + TILE - 1) & ~(TILE - 1);
 }
 
-/* No placement flag: VRAM only (contiguous ones never move anyway). */
+/* No placement flag: VRAM only (a contiguous one evicted is BACKING, in
+   the aperture). */
 static bool vram_only(const struct m_alloc *m)
 {
-    return !(m->flags & (PREF | SYSO | GMMU_ALLOC_FLAG_SYSTEM));
+    return !(m->flags & (PREF | SYSO | GMMU_ALLOC_FLAG_SYSTEM | GMMU_ALLOC_FLAG_CONTIGUOUS));
 }
 
 static bool has_refs(int i)
@@ -647,8 +654,8 @@ static bool m_evictable(int i, const bool *refd)
 {
     const struct m_alloc *m = &mal[i];
 
-    return m->live && m->where == ST_VRAM && !m->count &&
-           !(m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && !(vram_only(m) && refd[i]);
+    return m->live && m->where == ST_VRAM && !m->count && !m->constrained &&
+           !(vram_only(m) && refd[i]);
 }
 
 static uint32_t query_alloc(uint32_t handle, struct gmmu_alloc_info *info)
@@ -703,7 +710,19 @@ static struct {
     uint16_t pieces[M_ALLOCS];
     uint64_t pool_free;
     uint32_t free_extents, gaps, undo_refused, moves_out;
+    uint32_t apt_run; /* the aperture's longest free run, in pages */
 } before;
+
+static uint32_t apt_longest_run(void)
+{
+    uint32_t best = 0, run = 0;
+
+    for (uint32_t p = 0; p < APT_PAGES; p++) {
+        run = aperture_alloc_used(&sim.vm->aperture, p) ? 0 : run + 1;
+        best = run > best ? run : best;
+    }
+    return best;
+}
 
 static void moves_begin(void)
 {
@@ -719,6 +738,7 @@ static void moves_begin(void)
     before.moves_out = sim.vm->counters.moves_out;
     before.free_extents = sim.vm->free_extents;
     before.gaps = pool_gaps();
+    before.apt_run = apt_longest_run();
 }
 
 /* MOVE_FAILED: an ALLOC or MAKE_RESIDENT that failed after moving others
@@ -771,6 +791,7 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
             out[i] = true;
             youngest = m->stamp > youngest ? m->stamp : youngest;
             stat_moves_out++;
+            stat_contig_out += (m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) != 0;
         } else {
             if ((kind != MOVE_RESIDENT && kind != MOVE_FAILED) || !is_listed ||
                 info.state != ST_VRAM || (m->flags & SYSO))
@@ -779,6 +800,11 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
             /* Its pool pieces freed: at most as many new free runs. */
             in_pieces += before.pieces[i];
             stat_moves_in++;
+            stat_contig_in += (m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) != 0;
+            /* A contiguous one comes back as one block. */
+            if ((m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && info.extents != 1)
+                fail_msg("contiguous allocation %u back in VRAM in %u pieces", m->serial,
+                         info.extents);
         }
         m->where = info.state;
         moved[i] = true;
@@ -820,7 +846,8 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
         stat_lru_checked++;
         if ((!vram_only(m) && has_records(w)) || round_unit(m->size) + taken > before.pool_free ||
             before.free_extents < new_pieces + VIDMM_ALLOC_EXTENTS + 1 ||
-            before.gaps + in_pieces >= VIDMM_ALLOC_EXTENTS) {
+            before.gaps + in_pieces >= VIDMM_ALLOC_EXTENTS ||
+            ((m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && m->size / PAGE > before.apt_run)) {
             stat_lru_excused++;
             continue;
         }
@@ -842,8 +869,10 @@ static void moves_end(enum move_kind kind, const bool *listed, int fresh)
 static void check_pages(void)
 {
     static uint8_t vram_seen[VRAM_BYTES / PAGE], host_seen[HOST_BYTES / PAGE];
+    static uint64_t apt_want[APT_PAGES];
     uint64_t pool_used = 0;
 
+    memset(apt_want, 0, sizeof(apt_want));
     memset(vram_seen, 0, sizeof(vram_seen));
     memset(host_seen, 0, sizeof(host_seen));
     stat_page_checks++;
@@ -890,8 +919,29 @@ static void check_pages(void)
                      (unsigned long long)page, (unsigned long long)(want / PAGE));
         if (m->where != ST_VRAM)
             pool_used += want;
+        /* Evicted contiguous: its pool pages in order in the aperture, as
+           many as its size. */
+        if ((m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && m->where == ST_BACKING) {
+            assert_true(a->apt_page && a->apt_page - 1 + m->size / PAGE <= APT_PAGES);
+            page = 0;
+            for (uint16_t e = a->first_extent; e != 0xFFFF; e = sim.vm->extents[e].next)
+                for (uint32_t p = 0; p < sim.vm->extents[e].pages && page < m->size / PAGE;
+                     p++, page++)
+                    apt_want[a->apt_page - 1 + page] =
+                        pool_addr(((uint64_t)sim.vm->extents[e].page + p) * PAGE) |
+                        GMMU_APERTURE_ENTRY_VALID;
+        } else {
+            assert_int_equal(a->apt_page, 0);
+        }
     }
     assert_int_equal(sim.vm->backing.used, pool_used);
+    /* Nothing else in the aperture: entries left behind would reach pages
+       the pool gives to others. */
+    for (uint32_t p = 0; p < APT_PAGES; p++)
+        if (sim.apt_table[p] != apt_want[p])
+            fail_msg("aperture entry %u: 0x%llx, expected 0x%llx", p,
+                     (unsigned long long)sim.apt_table[p], (unsigned long long)apt_want[p]);
+    assert_true(sim.apt_last_inv_seq >= sim.apt_last_write_seq);
 }
 
 /* QUERY_ALLOC and GET_VRAM against the model. */
@@ -917,10 +967,24 @@ static void check_residency(bool vram_too)
                      "0x%llx %u",
                      m->serial, info.state, info.residency, (unsigned long long)info.size,
                      info.flags, m->where, m->count, (unsigned long long)m->size, m->flags);
-        if (m->system)
+        if (m->system) {
             assert_int_equal(info.base, m->sys_addr);
-        else
+            assert_int_equal(info.segment, GMMU_SEGMENT_SYSTEM);
+        } else if ((m->flags & GMMU_ALLOC_FLAG_CONTIGUOUS) && m->where == ST_BACKING) {
+            /* In the aperture: its physical-mode address, whose entry leads
+               to its first page. */
+            uint64_t p = (info.base - GMMU_APERTURE_PHYS_BASE) / PAGE;
+
+            assert_int_equal(info.segment, GMMU_SEGMENT_APERTURE);
+            assert_true(info.base >= GMMU_APERTURE_PHYS_BASE && p < APT_PAGES);
+            assert_true(sim.apt_table[p] & GMMU_APERTURE_ENTRY_VALID);
+            assert_int_equal(
+                peek_tag(GMMU_SEGMENT_SYSTEM, sim.apt_table[p] & GMMU_APERTURE_ENTRY_ADDR_MASK),
+                tag_of(m->serial, 0));
+        } else {
+            assert_int_equal(info.segment, seg_of(m));
             assert_int_equal(peek_tag(seg_of(m), info.base), tag_of(m->serial, 0));
+        }
         resident += m->where == ST_VRAM && !m->system ? m->size : 0;
         pool_used += m->where == ST_BACKING || m->where == ST_OFFLINE ? round_unit(m->size) : 0;
         evictable += m_evictable(i, refd) ? m->size : 0;
@@ -1184,6 +1248,7 @@ static void do_alloc(void)
                                .size = rsp.size,
                                .sys_addr = req.sys_addr,
                                .flags = req.flags,
+                               .constrained = req.lowest || req.highest || req.boundary,
                                .stamp = ++model_clock };
     assert_int_equal(query_alloc(rsp.handle, &info), GMMU_STATUS_OK);
     mal[i].where = info.state;
@@ -2022,6 +2087,7 @@ static void test_random_commands(void **state)
     rng = env_u64("VIDMM_DIFF_SEED", rng);
     vidmm_sim_init(&sim, VRAM_BYTES, HW_ASIDS, NODES_PER_AS);
     vidmm_sim_host(&sim, HOST_BYTES);
+    vidmm_sim_aperture(&sim, APT_PAGES);
     sim.poison_moved = true;
     for (int k = 0; k < 2; k++) {
         struct gmmu_backing_req br = { .sys_addr = pool[k].addr, .size = pool[k].size };
@@ -2149,6 +2215,8 @@ static void test_random_commands(void **state)
            stat_page_checks, stat_alloc_moved_refused, stat_undo_refused);
     printf("vidmm_diff: ALLOC_PAGES: %lu lists allocated, %lu refused\n", stat_lists_ok,
            stat_lists_refused);
+    printf("vidmm_diff: contiguous allocations: %lu moves out (into the aperture), %lu in\n",
+           stat_contig_out, stat_contig_in);
     vidmm_sim_fini(&sim);
 }
 
