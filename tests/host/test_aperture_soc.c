@@ -336,7 +336,7 @@ static void test_invalidation(void **state)
 /*
  * A contiguous VRAM allocation evicted into the backing pool moves into the
  * aperture (docs/vidmm.md, Residency). The model is the host's copy of its
- * 64 KiB: written into it from scattered pages, read back after each step
+ * 256 KiB: written into it from scattered pages, read back after each step
  * through the aperture (CHECKSUM in physical mode, every engine, and the
  * pool's host pages themselves), then, after MAKE_RESIDENT, through VRAM
  * (CHECKSUM, a COPY out through the aperture, BAR1).
@@ -362,8 +362,10 @@ static void model_sums(const uint64_t *m, uint64_t words, uint64_t *s1, uint64_t
 static void test_evicted_contiguous(void **state)
 {
     (void)state;
-    enum { C = 64 * KIB, W = C / 8, SLACK = 64 * KIB, POOL = 1024 * KIB };
-    struct pages p = get_pages(16, 5, 11), q = get_pages(16, 4, 12);
+    /* 256 KiB: a CHECKSUM of it runs long enough for a command to arrive
+       under it. */
+    enum { C = 256 * KIB, W = C / 8, SLACK = 64 * KIB, POOL = 1024 * KIB };
+    struct pages p = get_pages(C / PAGE, 5, 11), q = get_pages(C / PAGE, 4, 12);
     fill_random(&p);
     fill_random(&q);
     struct gmmu_alloc_rsp src = physical(&p), c, f, g, n;
@@ -386,7 +388,7 @@ static void test_evicted_contiguous(void **state)
     phys_ok(0, GMMU_ENGINE_OP_COPY, vram_base, src.base, C, 0);
 
     /* VRAM filled but SLACK (the page tables a move proves it may need),
-       then an ALLOC of SLACK + 64 KiB: c, the least recently used, goes. */
+       then an ALLOC of SLACK + C: c, the least recently used, goes. */
     struct gmmu_vram_rsp v;
     assert_int_equal(gmmu_get_vram(dev, &v), 0);
     struct gmmu_alloc_req freq = { .size = v.free_bytes - SLACK };
@@ -398,7 +400,7 @@ static void test_evicted_contiguous(void **state)
     assert_int_equal(info.segment, GMMU_SEGMENT_APERTURE);
     assert_true(info.base >= GMMU_APERTURE_PHYS_BASE);
     uint64_t apt = info.base;
-    /* Its pool pages hold its bytes (the pool's first 64 KiB unit). */
+    /* Its pool pages hold its bytes (the pool's first units). */
     expect_words(pool_w, model, W, "the pool pages after the eviction");
 
     /* Through the aperture, every engine (each caches its entries). */
@@ -420,8 +422,32 @@ static void test_evicted_contiguous(void **state)
                      GMMU_STATUS_OUT_OF_RANGE);
     same_last_run(0, &last, "a job on the evicted allocation's old VRAM block");
 
-    /* Back into VRAM. */
+    /* Room for it again; but while a physical-mode run over it goes on,
+       MAKE_RESIDENT leaves it in the pool (never moved under an engine). */
     assert_int_equal(gmmu_free(dev, g.handle), 0);
+    struct gmmu_engine_req job = {
+        .engine = 1, .op = GMMU_ENGINE_OP_CHECKSUM | PHYS, .length = C, .src_va = apt
+    };
+    model_sums(model, W, &s1, &s2);
+    assert_int_equal(gmmu_engine_start(dev, &job, NULL), 0);
+    assert_int_equal(gmmu_make_resident(dev, &c.handle, 1, NULL), 0);
+    assert_int_equal(gmmu_engine_status(dev, 1, GMMU_ENGINE_STATUS_FLAG_ABORT, &r), 0);
+    assert_int_equal(gmmu_query_alloc(dev, c.handle, &info), 0);
+    /* Stopped by the abort: it ran under MAKE_RESIDENT, which must have
+       left c where it was. Ended: it read c whole, as the model has it.
+       Never a fault (entries cleared under it). */
+    bool under_run = r.engine_status & GMMU_ENGINE_STATUS_ABORTED;
+    if (r.engine_status & GMMU_ENGINE_STATUS_FAULT)
+        fail_msg("the physical-mode run faulted (status 0x%" PRIx32 " after %" PRIu64
+                 " bytes): its allocation moved under it",
+                 r.engine_status, (uint64_t)r.bytes_done);
+    if (under_run && info.state != GMMU_ALLOC_STATE_BACKING)
+        fail_msg("MAKE_RESIDENT moved the allocation under a physical-mode run over it");
+    if (!under_run)
+        assert_int_equal(r.result, s1);
+    assert_int_equal(info.residency, 1);
+
+    /* Back into VRAM. */
     assert_int_equal(gmmu_make_resident(dev, &c.handle, 1, NULL), 0);
     assert_int_equal(gmmu_query_alloc(dev, c.handle, &info), 0);
     assert_int_equal(info.state, GMMU_ALLOC_STATE_VRAM);
@@ -455,17 +481,20 @@ static void test_evicted_contiguous(void **state)
     n = physical(&q);
     assert_int_equal(n.base, apt);
     for (uint32_t e = 0; e < GMMU_ENGINES; e++)
-        phys_ok(e, GMMU_ENGINE_OP_FILL, n.base + e * 16 * KIB, 0, 16 * KIB, 0xA0A0000000ull + e);
+        phys_ok(e, GMMU_ENGINE_OP_FILL, n.base + e * (C / 4), 0, C / 4, 0xA0A0000000ull + e);
     expect_words(pool_w, pool_before, W, "the pool pages c left");
     for (uint64_t w = 0; w < W; w++)
-        if (*word(&q, w) != 0xA0A0000000ull + w / (16 * KIB / 8))
+        if (*word(&q, w) != 0xA0A0000000ull + w / (W / 4))
             fail_msg("new page %" PRIu64 " not written", w / 512);
 
-    printf("aperture eviction: a 64 KiB contiguous allocation evicted to aperture offset 0x%" PRIx64
-           " (pool pages checked), 4 checksums and a fill through the aperture, its VRAM "
-           "address refused; back in VRAM at 0x%" PRIx64 " (checksum, BAR1, copy out checked), "
-           "its aperture address refused, its offsets reused without reaching its old pages\n",
-           (uint64_t)(apt - GMMU_APERTURE_PHYS_BASE), back);
+    printf(
+        "aperture eviction: a 256 KiB contiguous allocation evicted to aperture offset 0x%" PRIx64
+        " (pool pages checked), 4 checksums and a fill through the aperture, its VRAM "
+        "address refused; MAKE_RESIDENT under a physical run: %s; back in VRAM at 0x%" PRIx64
+        " (checksum, BAR1, copy out checked), its aperture address refused, its offsets "
+        "reused without reaching its old pages\n",
+        (uint64_t)(apt - GMMU_APERTURE_PHYS_BASE),
+        under_run ? "left in the pool" : "the run had ended", back);
     free(got);
     free(pool_before);
     free(model);
