@@ -697,6 +697,26 @@ static void test_evict_contig_backing(void **state)
     sim.gone_lo = sim.gone_hi = 0;
 }
 
+/* Without an aperture a contiguous allocation is no victim: GET_VRAM does
+   not count it evictable, and an ALLOC that needs its room is NO_MEMORY
+   (the other allocation, the filler, does not fit the pool). */
+static void test_evict_contig_no_aperture(void **state)
+{
+    (void)state;
+    struct gmmu_alloc_rsp c, g;
+    struct gmmu_vram_rsp v;
+    uint32_t as;
+    uint64_t va;
+
+    vidmm_sim_aperture(&sim, 0);
+    evict_setup(&c, &as, &va);
+    assert_int_equal(call(GMMU_OP_GET_VRAM, NULL, 0, &v, sizeof(v)), GMMU_STATUS_OK);
+    assert_int_equal(v.evictable_bytes, v.resident_bytes - C_PAGES * PAGE);
+    assert_int_equal(alloc_vram(G_BYTES, 0, 0, &g), GMMU_STATUS_NO_MEMORY);
+    expect_where(c.handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c.base);
+    assert_int_equal(sim.vm->counters.moves_out, 0);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
@@ -711,6 +731,7 @@ int main(void)
         T(test_evict_contig),
         T(test_evict_contig_refused),
         T(test_evict_contig_backing),
+        T(test_evict_contig_no_aperture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
