@@ -291,13 +291,18 @@ static uint32_t alloc_state(uint32_t alloc)
 
 #define MAX_FILLERS 96
 
-/* Contiguous allocations (never evicted) over every free block of VRAM,
+/* Contiguous allocations, held resident, over every free block of VRAM,
    from fillers[n] on; returns the new count. */
 static unsigned fill_vram(uint32_t *fillers, unsigned n)
 {
     for (struct gmmu_vram_rsp v = vram(); v.largest_free >= 4 * KIB; v = vram()) {
         assert_true(n < MAX_FILLERS);
-        fillers[n++] = alloc_flags(v.largest_free, GMMU_ALLOC_FLAG_CONTIGUOUS);
+        fillers[n] = alloc_flags(v.largest_free, GMMU_ALLOC_FLAG_CONTIGUOUS);
+        /* Held resident, so that no filler is a victim (a contiguous
+           allocation may be evicted into the aperture). */
+        uint64_t fence = 0;
+        assert_int_equal(gmmu_make_resident(dev, &fillers[n], 1, &fence), 0);
+        n++;
     }
     return n;
 }
