@@ -327,16 +327,38 @@ static void eng_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
     hw_read_run(ctx, off, words, n);
 }
 
-static void eng_write64(void *ctx, uint64_t off, uint64_t value)
+/*
+ * A few words of one leaf table (ptm_hw.direct): with nothing queued still
+ * pending, the CPU stores them (hw_write64: never seen torn, each store
+ * acknowledged once DDR has it, and the cached line updated, so the record
+ * needs no entry) and invalidates through INV_*: the packets' pushes, the
+ * FLUSH_TLB and the FENCE's wait cost several times that. Any packet still
+ * pending keeps the command on the engine, which keeps the writes in order.
+ */
+static bool direct;
+
+static void eng_direct(void *ctx, bool on)
 {
     (void)ctx;
+    direct = on && !pq_busy(&queue) && !ptm_paging_failed(&pager);
+}
+
+static void eng_write64(void *ctx, uint64_t off, uint64_t value)
+{
+    if (direct) {
+        hw_write64(ctx, off, value);
+        return;
+    }
     stats.words_written++;
     ptm_paging_write64(&pager, off, value);
 }
 
 static void eng_write_run(void *ctx, uint64_t off, const uint64_t *words, size_t n)
 {
-    (void)ctx;
+    if (direct) {
+        hw_write_run(ctx, off, words, n);
+        return;
+    }
     stats.words_written += (uint32_t)n;
     ptm_paging_write_run(&pager, off, words, n);
 }
@@ -354,7 +376,12 @@ static void eng_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t en
 {
     uint32_t t0 = hal_cycles32(), waited;
 
-    (void)ctx;
+    /* Nothing queued pending (a direct edit, DESTROY_AS, a binding): the
+       registers, as without the engine. */
+    if (!pq_busy(&queue) && !ptm_paging_failed(&pager)) {
+        hw_invalidate(ctx, asid, start, end);
+        return;
+    }
     ptm_paging_flush(&pager, asid, start, end);
     ptm_paging_wait(&pager);
     waited = hal_cycles32() - t0;
@@ -411,6 +438,7 @@ static const struct vidmm_hw engine_hooks = {
     .write_pattern = eng_write_pattern,
     .complete = eng_complete,
     .failed = eng_failed,
+    .direct = eng_direct,
     .invalidate = eng_invalidate,
     .set_as = hw_set_as,
     .asid_busy = hw_asid_busy,

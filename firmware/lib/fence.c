@@ -57,6 +57,9 @@ static void fire(struct fences *f, uint32_t slot)
     uint32_t handle = handle_of(f, slot);
     uint64_t now = f->value[slot];
 
+    if (!f->armed) /* every value change comes here: most find none */
+        return;
+
     for (;;) {
         struct fence_wait *pick = NULL;
 
@@ -71,6 +74,7 @@ static void fire(struct fences *f, uint32_t slot)
             return;
         uint64_t wait_value = pick->value;
         pick->handle = 0;
+        f->armed--;
         notify(f, handle, wait_value, now);
     }
 }
@@ -140,11 +144,7 @@ bool fence_changed_at(const struct fences *f, uint32_t handle, uint32_t *cycle)
 
 unsigned fence_waits_armed(const struct fences *f)
 {
-    unsigned n = 0;
-
-    for (uint32_t i = 0; i < GMMU_FENCE_WAITS; i++)
-        n += f->waits[i].handle != 0;
-    return n;
+    return f->armed;
 }
 
 uint32_t fence_create(struct fences *f, uint64_t value, struct gmmu_fence_info *out)
@@ -163,8 +163,10 @@ uint32_t fence_create(struct fences *f, uint64_t value, struct gmmu_fence_info *
 static void drop_waits(struct fences *f, uint32_t handle)
 {
     for (uint32_t i = 0; i < GMMU_FENCE_WAITS; i++)
-        if (!handle || f->waits[i].handle == handle)
+        if (f->waits[i].handle && (!handle || f->waits[i].handle == handle)) {
             f->waits[i].handle = 0;
+            f->armed--;
+        }
 }
 
 uint32_t fence_destroy(struct fences *f, uint32_t handle)
@@ -234,8 +236,10 @@ uint32_t fence_wait(struct fences *f, const struct gmmu_fence_wait_req *req,
     }
     info(f, s, out);
     if (req->flags & GMMU_FENCE_WAIT_FLAG_CANCEL) {
-        if (armed)
+        if (armed) {
             armed->handle = 0;
+            f->armed--;
+        }
         return GMMU_STATUS_OK;
     }
     if (fence_reached(f->value[s], req->value)) {
@@ -248,6 +252,7 @@ uint32_t fence_wait(struct fences *f, const struct gmmu_fence_wait_req *req,
     if (!free_slot)
         return GMMU_STATUS_BUSY;
     *free_slot = (struct fence_wait){ .value = req->value, .handle = req->handle };
+    f->armed++;
     return GMMU_STATUS_OK;
 }
 

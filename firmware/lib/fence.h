@@ -60,6 +60,7 @@ struct fences {
     uint32_t changes;
     uint32_t changed_at[GMMU_FENCES]; /* hw->now at each slot's last value change */
     struct fence_wait waits[GMMU_FENCE_WAITS];
+    uint32_t armed; /* waits[] with a handle */
 };
 
 /* Handle of slot s with generation g: 'F' << 24 | g << 16 | (s + 1). */

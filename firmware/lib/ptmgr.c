@@ -1650,6 +1650,7 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     enum ptm_status st;
     enum plan plan;
     uint64_t t4 = NO_BLOCK;
+    bool direct = false;
 
     /* Not an initialiser: that would clear the 256-byte write buffer. */
     op.pm = pm;
@@ -1679,11 +1680,16 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     op.counting = false;
     src->cur = 0;
     src->cur_start = 0;
-    if (plan != PLAN_LEAF || !leaf_edit(&op, lo, hi, t4)) {
+    if (plan == PLAN_LEAF && leaf_edit(&op, lo, hi, t4)) {
+        direct = pm->hw->direct != NULL;
+    } else {
         src->cur = 0;
         src->cur_start = 0;
         walk_root(&op, lo, hi);
     }
+    /* leaf_edit only buffered its words: they are written here. */
+    if (direct)
+        pm->hw->direct(pm->hw_ctx, true);
     flush(&op);
 
     pm->count_excess += pm->reserved[BLOCK_4K].count + pm->reserved[BLOCK_8K].count;
@@ -1691,9 +1697,10 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     free_list(pm, &pm->reserved[BLOCK_8K], BLOCK_8K, false);
 
     note_invalidation(pm, &op);
-    if (!pm->batch_depth)
-        return issue_invalidation(pm);
-    return PTM_OK;
+    st = pm->batch_depth ? PTM_OK : issue_invalidation(pm);
+    if (direct)
+        pm->hw->direct(pm->hw_ctx, false);
+    return st;
 }
 
 static unsigned supported_pages(const struct ptm *pm)

@@ -111,6 +111,16 @@ struct ptm_hw {
      * and never linked, are not reported.
      */
     void (*table_freed)(void *ctx, uint64_t vram_offset, uint64_t bytes);
+    /*
+     * Optional (with complete): direct(ctx, true) says the writes and the
+     * invalidation that follow, up to direct(ctx, false), are a few words
+     * of one leaf table (leaf_edit), each written once. The binding may
+     * then store them with the CPU and invalidate through registers,
+     * provided nothing it queued earlier is still pending (the CPU's
+     * stores would otherwise overtake it): write64 and write_run keep
+     * their rules either way.
+     */
+    void (*direct)(void *ctx, bool on);
 };
 
 /*

@@ -243,6 +243,14 @@ static void tramp_table_freed(void *ctx, uint64_t off, uint64_t bytes)
         vm->hw->table_freed(vm->hw_ctx, off, bytes);
 }
 
+static void tramp_direct(void *ctx, bool on)
+{
+    struct vidmm *vm = ctx;
+
+    if (vm->hw->direct)
+        vm->hw->direct(vm->hw_ctx, on);
+}
+
 static const struct ptm_hw tramp_runs = {
     .read64 = tramp_read64,
     .read_run = tramp_read_run,
@@ -264,6 +272,7 @@ static const struct ptm_hw tramp_engine = {
     .complete = tramp_complete,
     .failed = tramp_failed,
     .table_freed = tramp_table_freed,
+    .direct = tramp_direct,
 };
 
 static const struct ptm_hw tramp_words = {

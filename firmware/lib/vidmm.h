@@ -91,6 +91,9 @@ struct vidmm_hw {
     /* Optional, with complete: ptm_hw's failed (a write of the running
        command was dropped). */
     bool (*failed)(void *ctx);
+    /* Optional, with complete: ptm_hw's direct (a few words of one leaf
+       table follow). */
+    void (*direct)(void *ctx, bool on);
     /*
      * Drop every translation of asid overlapping [va_start, va_end) (end
      * exclusive; [0, UINT64_MAX) means the whole id) and return when done.
