@@ -46,6 +46,11 @@ struct sim {
     uint64_t inv_start, inv_end;
     uint32_t blocks_freed;
     bool clean_since_inv; /* no write since the last invalidation */
+    /* ptm_hw.direct: on now, calls to turn it on, writes and
+       invalidations while on, and writes while off. */
+    bool direct_on;
+    uint32_t direct_calls, direct_writes, direct_invalidations;
+    uint64_t other_writes;
     /* Offsets written, while logging. */
     bool logging;
     uint64_t log[4096];
@@ -76,6 +81,10 @@ static void sim_store(struct sim *s, uint64_t off, uint64_t value)
     sim_check_word(s, off);
     memcpy(s->mem + off, &value, 8);
     s->words_written++;
+    if (s->direct_on)
+        s->direct_writes++;
+    else
+        s->other_writes++;
     s->clean_since_inv = false;
     if (s->logging && s->log_n < sizeof(s->log) / sizeof(s->log[0]))
         s->log[s->log_n++] = off;
@@ -105,6 +114,7 @@ static void sim_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t en
     (void)asid;
     assert_true(start < end);
     s->invalidations++;
+    s->direct_invalidations += s->direct_on;
     s->inv_start = start;
     s->inv_end = end;
     s->clean_since_inv = true;
@@ -128,12 +138,23 @@ static void sim_table_freed(void *ctx, uint64_t off, uint64_t bytes)
     s->blocks_freed++;
 }
 
+/* On and off in turn, never nested. */
+static void sim_direct(void *ctx, bool on)
+{
+    struct sim *s = ctx;
+
+    assert_int_equal(s->direct_on, !on);
+    s->direct_on = on;
+    s->direct_calls += on;
+}
+
 static const struct ptm_hw sim_hw = {
     .read64 = sim_read64,
     .write64 = sim_write64,
     .write_run = sim_write_run,
     .invalidate = sim_invalidate,
     .table_freed = sim_table_freed,
+    .direct = sim_direct,
 };
 
 static void sim_init(struct sim *s, uint64_t bytes)
@@ -968,6 +989,59 @@ static void test_runs_and_one_invalidation(void **state)
     fx_done(&f);
 }
 
+/* ptm_hw.direct frames exactly the commands that edit a few entries of a
+ * leaf table that is there: their writes and invalidation, and nothing of
+ * a command that makes or frees a table. */
+static void test_direct_only_for_leaf_edits(void **state)
+{
+    struct fx f;
+    uint64_t va = 0x40000000, pa = 0x2000000;
+
+    (void)state;
+    fx_init(&f);
+    /* New tables: the general walk, never direct. */
+    assert_int_equal(ptm_map(&f.pm, va, pa, PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, 0);
+    assert_int_equal(f.sim.direct_writes, 0);
+    uint64_t before = f.sim.other_writes;
+    /* Beside it, then two more: one entry each, direct, invalidated inside. */
+    assert_int_equal(ptm_map(&f.pm, va + PAGE, pa + PAGE, 2 * PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, 1);
+    assert_int_equal(f.sim.direct_writes, 2);
+    assert_int_equal(f.sim.direct_invalidations, 1);
+    assert_false(f.sim.direct_on);
+    assert_int_equal(f.sim.other_writes, before);
+    expect_page(&f, va + 2 * PAGE + 8, pa + 2 * PAGE + 8, 1, 0, 12);
+    /* An unmap leaving the table: direct. */
+    assert_int_equal(ptm_unmap(&f.pm, va + PAGE, 2 * PAGE), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, 2);
+    assert_int_equal(f.sim.direct_writes, 4);
+    assert_int_equal(f.sim.direct_invalidations, 2);
+    assert_int_equal(f.sim.other_writes, before);
+    expect_invalid(&f, va + PAGE);
+    expect_page(&f, va, pa, 1, 0, 12);
+    /* Unmapping nothing writes nothing and invalidates nothing. */
+    assert_int_equal(ptm_unmap(&f.pm, va + PAGE, PAGE), PTM_OK);
+    assert_int_equal(f.sim.direct_writes, 4);
+    assert_int_equal(f.sim.direct_invalidations, 2);
+    /* The last page: the table goes, through the general walk. */
+    uint32_t calls = f.sim.direct_calls;
+    assert_int_equal(ptm_unmap(&f.pm, va, PAGE), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, calls);
+    assert_int_equal(f.sim.direct_writes, 4);
+    assert_true(f.sim.other_writes > before);
+    expect_invalid(&f, va);
+    /* Its tables are gone: a page there again makes new ones (the leaf
+       edits' cached path to the old table was dropped with them). */
+    assert_int_equal(ptm_map(&f.pm, va + PAGE, pa, PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, calls);
+    expect_page(&f, va + PAGE, pa, 1, 0, 12);
+    assert_int_equal(ptm_map(&f.pm, va, pa + PAGE, PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(f.sim.direct_calls, calls + 1);
+    expect_page(&f, va, pa + PAGE, 1, 0, 12);
+    fx_done(&f);
+}
+
 static void test_batch_gathers_invalidations(void **state)
 {
     struct fx f;
@@ -1208,6 +1282,7 @@ int main(void)
         cmocka_unit_test(test_vram_exhausted_changes_nothing),
         cmocka_unit_test(test_double_unmap),
         cmocka_unit_test(test_runs_and_one_invalidation),
+        cmocka_unit_test(test_direct_only_for_leaf_edits),
         cmocka_unit_test(test_batch_gathers_invalidations),
         cmocka_unit_test(test_no_transient_faults),
         cmocka_unit_test(test_two_and_three_levels),
