@@ -1307,6 +1307,12 @@ static bool leaves_finish(struct leaves *lv, struct window *win)
         drop_leaf4k(lv);
     if (lv->t64 != NO_BLOCK && !v64)
         drop_slot(lv, win);
+    /* The walk came down through tables, and the region keeps them: the
+       next leaf edit here needs no upper read (ptm.leaf_key). */
+    if (v4 && !v64) {
+        op->pm->leaf_key = (lv->base >> SHIFT_2M) + 1;
+        op->pm->leaf_table = lv->t4;
+    }
     return v4 || v64;
 }
 
@@ -1566,6 +1572,12 @@ static enum plan plan_command(struct op *op, uint64_t lo, uint64_t hi, uint64_t 
 
     if ((lo >> SHIFT_2M) != ((hi - 1) >> SHIFT_2M))
         return PLAN_COUNT;
+    first_chunk = (lo + SIZE_64K - 1) & ~(SIZE_64K - 1);
+    partial = first_chunk + SIZE_64K > hi;
+    if (partial && pm->leaf_key == (lo >> SHIFT_2M) + 1) {
+        *t4 = pm->leaf_table;
+        return PLAN_LEAF;
+    }
     for (unsigned level = pm->levels - 1u; level > DUAL; level--) {
         uint64_t e = get(pm, op, table + (uint64_t)gmmu_va_index(lo, level) * GMMU_PTE_BYTES);
 
@@ -1579,10 +1591,10 @@ static enum plan plan_command(struct op *op, uint64_t lo, uint64_t hi, uint64_t 
         return PLAN_COUNT;
     /* Word 1 shares word 0's cache line. */
     w1 = get(pm, op, table + GMMU_PTE_BYTES);
-    first_chunk = (lo + SIZE_64K - 1) & ~(SIZE_64K - 1);
-    partial = first_chunk + SIZE_64K > hi;
     if (partial && !pte_valid(w1)) {
         *t4 = gmmu_pte_addr(w0);
+        pm->leaf_key = (lo >> SHIFT_2M) + 1;
+        pm->leaf_table = *t4;
         return PLAN_LEAF;
     }
     return partial || pte_valid(w1) ? PLAN_APPLY : PLAN_COUNT;
@@ -1666,6 +1678,8 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
 
     src->va0 = lo;
     plan = plan_command(&op, lo, hi, &t4);
+    if (plan != PLAN_LEAF)
+        pm->leaf_key = 0;
     if (plan == PLAN_COUNT) {
         walk_root(&op, lo, hi);
         st = reserve_blocks(pm, op.need);
@@ -1685,6 +1699,7 @@ static enum ptm_status run_command(struct ptm *pm, struct source *src, uint64_t 
     } else {
         src->cur = 0;
         src->cur_start = 0;
+        pm->leaf_key = 0;
         walk_root(&op, lo, hi);
     }
     /* leaf_edit only buffered its words: they are written here. */
@@ -1944,6 +1959,7 @@ uint64_t ptm_abandon(struct ptm *pm)
     list_abandon(pm, &pm->deferred[BLOCK_4K], BLOCK_4K);
     list_abandon(pm, &pm->deferred[BLOCK_8K], BLOCK_8K);
     ptm_usage(pm, &u);
+    pm->leaf_key = 0;
     pm->upper_tables = pm->l1_tables = pm->leaf4k_tables = pm->leaf64k_tables = 0;
     pm->slab_pages = 0;
     pm->lost_bytes = 0;

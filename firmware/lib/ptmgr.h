@@ -211,6 +211,12 @@ struct ptm {
     uint16_t root_valid;
     bool inv_pending;
     uint64_t root; /* VRAM offset of the root table */
+    /* A 2 MB region whose path is all tables down to a 4 KB-page table,
+     * with no 64 KB-page table: 1 + (VA >> 21) (0: none) and that table,
+     * as plan_command found it or a walk left it. Only leaf edits ran
+     * since, and they change no table pointer, so the next leaf edit there
+     * reads no upper level. Every other walk drops it first. */
+    uint64_t leaf_key, leaf_table;
     /* Reserved for the running command, and freed awaiting invalidation;
      * [0] 4 KB blocks, [1] 8 KB blocks. */
     struct ptm_block_list reserved[2];
