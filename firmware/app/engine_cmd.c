@@ -59,7 +59,7 @@ static bool wait_done(uint32_t engine, struct mmu_events *events, struct engine_
     for (uint32_t i = 0; i < ENGINE_WAIT_POLLS; i++) {
         if (hal_read32(engine_reg(engine, GMMU_ENGINE_STATUS)) & GMMU_ENGINE_STATUS_DONE)
             return true;
-        if (mmu_fault_pending)
+        if (mmu_events_pending(events))
             mmu_events_drain(events);
         if (queue)
             engine_queue_poll(queue);
@@ -247,7 +247,7 @@ MBOX_HOT static bool q_busy(void *ctx, uint32_t engine)
 static void q_finish(void *ctx, uint32_t engine, struct gmmu_engine_rsp *out)
 {
     const struct engine_cmd *self = ctx;
-    if (mmu_fault_pending)
+    if (mmu_events_pending(self->events))
         mmu_events_drain(self->events);
     *out = engine_state(engine);
     hal_write32(engine_reg(engine, GMMU_ENGINE_STATUS), GMMU_ENGINE_STATUS_DONE);

@@ -91,7 +91,7 @@ MBOX_HOT static _Noreturn __attribute__((noinline)) void serve_forever(void)
         uint32_t rung =
             mbox_io_read32(GMMU_MBOX_DEV_IRQ_STATUS) & GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL;
         if (!rung && !service.cpl_pending) {
-            if (mmu_fault_pending)
+            if (service.irq_work)
                 mmu_events_drain(&events);
             /* Costs a register test while no job is queued. With jobs, every
                eighth idle turn: a doorbell that rings during a poll waits
@@ -110,7 +110,7 @@ MBOX_HOT static _Noreturn __attribute__((noinline)) void serve_forever(void)
             mbox_io_write32(GMMU_MBOX_DEV_IRQ_STATUS, GMMU_MBOX_DEV_IRQ_STATUS_DOORBELL);
             service.stats.doorbells++;
         } while (mbox_service_pending(&service));
-        if (mmu_fault_pending)
+        if (service.irq_work)
             mmu_events_drain(&events);
         /* The commands may have submitted jobs or batches, or signalled
            their fences. */

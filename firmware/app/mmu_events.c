@@ -6,8 +6,6 @@
 
 #include "hal.h"
 
-volatile bool mmu_fault_pending;
-
 static uint32_t mmu_read(void *ctx, uint32_t reg)
 {
     (void)ctx;
@@ -36,9 +34,10 @@ static uint32_t as_handle(void *ctx, uint32_t asid)
    loop has drained, or it would trap again on return. */
 static void on_fault_irq(void *ctx)
 {
-    (void)ctx;
+    struct mmu_events *ev = ctx;
+
     hal_irq_mask(GMMU_IRQ_MMU_FAULT);
-    mmu_fault_pending = true;
+    ev->svc->irq_work = true;
 }
 
 void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vidmm *vm)
@@ -52,12 +51,12 @@ void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vid
                 .as_handle = as_handle,
                 .ctx = ev },
     };
-    hal_irq_attach(GMMU_IRQ_MMU_FAULT, on_fault_irq, NULL);
+    hal_irq_attach(GMMU_IRQ_MMU_FAULT, on_fault_irq, ev);
 }
 
 unsigned mmu_events_drain(struct mmu_events *ev)
 {
-    mmu_fault_pending = false;
+    ev->svc->irq_work = false;
     unsigned n = mmu_report_drain_faults(&ev->hw, ev->svc, GMMU_FAULT_FIFO_DEPTH);
     hal_irq_unmask(GMMU_IRQ_MMU_FAULT);
     return n;

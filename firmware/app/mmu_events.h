@@ -12,11 +12,6 @@
 #include "mmu_report.h"
 #include "vidmm.h"
 
-/* Set by the fault interrupt (which then masks itself): the service loop
-   tests this RAM flag, not an MMU register, so a loop with no fault pays
-   one cached load and no bus read. */
-extern volatile bool mmu_fault_pending;
-
 struct mmu_events {
     struct mbox_service *svc; /* whose event ring the records go to */
     struct vidmm *vm;         /* names a record's address space; may be NULL */
@@ -25,6 +20,14 @@ struct mmu_events {
 
 /* Events go to svc's event ring. Attaches the fault interrupt. */
 void mmu_events_init(struct mmu_events *ev, struct mbox_service *svc, struct vidmm *vm);
+
+/* Set by the fault interrupt (which then masks itself): the service loop
+   tests this RAM flag (the service's irq_work), not an MMU register, so a
+   loop with no fault pays one cached load and no bus read. */
+static inline bool mmu_events_pending(const struct mmu_events *ev)
+{
+    return ev->svc->irq_work;
+}
 
 /* Forwards up to one FIFO's worth of records and re-arms the interrupt
    (it fires again at once if records remain). Returns records forwarded. */

@@ -145,6 +145,12 @@ struct mbox_service {
     /* A handler is running (command next_seq - 1), and mbox_service_tick
        has shown it in FW_STATE.RUNNING. Shared with the timer interrupt. */
     volatile bool running, running_shown;
+    /* Set by an interrupt handler that leaves work for the loop outside any
+       command (the MMU's fault interrupt): the idle loop tests it with
+       cpl_pending, whose data-cache line it shares, so it costs no line
+       of its own (as a separate variable its line could evict, or be
+       evicted by, one that PING uses, as code size moves the data). */
+    volatile bool irq_work;
     /* By opcode: (set + 1) << 5 | the command's index in its set; 0 when
        the opcode is not in the table. One load finds the handler, where a
        search of the sets cost about 300 cycles for a VidMm command. Beside
