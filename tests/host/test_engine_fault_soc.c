@@ -5,9 +5,11 @@
  * test hook, gmmu_sim_test_ddr_fault) on the VRAM segment for the next
  * write burst, then sends a table command. Nothing else writes VRAM in
  * between (the GPU engines are idle, the host sends nothing else, and the
- * firmware writes tables only through the paging engine), so the burst
- * that fails is the engine's first write of that command; the simulator's
- * count of failed bursts says it did fail. What must hold (docs/vidmm.md,
+ * firmware writes these commands' tables through the paging engine: it
+ * stores by CPU only a leaf edit into a table that is there, with
+ * nothing queued), so the burst that fails is the engine's first write
+ * of that command; the simulator's count of failed bursts says it did
+ * fail. What must hold (docs/vidmm.md,
  * "Engine errors"):
  *  - the command answers DEVICE_ERROR;
  *  - the address space is given up: every later command on it but
