@@ -334,13 +334,49 @@ static void eng_read_run(void *ctx, uint64_t off, uint64_t *words, size_t n)
  * needs no entry) and invalidates through INV_*: the packets' pushes, the
  * FLUSH_TLB and the FENCE's wait cost several times that. Any packet still
  * pending keeps the command on the engine, which keeps the writes in order.
+ * A DDR error on those stores (or on hw_write64's reads) must fail the
+ * command as the engine's would, not stop the firmware: BUS_ERROR is
+ * masked while direct is on, and the edit's end (complete, or direct(ctx,
+ * false) in a batch) takes a recorded error as the engine's failure
+ * (ptm_hw.failed) and drops the data cache, whose write-through lines may
+ * hold a word DDR refused.
  */
 static bool direct;
+
+/* Reads and clears SYSCTL.BUSERR_STATUS: whether a CPU access got a bus
+   error since it was last cleared. */
+static bool bus_error_taken(void)
+{
+    uint32_t sysctl = GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_STATUS;
+
+    if (!(hal_read32(sysctl) & GMMU_SYSCTL_BUSERR_STATUS_PENDING))
+        return false;
+    hal_write32(sysctl, GMMU_SYSCTL_BUSERR_STATUS_PENDING);
+    return true;
+}
+
+static __attribute__((noinline)) void direct_end(void)
+{
+    if (!direct)
+        return;
+    direct = false;
+    if (bus_error_taken()) {
+        hal_dcache_invalidate();
+        pager.failed = true;
+        pager.stats.failures++;
+    }
+    hal_irq_unmask(GMMU_IRQ_BUS_ERROR);
+}
 
 static void eng_direct(void *ctx, bool on)
 {
     (void)ctx;
-    direct = on && !pq_busy(&queue) && !ptm_paging_failed(&pager);
+    if (!on) {
+        direct_end();
+    } else if (!pq_busy(&queue) && !ptm_paging_failed(&pager)) {
+        hal_irq_mask(GMMU_IRQ_BUS_ERROR);
+        direct = true;
+    }
 }
 
 static void eng_write64(void *ctx, uint64_t off, uint64_t value)
@@ -394,6 +430,7 @@ static void eng_invalidate(void *ctx, uint32_t asid, uint64_t start, uint64_t en
 static bool eng_complete(void *ctx)
 {
     (void)ctx;
+    direct_end();
     return ptm_paging_complete(&pager);
 }
 
@@ -457,15 +494,12 @@ static const struct vidmm_hw engine_hooks = {
  */
 static bool engine_probe(void)
 {
-    uint32_t sysctl = GMMU_SYSCTL_BASE + GMMU_SYSCTL_BUSERR_STATUS;
     bool found;
 
     hal_irq_mask(GMMU_IRQ_BUS_ERROR);
     found = pq_init(&queue) == PQ_OK;
-    if (hal_read32(sysctl) & GMMU_SYSCTL_BUSERR_STATUS_PENDING) {
-        hal_write32(sysctl, GMMU_SYSCTL_BUSERR_STATUS_PENDING);
+    if (bus_error_taken())
         found = false;
-    }
     hal_irq_unmask(GMMU_IRQ_BUS_ERROR);
     if (!found)
         return false;

@@ -274,6 +274,114 @@ static void test_unmap_fault_gives_up_the_space(void **state)
     assert_only_tables_lost(&v0, tables_c);
 }
 
+/* A space with a 64 KB allocation mapped in 4 KB pages (its tables made
+   by the engine) and a 4 KB allocation mapped beside it in the same
+   4 KB-page table: a leaf edit with the engine's queue idle, which the
+   firmware stores by CPU (no packet pushed). */
+struct leaf_space {
+    uint32_t as, big, small;
+    uint64_t big_va, small_va;
+};
+
+static int map_4k_pages(uint32_t as, uint32_t alloc, uint64_t size, uint64_t *va)
+{
+    struct gmmu_map_req req = {
+        .as_handle = as, .alloc_handle = alloc, .size = size, .page_sizes = 1u
+    };
+    return gmmu_map_va(dev, &req, va);
+}
+
+static struct leaf_space leaf_space(uint64_t pattern)
+{
+    struct leaf_space s = { .as = new_as(),
+                            .big = new_alloc(BUF_BYTES),
+                            .small = new_alloc(4 * KIB) };
+    assert_int_equal(map_4k_pages(s.as, s.big, BUF_BYTES, &s.big_va), 0);
+    engine_through(s.as, s.big_va, pattern);
+    uint32_t packets = pt_stats().eng_packets;
+    assert_int_equal(map_4k_pages(s.as, s.small, 4 * KIB, &s.small_va), 0);
+    assert_true(s.small_va >> 21 == s.big_va >> 21);
+    assert_int_equal(pt_stats().eng_packets, packets); /* the CPU's stores */
+    return s;
+}
+
+/* A write error on the CPU's stores of a leaf edit (a one-page MAP_VA,
+   then a one-page UNMAP_VA, into tables that are there, the engine idle)
+   fails the command as the engine's would: DEVICE_ERROR, the space given
+   up, one engine error counted, the device serving, other spaces mapping
+   and running, VRAM accounting exact. The BUS_ERROR interrupt, which
+   stops the firmware, must not fire for it. */
+static void test_leaf_edit_fault_gives_up_the_space(void **state)
+{
+    (void)state;
+    struct gmmu_vram_rsp v0 = vram();
+    uint64_t w0 = failed_writes();
+
+    uint32_t b = new_as();
+    struct soc_buffer buf_b = soc_make_buffer(dev, b, BUF_BYTES, 0, 0, 0);
+    engine_through(b, buf_b.va, 0xB0B0);
+    struct gmmu_vram_rsp vb = vram();
+
+    /* MAP_VA: a 4 KB page more into a's leaf table. */
+    struct leaf_space a = leaf_space(0xA0A0);
+    assert_int_equal(gmmu_unmap_va(dev, a.as, a.small_va, 4 * KIB), 0); /* direct, no fault */
+    uint64_t tables_a = vram().table_bytes - vb.table_bytes;
+    struct gmmu_pt_stats p0 = pt_stats();
+    struct gmmu_vram_rsp v1 = vram();
+    arm_next_vram_write();
+    uint64_t out;
+    assert_int_equal(map_4k_pages(a.as, a.small, 4 * KIB, &out), GMMU_STATUS_DEVICE_ERROR);
+    assert_int_equal(failed_writes(), w0 + 1);
+    assert_int_equal(gmmu_ping(dev, "leaf", 4), 0);
+    struct gmmu_pt_stats p1 = pt_stats();
+    assert_int_equal(p1.eng_errors, p0.eng_errors + 1);
+    assert_int_equal(p1.eng_packets, p0.eng_packets); /* the CPU's stores took it */
+    assert_given_up(a.as, a.big_va, a.small);
+    struct gmmu_vram_rsp vf = vram();
+    assert_int_equal(vf.allocations, v1.allocations);
+    assert_int_equal(vf.resident_bytes, v1.resident_bytes);
+    assert_int_equal(vf.address_spaces, v1.address_spaces);
+    assert_true(vf.free_bytes + vf.table_bytes == v1.free_bytes + v1.table_bytes);
+    engine_through(b, buf_b.va, 0xB1B1);
+
+    /* UNMAP_VA: a 4 KB page out of c's leaf table (others stay in it). */
+    struct gmmu_vram_rsp vc = vram();
+    struct leaf_space c = leaf_space(0xC0C0);
+    uint64_t tables_c = vram().table_bytes - vc.table_bytes;
+    p0 = pt_stats();
+    arm_next_vram_write();
+    assert_int_equal(gmmu_unmap_va(dev, c.as, c.small_va, 4 * KIB), GMMU_STATUS_DEVICE_ERROR);
+    assert_int_equal(failed_writes(), w0 + 2);
+    assert_int_equal(gmmu_ping(dev, "leaf", 4), 0);
+    p1 = pt_stats();
+    assert_int_equal(p1.eng_errors, p0.eng_errors + 1);
+    assert_int_equal(p1.eng_packets, p0.eng_packets);
+    assert_given_up(c.as, c.big_va, c.small);
+
+    /* b maps, runs and unmaps; a new space works; then everything goes. */
+    uint32_t extra = new_alloc(BUF_BYTES);
+    uint64_t vb2;
+    assert_int_equal(map(b, extra, &vb2), 0);
+    engine_through(b, vb2, 0xB2B2);
+    assert_int_equal(gmmu_unmap_va(dev, b, vb2, BUF_BYTES), 0);
+    struct leaf_space d = leaf_space(0xD0D0);
+    engine_through(d.as, d.big_va, 0xD1D1);
+    assert_int_equal(gmmu_destroy_as(dev, d.as), 0);
+    struct leaf_space *spaces[] = { &a, &c, &d };
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(gmmu_free(dev, spaces[i]->big), 0);
+        assert_int_equal(gmmu_free(dev, spaces[i]->small), 0);
+    }
+    assert_int_equal(gmmu_destroy_as(dev, a.as), 0);
+    assert_int_equal(gmmu_destroy_as(dev, c.as), 0);
+    assert_int_equal(gmmu_free(dev, extra), 0);
+    assert_int_equal(gmmu_destroy_as(dev, b), 0);
+    assert_int_equal(gmmu_free(dev, buf_b.alloc), 0);
+    assert_only_tables_lost(&v0, tables_a + tables_c);
+    struct gmmu_vram_rsp ve = vram();
+    assert_true(ve.table_bytes - v0.table_bytes == tables_a + tables_c);
+}
+
 static uint32_t alloc_flags(uint64_t size, uint32_t flags)
 {
     struct gmmu_alloc_req req = { .size = size, .flags = flags };
@@ -456,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_hook_is_quiet_when_untouched),
         cmocka_unit_test(test_map_fault_gives_up_the_space),
         cmocka_unit_test(test_unmap_fault_gives_up_the_space),
+        cmocka_unit_test(test_leaf_edit_fault_gives_up_the_space),
         cmocka_unit_test(test_move_copy_fault_changes_nothing),
     };
     return soc_run_tests(tests, &dev);
