@@ -4,13 +4,13 @@
  * arms a write error in the simulator's DDR model (the sim-link's DDR_FAULT
  * test hook, gmmu_sim_test_ddr_fault) on the VRAM segment for the next
  * write burst, then sends a table command. Nothing else writes VRAM in
- * between (the GPU engines are idle, the host sends nothing else, and the
- * firmware writes these commands' tables through the paging engine: it
- * stores by CPU only a leaf edit into a table that is there, with
- * nothing queued), so the burst that fails is the engine's first write
- * of that command; the simulator's count of failed bursts says it did
- * fail. What must hold (docs/vidmm.md,
- * "Engine errors"):
+ * between (the GPU engines are idle and the host sends nothing else), so
+ * the burst that fails is the command's first table write: the engine's
+ * packet, or, for a leaf edit (a few 4 KB entries into a table that is
+ * there, nothing queued), the CPU's store, which must fail the command
+ * the same way and not stop the firmware through BUS_ERROR. The
+ * simulator's count of failed bursts says it did fail. What must hold
+ * (docs/vidmm.md, "Engine errors"):
  *  - the command answers DEVICE_ERROR;
  *  - the address space is given up: every later command on it but
  *    DESTROY_AS answers DEVICE_ERROR (QUERY_VA, MAP_VA, UNMAP_VA,
