@@ -496,17 +496,6 @@ static void evict_setup(struct gmmu_alloc_rsp *c, uint32_t *as, uint64_t *va)
     expect_where(c->handle, GMMU_ALLOC_STATE_VRAM, GMMU_SEGMENT_VRAM, c->base);
 }
 
-static struct gmmu_ref_result walk_va(uint32_t as, uint64_t va)
-{
-    struct gmmu_ref_result r;
-    uint64_t root;
-    uint32_t id;
-
-    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
-    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
-    return r;
-}
-
 /* Evicted as a victim: into the pool's first unit and the aperture's
    first free run (after a 3-page allocation), its bytes copied, QUERY_ALLOC
    reporting the aperture address, its VA on the pool pages, the physical
@@ -530,7 +519,7 @@ static void test_evict_contig(void **state)
     expect_invalidated();
     expect_aperture_use((3 + C_PAGES) * PAGE);
     expect_tags(GMMU_SEGMENT_SYSTEM, POOL);
-    r = walk_va(as, va + 5 * PAGE);
+    r = walk(as, va + 5 * PAGE);
     assert_int_equal(r.fault, GMMU_FAULT_NONE);
     assert_int_equal(r.segment, GMMU_SEGMENT_SYSTEM);
     assert_int_equal(r.pa, POOL + 5 * PAGE);
@@ -556,7 +545,7 @@ static void test_evict_contig(void **state)
     expect_invalidated();
     expect_aperture_use(3 * PAGE);
     expect_tags(GMMU_SEGMENT_VRAM, c.base);
-    r = walk_va(as, va + 5 * PAGE);
+    r = walk(as, va + 5 * PAGE);
     assert_int_equal(r.segment, GMMU_SEGMENT_VRAM);
     assert_int_equal(r.pa, c.base + 5 * PAGE);
     assert_true(vidmm_phys_range_ok(sim.vm, c.base, C_PAGES * PAGE));
@@ -682,7 +671,7 @@ static void test_evict_contig_backing(void **state)
     assert_int_equal(sim.apt_invalidations, inv + 1);
     expect_invalidated();
     expect_tags(GMMU_SEGMENT_SYSTEM, POOL);
-    assert_int_equal(walk_va(as, va).pa, POOL);
+    assert_int_equal(walk(as, va).pa, POOL);
 
     sim.gone_lo = POOL;
     sim.gone_hi = POOL + MiB;

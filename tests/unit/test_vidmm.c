@@ -241,14 +241,6 @@ static uint32_t asid_of(uint32_t as)
     return id;
 }
 
-static struct gmmu_ref_result walk(uint32_t as, uint64_t va)
-{
-    struct gmmu_ref_result r;
-
-    vidmm_sim_walk(&sim, root_of(as), va, GMMU_ACCESS_READ, &r);
-    return r;
-}
-
 static void expect_mapped(uint32_t as, uint64_t va, unsigned segment, uint64_t pa, unsigned shift)
 {
     struct gmmu_ref_result r = walk(as, va);

@@ -123,17 +123,6 @@ static struct gmmu_alloc_info info(uint32_t a)
     return rsp;
 }
 
-static struct gmmu_ref_result walk(uint32_t as, uint64_t va)
-{
-    struct gmmu_ref_result r;
-    uint64_t root;
-    uint32_t id;
-
-    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
-    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
-    return r;
-}
-
 /* Every page of the list translates, from va on, to its own host page. */
 static void expect_pages(uint32_t as, uint64_t va, const uint64_t *pages, uint32_t n)
 {

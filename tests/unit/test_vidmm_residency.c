@@ -158,17 +158,6 @@ static uint32_t evict1(uint32_t a)
 
 /* ------------------------------------------------------------ the byte model */
 
-static struct gmmu_ref_result walk(uint32_t as, uint64_t va)
-{
-    struct gmmu_ref_result r;
-    uint64_t root;
-    uint32_t id;
-
-    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
-    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
-    return r;
-}
-
 static uint64_t tag(uint32_t a, uint64_t page)
 {
     return (uint64_t)a << 24 | page;

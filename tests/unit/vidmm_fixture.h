@@ -24,4 +24,17 @@ static uint32_t call(uint16_t opcode, const void *req, uint32_t len, void *rsp, 
     return vidmm_call(&sim, opcode, req, len, rsp, rsp_size);
 }
 
+/* The reference walker's answer for a read of VA in address space `as`,
+   over the tables as vidmm left them. */
+static inline struct gmmu_ref_result walk(uint32_t as, uint64_t va)
+{
+    struct gmmu_ref_result r;
+    uint64_t root;
+    uint32_t id;
+
+    assert_true(vidmm_as_info(sim.vm, as, &root, &id));
+    vidmm_sim_walk(&sim, root, va, GMMU_ACCESS_READ, &r);
+    return r;
+}
+
 #endif /* VIDMM_FIXTURE_H */
