@@ -82,3 +82,23 @@ TESTS += lint-ref-soc
 t-lint-ref-soc lint-ref-soc: $(REF_STUBS)
 	verilator --lint-only -Wall $(RTL_INCDIRS) --top-module soc_top $(REF_SOC_RTL) $(VEXRISCV_V)
 	@echo "lint-ref-soc: clean"
+
+# The simulators' clock gating (rtl/prim/prim_sim_clock_gate.sv,
+# docs/performance.md "Simulator speed"): each run below, with gating and
+# with every clock edge kept (GMMU_NO_CLOCK_GATE=1), prints the same, cycle
+# counts included: the MMU's directed tests and random translations with
+# idle gaps, the GPU and paging engines' random streams, the SoC's boot and
+# its paging-engine firmware test. (Here, after mmu.mk, engine.mk and
+# paging.mk: the prerequisites name their testbenches.)
+TESTS += clock-gate
+CLOCK_GATE_CHECK := tools/clock_gate_check.sh
+t-clock-gate: $(call mmu_tb_bin,default) $(call engine_tb_bin,default) $(call paging_tb_bin,default) \
+              $(SIM_BIN) $(call FW_ELF,gmmu) $(call FW_ELF,test_paging_soc)
+	$(CLOCK_GATE_CHECK) mmu-directed -- $(call mmu_tb_bin,default) directed
+	$(CLOCK_GATE_CHECK) mmu-random -- $(call mmu_tb_bin,default) random --count 100000 --seed 11 --quiet
+	$(CLOCK_GATE_CHECK) engine -- $(call engine_tb_bin,default) --seed 5 --count 100 --aborts 10 \
+	  --ddr-latency $(ENGINE_DDR_LATENCY)
+	$(CLOCK_GATE_CHECK) paging -- $(call paging_tb_bin,default) --seed 5 --streams 20 \
+	  --ddr-latency $(PAGING_DDR_LATENCY)
+	$(CLOCK_GATE_CHECK) soc-boot -- $(SIM_BIN) --boot-arg 1 --max-cycles 5000000 $(call FW_ELF,gmmu)
+	$(CLOCK_GATE_CHECK) soc-paging -- $(SIM_BIN) --max-cycles 5000000 $(call FW_ELF,test_paging_soc)
