@@ -437,14 +437,23 @@ module mmu_regs #(
 
 `ifndef SYNTHESIS
   // The second source holds its request and payload until it is accepted.
-  ext_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      ext_valid_i && !ext_ready_o |=> ext_valid_i && $stable(ext_type_i) && $stable(ext_asid_i)
-                                      && $stable(ext_start_i) && $stable(ext_end_i));
+  logic                 ext_wait_q, ext_fired_q;
+  logic [AsidW+106-1:0] ext_payload_q;
+  always_ff @(posedge clk_i) begin
+    ext_wait_q    <= rst_ni && ext_valid_i && !ext_ready_o;
+    ext_fired_q   <= rst_ni && ext_fire;
+    ext_payload_q <= {ext_type_i, ext_asid_i, ext_start_i, ext_end_i};
+    if (rst_ni && ext_wait_q) begin
+      ext_held: assert (ext_valid_i &&
+                        {ext_type_i, ext_asid_i, ext_start_i, ext_end_i} == ext_payload_q);
+    end
+    // Busy (for the engine) from the cycle after an acceptance.
+    if (rst_ni && ext_fired_q) ext_busy: assert (ext_busy_o);
+  end
   // When both sources pulse together, the register command is INV_ALL.
-  both_all: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      pulse_q && ext_q |-> cmd_type_q == 2'(gmmu_mmu_pkg::INV_ALL));
-  // Busy (for the engine) from the cycle after an acceptance.
-  ext_busy: assert property (@(posedge clk_i) disable iff (!rst_ni) ext_fire |=> ext_busy_o);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) both_all: assert (!(pulse_q && ext_q) || (cmd_type_q == 2'(gmmu_mmu_pkg::INV_ALL)));
+  end
 `endif
 
   // Whole-word registers: byte selects and burst types are ignored; the

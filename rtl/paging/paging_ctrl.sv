@@ -124,9 +124,11 @@ module paging_ctrl #(
 `ifndef SYNTHESIS
   // Every event names a real error code.
   for (genvar i = 0; i < NSrc; i++) begin : gen_ev_check
-    ev_code_known: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        ev_valid_i[i] |-> ev_code_i[i*3 +: 3] != 3'(gmmu_paging_pkg::PAGING_ERR_NONE) &&
-                          ev_code_i[i*3 +: 3] <= 3'(gmmu_paging_pkg::PAGING_ERR_AXI_WRITE));
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) ev_code_known: assert (!ev_valid_i[i] ||
+          (ev_code_i[i*3 +: 3] != 3'(gmmu_paging_pkg::PAGING_ERR_NONE) &&
+           ev_code_i[i*3 +: 3] <= 3'(gmmu_paging_pkg::PAGING_ERR_AXI_WRITE)));
+    end
   end
 `endif
 

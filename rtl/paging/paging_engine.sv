@@ -547,26 +547,22 @@ module paging_engine #(
                         aw_addr[63:32] & {32{!aw_port}}, ar_addr[63:32] & {32{!ar_port}}};
 
 `ifndef SYNTHESIS
-  // AXI masters: valid held with a stable payload until ready.
-  ddr_aw_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_ddr_awvalid_o && !m_ddr_awready_i |=> m_ddr_awvalid_o && $stable(m_ddr_awaddr_o) && $stable(m_ddr_awlen_o));
-  sys_aw_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_sys_awvalid_o && !m_sys_awready_i |=> m_sys_awvalid_o && $stable(m_sys_awaddr_o) && $stable(m_sys_awlen_o));
-  ddr_ar_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_ddr_arvalid_o && !m_ddr_arready_i |=> m_ddr_arvalid_o && $stable(m_ddr_araddr_o) && $stable(m_ddr_arlen_o));
-  sys_ar_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_sys_arvalid_o && !m_sys_arready_i |=> m_sys_arvalid_o && $stable(m_sys_araddr_o) && $stable(m_sys_arlen_o));
-  ddr_w_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_ddr_wvalid_o && !m_ddr_wready_i |=> m_ddr_wvalid_o && $stable(m_ddr_wdata_o) && $stable(m_ddr_wlast_o));
-  sys_w_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      m_sys_wvalid_o && !m_sys_wready_i |=> m_sys_wvalid_o && $stable(m_sys_wdata_o) && $stable(m_sys_wlast_o));
-  // Responses carry the only ID issued.
-  ids_zero: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (!m_ddr_bvalid_i || m_ddr_bid_i == '0) && (!m_ddr_rvalid_i || m_ddr_rid_i == '0) &&
-      (!m_sys_bvalid_i || m_sys_bid_i == '0) && (!m_sys_rvalid_i || m_sys_rid_i == '0));
-  // VRAM bursts stay below 4 GiB.
-  ddr_addr_32: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (!(aw_valid && !aw_port) || aw_addr[63:32] == '0) && (!(ar_valid && !ar_port) || ar_addr[63:32] == '0));
+  // The masters' handshake rules (valid held, payload stable until ready)
+  // are the bound protocol checkers' (rtl/dv/paging_engine_dv.sv). These
+  // are immediate checks at the engine's clock: a concurrent assertion
+  // makes the verilated model copy every signal it reads at each eval.
+  always_ff @(posedge clk_gated) begin
+    if (rst_ni) begin
+      // Responses carry the only ID issued.
+      ids_zero: assert ((!m_ddr_bvalid_i || m_ddr_bid_i == '0) &&
+                        (!m_ddr_rvalid_i || m_ddr_rid_i == '0) &&
+                        (!m_sys_bvalid_i || m_sys_bid_i == '0) &&
+                        (!m_sys_rvalid_i || m_sys_rid_i == '0));
+      // VRAM bursts stay below 4 GiB.
+      ddr_addr_32: assert ((!(aw_valid && !aw_port) || aw_addr[63:32] == '0) &&
+                           (!(ar_valid && !ar_port) || ar_addr[63:32] == '0));
+    end
+  end
 `endif
 
 endmodule : paging_engine

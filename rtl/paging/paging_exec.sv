@@ -285,9 +285,16 @@ module paging_exec #(
 
 `ifndef SYNTHESIS
   // The invalidation request is held until accepted, with its payload.
-  inv_held: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      inv_valid_o && !inv_ready_i |=> inv_valid_o && $stable(inv_type_o) &&
-                                     $stable(inv_asid_o) && $stable(inv_start_o) && $stable(inv_end_o));
+  logic                   inv_wait_q;
+  logic [AsidW+106-1:0]   inv_payload_q;
+  always_ff @(posedge clk_i) begin
+    inv_wait_q    <= rst_ni && inv_valid_o && !inv_ready_i;
+    inv_payload_q <= {inv_type_o, inv_asid_o, inv_start_o, inv_end_o};
+    if (rst_ni && inv_wait_q) begin
+      inv_held: assert (inv_valid_o &&
+                        {inv_type_o, inv_asid_o, inv_start_o, inv_end_o} == inv_payload_q);
+    end
+  end
 `endif
 
 endmodule : paging_exec

@@ -301,12 +301,24 @@ module paging_fetch #(
 
 `ifndef SYNTHESIS
   // The word buffer never overflows; the hand-out holds until taken.
-  buf_no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      buf_cnt_q <= 3'd3);
-  cmd_held: assert property (@(posedge clk_i) disable iff (!rst_ni || flush_i)
-      cmd_valid_o && !cmd_ready_i |=> cmd_valid_o && $stable(cmd_op_o) && $stable(cmd_w1_o));
-  literal_fits: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      cmd_valid_o && cmd_literal_o && cmd_op_o != 3'd0 |-> cmd_count_o + 32'd2 <= 32'(QueueWords));
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) buf_no_overflow: assert (buf_cnt_q <= 3'd3);
+  end
+  logic        cmd_wait_q;
+  logic [2:0]  cmd_op_q;
+  logic [63:0] cmd_w1_q;
+  always_ff @(posedge clk_i) begin
+    cmd_wait_q <= rst_ni && !flush_i && cmd_valid_o && !cmd_ready_i;
+    cmd_op_q   <= cmd_op_o;
+    cmd_w1_q   <= cmd_w1_o;
+    if (rst_ni && !flush_i && cmd_wait_q) begin
+      cmd_held: assert (cmd_valid_o && cmd_op_o == cmd_op_q && cmd_w1_o == cmd_w1_q);
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) literal_fits: assert (!(cmd_valid_o && cmd_literal_o && cmd_op_o != 3'd0) ||
+                                    (cmd_count_o + 32'd2 <= 32'(QueueWords)));
+  end
 `endif
 
 endmodule : paging_fetch

@@ -96,10 +96,12 @@ module paging_fifo #(
   assign count_o = count_q;
 
 `ifndef SYNTHESIS
-  no_overflow: assert property (@(posedge clk_i) disable iff (!rst_ni || flush_i)
-      push_i |-> count_q < CntW'(Depth) || pop);
-  out_stage_bound: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      out_cnt_q <= 2'd2);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && !flush_i) no_overflow: assert (!push_i || (count_q < CntW'(Depth) || pop));
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) out_stage_bound: assert (out_cnt_q <= 2'd2);
+  end
 `endif
 
 endmodule : paging_fifo

@@ -160,12 +160,16 @@ module paging_rd #(
   assign idle_o     = !aj_active_q && !ar_valid_q && (st_cnt_q == '0);
 
 `ifndef SYNTHESIS
-  one_port_reads: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !(r_valid_i[0] && r_valid_i[1]));
-  r_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      r_valid |-> pend_beats_q != '0);
-  ar_in_page: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      ar_valid_q |-> ({1'b0, ar_addr_q[11:3]} + {2'b0, ar_len_q}) < 10'd512);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) one_port_reads: assert (!(r_valid_i[0] && r_valid_i[1]));
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) r_expected: assert (!r_valid || (pend_beats_q != '0));
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) ar_in_page: assert (!ar_valid_q ||
+                                  (({1'b0, ar_addr_q[11:3]} + {2'b0, ar_len_q}) < 10'd512));
+  end
 `endif
 
 endmodule : paging_rd

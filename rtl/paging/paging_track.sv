@@ -117,10 +117,12 @@ module paging_track #(
 
 `ifndef SYNTHESIS
     // A B answers a burst this port issued; a push finds room.
-    b_expected: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        b_valid_i[p] |-> cnt_q != '0);
-    push_room: assert property (@(posedge clk_i) disable iff (!rst_ni)
-        push_here |-> room_o[p]);
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) b_expected: assert (!b_valid_i[p] || (cnt_q != '0));
+    end
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) push_room: assert (!push_here || (room_o[p]));
+    end
 `endif
   end
 
@@ -199,8 +201,10 @@ module paging_track #(
   assign packets_done_o = done_q;
 
 `ifndef SYNTHESIS
-  open_closed_slot_is_new: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      open |-> !(close_a_i && close_a_slot_i == tail_q) && !(close_b_i && close_b_slot_i == tail_q));
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) open_closed_slot_is_new: assert (!open ||
+        (!(close_a_i && close_a_slot_i == tail_q) && !(close_b_i && close_b_slot_i == tail_q)));
+  end
 `endif
 
 endmodule : paging_track

@@ -265,14 +265,19 @@ module paging_wr #(
 
 `ifndef SYNTHESIS
   // Bursts stay within a 4 KiB page and MaxBurst beats.
-  aw_in_page: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      aw_valid_q |-> ({1'b0, aw_addr_q[11:3]} + {2'b0, aw_len_q}) < 10'd512);
-  aw_max_burst: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      aw_valid_q |-> 32'(aw_len_q) < 32'(MaxBurst));
-  reserved_bound: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      reserved_q <= fifo_count_i);
-  job_count_nonzero: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      job_take |-> job_count_i != 32'd0);
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) aw_in_page: assert (!aw_valid_q ||
+                                  (({1'b0, aw_addr_q[11:3]} + {2'b0, aw_len_q}) < 10'd512));
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) aw_max_burst: assert (!aw_valid_q || (32'(aw_len_q) < 32'(MaxBurst)));
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) reserved_bound: assert (reserved_q <= fifo_count_i);
+  end
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) job_count_nonzero: assert (!job_take || (job_count_i != 32'd0));
+  end
 `endif
 
 endmodule : paging_wr
