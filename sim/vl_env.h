@@ -4,9 +4,10 @@
 // the model is built.
 //
 //   GMMU_NO_CLOCK_GATE=1  the plusarg +no_clock_gate: every gated block
-//                         keeps every clock edge and the held inputs pass
-//                         straight through (rtl/prim/prim_sim_clock_gate.sv),
-//                         so a run can be compared with its gated twin.
+//                         keeps every clock edge and the held inputs are
+//                         taken every cycle (rtl/prim/prim_sim_clock_gate.sv,
+//                         prim_sim_input_sample.sv), so a run can be
+//                         compared with its gated twin.
 #ifndef GMMU_SIM_VL_ENV_H
 #define GMMU_SIM_VL_ENV_H
 

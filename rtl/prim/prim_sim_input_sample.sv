@@ -17,9 +17,9 @@
 // phase, before the next rising edge, which is also where that logic would
 // first see them.
 //
-// Only the Verilator build holds the bus. For synthesis, and in a verilated
-// model run with the plusarg +no_clock_gate (prim_sim_clock_gate), q_o is
-// d_i.
+// Only the Verilator build holds the bus; for synthesis q_o is d_i. A
+// verilated model run with the plusarg +no_clock_gate (prim_sim_clock_gate)
+// takes the bus at every falling edge, changed or not.
 module prim_sim_input_sample #(
   parameter int unsigned Width = 1
 ) (
@@ -31,15 +31,17 @@ module prim_sim_input_sample #(
 `ifdef VERILATOR
   logic [Width-1:0] held_q;
   logic             take;
-  bit               pass_through;
+  bit               every_cycle;
 
-  initial pass_through = $test$plusargs("no_clock_gate");
+  initial every_cycle = $test$plusargs("no_clock_gate");
 
-  assign take = !clk_i && (d_i != held_q);
+  // q_o is the register alone: a path from d_i would put the logic behind
+  // it back among the inputs' logic.
+  assign take = !clk_i && (every_cycle || d_i != held_q);
 
   always_ff @(posedge take) held_q <= d_i;
 
-  assign q_o = pass_through ? d_i : held_q;
+  assign q_o = held_q;
 `else
   assign q_o = d_i;
 
