@@ -329,6 +329,34 @@ static void put(struct op *op, uint64_t offset, uint64_t value)
     w->words[w->n++] = value;
 }
 
+/* Queue n writes first + i * step from offset, as n put() calls would: a
+ * pattern grows by n at once, so a run of like entries costs the same
+ * whatever its length. Short runs, and hooks without write_pattern, go
+ * word by word. */
+static void put_pattern(struct op *op, uint64_t offset, uint64_t first, uint64_t step, uint32_t n)
+{
+    struct writer *w = &op->w;
+    bool next = w->n && offset == w->offset + w->n * GMMU_PTE_BYTES;
+
+    if (n < 3 || !op->pm->hw->write_pattern) {
+        for (uint32_t i = 0; i < n; i++, first += step)
+            put(op, offset + i * GMMU_PTE_BYTES, first);
+        return;
+    }
+    op->changed = true;
+    if (next && w->pattern && w->step == step && first == w->first + w->n * step &&
+        w->n + n <= PATTERN_MAX) {
+        w->n += n;
+        return;
+    }
+    flush(op);
+    w->offset = offset;
+    w->pattern = true;
+    w->first = first;
+    w->step = step;
+    w->n = n;
+}
+
 /* Read an entry, seeing the writes still queued. op may be NULL. */
 static uint64_t get(const struct ptm *pm, const struct op *op, uint64_t offset)
 {
@@ -786,14 +814,15 @@ static struct run source_run(struct op *op, uint64_t va, uint64_t max, unsigned 
     return run_make(RUN_INVALID, max, 0);
 }
 
-/* Whether one entry of `span` bytes at this level can hold the run. */
-static bool run_fits_entry(const struct run *r, uint64_t span, unsigned page)
+/* Whether one entry of `span` bytes at this level can hold the run from
+ * d bytes into it. */
+static bool run_fits_entry(const struct run *r, uint64_t d, uint64_t span, unsigned page)
 {
-    if (r->len != span)
+    if (r->len - d < span)
         return false;
     if (r->kind != RUN_MAPPED)
         return true;
-    return page && (r->pages & page) && !(r->pa & (span - 1));
+    return page && (r->pages & page) && !((r->pa + d) & (span - 1));
 }
 
 /* Does the command leave [a, b) translating as the invalid or terminal
@@ -981,7 +1010,7 @@ static uint64_t upper_entry(struct op *op, unsigned level, struct table *t, uint
     if (a == base && b == base + span) {
         struct run r = source_run(op, a, span, level_page(level));
 
-        if (run_fits_entry(&r, span, level_page(level))) {
+        if (run_fits_entry(&r, 0, span, level_page(level))) {
             uint64_t ne = make_entry(&r, 0, level);
 
             if (!op->counting)
@@ -1085,8 +1114,10 @@ struct leaves {
     bool split;          /* w0 is a 2 MB page or zero, being split */
     uint64_t t4, t64;    /* leaf tables, NO_BLOCK if none */
     bool t4_fresh, t64_fresh;
-    int32_t delta4, delta64; /* valid words gained by t4, t64 */
-    unsigned c0, c1;         /* chunks to visit, inclusive */
+    int32_t delta4, delta64;      /* valid words gained by t4, t64 */
+    unsigned c0, c1;              /* chunks to visit, inclusive */
+    uint64_t memo_va, memo_until; /* region_run: the source's run from memo_va */
+    struct run memo;
     uint8_t action[CHUNKS];
     uint64_t new64[CHUNKS];
 };
@@ -1106,6 +1137,27 @@ static uint64_t old64(const struct leaves *lv, unsigned c)
     return get(lv->op->pm, lv->op, lv->t64 + (uint64_t)c * GMMU_PTE_BYTES);
 }
 
+/*
+ * The source's run holding va, as lv->memo and the offset of va in it: a
+ * run of extents or of a uniform source from va is the rest of any run
+ * holding va, so one source_run to the command's end in the region serves
+ * every chunk (and is never copied: a struct copy is a memcpy call). A
+ * copy's run also depends on where it starts (the page sizes its pieces
+ * allow) and on max, so a copy asks the source each time.
+ */
+static uint64_t region_run(struct leaves *lv, uint64_t va, uint64_t max, unsigned page)
+{
+    struct op *op = lv->op;
+    bool copy = op->src->kind == SRC_COPY;
+
+    if (copy || va < lv->memo_va || va >= lv->memo_until) {
+        lv->memo = source_run(op, va, copy ? max : lv->b - va, copy ? page : 0);
+        lv->memo_va = va;
+        lv->memo_until = copy ? va : va + lv->memo.len;
+    }
+    return va - lv->memo_va;
+}
+
 /* Decide chunk c's layout. Sets *need4 / *need64 when the decision needs a
  * 4 KB / 64 KB-page table with a valid entry in it. */
 static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
@@ -1121,11 +1173,11 @@ static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
         lv->action[c] = CHUNK_64K;
         lv->new64[c] = was;
     } else if (a == cb0 && b == cb1) {
-        struct run r = source_run(op, a, SIZE_64K, PTM_PAGE_64K);
+        uint64_t d = region_run(lv, a, SIZE_64K, PTM_PAGE_64K);
 
-        if (run_fits_entry(&r, SIZE_64K, PTM_PAGE_64K)) {
+        if (run_fits_entry(&lv->memo, d, SIZE_64K, PTM_PAGE_64K)) {
             lv->action[c] = CHUNK_64K;
-            lv->new64[c] = make_entry(&r, 0, LEAF);
+            lv->new64[c] = make_entry(&lv->memo, d, LEAF);
         } else {
             /* Not one entry, so some page of it is valid. */
             lv->action[c] = CHUNK_4K;
@@ -1144,70 +1196,96 @@ static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
     *need64 |= pte_valid(lv->new64[c]);
 }
 
-/* New 4 KB entries of chunk c: the command's pages from the source, the
- * others from the split 64 KB page or as they were. */
-static void chunk_4k_words(struct leaves *lv, unsigned c, const uint64_t old[], uint64_t out[])
-{
-    struct op *op = lv->op;
-    uint64_t cb0 = chunk_base(lv, c);
-    uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb0 + SIZE_64K);
-    uint64_t was = old64(lv, c);
-
-    for (unsigned p = 0; p < CHUNK_PAGES; p++) {
-        struct run r;
-
-        out[p] = old[p];
-        if (lv->action[c] != CHUNK_4K_SPLIT)
-            continue;
-        r = entry_run(was, cb0 + p * SIZE_4K, GMMU_PAGE_SHIFT_64K, 0);
-        out[p] = make_entry(&r, 0, LEAF);
-    }
-    for (uint64_t pos = a; pos < b;) {
-        struct run r = source_run(op, pos, b - pos, 0);
-
-        for (uint64_t off = 0; off < r.len; off += SIZE_4K)
-            out[(pos + off - cb0) / SIZE_4K] = make_entry(&r, off, LEAF);
-        pos += r.len;
-    }
-}
-
 static void read_chunk_4k(struct leaves *lv, unsigned c, uint64_t out[])
 {
-    uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
+    get_run(lv->op, lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES, out, CHUNK_PAGES);
+}
 
-    if (!lv->t4_fresh) {
-        get_run(lv->op, at, out, CHUNK_PAGES);
+/* The n 4 KB entries from va become what the run r says from d bytes into
+ * it; old[]
+ * holds them now (NULL: a fresh table, all invalid). Only the entries that
+ * change are written (an unchanged one would cost a store and tell the
+ * walker nothing), each stretch of them as one put_pattern: the entries of
+ * a run step evenly. */
+static void leaf_set(struct leaves *lv, const uint64_t *old, uint64_t va, const struct run *r,
+                     uint64_t d, uint32_t n)
+{
+    uint32_t s = 0;
+    uint64_t at = lv->t4 + (va - lv->base) / SIZE_4K * GMMU_PTE_BYTES;
+    uint64_t from = make_entry(r, d, LEAF), want = from;
+    uint64_t step = make_entry(r, d + SIZE_4K, LEAF) - from;
+    int32_t valid = pte_valid(from);
+
+    if (!old) {
+        if (valid) {
+            lv->delta4 += (int32_t)n;
+            put_pattern(lv->op, at, from, step, n);
+        }
         return;
     }
-    for (unsigned p = 0; p < CHUNK_PAGES; p++)
-        out[p] = 0;
+    for (uint32_t i = 0; i < n; i++, want += step) {
+        if (old[i] != want) {
+            lv->delta4 += valid - (int32_t)pte_valid(old[i]);
+            continue;
+        }
+        put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, i - s);
+        s = i + 1;
+        from = want + step;
+    }
+    put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, n - s);
 }
 
-/* Write the chunk's 4 KB entries that change; unchanged ones cost a DDR
- * store each (two on a 32-bit bus) and tell the walker nothing. */
-static void write_chunk_4k(struct leaves *lv, unsigned c, const uint64_t old[],
-                           const uint64_t want[])
+/* The command's 4 KB entries in [a, b) of the region, from the source;
+ * old[] as for leaf_set, from a. */
+static void gain_range(struct leaves *lv, const uint64_t *old, uint64_t a, uint64_t b)
 {
-    uint64_t at = lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES;
+    for (uint64_t pos = a; pos < b;) {
+        uint64_t d = region_run(lv, pos, b - pos, 0);
+        uint64_t len = min64(lv->memo.len - d, b - pos);
 
-    for (unsigned p = 0; p < CHUNK_PAGES; p++)
-        if (old[p] != want[p])
-            put_counted(lv->op, &lv->delta4, at + p * GMMU_PTE_BYTES, old[p], want[p]);
+        leaf_set(lv, old ? old + (pos - a) / SIZE_4K : NULL, pos, &lv->memo, d,
+                 (uint32_t)(len / SIZE_4K));
+        pos += len;
+    }
 }
 
-/* Pass 1: the 4 KB entries that become valid or change. */
+/* Pass 1: the 4 KB entries that become valid or change, in ascending
+ * order: the command's from the source, the rest of a split chunk from its
+ * 64 KB page. In a fresh table (all invalid) the chunks in a row that turn
+ * to 4 KB entries are one range of the source, with nothing to read. */
 static void pass_4k_gain(struct leaves *lv)
 {
-    uint64_t old[CHUNK_PAGES], want[CHUNK_PAGES];
+    uint64_t old[CHUNK_PAGES];
 
     if (lv->t4 == NO_BLOCK)
         return;
     for (unsigned c = lv->c0; c <= lv->c1; c++) {
+        uint64_t cb0 = chunk_base(lv, c), a = max64(lv->a, cb0), b = min64(lv->b, cb0 + SIZE_64K);
+        struct run r;
+
+        if (lv->action[c] == CHUNK_4K && lv->t4_fresh) {
+            while (c < lv->c1 && lv->action[c + 1] == CHUNK_4K)
+                c++;
+            gain_range(lv, NULL, a, min64(lv->b, chunk_base(lv, c) + SIZE_64K));
+            continue;
+        }
         if (lv->action[c] != CHUNK_4K && lv->action[c] != CHUNK_4K_SPLIT)
             continue;
-        read_chunk_4k(lv, c, old);
-        chunk_4k_words(lv, c, old, want);
-        write_chunk_4k(lv, c, old, want);
+        if (lv->t4_fresh)
+            for (unsigned p = 0; p < CHUNK_PAGES; p++)
+                old[p] = 0;
+        else
+            read_chunk_4k(lv, c, old);
+        if (lv->action[c] == CHUNK_4K_SPLIT) {
+            r = entry_run(old64(lv, c), cb0, GMMU_PAGE_SHIFT_64K, 0);
+            leaf_set(lv, old, cb0, &r, 0, (uint32_t)((a - cb0) / SIZE_4K));
+        }
+        gain_range(lv, old + (a - cb0) / SIZE_4K, a, b);
+        if (lv->action[c] == CHUNK_4K_SPLIT) {
+            r = entry_run(old64(lv, c), b, GMMU_PAGE_SHIFT_64K, 0);
+            leaf_set(lv, old + (b - cb0) / SIZE_4K, b, &r, 0,
+                     (uint32_t)((cb0 + SIZE_64K - b) / SIZE_4K));
+        }
     }
 }
 
@@ -1232,7 +1310,7 @@ static void pass_64k(struct leaves *lv)
  * (which is already in place). */
 static void pass_4k_clear(struct leaves *lv)
 {
-    static const uint64_t none[CHUNK_PAGES];
+    struct run none = run_make(RUN_INVALID, SIZE_64K, 0);
     uint64_t old[CHUNK_PAGES];
 
     if (lv->t4 == NO_BLOCK || lv->t4_fresh)
@@ -1241,7 +1319,7 @@ static void pass_4k_clear(struct leaves *lv)
         if (lv->action[c] != CHUNK_64K)
             continue;
         read_chunk_4k(lv, c, old);
-        write_chunk_4k(lv, c, old, none);
+        leaf_set(lv, old, chunk_base(lv, c), &none, 0, CHUNK_PAGES);
     }
 }
 
@@ -1406,6 +1484,7 @@ static void leaves_init(struct leaves *lv, struct op *op, struct table *t, uint6
     lv->t4_fresh = lv->t64_fresh = false;
     lv->delta4 = lv->delta64 = 0;
     lv->c0 = lv->c1 = 0;
+    lv->memo_va = lv->memo_until = 0;
 }
 
 /* One dual entry covering [base, base + 2 MB), of which the command owns
@@ -1421,10 +1500,10 @@ static bool dual_entry(struct op *op, struct table *t, uint64_t base, uint64_t a
     if (!pte_table(lv.w0) && !pte_valid(lv.w1) && source_matches(op, lv.w0, SHIFT_2M, a, b))
         return pte_valid(lv.w0);
     if (a == base && b == base + SIZE_2M) {
-        struct run r = source_run(op, a, SIZE_2M, PTM_PAGE_2M);
+        uint64_t d = region_run(&lv, a, SIZE_2M, PTM_PAGE_2M);
 
-        if (run_fits_entry(&r, SIZE_2M, PTM_PAGE_2M)) {
-            uint64_t ne = make_entry(&r, 0, DUAL);
+        if (run_fits_entry(&lv.memo, d, SIZE_2M, PTM_PAGE_2M)) {
+            uint64_t ne = make_entry(&lv.memo, d, DUAL);
 
             if (!op->counting)
                 replace_dual(op, t, lv.entry_offset, lv.w0, lv.w1, ne, base, win);
