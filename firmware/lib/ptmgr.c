@@ -845,18 +845,6 @@ static bool source_matches(struct op *op, uint64_t e, unsigned shift, uint64_t a
     return true;
 }
 
-static bool source_has_valid(struct op *op, uint64_t a, uint64_t b)
-{
-    for (uint64_t pos = a; pos < b;) {
-        struct run r = source_run(op, pos, b - pos, 0);
-
-        if (r.kind != RUN_INVALID)
-            return true;
-        pos += r.len;
-    }
-    return false;
-}
-
 /* ------------------------------------------------------------ freeing */
 
 static void free_dual_table(struct op *op, uint64_t offset, uint64_t va)
@@ -1158,31 +1146,42 @@ static uint64_t region_run(struct leaves *lv, uint64_t va, uint64_t max, unsigne
     return va - lv->memo_va;
 }
 
-/* Decide chunk c's layout. Sets *need4 / *need64 when the decision needs a
- * 4 KB / 64 KB-page table with a valid entry in it. */
-static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
+/* Decide chunk c's layout, and that of the whole chunks after it that the
+ * same run of the source covers (they decide alike: one entry each, the
+ * next one step further, or 4 KB entries each); returns the last chunk
+ * decided. Sets *need4 / *need64 when the decisions need a 4 KB / 64 KB-page
+ * table with a valid entry in it. */
+static unsigned plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
 {
     struct op *op = lv->op;
     uint64_t cb0 = chunk_base(lv, c), cb1 = cb0 + SIZE_64K;
     uint64_t a = max64(lv->a, cb0), b = min64(lv->b, cb1);
-    uint64_t was = old64(lv, c);
+    uint64_t was;
 
+    if (a == cb0 && b == cb1) {
+        uint64_t d = region_run(lv, a, SIZE_64K, PTM_PAGE_64K);
+        bool fits = run_fits_entry(&lv->memo, d, SIZE_64K, PTM_PAGE_64K);
+        uint64_t e = make_entry(&lv->memo, d, LEAF);
+        uint64_t step = make_entry(&lv->memo, d + SIZE_64K, LEAF) - e;
+        /* The chunks below `stop` end inside the run and the command. */
+        unsigned stop = (unsigned)((min64(lv->b, lv->memo_until) - lv->base) / SIZE_64K);
+
+        /* Not one entry: the run maps, so some page of the chunk is valid. */
+        *need4 |= !fits;
+        *need64 |= fits && pte_valid(e);
+        for (;; c++, e += step) {
+            lv->action[c] = fits ? CHUNK_64K : CHUNK_4K;
+            lv->new64[c] = fits ? e : 0;
+            if (c == lv->c1 || c + 1 >= stop)
+                return c;
+        }
+    }
+    was = old64(lv, c);
     lv->new64[c] = 0;
     if (a >= b) {
         /* Outside the command: only visited to carry a split over. */
         lv->action[c] = CHUNK_64K;
         lv->new64[c] = was;
-    } else if (a == cb0 && b == cb1) {
-        uint64_t d = region_run(lv, a, SIZE_64K, PTM_PAGE_64K);
-
-        if (run_fits_entry(&lv->memo, d, SIZE_64K, PTM_PAGE_64K)) {
-            lv->action[c] = CHUNK_64K;
-            lv->new64[c] = make_entry(&lv->memo, d, LEAF);
-        } else {
-            /* Not one entry, so some page of it is valid. */
-            lv->action[c] = CHUNK_4K;
-            *need4 = true;
-        }
     } else if (pte_valid(was) && source_matches(op, was, GMMU_PAGE_SHIFT_64K, a, b)) {
         lv->action[c] = CHUNK_KEEP;
         lv->new64[c] = was;
@@ -1190,107 +1189,115 @@ static void plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *need64)
         lv->action[c] = CHUNK_4K_SPLIT;
         *need4 = true;
     } else {
+        uint64_t d = region_run(lv, a, b - a, 0);
+
+        /* A run ends where the source stops being what it was, so an
+           invalid run shorter than [a, b) is followed by a valid one. */
         lv->action[c] = CHUNK_4K;
-        *need4 |= source_has_valid(op, a, b);
+        *need4 |= lv->memo.kind != RUN_INVALID || lv->memo.len - d < b - a;
     }
     *need64 |= pte_valid(lv->new64[c]);
+    return c;
 }
 
-static void read_chunk_4k(struct leaves *lv, unsigned c, uint64_t out[])
+/*
+ * The 4 KB entries of [off, end) (offsets in the region, which fit 32 bits
+ * and keep this code small) become what the run r says from d bytes into it, or (r NULL) what the source says; old[] holds them now (NULL: a
+ * fresh table, all invalid). Only the entries that change are written (an
+ * unchanged one would cost a store and tell the walker nothing), each
+ * stretch of them as one put_pattern: the entries of a run step evenly, so
+ * a fresh table's run costs the same whatever its length.
+ */
+static void leaf_set(struct leaves *lv, const uint64_t *old, uint32_t off, uint32_t end,
+                     const struct run *r, uint64_t d)
 {
-    get_run(lv->op, lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES, out, CHUNK_PAGES);
-}
+    while (off < end) {
+        const struct run *run = r ? r : &lv->memo;
+        uint64_t at = lv->t4 + (off / SIZE_4K) * GMMU_PTE_BYTES, from, want, step;
+        uint32_t n, s = 0;
+        int32_t valid;
 
-/* The n 4 KB entries from va become what the run r says from d bytes into
- * it; old[]
- * holds them now (NULL: a fresh table, all invalid). Only the entries that
- * change are written (an unchanged one would cost a store and tell the
- * walker nothing), each stretch of them as one put_pattern: the entries of
- * a run step evenly. */
-static void leaf_set(struct leaves *lv, const uint64_t *old, uint64_t va, const struct run *r,
-                     uint64_t d, uint32_t n)
-{
-    uint32_t s = 0;
-    uint64_t at = lv->t4 + (va - lv->base) / SIZE_4K * GMMU_PTE_BYTES;
-    uint64_t from = make_entry(r, d, LEAF), want = from;
-    uint64_t step = make_entry(r, d + SIZE_4K, LEAF) - from;
-    int32_t valid = pte_valid(from);
-
-    if (!old) {
-        if (valid) {
-            lv->delta4 += (int32_t)n;
-            put_pattern(lv->op, at, from, step, n);
-        }
-        return;
-    }
-    for (uint32_t i = 0; i < n; i++, want += step) {
-        if (old[i] != want) {
-            lv->delta4 += valid - (int32_t)pte_valid(old[i]);
+        if (!r)
+            d = region_run(lv, lv->base + off, end - off, 0);
+        n = (uint32_t)min64(run->len - d, end - off) / (uint32_t)SIZE_4K;
+        from = want = make_entry(run, d, LEAF);
+        step = make_entry(run, d + SIZE_4K, LEAF) - from;
+        valid = pte_valid(from);
+        off += n * (uint32_t)SIZE_4K;
+        d += n * (uint32_t)SIZE_4K;
+        if (!old) {
+            if (valid) {
+                lv->delta4 += (int32_t)n;
+                put_pattern(lv->op, at, from, step, n);
+            }
             continue;
         }
-        put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, i - s);
-        s = i + 1;
-        from = want + step;
-    }
-    put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, n - s);
-}
-
-/* The command's 4 KB entries in [a, b) of the region, from the source;
- * old[] as for leaf_set, from a. */
-static void gain_range(struct leaves *lv, const uint64_t *old, uint64_t a, uint64_t b)
-{
-    for (uint64_t pos = a; pos < b;) {
-        uint64_t d = region_run(lv, pos, b - pos, 0);
-        uint64_t len = min64(lv->memo.len - d, b - pos);
-
-        leaf_set(lv, old ? old + (pos - a) / SIZE_4K : NULL, pos, &lv->memo, d,
-                 (uint32_t)(len / SIZE_4K));
-        pos += len;
+        for (uint32_t i = 0; i < n; i++, want += step) {
+            if (old[i] != want) {
+                lv->delta4 += valid - (int32_t)pte_valid(old[i]);
+                continue;
+            }
+            put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, i - s);
+            s = i + 1;
+            from = want + step;
+        }
+        put_pattern(lv->op, at + s * GMMU_PTE_BYTES, from, step, n - s);
+        old += n;
     }
 }
 
-/* Pass 1: the 4 KB entries that become valid or change, in ascending
- * order: the command's from the source, the rest of a split chunk from its
- * 64 KB page. In a fresh table (all invalid) the chunks in a row that turn
- * to 4 KB entries are one range of the source, with nothing to read. */
-static void pass_4k_gain(struct leaves *lv)
+/*
+ * Pass 1 (clear false): the 4 KB entries that become valid or change, in
+ * ascending order: the command's from the source, the rest of a split
+ * chunk from its 64 KB page. In a fresh table (all invalid) the chunks in
+ * a row that turn to 4 KB entries are one range of the source, with
+ * nothing to read. Pass 3 (clear true): the 4 KB entries under chunks that
+ * are now one 64 KB entry (which is already in place) are cleared.
+ */
+static void pass_4k(struct leaves *lv, bool clear)
 {
+    static const struct run none = { .kind = RUN_INVALID, .len = SIZE_64K };
     uint64_t old[CHUNK_PAGES];
+    uint32_t ra = (uint32_t)(lv->a - lv->base), rb = (uint32_t)(lv->b - lv->base);
 
-    if (lv->t4 == NO_BLOCK)
+    if (lv->t4 == NO_BLOCK || (clear && lv->t4_fresh))
         return;
     for (unsigned c = lv->c0; c <= lv->c1; c++) {
-        uint64_t cb0 = chunk_base(lv, c), a = max64(lv->a, cb0), b = min64(lv->b, cb0 + SIZE_64K);
+        uint32_t cb0 = c * (uint32_t)SIZE_64K, cb1 = cb0 + (uint32_t)SIZE_64K;
+        uint32_t a = cb0 > ra ? cb0 : ra, b = cb1 < rb ? cb1 : rb;
+        const uint64_t *o = lv->t4_fresh ? zero_words : old;
+        unsigned act = lv->action[c];
         struct run r;
 
-        if (lv->action[c] == CHUNK_4K && lv->t4_fresh) {
+        if (clear != (act == CHUNK_64K) || act == CHUNK_KEEP)
+            continue;
+        if (act == CHUNK_4K && lv->t4_fresh) {
             while (c < lv->c1 && lv->action[c + 1] == CHUNK_4K)
                 c++;
-            gain_range(lv, NULL, a, min64(lv->b, chunk_base(lv, c) + SIZE_64K));
+            cb1 = (c + 1) * (uint32_t)SIZE_64K;
+            leaf_set(lv, NULL, a, cb1 < rb ? cb1 : rb, NULL, 0);
             continue;
         }
-        if (lv->action[c] != CHUNK_4K && lv->action[c] != CHUNK_4K_SPLIT)
+        if (o == old)
+            get_run(lv->op, lv->t4 + (uint64_t)c * CHUNK_PAGES * GMMU_PTE_BYTES, old, CHUNK_PAGES);
+        if (clear) {
+            leaf_set(lv, old, cb0, cb1, &none, 0);
             continue;
-        if (lv->t4_fresh)
-            for (unsigned p = 0; p < CHUNK_PAGES; p++)
-                old[p] = 0;
-        else
-            read_chunk_4k(lv, c, old);
-        if (lv->action[c] == CHUNK_4K_SPLIT) {
-            r = entry_run(old64(lv, c), cb0, GMMU_PAGE_SHIFT_64K, 0);
-            leaf_set(lv, old, cb0, &r, 0, (uint32_t)((a - cb0) / SIZE_4K));
         }
-        gain_range(lv, old + (a - cb0) / SIZE_4K, a, b);
-        if (lv->action[c] == CHUNK_4K_SPLIT) {
-            r = entry_run(old64(lv, c), b, GMMU_PAGE_SHIFT_64K, 0);
-            leaf_set(lv, old + (b - cb0) / SIZE_4K, b, &r, 0,
-                     (uint32_t)((cb0 + SIZE_64K - b) / SIZE_4K));
+        if (act == CHUNK_4K_SPLIT) {
+            r = entry_run(old64(lv, c), lv->base + cb0, GMMU_PAGE_SHIFT_64K, 0);
+            leaf_set(lv, o, cb0, a, &r, 0);
         }
+        leaf_set(lv, o + (a - cb0) / SIZE_4K, a, b, NULL, 0);
+        if (act == CHUNK_4K_SPLIT)
+            leaf_set(lv, o + (b - cb0) / SIZE_4K, b, cb1, &r, b - cb0);
     }
 }
 
 /* Pass 2: the 64 KB entries, set for 64 KB chunks and cleared for 4 KB ones
- * (whose 4 KB entries are already in place). */
+ * (whose 4 KB entries are already in place). In a fresh table (all
+ * invalid) the valid entries in a row that step evenly are one
+ * put_pattern. */
 static void pass_64k(struct leaves *lv)
 {
     if (lv->t64 == NO_BLOCK)
@@ -1300,26 +1307,20 @@ static void pass_64k(struct leaves *lv)
         uint64_t cur = lv->t64_fresh ? 0 : get(lv->op->pm, lv->op, at);
         /* A kept chunk is rewritten only when a split moves it. */
         uint64_t want = lv->new64[c];
+        unsigned e = c;
 
-        if (want != cur)
+        if (lv->t64_fresh && pte_valid(want)) {
+            uint64_t step = c < lv->c1 ? lv->new64[c + 1] - want : 0;
+
+            while (e < lv->c1 && pte_valid(lv->new64[e + 1]) &&
+                   lv->new64[e + 1] - lv->new64[e] == step)
+                e++;
+            lv->delta64 += (int32_t)(e - c + 1);
+            put_pattern(lv->op, at, want, step, e - c + 1);
+            c = e;
+        } else if (want != cur) {
             put_counted(lv->op, &lv->delta64, at, cur, want);
-    }
-}
-
-/* Pass 3: clear the 4 KB entries under chunks that are now one 64 KB entry
- * (which is already in place). */
-static void pass_4k_clear(struct leaves *lv)
-{
-    struct run none = run_make(RUN_INVALID, SIZE_64K, 0);
-    uint64_t old[CHUNK_PAGES];
-
-    if (lv->t4 == NO_BLOCK || lv->t4_fresh)
-        return;
-    for (unsigned c = lv->c0; c <= lv->c1; c++) {
-        if (lv->action[c] != CHUNK_64K)
-            continue;
-        read_chunk_4k(lv, c, old);
-        leaf_set(lv, old, chunk_base(lv, c), &none, 0, CHUNK_PAGES);
+        }
     }
 }
 
@@ -1412,7 +1413,7 @@ static bool dual_leaves(struct leaves *lv, struct window *win)
         lv->c1 = (unsigned)((lv->b - 1 - lv->base) / SIZE_64K);
     }
     for (unsigned c = lv->c0; c <= lv->c1; c++)
-        plan_chunk(lv, c, &need4, &need64);
+        c = plan_chunk(lv, c, &need4, &need64);
 
     if (need4 && lv->t4 == NO_BLOCK) {
         lv->t4 = take_block(op, BLOCK_4K, true);
@@ -1429,14 +1430,14 @@ static bool dual_leaves(struct leaves *lv, struct window *win)
 
     /* A fresh table is linked once it holds its valid entries; pass 3
      * only clears entries of a table that was there. */
-    pass_4k_gain(lv);
+    pass_4k(lv, false);
     if (!lv->split && lv->t4_fresh && lv->t4 != NO_BLOCK && lv->delta4)
         put_counted(op, &lv->l1->delta, lv->entry_offset, lv->w0, gmmu_pte_make_table(lv->t4));
     pass_64k(lv);
     if (!lv->split && lv->t64_fresh && lv->t64 != NO_BLOCK && lv->delta64)
         put_counted(op, &lv->l1->delta, lv->entry_offset + GMMU_PTE_BYTES, lv->w1,
                     gmmu_pte_make_table_64k(lv->t64));
-    pass_4k_clear(lv);
+    pass_4k(lv, true);
     return leaves_finish(lv, win);
 }
 
