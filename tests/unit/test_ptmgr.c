@@ -989,6 +989,31 @@ static void test_runs_and_one_invalidation(void **state)
     fx_done(&f);
 }
 
+/* A remap over 4 KB entries of which some hold what the command wants
+ * already: only the others are written, each stretch of them with its own
+ * entries (a run's entries step evenly, so a stretch after unchanged ones
+ * starts that many steps further). */
+static void test_remap_writes_changed_entries(void **state)
+{
+    struct fx f;
+    uint64_t va = 0x40000000, a = 0x1001000, d = 0x3000000;
+
+    (void)state;
+    fx_init(&f);
+    assert_int_equal(ptm_map(&f.pm, va, a, 32 * PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    /* Pages 0-3 and 12-27 elsewhere; 4-11 and 28-31 as the remap wants. */
+    assert_int_equal(ptm_map(&f.pm, va, d, 4 * PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    assert_int_equal(ptm_map(&f.pm, va + 12 * PAGE, d + 12 * PAGE, 16 * PAGE, 1, 0, PTM_PAGE_4K),
+                     PTM_OK);
+    expect_page(&f, va + 13 * PAGE, d + 13 * PAGE, 1, 0, 12);
+    f.sim.words_written = 0;
+    assert_int_equal(ptm_map(&f.pm, va, a, 32 * PAGE, 1, 0, PTM_PAGE_4K), PTM_OK);
+    for (uint64_t p = 0; p < 32; p++)
+        expect_page(&f, va + p * PAGE, a + p * PAGE, 1, 0, 12);
+    assert_int_equal(f.sim.words_written, 20);
+    fx_done(&f);
+}
+
 /* ptm_hw.direct frames exactly the commands that edit a few entries of a
  * leaf table that is there: their writes and invalidation, and nothing of
  * a command that makes or frees a table. */
@@ -1282,6 +1307,7 @@ int main(void)
         cmocka_unit_test(test_vram_exhausted_changes_nothing),
         cmocka_unit_test(test_double_unmap),
         cmocka_unit_test(test_runs_and_one_invalidation),
+        cmocka_unit_test(test_remap_writes_changed_entries),
         cmocka_unit_test(test_direct_only_for_leaf_edits),
         cmocka_unit_test(test_batch_gathers_invalidations),
         cmocka_unit_test(test_no_transient_faults),
