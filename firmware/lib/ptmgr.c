@@ -1139,7 +1139,16 @@ static uint64_t region_run(struct leaves *lv, uint64_t va, uint64_t max, unsigne
     bool copy = op->src->kind == SRC_COPY;
 
     if (copy || va < lv->memo_va || va >= lv->memo_until) {
-        lv->memo = source_run(op, va, copy ? max : lv->b - va, copy ? page : 0);
+        struct run r = source_run(op, va, copy ? max : lv->b - va, copy ? page : 0);
+
+        /* Field by field: a struct assignment here is a memcpy call. */
+        lv->memo.kind = r.kind;
+        lv->memo.len = r.len;
+        lv->memo.pa = r.pa;
+        lv->memo.segment = r.segment;
+        lv->memo.attrs = r.attrs;
+        lv->memo.pages = r.pages;
+        lv->memo.shift = r.shift;
         lv->memo_va = va;
         lv->memo_until = copy ? va : va + lv->memo.len;
     }
