@@ -55,10 +55,10 @@ VL_RT_INC  := $(shell verilator --getenv VERILATOR_ROOT)/include
 VL_RT_CXXFLAGS := -I$(VL_RT_INC) -I$(VL_RT_INC)/vltstd -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=0 \
   -DVM_TRACE_FST=0 -DVM_TRACE_VCD=0 -faligned-new -fcf-protection=none -Wno-bool-operation -Wno-sign-compare \
   -Wno-uninitialized -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-unused-variable -Wno-shadow \
-  -std=c++17 -Os
-$(VL_RT_DIR)/%.o: $(VL_RT_INC)/%.cpp
+  -Wno-unknown-warning-option -std=c++17 -Os
+$(VL_RT_DIR)/%.o: $(VL_RT_INC)/%.cpp $(VL_TRACE_CFG)
 	@mkdir -p $(@D)
-	g++ $(VL_RT_CXXFLAGS) -c -o $@ $<
+	$(VL_CXX) $(VL_RT_CXXFLAGS) -c -o $@ $<
 VL_RT_SHARED := $(if $(filter 1,$(VL_TRACE)),,1)
 VL_RT_MAKE = $(if $(VL_RT_SHARED),flock $(BUILD)/vlrt.lock $(MAKE) --no-print-directory -s $(VL_RT_OBJS) &&)
 VL_RT_LINK = $(if $(VL_RT_SHARED),$(VL_RT_OBJS))
@@ -71,8 +71,9 @@ define vl_build
 	  tools/with_progress.sh $(dir $(1))$(VL_OBJ) '\.o$$' -- \
 	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
 	  $(RTL_INCDIRS) --top-module $(2) $(6) --Mdir $(dir $(1))$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
-	  -LDFLAGS "$(5) $(VL_RT_LINK)" -MAKEFLAGS "OPT_FAST=$(VL_OPT_FAST) $(VL_RT_MAKEFLAGS)" $(3) -o $(1) \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -Wno-unknown-warning-option -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
+	  -LDFLAGS "$(5) $(VL_RT_LINK)" \
+	  -MAKEFLAGS "CXX=$(VL_CXX) LINK=$(VL_CXX) OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) $(VL_RT_MAKEFLAGS)" $(3) -o $(1) \
 	  || { tail -40 $(dir $(1))verilate.log; exit 1; }
 	@echo "built $(1)"
 endef
@@ -127,7 +128,7 @@ $(ROUTE_DIR)/c/sysmem_port.o: sim/sysmem_port.c sim/sysmem_port.h
 $(ROUTE_LIB): $(ROUTE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h sim/vl_env.h $(ROUTE_LIB)
+$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h sim/vl_env.h $(ROUTE_LIB) $(VL_TRACE_CFG)
 	$(call vl_build,$@,route_tb_top,$(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp,-I$(ROOT)/tests/route -I$(ROOT)/tests/common,$(ROUTE_LIB))
 
 t-route: $(ROUTE_BIN)
