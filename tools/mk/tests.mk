@@ -11,7 +11,7 @@ TESTS := check-defs lint $(addprefix unit-,$(UNIT_TESTS)) boot trap ddr-bus-erro
 # longest first, so that the suite does not end with one core running a
 # long test alone. Only the wall-clock time depends on this order.
 TESTS_LONG := residency-soc engine-soc mailbox-uart stale-soc synth-check-xilinx sysmem-soc e2e-soc synth-check \
-              uart-link hostile demo mmu-random vidmm-soc mailbox faults-soc python mailbox-newlib order-soc
+              uart-link hostile demo mmu-random clock-gate vidmm-soc mailbox faults-soc python mailbox-newlib order-soc
 test-run:
 	@bash tools/testrun.sh $(filter $(TESTS),$(TESTS_LONG)) $(filter-out $(TESTS_LONG),$(TESTS))
 
