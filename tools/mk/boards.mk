@@ -315,25 +315,52 @@ synth_check_run = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)$(2).log -p "read_s
 	  --top uart_soc $(SYNTH_CHECK_SRCS); synth_$(1) -top uart_soc $(3); \
 	  tee -q -o $(SYNTH_CHECK_DIR)/$(1)$(2)-stat.txt stat" >$(SYNTH_CHECK_DIR)/$(1)$(2).out 2>&1
 
-t-synth-check: $(BOARD_STAMP)
+# The two checks share the start of their scripts: synth_ecp5 and
+# synth_xilinx (Yosys 0.70) both begin with elaboration, proc, opt, fsm,
+# wreduce and peepopt (synth_ecp5 adds a check and a flatten, which leave a
+# design that slang flattened as it was). That part runs once, as a file
+# the tests need (built beside the simulators), and each test reads it and
+# runs the rest: its family's commands up to the script's next label (the
+# commands that `echo on; synth_ecp5 -run begin:map_luts` shows), then the
+# labels up to LUT mapping. The counts printed are the ones of the whole
+# script run in one go.
+SYNTH_CHECK_IL := $(SYNTH_CHECK_DIR)/uart_soc-coarse.il
+SYNTH_CHECK_COARSE := hierarchy -check -top uart_soc; proc -latches error; check; flatten; tribuf -logic; \
+	  deminout; opt_expr; check; opt_clean; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean
+SYNTH_CHECK_ECP5 := read_verilog -lib -specify +/lattice/cells_sim_ecp5.v +/lattice/cells_bb_ecp5.v; share; \
+	  techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; techmap -map +/mul2dsp.v -D DSP_A_MAXWIDTH=18 \
+	  -D DSP_B_MAXWIDTH=18 -D DSP_A_MINWIDTH=2 -D DSP_B_MINWIDTH=2 -D DSP_NAME=\$$__MUL18X18; \
+	  chtype -set \$$mul t:\$$__soft_mul; techmap -map +/lattice/dsp_map_18x18.v; alumacc; opt; memory -nomap; \
+	  opt_clean; synth_ecp5 -top uart_soc -run map_ram:map_luts
+SYNTH_CHECK_XILINX := read_verilog -lib -specify +/xilinx/cells_sim.v; read_verilog -lib +/xilinx/cells_xtra.v; \
+	  pmux2shiftx; clean; sort; synth_xilinx -top uart_soc -family xc7 -run map_dsp:map_luts
+synth_check_rest = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)-premap.log -p "read_rtlil $(SYNTH_CHECK_IL); $(2); \
+	  tee -q -o $(SYNTH_CHECK_DIR)/$(1)-premap-stat.txt stat" >$(SYNTH_CHECK_DIR)/$(1)-premap.out 2>&1
+
+$(ROOT)/$(SYNTH_CHECK_IL): $(filter %.sv,$(UART_SOC_RTL)) $(BOARD_STAMP) tools/mk/boards.mk
 	@mkdir -p $(SYNTH_CHECK_DIR)
+	@$(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/coarse.log -p "read_slang $(SLANG_FLAGS) $(SYNTH_CHECK_SMALL) \
+	  --top uart_soc $(SYNTH_CHECK_SRCS); $(SYNTH_CHECK_COARSE); write_rtlil $(SYNTH_CHECK_IL).tmp" \
+	  >$(SYNTH_CHECK_DIR)/coarse.out 2>&1 || { tail -20 $(SYNTH_CHECK_DIR)/coarse.log; exit 1; }
+	@mv $(SYNTH_CHECK_IL).tmp $(SYNTH_CHECK_IL)
+
+t-synth-check: $(ROOT)/$(SYNTH_CHECK_IL)
 	@start=$$(date +%s); \
-	  $(call synth_check_run,ecp5,-premap,-run begin:map_luts,$(SYNTH_CHECK_SMALL)) || { tail -20 $(SYNTH_CHECK_DIR)/ecp5-premap.log; exit 1; }; \
+	  $(call synth_check_rest,ecp5,$(SYNTH_CHECK_ECP5)) || { tail -20 $(SYNTH_CHECK_DIR)/ecp5-premap.log; exit 1; }; \
 	  echo "synth_ecp5 up to LUT mapping: $$(grep -E '^ +[0-9]+ +(DP16KD|MULT18X18D|CCU2C|TRELLIS_FF)$$' \
 	    $(SYNTH_CHECK_DIR)/ecp5-premap-stat.txt | sort -u | awk '{printf "%s %s  ", $$1, $$2}')"; \
-	  echo "synth-check: $$(( $$(date +%s) - start )) s (make synth-full: both targets to the end)"
+	  echo "synth-check: $$(( $$(date +%s) - start )) s after the shared start (make synth-full: both targets to the end)"
 
 # The same for Xilinx 7-series: synth_xilinx up to LUT mapping (BRAM,
 # DSP48, CARRY4 and flip-flop mapping included). A test of its own, so that
 # it runs beside the others.
 TESTS += synth-check-xilinx
-t-synth-check-xilinx: $(BOARD_STAMP)
-	@mkdir -p $(SYNTH_CHECK_DIR)
+t-synth-check-xilinx: $(ROOT)/$(SYNTH_CHECK_IL)
 	@start=$$(date +%s); \
-	  $(call synth_check_run,xilinx,-premap,-family xc7 -run begin:map_luts,$(SYNTH_CHECK_SMALL)) || { tail -20 $(SYNTH_CHECK_DIR)/xilinx-premap.log; exit 1; }; \
+	  $(call synth_check_rest,xilinx,$(SYNTH_CHECK_XILINX)) || { tail -20 $(SYNTH_CHECK_DIR)/xilinx-premap.log; exit 1; }; \
 	  echo "synth_xilinx up to LUT mapping: $$(grep -E '^ +[0-9]+ +(RAMB[0-9A-Z_]+|DSP48E1|CARRY4|FD[A-Z]+)$$' \
 	    $(SYNTH_CHECK_DIR)/xilinx-premap-stat.txt | sort -u | awk '{printf "%s %s  ", $$1, $$2}')"; \
-	  echo "synth-check-xilinx: $$(( $$(date +%s) - start )) s"
+	  echo "synth-check-xilinx: $$(( $$(date +%s) - start )) s after the shared start"
 
 .PHONY: synth-full
 synth-full: $(BOARD_STAMP)
