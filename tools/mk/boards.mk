@@ -323,7 +323,8 @@ synth_check_run = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)$(2).log -p "read_s
 # runs the rest: its family's commands up to the script's next label (the
 # commands that `echo on; synth_ecp5 -run begin:map_luts` shows), then the
 # labels up to LUT mapping. The counts printed are the ones of the whole
-# script run in one go.
+# script run in one go. The file is made again when the RTL, the board
+# tools or the venv (VexRiscv's package) change.
 SYNTH_CHECK_IL := $(SYNTH_CHECK_DIR)/uart_soc-coarse.il
 SYNTH_CHECK_COARSE := hierarchy -check -top uart_soc; proc -latches error; check; flatten; tribuf -logic; \
 	  deminout; opt_expr; check; opt_clean; opt -nodffe -nosdff; fsm; opt; wreduce; peepopt; opt_clean
@@ -337,7 +338,7 @@ SYNTH_CHECK_XILINX := read_verilog -lib -specify +/xilinx/cells_sim.v; read_veri
 synth_check_rest = $(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/$(1)-premap.log -p "read_rtlil $(SYNTH_CHECK_IL); $(2); \
 	  tee -q -o $(SYNTH_CHECK_DIR)/$(1)-premap-stat.txt stat" >$(SYNTH_CHECK_DIR)/$(1)-premap.out 2>&1
 
-$(ROOT)/$(SYNTH_CHECK_IL): $(filter %.sv,$(UART_SOC_RTL)) $(BOARD_STAMP) tools/mk/boards.mk
+$(ROOT)/$(SYNTH_CHECK_IL): $(filter %.sv,$(UART_SOC_RTL)) $(BOARD_STAMP) $(VENV_STAMP) tools/mk/boards.mk
 	@mkdir -p $(SYNTH_CHECK_DIR)
 	@$(YOSYS_WASM) -q -l $(SYNTH_CHECK_DIR)/coarse.log -p "read_slang $(SLANG_FLAGS) $(SYNTH_CHECK_SMALL) \
 	  --top uart_soc $(SYNTH_CHECK_SRCS); $(SYNTH_CHECK_COARSE); write_rtlil $(SYNTH_CHECK_IL).tmp" \
