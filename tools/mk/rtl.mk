@@ -71,7 +71,7 @@ define vl_build
 	  tools/with_progress.sh $(dir $(1))$(VL_OBJ) '\.o$$' -- \
 	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
 	  $(RTL_INCDIRS) --top-module $(2) $(6) --Mdir $(dir $(1))$(VL_OBJ) \
-	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -Wno-unknown-warning-option -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
+	  -CFLAGS "-std=c++17 $(VL_CXXOPT) -Wno-unknown-warning-option -Wno-parentheses-equality -I$(ROOT)/include -I$(ROOT)/sim $(4)" \
 	  -LDFLAGS "$(5) $(VL_RT_LINK)" \
 	  -MAKEFLAGS "CXX=$(VL_CXX) LINK=$(VL_CXX) OPT_FAST=$(VL_OPT_FAST) OPT_SLOW=$(VL_OPT_SLOW) $(VL_RT_MAKEFLAGS)" $(3) -o $(1) \
 	  || { tail -40 $(dir $(1))verilate.log; exit 1; }
