@@ -32,6 +32,10 @@ RTL_ALL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 # the object directory and verilate.log go beside BINARY. Only the first
 # lines of a failure's log are shown.
 #
+# When the C++ compiler or VL_TRACE changed ($(VL_TRACE_CFG) is newer), the
+# harness's objects are removed first: Verilator leaves the files it
+# generates the same untouched, so make would not compile them again.
+#
 # A build says what it verilates and about how long it takes before it
 # starts (VL_ABOUT_<top>: measured from scratch on the 2-core machine, the
 # other core idle; longer when it is busy), then every VL_PROGRESS_SECS
@@ -67,6 +71,7 @@ define vl_build
 	@mkdir -p $(dir $(1)) && rm -f $(1)
 	@echo "verilating $(2) into $(1)$(if $(VL_ABOUT_$(2)), ($(VL_ABOUT_$(2)) on 2 cores)) ..."
 	@mkdir -p $(dir $(1))$(VL_OBJ)
+	$(if $(filter $(VL_TRACE_CFG),$?),@rm -f $(dir $(1))$(VL_OBJ)/*.o)
 	$(VL_RT_MAKE) PROGRESS_SECS=$(VL_PROGRESS_SECS) PROGRESS_COUNT="C++ objects compiled" PROGRESS_OUT=$(dir $(1))verilate.log \
 	  tools/with_progress.sh $(dir $(1))$(VL_OBJ) '\.o$$' -- \
 	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
