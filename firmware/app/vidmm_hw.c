@@ -454,17 +454,20 @@ static bool eng_copy(void *ctx, unsigned dst_seg, uint64_t dst, unsigned src_seg
 
         pq_enc_copy(w, dst, src, (uint32_t)(chunk / 8), flags);
         if (pq_push(&queue, w, 3, NULL, 0) != PQ_OK)
-            return false;
+            goto failed;
         dst += chunk;
         src += chunk;
         bytes -= chunk;
     }
-    if (pq_sync(&queue) != PQ_OK) {
-        pq_restart(&queue);
-        return false;
+    if (pq_sync(&queue) == PQ_OK) {
+        drop_cache(ctx);
+        return true;
     }
-    drop_cache(ctx);
-    return true;
+    /* An error seen while waiting for room stops the queue as one seen by
+       the sync does: restart it, or the next command would meet it. */
+failed:
+    pq_restart(&queue);
+    return false;
 }
 
 static const struct vidmm_hw engine_hooks = {
