@@ -1211,7 +1211,8 @@ static unsigned plan_chunk(struct leaves *lv, unsigned c, bool *need4, bool *nee
 
 /*
  * The 4 KB entries of [off, end) (offsets in the region, which fit 32 bits
- * and keep this code small) become what the run r says from d bytes into it, or (r NULL) what the source says; old[] holds them now (NULL: a
+ * and keep this code small) become what the run r says from d bytes into
+ * it, or (r NULL) what the source says; old[] holds them now (NULL: a
  * fresh table, all invalid). Only the entries that change are written (an
  * unchanged one would cost a store and tell the walker nothing), each
  * stretch of them as one put_pattern: the entries of a run step evenly, so
