@@ -9,7 +9,8 @@
 module axi4_port_checker #(
   parameter int unsigned IdW   = 4,
   parameter int unsigned UserW = 1,
-  parameter int unsigned SideW = 1
+  parameter int unsigned SideW = 1,
+  parameter bit          OwnGate = 1'b1  // axi4_protocol_checker's
 ) (
   input logic                clk_i,
   input logic                rst_ni,
@@ -20,7 +21,8 @@ module axi4_port_checker #(
 );
 
   axi4_protocol_checker #(
-    .IdW (IdW), .AddrW (axi4_pkg::ADDR_W), .DataW (axi4_pkg::DATA_W), .UserW (UserW + SideW)
+    .IdW (IdW), .AddrW (axi4_pkg::ADDR_W), .DataW (axi4_pkg::DATA_W), .UserW (UserW + SideW),
+    .OwnGate (OwnGate)
   ) u_chk (
     .clk_i, .rst_ni,
     .awvalid_i (req_i.aw_valid), .awready_i (rsp_i.aw_ready), .awid_i (req_i.aw.id[IdW-1:0]),

@@ -52,7 +52,12 @@ module axi4_protocol_checker #(
   parameter int unsigned DataW     = 64,
   parameter int unsigned UserW     = 1,
   parameter int unsigned MaxPerId  = 16,  // reads in flight per ID that are tracked: power of two
-  parameter int unsigned MaxWrites = 16   // write bursts waiting for W (or W bursts for AW): power of two
+  // write bursts waiting for W (or W bursts for AW): power of two
+  parameter int unsigned MaxWrites = 16,
+  // 0: clk_i is already a gated clock whose edges run whenever any valid
+  // of this port is high (the clock of the arbiter or demux the port
+  // belongs to), so the checker adds no gate of its own.
+  parameter bit          OwnGate   = 1'b1
 ) (
   input  logic               clk_i,
   input  logic               rst_ni,
@@ -101,13 +106,21 @@ module axi4_protocol_checker #(
   // edges after the last one (prim_sim_clock_gate): every rule is about a
   // valid or a beat, so an idle port has nothing to check, and the SoC's
   // forty checkers cost the simulator nothing while their ports rest.
+  // A checker of an arbiter's or demux's port runs on that block's gated
+  // clock instead (OwnGate = 0): its edges cover every valid of every port
+  // of the block, and each gate is one more clock for the simulator's
+  // scheduler to test at every evaluation.
   logic clk_gated;
-  prim_sim_clock_gate u_clock_gate (
-    .clk_i,
-    .rst_ni,
-    .active_i (awvalid_i || wvalid_i || bvalid_i || arvalid_i || rvalid_i),
-    .clk_o    (clk_gated)
-  );
+  if (OwnGate) begin : g_own_gate
+    prim_sim_clock_gate u_clock_gate (
+      .clk_i,
+      .rst_ni,
+      .active_i (awvalid_i || wvalid_i || bvalid_i || arvalid_i || rvalid_i),
+      .clk_o    (clk_gated)
+    );
+  end else begin : g_block_clock
+    assign clk_gated = clk_i;
+  end
 
   // Active from the first rising edge after reset (set at the falling edge
   // before it): a flop reset asynchronously, so that rst_ni stays an
