@@ -3,11 +3,12 @@
 // the engine's AXI4 master, before the segment router. The sideband that
 // travels with AR and AW (segment, CacheCoherent, PA bits above 31) is the
 // user field, so it must hold with its burst. Its ports are the engine's,
-// all inputs, connected by name.
+// all inputs, connected by name. The checker runs on the engine's gated
+// clock, whose activity includes every valid of the port.
 module gpu_engine_dv #(
   parameter int unsigned PaBits = 52
 ) (
-  input logic              clk_i,
+  input logic              clk_gated,  // the engine's gated clock
   input logic              rst_ni,
   input logic              axi_awvalid_o,
   input logic              axi_awready_i,
@@ -48,8 +49,10 @@ module gpu_engine_dv #(
 
   localparam int unsigned UserW = 5 + 1 + PaBits - 32;
 
-  axi4_protocol_checker #(.IdW(4), .AddrW(32), .DataW(64), .UserW(UserW)) u_axi_chk (
-    .clk_i, .rst_ni,
+  axi4_protocol_checker #(
+    .IdW(4), .AddrW(32), .DataW(64), .UserW(UserW), .OwnGate(1'b0)
+  ) u_axi_chk (
+    .clk_i (clk_gated), .rst_ni,
     .awvalid_i (axi_awvalid_o), .awready_i (axi_awready_i), .awid_i (axi_awid_o),
     .awaddr_i (axi_awaddr_o), .awlen_i (axi_awlen_o), .awsize_i (axi_awsize_o),
     .awburst_i (axi_awburst_o), .awuser_i ({axi_awseg_o, axi_awcc_o, axi_awaddr_hi_o}),

@@ -54,9 +54,12 @@ bind mmu_top mmu_top_dv #(
 ) u_mmu_top_dv (.*);
 
 // The walker's AXI4 read master: the protocol checker, connected in the bind
-// (no write channels: tied off).
-bind mmu_top axi4_protocol_checker #(.IdW(4), .AddrW(32), .DataW(64), .UserW(1)) u_axi_chk (
-  .clk_i, .rst_ni,
+// (no write channels: tied off), on the MMU's gated clock, whose activity
+// includes the port's AR and R valids.
+bind mmu_top axi4_protocol_checker #(
+  .IdW(4), .AddrW(32), .DataW(64), .UserW(1), .OwnGate(1'b0)
+) u_axi_chk (
+  .clk_i (clk_gated), .rst_ni,
   .awvalid_i (1'b0), .awready_i (1'b0), .awid_i ('0), .awaddr_i ('0), .awlen_i ('0),
   .awsize_i ('0), .awburst_i (2'b01), .awuser_i (1'b0),
   .wvalid_i (1'b0), .wready_i (1'b0), .wdata_i ('0), .wstrb_i ('0), .wlast_i (1'b0),

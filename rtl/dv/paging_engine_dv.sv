@@ -3,12 +3,15 @@
 // m_ddr (VRAM, u_ddr_chk) and m_sys (system memory, u_sys_chk), connected
 // to the engine's ports in the binds. Their depths cover Outstanding
 // (reads and write bursts in flight per port, all on ID 0), at least 16.
+// They run on the engine's gated clock, whose activity includes every valid
+// of both ports.
 
 bind paging_engine axi4_protocol_checker #(
   .IdW (DdrIdW), .AddrW (32), .DataW (64), .UserW (1),
-  .MaxPerId ((Outstanding > 16) ? Outstanding : 16), .MaxWrites ((Outstanding > 16) ? Outstanding : 16)
+  .MaxPerId ((Outstanding > 16) ? Outstanding : 16), .MaxWrites ((Outstanding > 16) ? Outstanding : 16),
+  .OwnGate (1'b0)
 ) u_ddr_chk (
-  .clk_i, .rst_ni,
+  .clk_i (clk_gated), .rst_ni,
   .awvalid_i (m_ddr_awvalid_o), .awready_i (m_ddr_awready_i), .awid_i (m_ddr_awid_o),
   .awaddr_i (m_ddr_awaddr_o), .awlen_i (m_ddr_awlen_o), .awsize_i (m_ddr_awsize_o),
   .awburst_i (m_ddr_awburst_o), .awuser_i (1'b0), .wvalid_i (m_ddr_wvalid_o),
@@ -23,9 +26,10 @@ bind paging_engine axi4_protocol_checker #(
 
 bind paging_engine axi4_protocol_checker #(
   .IdW (SysIdW), .AddrW (64), .DataW (64), .UserW (1),
-  .MaxPerId ((Outstanding > 16) ? Outstanding : 16), .MaxWrites ((Outstanding > 16) ? Outstanding : 16)
+  .MaxPerId ((Outstanding > 16) ? Outstanding : 16), .MaxWrites ((Outstanding > 16) ? Outstanding : 16),
+  .OwnGate (1'b0)
 ) u_sys_chk (
-  .clk_i, .rst_ni,
+  .clk_i (clk_gated), .rst_ni,
   .awvalid_i (m_sys_awvalid_o), .awready_i (m_sys_awready_i), .awid_i (m_sys_awid_o),
   .awaddr_i (m_sys_awaddr_o), .awlen_i (m_sys_awlen_o), .awsize_i (m_sys_awsize_o),
   .awburst_i (m_sys_awburst_o), .awuser_i (1'b0), .wvalid_i (m_sys_wvalid_o),

@@ -188,12 +188,15 @@ module gpu_engine
 
   // The engine's clock skips its edges while it has no run and no register
   // access (prim_sim_clock_gate: in the Verilator build only). A finished
-  // run has drained (run_end), so nothing answers an idle engine.
+  // run has drained (run_end), so nothing answers an idle engine; a valid on
+  // its AXI port keeps the clock too, so that the port's protocol checker
+  // (gpu_engine_dv) can run on this clock by construction.
   logic clk_gated;
   prim_sim_clock_gate u_clock_gate (
     .clk_i,
     .rst_ni,
-    .active_i (busy_q || (wb_cyc_i && wb_stb_i)),
+    .active_i (busy_q || (wb_cyc_i && wb_stb_i) || axi_awvalid_o || axi_wvalid_o ||
+               axi_arvalid_o || axi_bvalid_i || axi_rvalid_i),
     .clk_o    (clk_gated)
   );
 

@@ -203,12 +203,17 @@ module paging_engine #(
   // The engine's clock skips its edges while it has nothing to do
   // (prim_sim_clock_gate: in the Verilator build only): no register or
   // queue access, no packet pending or in flight, no restart draining. Every
-  // AXI response answers a burst the engine is waiting for (busy).
-  logic clk_gated;
+  // AXI response answers a burst the engine is waiting for (busy); a valid
+  // on either AXI port keeps the clock too, so that the ports' protocol
+  // checkers (paging_engine_dv) can run on this clock by construction.
+  logic clk_gated, axi_valid;
+  assign axi_valid = m_ddr_awvalid_o || m_ddr_wvalid_o || m_ddr_arvalid_o || m_ddr_bvalid_i ||
+                     m_ddr_rvalid_i || m_sys_awvalid_o || m_sys_wvalid_o || m_sys_arvalid_o ||
+                     m_sys_bvalid_i || m_sys_rvalid_i;
   prim_sim_clock_gate u_clock_gate (
     .clk_i,
     .rst_ni,
-    .active_i (busy || restarting || (wb_i.cyc && wb_i.stb)),
+    .active_i (busy || restarting || (wb_i.cyc && wb_i.stb) || axi_valid),
     .clk_o    (clk_gated)
   );
 
