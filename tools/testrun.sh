@@ -115,10 +115,25 @@ start_fork_server() {
 cpu_of() { # file written by /usr/bin/time -f '%U %S'
   awk 'END { if (NF == 2) printf "%.1f", $1 + $2; else printf "?" }' "$1" 2>/dev/null
 }
+# A watchdog, not a measure: every test is bounded by simulated cycles or
+# by its own work, but a bug that loops (a unit test's loop that stops
+# advancing) would otherwise hold CI until its 90 minutes run out. A test
+# still running after TEST_TIMEOUT seconds (default 1800, several times the
+# longest test on a loaded 2-core machine) is killed with its processes and
+# fails as TIMEOUT.
+TIMEOUT=${TEST_TIMEOUT:-1800}
 run_one() { # test: runs it, prints its line, exit status is the verdict
-  local t=$1 s
+  local t=$1 s rc
   s=$(date +%s)
-  if /usr/bin/time -f '%U %S' -o "$LOGDIR/$t.cpu" make -C "$ROOT" --no-print-directory "t-$t" >"$LOGDIR/$t.log" 2>&1; then
+  /usr/bin/time -f '%U %S' -o "$LOGDIR/$t.cpu" timeout -k 10 "$TIMEOUT" \
+    make -C "$ROOT" --no-print-directory "t-$t" >"$LOGDIR/$t.log" 2>&1
+  rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    echo "testrun: killed after TEST_TIMEOUT=$TIMEOUT s" >>"$LOGDIR/$t.log"
+    printf 'FAIL  %-28s %4ss   TIMEOUT after %s s (log: build/test/%s.log)\n' "$t" \
+      "$(( $(date +%s) - s ))" "$TIMEOUT" "$t"
+    return 1
+  elif [ "$rc" -eq 0 ]; then
     printf 'PASS  %-28s %4ss %7s CPU s\n' "$t" "$(( $(date +%s) - s ))" "$(cpu_of "$LOGDIR/$t.cpu")"
   else
     # cmocka's assertion lines first: a failed case's message is often
