@@ -43,8 +43,8 @@ VL_TRACE_FLAGS := $(if $(filter 1,$(VL_TRACE)),--trace-fst)
 VL_OBJ := obj$(if $(filter 1,$(VL_TRACE)),-trace)
 # Rewritten only when VL_TRACE or the C++ compiler changes, so that the
 # harnesses are built again then.
-VL_TRACE_CFG := $(BUILD)/vl-trace.cfg
-$(shell mkdir -p $(BUILD) && { echo $(VL_TRACE) $(VL_CXX) | cmp -s - $(VL_TRACE_CFG) || echo $(VL_TRACE) $(VL_CXX) >$(VL_TRACE_CFG); })
+VL_BUILD_CFG := $(BUILD)/vl-build.cfg
+$(shell mkdir -p $(BUILD) && { echo $(VL_TRACE) $(VL_CXX) | cmp -s - $(VL_BUILD_CFG) || echo $(VL_TRACE) $(VL_CXX) >$(VL_BUILD_CFG); })
 
 .PHONY: help deps demo test firmware sim lint defs check-defs unit clean sim-run
 

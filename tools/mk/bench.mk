@@ -69,7 +69,7 @@ $(REF_STUBS): tools/gen_ref_stub.py | $(VENV_STAMP)
 	@mkdir -p $(dir $@)
 	$(PY) tools/gen_ref_stub.py $(filter rtl/%,$^) $@
 
-$(REF_SIM_BIN): $(REF_SOC_RTL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_TRACE_CFG)
+$(REF_SIM_BIN): $(REF_SOC_RTL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_BUILD_CFG)
 	$(call vl_build,$@,soc_top,$(REF_SOC_RTL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX),,$(SIM_CLIB))
 
 .PHONY: bench-sim lint-ref-soc

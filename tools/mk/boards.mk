@@ -32,7 +32,7 @@ $(UART_SIM_CLIB): $(UART_SIM_COBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk $(VL_TRACE_CFG)
+$(UART_SIM_BIN): $(UART_SOC_RTL) sim/uart_main.cpp $(UART_SIM_CLIB) $(wildcard sim/*.h) tools/mk/boards.mk $(VL_BUILD_CFG)
 	$(call vl_build,$@,uart_soc,$(UART_SOC_RTL) $(VEXRISCV_V) $(ROOT)/sim/uart_main.cpp,-DUART_CLK_DIV=$(UART_CLK_DIV),$(UART_SIM_CLIB),-GClkDiv=$(UART_CLK_DIV))
 
 # Lint: the link on its own in several shapes, and inside the SoC.

@@ -27,7 +27,7 @@ $(CDC_DIR)/c/%.o: %.c $(wildcard tests/cdc/*.h sim/*.h)
 $(CDC_TB_LIB): $(patsubst %.c,$(CDC_DIR)/c/%.o,$(CDC_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
-$(CDC_BIN): $(CDC_RTL) tests/cdc/dut.cpp tests/cdc/dut.h $(wildcard tests/common/vl_*.h) $(CDC_TB_LIB) tools/mk/cdc.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
+$(CDC_BIN): $(CDC_RTL) tests/cdc/dut.cpp tests/cdc/dut.h $(wildcard tests/common/vl_*.h) $(CDC_TB_LIB) tools/mk/cdc.mk sim/fst_trace.h sim/vl_env.h $(VL_BUILD_CFG)
 	$(call vl_build,$@,axi4_cdc,$(CDC_RTL) $(ROOT)/tests/cdc/dut.cpp,-I$(ROOT)/tests/cdc -I$(ROOT)/tests/common,$(CDC_TB_LIB))
 
 TESTS += cdc lint-cdc

@@ -49,7 +49,7 @@ $(ENGINE_TB_LIB): $(patsubst %.c,$(ENGINE_DIR)/c/%.o,$(ENGINE_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define engine_tb_rule
-$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(wildcard tests/common/vl_*.h) $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
+$(call engine_tb_bin,$(1)): $(ENGINE_RTL) tests/engine/dut.cpp tests/engine/dut.h $(wildcard tests/common/vl_*.h) $(ENGINE_TB_LIB) tools/mk/engine.mk sim/fst_trace.h sim/vl_env.h $(VL_BUILD_CFG)
 	$$(call vl_build,$$@,gpu_engine,$(ENGINE_RTL) $(ROOT)/tests/engine/dut.cpp,-I$(ROOT)/tests/engine -I$(ROOT)/tests/common $(call engine_D,$(1)),$(ENGINE_TB_LIB),$(call engine_G,$(1)))
 endef
 $(foreach c,$(ENGINE_CONFIGS),$(eval $(call engine_tb_rule,$(c))))

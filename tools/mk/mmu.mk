@@ -60,7 +60,7 @@ $(MMU_TB_LIB): $(patsubst %.c,$(MMU_DIR)/c/%.o,$(MMU_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define mmu_tb_rule
-$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(wildcard tests/common/vl_*.h) $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
+$(call mmu_tb_bin,$(1)): $(MMU_RTL) tests/mmu/dut.cpp tests/mmu/dut.h $(wildcard tests/common/vl_*.h) $(MMU_TB_LIB) tools/mk/mmu.mk sim/fst_trace.h sim/vl_env.h $(VL_BUILD_CFG)
 	$$(call vl_build,$$@,mmu_top,$(MMU_RTL) $(ROOT)/tests/mmu/dut.cpp,-I$(ROOT)/tests/mmu -I$(ROOT)/tests/common $(call mmu_D,$(1)),$(MMU_TB_LIB),$(call mmu_G,$(1)))
 endef
 $(foreach c,$(MMU_CONFIGS),$(eval $(call mmu_tb_rule,$(c))))

@@ -52,7 +52,7 @@ $(PAGING_TB_LIB): $(patsubst %.c,$(PAGING_DIR)/c/%.o,$(PAGING_TB_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 define paging_tb_rule
-$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(wildcard tests/common/vl_*.h) $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h sim/vl_env.h $(VL_TRACE_CFG)
+$(call paging_tb_bin,$(1)): $(PAGING_RTL) tests/paging/dut.cpp tests/paging/dut.h $(wildcard tests/common/vl_*.h) $(PAGING_TB_LIB) tools/mk/paging.mk sim/fst_trace.h sim/vl_env.h $(VL_BUILD_CFG)
 	$$(call vl_build,$$@,paging_engine,$(PAGING_RTL) $(ROOT)/tests/paging/dut.cpp,-I$(ROOT)/tests/paging -I$(ROOT)/tests/common $(call paging_D,$(1)),$(PAGING_TB_LIB),--assert $(call paging_G,$(1)))
 endef
 $(foreach c,$(PAGING_CONFIGS),$(eval $(call paging_tb_rule,$(c))))

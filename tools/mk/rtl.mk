@@ -32,7 +32,7 @@ RTL_ALL  := rtl/soc/vexriscv_waiver.vlt $(RTL_PKGS) $(RTL_SRCS)
 # the object directory and verilate.log go beside BINARY. Only the first
 # lines of a failure's log are shown.
 #
-# When the C++ compiler or VL_TRACE changed ($(VL_TRACE_CFG) is newer), the
+# When the C++ compiler or VL_TRACE changed ($(VL_BUILD_CFG) is newer), the
 # harness's objects are removed first: Verilator leaves the files it
 # generates the same untouched, so make would not compile them again.
 #
@@ -60,7 +60,7 @@ VL_RT_CXXFLAGS := -I$(VL_RT_INC) -I$(VL_RT_INC)/vltstd -DVM_COVERAGE=0 -DVM_SC=0
   -DVM_TRACE_FST=0 -DVM_TRACE_VCD=0 -faligned-new -fcf-protection=none -Wno-bool-operation -Wno-sign-compare \
   -Wno-uninitialized -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-unused-variable -Wno-shadow \
   -Wno-unknown-warning-option -std=c++17 -Os
-$(VL_RT_DIR)/%.o: $(VL_RT_INC)/%.cpp $(VL_TRACE_CFG)
+$(VL_RT_DIR)/%.o: $(VL_RT_INC)/%.cpp $(VL_BUILD_CFG)
 	@mkdir -p $(@D)
 	$(VL_CXX) $(VL_RT_CXXFLAGS) -c -o $@ $<
 VL_RT_SHARED := $(if $(filter 1,$(VL_TRACE)),,1)
@@ -71,7 +71,7 @@ define vl_build
 	@mkdir -p $(dir $(1)) && rm -f $(1)
 	@echo "verilating $(2) into $(1)$(if $(VL_ABOUT_$(2)), ($(VL_ABOUT_$(2)) on 2 cores)) ..."
 	@mkdir -p $(dir $(1))$(VL_OBJ)
-	$(if $(filter $(VL_TRACE_CFG),$?),@rm -f $(dir $(1))$(VL_OBJ)/*.o)
+	$(if $(filter $(VL_BUILD_CFG),$?),@rm -f $(dir $(1))$(VL_OBJ)/*.o)
 	$(VL_RT_MAKE) PROGRESS_SECS=$(VL_PROGRESS_SECS) PROGRESS_COUNT="C++ objects compiled" PROGRESS_OUT=$(dir $(1))verilate.log \
 	  tools/with_progress.sh $(dir $(1))$(VL_OBJ) '\.o$$' -- \
 	  verilator --cc --exe --build -j $(JOBS) -Wall -O3 --x-assign fast --x-initial fast $(VL_TRACE_FLAGS) \
@@ -105,7 +105,7 @@ $(SIM_CLIB): $(patsubst sim/%.c,$(SIM_DIR)/c/%.o,$(SIM_CSRCS))
 	rm -f $@ && ar rcs $@ $^
 
 # -Wno-fatal is not used: our RTL must be warning-free in the build too.
-$(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_TRACE_CFG)
+$(SIM_BIN): $(RTL_ALL) $(SIM_CXX) $(SIM_CLIB) $(wildcard sim/*.h) $(VL_BUILD_CFG)
 	$(call vl_build,$@,soc_top,$(RTL_ALL) $(VEXRISCV_V) $(ROOT)/$(SIM_CXX),,$(SIM_CLIB))
 
 # Run one firmware image: make sim-run FW=gmmu [SIM_ARGS=...]
@@ -133,7 +133,7 @@ $(ROUTE_DIR)/c/sysmem_port.o: sim/sysmem_port.c sim/sysmem_port.h
 $(ROUTE_LIB): $(ROUTE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h sim/vl_env.h $(ROUTE_LIB) $(VL_TRACE_CFG)
+$(ROUTE_BIN): $(ROUTE_RTL) tests/route/dut.cpp tests/route/dut.h tests/common/vl_packed.h sim/vl_env.h $(ROUTE_LIB) $(VL_BUILD_CFG)
 	$(call vl_build,$@,route_tb_top,$(ROUTE_RTL) $(ROOT)/tests/route/dut.cpp,-I$(ROOT)/tests/route -I$(ROOT)/tests/common,$(ROUTE_LIB))
 
 t-route: $(ROUTE_BIN)
