@@ -1529,14 +1529,86 @@ static bool dual_entry(struct op *op, struct table *t, uint64_t base, uint64_t a
     return dual_leaves(&lv, win);
 }
 
+/* Dual entries i.. of t (all invalid) become n pairs whose word `word`
+ * is e + j * step, the other 0; n at most SLAB_SLOTS: one run from the
+ * writer's buffer, which flush empties. */
+static void put_duals(struct op *op, struct table *t, unsigned i, unsigned word, uint64_t e,
+                      uint64_t step, unsigned n)
+{
+    uint64_t *words = op->w.words;
+
+    flush(op);
+    op->changed = true;
+    t->delta += (int32_t)n;
+    for (unsigned j = 0; j < 2 * n; j += 2, e += step) {
+        words[j + word] = e;
+        words[j + 1 - word] = 0;
+    }
+    hw_write_run(op->pm, t->offset + (uint64_t)i * DUAL_BYTES, words, 2 * n);
+}
+
+/*
+ * A row of the n whole 2 MB regions from base (in one window) of a new
+ * table, so all invalid, decided at once from one run of the source: 2 MB
+ * pages or zero entries, or 64 KB pages in a new slab for a window that
+ * has none (the row's slots are consecutive, so their entries are one
+ * put_pattern). The decisions are dual_entry's for each region. Returns
+ * the regions done; 0 leaves base to dual_entry.
+ */
+static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned n,
+                         struct window *win)
+{
+    unsigned i = gmmu_va_index(base, DUAL);
+    uint64_t slot, step;
+    struct run r;
+
+    /* An unmap makes no table, and a copy's runs depend on where they
+       start. */
+    if (!n || !t->fresh || pte_terminal(t->split) ||
+        (op->src->kind != SRC_ZERO && op->src->kind != SRC_EXTENTS))
+        return 0;
+    r = source_run(op, base, (uint64_t)n << SHIFT_2M, 0);
+    n = (unsigned)(r.len >> SHIFT_2M);
+    step = r.kind == RUN_MAPPED ? gmmu_pte_addr_bits(SIZE_2M) : 0;
+    if (run_fits_entry(&r, 0, SIZE_2M, PTM_PAGE_2M)) {
+        if (!op->counting)
+            put_duals(op, t, i, 0, make_entry(&r, 0, DUAL), step, n);
+        return n;
+    }
+    if (!n || win->known || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
+        return 0;
+    /* The slab's slots outside the row stay clear. */
+    win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
+    win->known = true;
+    if (op->counting || win->slab == NO_BLOCK)
+        return n;
+    op->pm->slab_pages++;
+    op->pm->leaf64k_tables += n;
+    count_clear_slab(op->pm, win->slab);
+    slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
+    for (unsigned k = 0; k < n; k++)
+        count_byte(op->pm, slot)[k] = CHUNKS;
+    put_pattern(op, slot, make_entry(&r, 0, LEAF), step / CHUNKS, n * CHUNKS);
+    put_duals(op, t, i, 1, gmmu_pte_make_table_64k(slot),
+              gmmu_pte_addr_bits(GMMU_LEAF64K_TABLE_BYTES), n);
+    return n;
+}
+
 static bool walk_dual(struct op *op, struct table *t, uint64_t lo, uint64_t hi)
 {
     for (uint64_t wbase = lo & ~(WINDOW_SPAN - 1); wbase < hi; wbase += WINDOW_SPAN) {
         struct window win = { .slab = NO_BLOCK };
         uint64_t end = min64(hi, wbase + WINDOW_SPAN);
 
-        for (uint64_t base = max64(wbase, lo & ~(SIZE_2M - 1)); base < end; base += SIZE_2M)
-            dual_entry(op, t, base, max64(lo, base), min64(hi, base + SIZE_2M), &win);
+        for (uint64_t base = max64(wbase, lo & ~(SIZE_2M - 1)); base < end;) {
+            unsigned n = base < lo ? 0 : dual_row(op, t, base, (end - base) >> SHIFT_2M, &win);
+
+            if (!n) {
+                dual_entry(op, t, base, max64(lo, base), min64(hi, base + SIZE_2M), &win);
+                n = 1;
+            }
+            base += (uint64_t)n << SHIFT_2M;
+        }
         window_finish(op, wbase, &win);
     }
     if (op->counting)
