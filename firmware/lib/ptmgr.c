@@ -1550,9 +1550,9 @@ static void put_duals(struct op *op, struct table *t, unsigned i, unsigned word,
 /*
  * A row of the n whole 2 MB regions from base (in one window) of a new
  * table, so all invalid, decided at once from one run of the source: 2 MB
- * pages or zero entries, or 64 KB pages in a new slab for a window that
- * has none (the row's slots are consecutive, so their entries are one
- * put_pattern). The decisions are dual_entry's for each region. Returns
+ * pages or zero entries, or 64 KB pages in the window's slab, new unless
+ * the command made it (the row's slots are consecutive, so their entries
+ * are one put_pattern). The decisions are dual_entry's for each region. Returns
  * the regions done; 0 leaves base to dual_entry.
  */
 static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned n,
@@ -1575,16 +1575,20 @@ static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned
             put_duals(op, t, i, 0, make_entry(&r, 0, DUAL), step, n);
         return n;
     }
-    if (!n || win->known || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
+    if (!n || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
         return 0;
-    /* The slab's slots outside the row stay clear. */
-    win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
-    win->known = true;
+    if (!win->known) {
+        /* The slab's slots outside the row stay clear. */
+        win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
+        win->known = true;
+        if (win->slab != NO_BLOCK) {
+            op->pm->slab_pages++;
+            count_clear_slab(op->pm, win->slab);
+        }
+    }
     if (op->counting || win->slab == NO_BLOCK)
         return n;
-    op->pm->slab_pages++;
     op->pm->leaf64k_tables += n;
-    count_clear_slab(op->pm, win->slab);
     slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
     for (unsigned k = 0; k < n; k++)
         count_byte(op->pm, slot)[k] = CHUNKS;

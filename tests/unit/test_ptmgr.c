@@ -839,6 +839,156 @@ static void test_64k_tables_share_a_slab(void **state)
     fx_done(&f);
 }
 
+/* ------------------------------------------------------------ rows of 2 MB regions */
+
+/* A write_pattern hook (the paging engine's run form), expanded into
+ * stores: with it a slab's row of 64 KB entries is one call. */
+static void sim_write_pattern(void *ctx, uint64_t off, uint64_t first, uint64_t step, size_t n)
+{
+    struct sim *s = ctx;
+
+    assert_true(n > 0);
+    s->run_calls++;
+    for (size_t i = 0; i < n; i++)
+        sim_store(s, off + 8 * i, first + i * step);
+}
+
+static const struct ptm_hw sim_hw_pattern = {
+    .read64 = sim_read64,
+    .write64 = sim_write64,
+    .write_run = sim_write_run,
+    .write_pattern = sim_write_pattern,
+    .invalidate = sim_invalidate,
+    .table_freed = sim_table_freed,
+    .direct = sim_direct,
+};
+
+static uint64_t sim_word(const struct fx *f, uint64_t off)
+{
+    uint64_t v;
+
+    assert_true(off % 8 == 0 && off + 8 <= f->sim.bytes);
+    memcpy(&v, f->sim.mem + off, 8);
+    return v;
+}
+
+/* The level-1 table under va (4 levels), from the upper entries. */
+static uint64_t l1_table(const struct fx *f, uint64_t va)
+{
+    uint64_t t = ptm_root(&f->pm);
+
+    for (unsigned level = 3; level > 1; level--) {
+        uint64_t e = sim_word(f, t + ((va >> (12 + 9 * level)) & 511) * 8);
+
+        assert_true(e & GMMU_PTE_VALID);
+        assert_false(e & (GMMU_PTE_LARGE_PAGE | GMMU_PTE_ZERO));
+        t = (e & GMMU_PTE_ADDR) >> GMMU_PTE_ADDR_LSB << 8;
+    }
+    return t;
+}
+
+/* Words 0 and 1 of the dual entry of the 2 MB region r (from va0). */
+static void dual_words(const struct fx *f, uint64_t l1, unsigned r, uint64_t *w0, uint64_t *w1)
+{
+    *w0 = sim_word(f, l1 + 16 * r);
+    *w1 = sim_word(f, l1 + 16 * r + 8);
+}
+
+/*
+ * A map over many whole 2 MB regions of a new level-1 table is decided a
+ * row (up to the 32 MB window's end) at a time. The entries are checked
+ * word by word against values worked out from the PTE layout (pte.toml:
+ * VALID bit 0, LARGE_PAGE bit 5, TABLE_64K bit 6, ADDR = PA[51:8] from bit
+ * 8, SEGMENT from bit 52), with and without a write_pattern hook.
+ */
+static void rows_case(const struct ptm_hw *hw)
+{
+    const uint64_t va0 = 1 * GiB, seg1 = 1ull << 52;
+    struct ptm_config cfg = { .hw = hw, .asid = 3, .levels = 4 };
+    uint64_t l1, w0, w1, slab0, slab1;
+    struct fx f;
+
+    sim_init(&f.sim, 16 * MiB);
+    cfg.hw_ctx = &f.sim;
+    cfg.vram = &f.sim.vram;
+    cfg.table_counts = f.sim.counts;
+    f.free_before_init = sim_free_bytes(&f.sim);
+    assert_int_equal(ptm_init(&f.pm, &cfg), PTM_OK);
+
+    /* 2 MB pages: regions 47..64 (36 MB from 94 MB) map PA 0x40000000 +;
+       the rows are region 47, regions 48..63, region 64. */
+    assert_int_equal(
+        ptm_map(&f.pm, va0 + 94 * MiB, 0x40000000, 36 * MiB, 1, PTM_ATTR_READ_ONLY, PTM_PAGE_ALL),
+        PTM_OK);
+    fx_check_count(&f);
+    l1 = l1_table(&f, va0);
+    for (unsigned r = 46; r <= 65; r++) {
+        uint64_t want = 0;
+
+        if (r >= 47 && r <= 64)
+            want = 0x1 | 0x8 | 0x20 | seg1 | (0x40000000 + (r - 47) * 2 * MiB);
+        dual_words(&f, l1, r, &w0, &w1);
+        if (w0 != want || w1 != 0)
+            fail_msg("region %u: 0x%llx 0x%llx, want 0x%llx 0", r, (unsigned long long)w0,
+                     (unsigned long long)w1, (unsigned long long)want);
+    }
+    expect_page(&f, va0 + 111 * MiB + 0x1234, 0x40000000 + 17 * MiB + 0x1234, 1, PTM_ATTR_READ_ONLY,
+                21);
+    assert_int_equal(usage(&f).leaf64k_tables, 0);
+
+    /* 64 KB pages in a new level-1 table (the PA is 64 KB- but not 2 MB-
+       aligned): region 2's last chunk alone makes window 0's slab;
+       regions 3..15 are a row in it; regions 16..17 a row in a new slab,
+       whose slot 2 region 18's first two chunks then take. */
+    const uint64_t va1 = 2 * GiB, lo = va1 + 6 * MiB - 64 * KiB, hi = va1 + 36 * MiB + 128 * KiB;
+    const uint64_t pa0 = 0x12340000;
+    assert_int_equal(ptm_map(&f.pm, lo, pa0, hi - lo, 1, 0, PTM_PAGE_ALL), PTM_OK);
+    fx_check_count(&f);
+    l1 = l1_table(&f, va1);
+    assert_int_equal(usage(&f).leaf64k_tables, 17);
+    assert_int_equal(usage(&f).slab_pages, 2);
+    expect_vram_matches_usage(&f);
+    dual_words(&f, l1, 2, &w0, &w1);
+    slab0 = (w1 & GMMU_PTE_ADDR) & ~(4 * KiB - 1);
+    dual_words(&f, l1, 16, &w0, &w1);
+    slab1 = (w1 & GMMU_PTE_ADDR) & ~(4 * KiB - 1);
+    assert_true(slab0 != slab1);
+    for (unsigned r = 2; r <= 18; r++) {
+        uint64_t slot = (r < 16 ? slab0 : slab1) + (r % 16) * 256;
+
+        dual_words(&f, l1, r, &w0, &w1);
+        if (w0 != 0 || w1 != (0x1 | 0x40 | seg1 | slot))
+            fail_msg("region %u: 0x%llx 0x%llx, want 0 0x%llx", r, (unsigned long long)w0,
+                     (unsigned long long)w1, (unsigned long long)(0x41 | seg1 | slot));
+        for (unsigned c = 0; c < 32; c++) {
+            uint64_t va = va1 + r * 2 * MiB + c * 64 * KiB;
+            uint64_t want = va >= lo && va < hi ? 0x1 | seg1 | (pa0 + (va - lo)) : 0;
+
+            if (sim_word(&f, slot + 8 * c) != want)
+                fail_msg("region %u chunk %u: 0x%llx, want 0x%llx", r, c,
+                         (unsigned long long)sim_word(&f, slot + 8 * c), (unsigned long long)want);
+        }
+    }
+    /* The slots no region uses are clear. */
+    for (uint64_t off = 0; off < 2 * 256; off += 8)
+        assert_int_equal(sim_word(&f, slab0 + off), 0);
+    for (uint64_t off = 3 * 256; off < 4 * KiB; off += 8)
+        assert_int_equal(sim_word(&f, slab1 + off), 0);
+    expect_page(&f, va1 + 20 * MiB + 0x5678, pa0 + 14 * MiB + 64 * KiB + 0x5678, 1, 0, 16);
+
+    assert_int_equal(ptm_unmap(&f.pm, va0 + 94 * MiB, 36 * MiB), PTM_OK);
+    assert_int_equal(ptm_unmap(&f.pm, lo, hi - lo), PTM_OK);
+    expect_invalid(&f, va1 + 20 * MiB);
+    fx_done(&f);
+}
+
+static void test_rows_of_regions(void **state)
+{
+    (void)state;
+    rows_case(&sim_hw);
+    rows_case(&sim_hw_pattern);
+}
+
 /* ------------------------------------------------------------ all or nothing */
 
 /* Memory, tables and accounting as they were before a failed command:
@@ -1304,6 +1454,7 @@ int main(void)
         cmocka_unit_test(test_copy),
         cmocka_unit_test(test_tables_freed_when_empty),
         cmocka_unit_test(test_64k_tables_share_a_slab),
+        cmocka_unit_test(test_rows_of_regions),
         cmocka_unit_test(test_vram_exhausted_changes_nothing),
         cmocka_unit_test(test_double_unmap),
         cmocka_unit_test(test_runs_and_one_invalidation),
