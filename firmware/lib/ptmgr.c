@@ -1045,7 +1045,9 @@ static unsigned window_first(unsigned i)
  * a new slab if the window has none. */
 static uint64_t new_slot(struct op *op, const struct table *t, unsigned i, struct window *win)
 {
-    for (unsigned j = window_first(i); !win->known && j < window_first(i) + SLAB_SLOTS; j++) {
+    /* A new table's window has no slab but the command's. */
+    for (unsigned j = window_first(i); !win->known && !t->fresh && j < window_first(i) + SLAB_SLOTS;
+         j++) {
         uint64_t w1 = table_word(op, t, DUAL, 2 * j + 1);
 
         if (pte_valid(w1))
@@ -1559,7 +1561,7 @@ static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned
                          struct window *win)
 {
     unsigned i = gmmu_va_index(base, DUAL);
-    uint64_t slot, step;
+    uint64_t slot, step, e;
     struct run r;
 
     /* An unmap makes no table, and a copy's runs depend on where they
@@ -1570,29 +1572,22 @@ static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned
     r = source_run(op, base, (uint64_t)n << SHIFT_2M, 0);
     n = (unsigned)(r.len >> SHIFT_2M);
     step = r.kind == RUN_MAPPED ? gmmu_pte_addr_bits(SIZE_2M) : 0;
+    e = make_entry(&r, 0, DUAL);
     if (run_fits_entry(&r, 0, SIZE_2M, PTM_PAGE_2M)) {
         if (!op->counting)
-            put_duals(op, t, i, 0, make_entry(&r, 0, DUAL), step, n);
+            put_duals(op, t, i, 0, e, step, n);
         return n;
     }
     if (!n || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
         return 0;
-    if (!win->known) {
-        /* The slab's slots outside the row stay clear. */
-        win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
-        win->known = true;
-        if (win->slab != NO_BLOCK) {
-            op->pm->slab_pages++;
-            count_clear_slab(op->pm, win->slab);
-        }
-    }
-    if (op->counting || win->slab == NO_BLOCK)
+    slot = new_slot(op, t, i, win);
+    if (slot == NO_BLOCK)
         return n;
-    op->pm->leaf64k_tables += n;
-    slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
+    op->pm->leaf64k_tables += n - 1;
     for (unsigned k = 0; k < n; k++)
         count_byte(op->pm, slot)[k] = CHUNKS;
-    put_pattern(op, slot, make_entry(&r, 0, LEAF), step / CHUNKS, n * CHUNKS);
+    /* A mapped run: its 64 KB entry is its 2 MB one less LARGE_PAGE. */
+    put_pattern(op, slot, e & ~GMMU_PTE_LARGE_PAGE, step / CHUNKS, n * CHUNKS);
     put_duals(op, t, i, 1, gmmu_pte_make_table_64k(slot),
               gmmu_pte_addr_bits(GMMU_LEAF64K_TABLE_BYTES), n);
     return n;
