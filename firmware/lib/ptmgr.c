@@ -1580,10 +1580,19 @@ static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned
     }
     if (!n || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
         return 0;
-    slot = new_slot(op, t, i, win);
-    if (slot == NO_BLOCK)
+    if (!win->known) {
+        /* The slab's slots outside the row stay clear. */
+        win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
+        win->known = true;
+        if (win->slab != NO_BLOCK) {
+            op->pm->slab_pages++;
+            count_clear_slab(op->pm, win->slab);
+        }
+    }
+    if (op->counting || win->slab == NO_BLOCK)
         return n;
-    op->pm->leaf64k_tables += n - 1;
+    op->pm->leaf64k_tables += n;
+    slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
     for (unsigned k = 0; k < n; k++)
         count_byte(op->pm, slot)[k] = CHUNKS;
     /* A mapped run: its 64 KB entry is its 2 MB one less LARGE_PAGE. */
