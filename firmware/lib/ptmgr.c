@@ -1531,14 +1531,58 @@ static bool dual_entry(struct op *op, struct table *t, uint64_t base, uint64_t a
     return dual_leaves(&lv, win);
 }
 
-/* Dual entries i.. of t (all invalid) become n pairs whose word `word`
- * is e + j * step, the other 0; n at most SLAB_SLOTS: one run from the
- * writer's buffer, which flush empties. */
-static void put_duals(struct op *op, struct table *t, unsigned i, unsigned word, uint64_t e,
-                      uint64_t step, unsigned n)
+/*
+ * A row of the n whole 2 MB regions from base (in one window) of a table
+ * the command made from an invalid entry, so all invalid, decided at once
+ * from one run of the source: 2 MB pages or zero entries, or 64 KB pages
+ * in the window's slab, new unless the command made it (the row's slots
+ * are consecutive, so their entries are one put_pattern). The decisions
+ * are dual_entry's for each region; the row's dual entries are one run
+ * from the writer's buffer (which flush empties). Returns the regions
+ * done; 0 leaves base to dual_entry.
+ */
+static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned n,
+                         struct window *win)
 {
-    uint64_t *words = op->w.words;
+    unsigned i = gmmu_va_index(base, DUAL), word = 0;
+    uint64_t *words = op->w.words, step, e, slot;
+    struct run r;
 
+    /* An unmap makes no table, and a copy's runs depend on where they
+       start. */
+    if (!n || !t->fresh || pte_valid(t->split) ||
+        (op->src->kind != SRC_ZERO && op->src->kind != SRC_EXTENTS))
+        return 0;
+    r = source_run(op, base, (uint64_t)n << SHIFT_2M, 0);
+    n = (unsigned)(r.len >> SHIFT_2M);
+    step = r.kind == RUN_MAPPED ? gmmu_pte_addr_bits(SIZE_2M) : 0;
+    e = make_entry(&r, 0, DUAL);
+    if (!run_fits_entry(&r, 0, SIZE_2M, PTM_PAGE_2M)) {
+        if (!n || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
+            return 0;
+        if (!win->known) {
+            /* The slab's slots outside the row stay clear. */
+            win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
+            win->known = true;
+            if (win->slab != NO_BLOCK) {
+                op->pm->slab_pages++;
+                count_clear_slab(op->pm, win->slab);
+            }
+        }
+        if (op->counting || win->slab == NO_BLOCK)
+            return n;
+        op->pm->leaf64k_tables += n;
+        slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
+        for (unsigned k = 0; k < n; k++)
+            count_byte(op->pm, slot)[k] = CHUNKS;
+        /* A mapped run: its 64 KB entry is its 2 MB one less LARGE_PAGE. */
+        put_pattern(op, slot, e & ~GMMU_PTE_LARGE_PAGE, step / CHUNKS, n * CHUNKS);
+        word = 1;
+        e = gmmu_pte_make_table_64k(slot);
+        step = gmmu_pte_addr_bits(GMMU_LEAF64K_TABLE_BYTES);
+    }
+    if (op->counting)
+        return n;
     flush(op);
     op->changed = true;
     t->delta += (int32_t)n;
@@ -1547,58 +1591,6 @@ static void put_duals(struct op *op, struct table *t, unsigned i, unsigned word,
         words[j + 1 - word] = 0;
     }
     hw_write_run(op->pm, t->offset + (uint64_t)i * DUAL_BYTES, words, 2 * n);
-}
-
-/*
- * A row of the n whole 2 MB regions from base (in one window) of a new
- * table, so all invalid, decided at once from one run of the source: 2 MB
- * pages or zero entries, or 64 KB pages in the window's slab, new unless
- * the command made it (the row's slots are consecutive, so their entries
- * are one put_pattern). The decisions are dual_entry's for each region. Returns
- * the regions done; 0 leaves base to dual_entry.
- */
-static unsigned dual_row(struct op *op, struct table *t, uint64_t base, unsigned n,
-                         struct window *win)
-{
-    unsigned i = gmmu_va_index(base, DUAL);
-    uint64_t slot, step, e;
-    struct run r;
-
-    /* An unmap makes no table, and a copy's runs depend on where they
-       start. */
-    if (!n || !t->fresh || pte_terminal(t->split) ||
-        (op->src->kind != SRC_ZERO && op->src->kind != SRC_EXTENTS))
-        return 0;
-    r = source_run(op, base, (uint64_t)n << SHIFT_2M, 0);
-    n = (unsigned)(r.len >> SHIFT_2M);
-    step = r.kind == RUN_MAPPED ? gmmu_pte_addr_bits(SIZE_2M) : 0;
-    e = make_entry(&r, 0, DUAL);
-    if (run_fits_entry(&r, 0, SIZE_2M, PTM_PAGE_2M)) {
-        if (!op->counting)
-            put_duals(op, t, i, 0, e, step, n);
-        return n;
-    }
-    if (!n || !run_fits_entry(&r, 0, SIZE_64K, PTM_PAGE_64K))
-        return 0;
-    if (!win->known) {
-        /* The slab's slots outside the row stay clear. */
-        win->slab = take_block(op, BLOCK_4K, n < SLAB_SLOTS);
-        win->known = true;
-        if (win->slab != NO_BLOCK) {
-            op->pm->slab_pages++;
-            count_clear_slab(op->pm, win->slab);
-        }
-    }
-    if (op->counting || win->slab == NO_BLOCK)
-        return n;
-    op->pm->leaf64k_tables += n;
-    slot = win->slab + (uint64_t)(i % SLAB_SLOTS) * GMMU_LEAF64K_TABLE_BYTES;
-    for (unsigned k = 0; k < n; k++)
-        count_byte(op->pm, slot)[k] = CHUNKS;
-    /* A mapped run: its 64 KB entry is its 2 MB one less LARGE_PAGE. */
-    put_pattern(op, slot, e & ~GMMU_PTE_LARGE_PAGE, step / CHUNKS, n * CHUNKS);
-    put_duals(op, t, i, 1, gmmu_pte_make_table_64k(slot),
-              gmmu_pte_addr_bits(GMMU_LEAF64K_TABLE_BYTES), n);
     return n;
 }
 
