@@ -18,7 +18,10 @@ FW_LDFLAGS := $(FW_ARCH) -T $(FW_BUILD)/soc.ld -Wl,--gc-sections -Wl,--no-warn-r
 
 ifeq ($(LIBC),picolibc)
 # The hosted crt0 calls exit(main()), so a return from main ends the run.
-FW_LIBC_FLAGS := --specs=picolibc.specs --crt0=hosted
+# The firmware prints no floating point (nor long long), so printf is
+# picolibc's integer one (__i_vfprintf): its default pulls in the double
+# conversion (dtoa_ryu and its tables), about 4 KB of the on-chip RAM.
+FW_LIBC_FLAGS := --specs=picolibc.specs --crt0=hosted -DPICOLIBC_INTEGER_PRINTF_SCANF
 else ifeq ($(LIBC),newlib)
 # Built on first use into a cache outside the tree (tools/build_newlib.sh).
 # The firmware brings its own crt0; gcc's default libs name libgloss, which
