@@ -2233,15 +2233,20 @@ static bool evictable(const struct vidmm *vm, uint32_t slot)
            !(vram_only(a) && has_tiles(vm, slot)) && !alloc_busy(vm, slot);
 }
 
-/* The evictable allocation used least recently, not in `skip`; -1 if none. */
+/* The evictable allocation used least recently, not in `skip`; -1 if none.
+   Stops once it has seen every live allocation (the table, 6 KB in DDR,
+   is larger than the D-cache). */
 static int victim_pick(const struct vidmm *vm, const uint8_t *skip)
 {
     int best = -1;
     uint32_t best_age = 0;
 
-    for (uint32_t i = 0; i < VIDMM_MAX_ALLOCS; i++) {
+    for (uint32_t i = 0, left = vm->live_allocs; i < VIDMM_MAX_ALLOCS && left; i++) {
         uint32_t age = vm->clock - vm->allocs[i].last_use;
 
+        if (!vm->allocs[i].live)
+            continue;
+        left--;
         if (bit_get(skip, i) || !evictable(vm, i))
             continue;
         if (best < 0 || age > best_age) {
@@ -2278,16 +2283,39 @@ static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip
     return true;
 }
 
-/* The page-table blocks rewriting every PTE of the allocation can take:
-   every table under its mappings and tile hulls (see need_range). */
-static void move_need(const struct vidmm *vm, uint32_t slot, struct table_need *n)
+/*
+ * One scan of the allocation's records for a move onto the pieces of
+ * `to`: adds to `n` the page-table blocks rewriting every PTE of the
+ * allocation can take (every table under its mappings and tile hulls, see
+ * need_range), and returns whether every MAP_VA mapping can be mapped on
+ * those pieces with the page sizes it was made with (each piece aligned
+ * to the smallest of them). The scan stops once it has seen all of the
+ * allocation's records (none: no scan; the table is larger than the
+ * D-cache).
+ */
+static bool move_plan(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc *to,
+                      struct table_need *n)
 {
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-        const struct vidmm_record *r = &vm->records[i];
+    uint32_t left = vm->alloc_records[slot];
 
-        if (r->kind != VIDMM_REC_FREE && r->alloc == slot)
-            need_range(n, r->va, r->va + r->size);
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
+        const struct vidmm_record *r = &vm->records[i];
+        uint64_t align;
+        size_t k;
+
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        left--;
+        need_range(n, r->va, r->va + r->size);
+        if (r->kind != VIDMM_REC_MAPPING)
+            continue;
+        align = page_align_for(PAGE_SIZE, vm->rec_map[i] >> 3);
+        k = map_extents_build(vm, to, (uint64_t)r->offset_pages << GMMU_PAGE_SHIFT_4K, r->size);
+        while (k--)
+            if ((vm->map_extents[k].pa | vm->map_extents[k].size) & (align - 1))
+                return false;
     }
+    return true;
 }
 
 /* Copies the allocation's bytes from the pieces of `from` to those of `to`
@@ -2358,14 +2386,18 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
 {
     const struct vidmm_alloc *a = &vm->allocs[slot];
     enum ptm_status st = PTM_OK;
+    uint32_t left = vm->alloc_records[slot]; /* stop once all are seen */
 
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && st == PTM_OK; i++) {
+    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left && st == PTM_OK; i++) {
         struct vidmm_record *r = &vm->records[i];
         struct ptm *pm = &vm->as[r->as].pm;
         uint8_t m = vm->rec_map[i];
         size_t n;
 
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot || vm->as[r->as].broken)
+        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
+            continue;
+        left--;
+        if (vm->as[r->as].broken)
             continue;
         if (r->kind == VIDMM_REC_TILES) {
             st = tiles_move(vm, r, old, a);
@@ -2382,27 +2414,6 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
             st = PTM_OK;
     }
     return st;
-}
-
-/* Whether every MAP_VA mapping of the allocation can be mapped on the
-   pieces of `to` with the page sizes it was made with: each piece aligned
-   to the smallest of them. */
-static bool move_fits(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc *to)
-{
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS; i++) {
-        const struct vidmm_record *r = &vm->records[i];
-        unsigned pages = vm->rec_map[i] >> 3;
-        uint64_t align = page_align_for(PAGE_SIZE, pages);
-        size_t n;
-
-        if (r->kind != VIDMM_REC_MAPPING || r->alloc != slot)
-            continue;
-        n = map_extents_build(vm, to, (uint64_t)r->offset_pages << GMMU_PAGE_SHIFT_4K, r->size);
-        for (size_t k = 0; k < n; k++)
-            if ((vm->map_extents[k].pa | vm->map_extents[k].size) & (align - 1))
-                return false;
-    }
-    return true;
 }
 
 /*
@@ -2429,10 +2440,9 @@ static uint32_t alloc_move(struct vidmm *vm, uint32_t slot, bool to_vram, struct
                   : backing_carve(vm, &dst, a->size);
     if (st != GMMU_STATUS_OK)
         return st;
-    move_need(vm, slot, &need);
     /* AccessedPhysically into system memory: into the aperture too (room
        taken last, so nothing else needs undoing). */
-    if ((!offline(&dst) && (!move_fits(vm, slot, &dst) || !headroom(vm, &need))) ||
+    if ((!offline(&dst) && (!move_plan(vm, slot, &dst, &need) || !headroom(vm, &need))) ||
         (phys && from_vram && !aperture_take(vm, a->size, &apt))) {
         backing_release(vm, &dst);
         return GMMU_STATUS_NO_MEMORY;
