@@ -408,19 +408,33 @@ static bool in_use(const struct vidmm *vm, uint32_t slot, uint64_t va, uint64_t 
                              vm->order_after);
 }
 
+/*
+ * The allocation's next record after index *i: start with *i = UINT32_MAX
+ * and *left = alloc_records[slot]; false once all of them are seen, so a
+ * scan for an allocation's records stops there (none: no scan; the table
+ * is larger than the D-cache).
+ */
+static bool rec_next(const struct vidmm *vm, uint32_t slot, uint32_t *i, uint32_t *left)
+{
+    while (*left && ++*i < VIDMM_MAX_RECORDS) {
+        const struct vidmm_record *r = &vm->records[*i];
+
+        if (r->kind != VIDMM_REC_FREE && r->alloc == slot) {
+            --*left;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Some record of the allocation (a mapping, or tiles' hull) is in use;
    with running_space, also any record of a space an engine runs in now
    (asid_busy: the whole space, for moves). */
 static bool records_in_use(const struct vidmm *vm, uint32_t alloc, bool running_space)
 {
-    uint32_t left = vm->alloc_records[alloc];
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
+    for (uint32_t i = UINT32_MAX, left = vm->alloc_records[alloc];
+         rec_next(vm, alloc, &i, &left);) {
         const struct vidmm_record *r = &vm->records[i];
-
-        if (r->kind == VIDMM_REC_FREE || r->alloc != alloc)
-            continue;
-        left--;
         uint8_t id = vm->as[r->as].hw_asid;
         if ((running_space && id != VIDMM_NO_ASID && asid_busy(vm, id)) ||
             in_use(vm, r->as, r->va, r->size))
@@ -1454,11 +1468,9 @@ static void alloc_release(struct vidmm *vm, uint32_t slot)
     if (in_aperture(a))
         aperture_unmap(vm, a);
 
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && vm->alloc_records[slot]; i++) {
+    for (uint32_t i = UINT32_MAX, left = vm->alloc_records[slot]; rec_next(vm, slot, &i, &left);) {
         struct vidmm_record *r = &vm->records[i];
 
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-            continue;
         if (r->kind == VIDMM_REC_MAPPING) {
             mapping_remove(vm, r);
             continue;
@@ -2201,17 +2213,9 @@ static bool alloc_busy(const struct vidmm *vm, uint32_t slot)
 
 static bool has_tiles(const struct vidmm *vm, uint32_t slot)
 {
-    uint32_t left = vm->alloc_records[slot];
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
-        const struct vidmm_record *r = &vm->records[i];
-
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-            continue;
-        if (r->kind == VIDMM_REC_TILES)
+    for (uint32_t i = UINT32_MAX, left = vm->alloc_records[slot]; rec_next(vm, slot, &i, &left);)
+        if (vm->records[i].kind == VIDMM_REC_TILES)
             return true;
-        left--;
-    }
     return false;
 }
 
@@ -2244,9 +2248,7 @@ static int victim_pick(const struct vidmm *vm, const uint8_t *skip)
     for (uint32_t i = 0, left = vm->live_allocs; i < VIDMM_MAX_ALLOCS && left; i++) {
         uint32_t age = vm->clock - vm->allocs[i].last_use;
 
-        if (!vm->allocs[i].live)
-            continue;
-        left--;
+        left -= vm->allocs[i].live;
         if (bit_get(skip, i) || !evictable(vm, i))
             continue;
         if (best < 0 || age > best_age) {
@@ -2289,23 +2291,16 @@ static bool plan_room(const struct vidmm *vm, uint64_t need, const uint8_t *skip
  * allocation can take (every table under its mappings and tile hulls, see
  * need_range), and returns whether every MAP_VA mapping can be mapped on
  * those pieces with the page sizes it was made with (each piece aligned
- * to the smallest of them). The scan stops once it has seen all of the
- * allocation's records (none: no scan; the table is larger than the
- * D-cache).
+ * to the smallest of them).
  */
 static bool move_plan(struct vidmm *vm, uint32_t slot, const struct vidmm_alloc *to,
                       struct table_need *n)
 {
-    uint32_t left = vm->alloc_records[slot];
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left; i++) {
+    for (uint32_t i = UINT32_MAX, left = vm->alloc_records[slot]; rec_next(vm, slot, &i, &left);) {
         const struct vidmm_record *r = &vm->records[i];
         uint64_t align;
         size_t k;
 
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-            continue;
-        left--;
         need_range(n, r->va, r->va + r->size);
         if (r->kind != VIDMM_REC_MAPPING)
             continue;
@@ -2386,17 +2381,13 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
 {
     const struct vidmm_alloc *a = &vm->allocs[slot];
     enum ptm_status st = PTM_OK;
-    uint32_t left = vm->alloc_records[slot]; /* stop once all are seen */
-
-    for (uint32_t i = 0; i < VIDMM_MAX_RECORDS && left && st == PTM_OK; i++) {
+    for (uint32_t i = UINT32_MAX, left = vm->alloc_records[slot];
+         st == PTM_OK && rec_next(vm, slot, &i, &left);) {
         struct vidmm_record *r = &vm->records[i];
         struct ptm *pm = &vm->as[r->as].pm;
         uint8_t m = vm->rec_map[i];
         size_t n;
 
-        if (r->kind == VIDMM_REC_FREE || r->alloc != slot)
-            continue;
-        left--;
         if (vm->as[r->as].broken)
             continue;
         if (r->kind == VIDMM_REC_TILES) {

@@ -1011,6 +1011,80 @@ static void test_segments(void **state)
                      GMMU_STATUS_MALFORMED_LENGTH);
 }
 
+/* ------------------------------------------------------------ scans */
+
+/*
+ * A move scans only for the allocation's own records and stops once it has
+ * seen them all (alloc_records): here they lie after free records and
+ * with another allocation's record between them, and both must be
+ * rewritten, out to the pool and back into VRAM.
+ */
+static void test_move_finds_every_record(void **state)
+{
+    uint32_t z, o, s, fill, as1 = must_as(), as2 = must_as();
+    uint64_t va1, va2;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(64 * KiB, 0, &z), GMMU_STATUS_OK);
+    assert_int_equal(alloc(MiB, PREF, &o), GMMU_STATUS_OK);
+    assert_int_equal(alloc(MiB, PREF, &s), GMMU_STATUS_OK);
+    must_map(as1, z, 0, 64 * KiB, 0);                /* record 0 */
+    must_map(as2, z, 0, 64 * KiB, 0);                /* record 1 */
+    must_map(as1, o, 0, MiB, 0);                     /* record 2 */
+    va1 = must_map(as1, s, 0, MiB, 0);               /* record 3 */
+    must_map(as2, o, 0, MiB, 0);                     /* record 4 */
+    va2 = must_map(as2, s, 512 * KiB, 512 * KiB, 0); /* record 5 */
+    assert_int_equal(free_alloc(z), GMMU_STATUS_OK); /* records 0, 1 free */
+    tag_pages(as1, va1, s, 0, 256);
+    /* o is held: s is the one victim of an ALLOC that needs VRAM. */
+    assert_int_equal(make_resident1(o), GMMU_STATUS_OK);
+    assert_int_equal(alloc(vram().free_bytes + 64 * KiB, 0, &fill), GMMU_STATUS_OK);
+    assert_int_equal(info(s).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(o).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as1, va1, s, 0, 256, GMMU_SEGMENT_SYSTEM);
+    check_pages(as2, va2, s, 128, 128, GMMU_SEGMENT_SYSTEM);
+    /* And back. */
+    assert_int_equal(free_alloc(fill), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(s), GMMU_STATUS_OK);
+    assert_int_equal(info(s).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as1, va1, s, 0, 256, GMMU_SEGMENT_VRAM);
+    check_pages(as2, va2, s, 128, 128, GMMU_SEGMENT_VRAM);
+    assert_int_equal(free_alloc(o), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(s), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+}
+
+/*
+ * The victim scan stops once it has seen every live allocation: the least
+ * recently used one is the last live slot, after free slots and after
+ * another evictable allocation used more recently.
+ */
+static void test_victim_after_free_slots(void **state)
+{
+    uint32_t h[4], p, q, fill;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(alloc(64 * KiB, 0, &h[i]), GMMU_STATUS_OK); /* slots 0-3 */
+    assert_int_equal(alloc(MiB, PREF, &p), GMMU_STATUS_OK);          /* slot 4 */
+    assert_int_equal(alloc(MiB, PREF, &q), GMMU_STATUS_OK);          /* slot 5 */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(free_alloc(h[i]), GMMU_STATUS_OK);
+    /* p used after q: q is the least recently used. */
+    assert_int_equal(make_resident1(p), GMMU_STATUS_OK);
+    assert_int_equal(evict1(p), GMMU_STATUS_OK);
+    assert_int_equal(alloc(vram().free_bytes + 64 * KiB, 0, &fill), GMMU_STATUS_OK);
+    assert_int_equal(info(q).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(p).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(sim.vm->counters.moves_out, 1);
+    assert_int_equal(free_alloc(fill), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(p), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(q), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
@@ -1027,6 +1101,8 @@ int main(void)
         T(test_remove_backing_gone),
         T(test_running_engine_keeps_its_memory),
         T(test_submitted_job_keeps_its_memory),
+        T(test_move_finds_every_record),
+        T(test_victim_after_free_slots),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
