@@ -1085,6 +1085,96 @@ static void test_victim_after_free_slots(void **state)
     assert_int_equal(vram().backing_free, POOL_BYTES);
 }
 
+/*
+ * A mapping keeps the page sizes it was made with: 2 MB pages only cannot
+ * go onto a pool piece at 64 KB past a 2 MB boundary (the pool's first
+ * fit, by hand), so the victim's move is refused and the ALLOC that needs
+ * its room fails with nothing changed; at the pool's 2 MB-aligned start it
+ * goes, still 2 MB pages.
+ */
+static void test_move_keeps_page_sizes(void **state)
+{
+    uint32_t small, v, fill, as = must_as();
+    struct gmmu_map_req req = { .as_handle = as, .size = 2 * MiB, .page_sizes = PTM_PAGE_2M };
+    struct gmmu_va_rsp rsp;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(64 * KiB, SYSO, &small), GMMU_STATUS_OK); /* the pool's first 64 KB */
+    assert_int_equal(alloc(2 * MiB, PREF, &v), GMMU_STATUS_OK);
+    req.alloc_handle = v;
+    assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+    tag_pages(as, rsp.va, v, 0, 512);
+    assert_int_equal(walk(as, rsp.va).page_shift, 21);
+
+    struct gmmu_vram_rsp before = vram();
+    assert_int_equal(alloc(before.free_bytes + 64 * KiB, 0, &fill), GMMU_STATUS_NO_MEMORY);
+    struct gmmu_vram_rsp after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_VRAM);
+    assert_int_equal(sim.vm->counters.moves_out, 0);
+    check_pages(as, rsp.va, v, 0, 512, GMMU_SEGMENT_VRAM);
+
+    assert_int_equal(free_alloc(small), GMMU_STATUS_OK);
+    assert_int_equal(alloc(before.free_bytes + 64 * KiB, 0, &fill), GMMU_STATUS_OK);
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(v).base, HOST);
+    assert_int_equal(walk(as, rsp.va).page_shift, 21);
+    check_pages(as, rsp.va, v, 0, 512, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(free_alloc(fill), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(v), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+}
+
+/*
+ * A move whose rewrite needs a new page table is refused before anything
+ * changes when VRAM has no room for it: 2 MB pages in VRAM go onto a pool
+ * piece 64 KB past a 2 MB boundary as 64 KB pages, under a new leaf
+ * table, and VRAM is full.
+ */
+static void test_move_needs_tables(void **state)
+{
+    uint32_t small, v, full, fill, as = must_as();
+    struct gmmu_map_req req = { .as_handle = as, .size = 2 * MiB, .page_sizes = PTM_PAGE_ALL };
+    struct gmmu_va_rsp rsp;
+
+    (void)state;
+    assert_int_equal(add_backing(HOST, POOL_BYTES), GMMU_STATUS_OK);
+    assert_int_equal(alloc(64 * KiB, SYSO, &small), GMMU_STATUS_OK);
+    assert_int_equal(alloc(2 * MiB, PREF, &v), GMMU_STATUS_OK);
+    req.alloc_handle = v;
+    assert_int_equal(call(GMMU_OP_MAP_VA, &req, sizeof(req), &rsp, sizeof(rsp)), GMMU_STATUS_OK);
+    tag_pages(as, rsp.va, v, 0, 512);
+    assert_int_equal(walk(as, rsp.va).page_shift, 21);
+    assert_int_equal(alloc(vram().free_bytes, 0, &full), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(full), GMMU_STATUS_OK);
+    assert_int_equal(vram().free_bytes, 0);
+
+    struct gmmu_vram_rsp before = vram();
+    assert_int_equal(alloc(64 * KiB, 0, &fill), GMMU_STATUS_NO_MEMORY);
+    struct gmmu_vram_rsp after = vram();
+    assert_memory_equal(&before, &after, sizeof(before));
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_VRAM);
+    check_pages(as, rsp.va, v, 0, 512, GMMU_SEGMENT_VRAM);
+
+    /* With 64 KB of VRAM free, the table fits: v goes, as 64 KB pages. */
+    assert_int_equal(evict1(full), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(full), GMMU_STATUS_OK);
+    assert_int_equal(alloc(vram().free_bytes - 64 * KiB, 0, &full), GMMU_STATUS_OK);
+    assert_int_equal(make_resident1(full), GMMU_STATUS_OK);
+    assert_int_equal(alloc(128 * KiB, 0, &fill), GMMU_STATUS_OK);
+    assert_int_equal(info(v).state, GMMU_ALLOC_STATE_BACKING);
+    assert_int_equal(info(v).base, HOST + 64 * KiB);
+    assert_int_equal(walk(as, rsp.va).page_shift, 16);
+    check_pages(as, rsp.va, v, 0, 512, GMMU_SEGMENT_SYSTEM);
+    assert_int_equal(free_alloc(fill), GMMU_STATUS_OK);
+    assert_int_equal(evict1(full), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(full), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(v), GMMU_STATUS_OK);
+    assert_int_equal(free_alloc(small), GMMU_STATUS_OK);
+    assert_int_equal(vram().backing_free, POOL_BYTES);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, vidmm_teardown)
@@ -1103,6 +1193,8 @@ int main(void)
         T(test_submitted_job_keeps_its_memory),
         T(test_move_finds_every_record),
         T(test_victim_after_free_slots),
+        T(test_move_keeps_page_sizes),
+        T(test_move_needs_tables),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
