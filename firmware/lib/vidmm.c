@@ -2381,6 +2381,7 @@ static enum ptm_status ptes_move(struct vidmm *vm, uint32_t slot, const struct v
 {
     const struct vidmm_alloc *a = &vm->allocs[slot];
     enum ptm_status st = PTM_OK;
+
     for (uint32_t i = UINT32_MAX, left = vm->alloc_records[slot];
          st == PTM_OK && rec_next(vm, slot, &i, &left);) {
         struct vidmm_record *r = &vm->records[i];
