@@ -113,6 +113,9 @@ def main():
             "  end",
             "  assign wb_ack_o = ack_q;",
         ]
+    # The protocol checkers bound to the module (rtl/dv/<module>_dv.sv) run
+    # on its gated clock, clk_gated; the stand-in has nothing to gate.
+    lines += ["  logic clk_gated;", "  assign clk_gated = clk_i;"]
     for d, _, n in ports:
         if d == "output" and n not in ("wb_ack_o", "wb_o"):
             lines.append(f"  assign {n} = {over.get(n, chr(39) + '0')};")
